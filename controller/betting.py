@@ -1,0 +1,147 @@
+"""Betting rounds: whose turn it is, what they may do, and what an action does (R43, R47, R48, R54).
+
+All amounts are street totals ("raise to X"), as in rules-spec §0.3. Functions here are pure
+and return new state; legality is answered once, by ``options_for``, and both the engine's
+``step`` and any "can I?" question use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from controller.model import ActionRecord, Betting, HandState, SeatState, SeatStatus, Street
+from controller.rules import ReopenRule, RuleProfile
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the seat on the action may do now."""
+
+    seat: int
+    to_call: int  # chips to add to call (0 = may check); already capped at the stack
+    can_check: bool
+    can_raise: bool  # bet or raise allowed (stack beyond the call, round open to him, cap not hit)
+    min_to: int  # smallest legal bet/raise total, or the all-in total when that is smaller
+    max_to: int  # largest legal bet/raise total (NL: all-in; PL: pot; FL: the fixed size)
+    all_in_to: int  # street total if he puts everything in
+    reopened: bool  # False when short all-ins did not re-open the betting to him (R47)
+
+
+def small_bet(state: HandState) -> int:
+    """Fixed limit: the bet size of the current street (small bet pre-flop and flop)."""
+    bb = state.level.big_blind
+    return bb if state.street <= Street.FLOP else 2 * bb
+
+
+def pot_limit_max_to(state: HandState, seat: SeatState, rules: RuleProfile) -> int:
+    """R54: max raise to = call_to + (all chips in the pot and in front + the call)."""
+    call_to = state.call_to
+    pot = state.pot_total
+    if state.street is Street.PREFLOP and state.preflop_assumed_dead:
+        # R54-B: a dead or short all-in blind is counted as if fully posted.
+        pot += state.preflop_assumed_dead
+        call_to = max(call_to, state.level.big_blind)
+    return call_to + pot + (call_to - seat.bet)
+
+
+def is_reopened(state: HandState, seat: SeatState, rules: RuleProfile) -> bool:
+    """R47: has the betting been re-opened to a seat that already acted this street?"""
+    if not seat.acted:
+        return True
+    faced = state.call_to - seat.matched
+    if faced <= 0:
+        return False
+    if state.variant.betting is Betting.FIXED_LIMIT:
+        return faced >= rules.limit_reopen_fraction * small_bet(state)
+    if rules.reopen is ReopenRule.SINGLE_ONLY:
+        # Only a full raise made after he acted re-opens; cumulative short all-ins do not.
+        return state.last_full_to > seat.matched
+    return faced >= state.increment
+
+
+def options_for(state: HandState, rules: RuleProfile) -> Options | None:
+    """Options of the seat on the action, or None when nobody is on the action."""
+    if state.action_on is None:
+        return None
+    seat = state.seat(state.action_on)
+    need = max(0, state.call_to - seat.bet)
+    all_in_to = seat.bet + seat.stack
+    to_call = min(need, seat.stack)
+    reopened = is_reopened(state, seat, rules)
+    cap_hit = False
+    if state.variant.betting is Betting.FIXED_LIMIT and rules.limit_max_bets_per_street is not None:
+        heads_up = sum(1 for s in state.seats if s.status is SeatStatus.LIVE) <= 2
+        if rules.limit_cap_heads_up or not heads_up:
+            cap_hit = state.bets_this_street >= rules.limit_max_bets_per_street
+    can_raise = seat.stack > need and reopened and not cap_hit
+    # Nobody left with chips to answer a raise: only call or fold remain.
+    if not any(s.status is SeatStatus.LIVE and s.seat != seat.seat for s in state.seats):
+        can_raise = False
+    if state.variant.betting is Betting.FIXED_LIMIT:
+        fixed_to = state.call_to + small_bet(state)
+        min_to = max_to = min(fixed_to, all_in_to)
+    else:
+        min_to = min(state.call_to + state.increment, all_in_to)
+        if state.variant.betting is Betting.POT_LIMIT:
+            max_to = min(pot_limit_max_to(state, seat, rules), all_in_to)
+        else:
+            max_to = all_in_to
+    return Options(
+        seat=seat.seat,
+        to_call=to_call,
+        can_check=need == 0,
+        can_raise=can_raise,
+        min_to=min_to,
+        max_to=max_to,
+        all_in_to=all_in_to,
+        reopened=reopened,
+    )
+
+
+def commit_to(state: HandState, seat: SeatState, total: int) -> SeatState:
+    """Move chips from behind into the street bet so that the street total is ``total``."""
+    add = total - seat.bet
+    stack = seat.stack - add
+    return replace(
+        seat,
+        stack=stack,
+        bet=total,
+        committed=seat.committed + add,
+        status=SeatStatus.ALL_IN if stack == 0 else seat.status,
+    )
+
+
+def record_action(
+    state: HandState, seat: SeatState, kind: str, to: int, chips_in: bool
+) -> HandState:
+    acted = replace(seat, acted=True, matched=max(state.call_to, to))
+    record = ActionRecord(
+        street=state.street,
+        seat=seat.seat,
+        kind=kind,
+        to=to,
+        chips_in=chips_in,
+        all_in=seat.status is SeatStatus.ALL_IN,
+    )
+    return replace(state.with_seat(acted), actions=(*state.actions, record))
+
+
+def next_to_act(state: HandState, after: int) -> int | None:
+    """First seat clockwise after ``after`` who still has to act on this street."""
+    live = [s for s in state.seats if s.status is SeatStatus.LIVE]
+    if not live:
+        return None
+    others_can_act = len(live) > 1
+    for s in state.seats_clockwise_from(after):
+        if s.status is not SeatStatus.LIVE:
+            continue
+        if s.bet < state.call_to:
+            return s.seat
+        if not s.acted and (others_can_act or s.bet < state.call_to):
+            return s.seat
+    return None
+
+
+def first_to_act_postflop(state: HandState) -> int | None:
+    """Post-flop the first live seat left of the button acts first (heads-up: the big blind)."""
+    return next_to_act(state, state.button)

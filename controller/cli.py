@@ -1,0 +1,53 @@
+"""The ``pokertable`` command: the composition root that wires packages together.
+
+Each subcommand lives in the module that owns it; that module exposes
+``add_arguments(parser)`` and ``run(args) -> int``. Modules are imported lazily so that
+``pokertable replay`` never pays for MQTT or serial imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+# subcommand -> (module, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "replay": ("controller.replay", "replay PHH files through the engine and print the outcome"),
+    "bench": ("bench.runner", "run the benchmarks and print our figures beside the peers'"),
+    "watch": ("mqtt.watch", "live terminal view of one table or the whole room from MQTT"),
+    "enroll": ("hardware.enroll", "enroll chips or a deck into the tag registry"),
+}
+
+
+def _available() -> dict[str, tuple[str, str]]:
+    """Subcommands whose module is present in this build."""
+    found = {}
+    for name, (module, help_text) in SUBCOMMANDS.items():
+        if importlib.util.find_spec(module) is not None:
+            found[name] = (module, help_text)
+    return found
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pokertable", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, (module, help_text) in _available().items():
+        mod = importlib.import_module(module)
+        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        mod.add_arguments(sub_parser)
+        sub_parser.set_defaults(_module=mod)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    result: int = args._module.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,540 @@
+"""The hand engine: ``start_hand`` and ``step(state, event, rules) -> (state, rulings)``.
+
+Pure and deterministic: no clock, no I/O, and the same event list always gives the same
+state. One external event runs to completion: automatic follow-ups (return an uncalled
+bet, close a street, turn hands face up, award pots) are drained by a flat loop in
+``_settle`` rather than by recursive phase chaining.
+
+>>> from controller.model import Level, Variant
+>>> from controller.events import PlayerAction, ActionKind
+>>> setup = HandSetup(hand_id="demo", variant=Variant.NLHE,
+...     level=Level(small_blind=50, big_blind=100), button=3, small_blind_seat=1,
+...     big_blind_seat=2, players=((1, "Ann", 1000), (2, "Bob", 1000), (3, "Cat", 1000)))
+>>> state, rulings = start_hand(setup)
+>>> state.action_on, state.call_to
+(3, 100)
+>>> state, rulings = step(state, PlayerAction(3, ActionKind.RAISE, 300))
+>>> [r.rule_ids for r in rulings]
+[('TDA2024-43A',)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from controller import betting
+from controller.blinds import post_forced_bets
+from controller.cards import STANDARD_DECK
+from controller.evaluation import strength
+from controller.events import (
+    ActionKind,
+    DealBoard,
+    DealHole,
+    Event,
+    MuckHand,
+    PlayerAction,
+    ShowHand,
+)
+from controller.model import (
+    Award,
+    Betting,
+    HandState,
+    Level,
+    Phase,
+    SeatState,
+    SeatStatus,
+    Street,
+    Variant,
+)
+from controller.pots import build_pots, split_pot, uncalled_excess
+from controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
+from controller.rulings import Ruling, RulingKind
+
+MAX_SEATS = 10
+
+
+class EngineError(Exception):
+    """Corrupt input that is not a table event at all (programmer or file error)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandSetup:
+    """Who is dealt in and where the button and blinds are; made by ``controller.table``."""
+
+    hand_id: str
+    variant: Variant
+    level: Level
+    button: int
+    small_blind_seat: int | None
+    big_blind_seat: int
+    players: tuple[tuple[int, str, int], ...]  # (seat, player, stack), dealt in
+    antes_by_seat: tuple[tuple[int, int], ...] | None = None  # explicit antes (PHH import)
+
+
+def _validate(setup: HandSetup) -> None:
+    seats = [p[0] for p in setup.players]
+    if len(set(seats)) != len(seats):
+        raise EngineError(f"hand {setup.hand_id}: a seat is listed twice: {seats}")
+    if not 2 <= len(seats) <= MAX_SEATS:
+        raise EngineError(f"hand {setup.hand_id}: {len(seats)} players; need 2 to {MAX_SEATS}")
+    if any(stack <= 0 for _, _, stack in setup.players):
+        raise EngineError(f"hand {setup.hand_id}: every dealt-in player needs chips")
+    if setup.big_blind_seat not in seats:
+        raise EngineError(f"hand {setup.hand_id}: big blind seat {setup.big_blind_seat} not dealt in")
+    if setup.small_blind_seat is not None and setup.small_blind_seat not in seats:
+        raise EngineError(f"hand {setup.hand_id}: small blind seat {setup.small_blind_seat} not dealt in")
+
+
+def start_hand(
+    setup: HandSetup, rules: RuleProfile = TDA_2024
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Post the forced bets and put the first player pre-flop on the action."""
+    _validate(setup)
+    seats = tuple(SeatState(seat, name, stack) for seat, name, stack in sorted(setup.players))
+    posted = post_forced_bets(
+        seats,
+        setup.level,
+        setup.small_blind_seat,
+        setup.big_blind_seat,
+        rules,
+        dict(setup.antes_by_seat) if setup.antes_by_seat is not None else None,
+    )
+    assumed = {
+        PotLimitPreflopBlinds.DEAD_OR_SHORT: posted.missing_dead + posted.missing_short,
+        PotLimitPreflopBlinds.SHORT_ONLY: posted.missing_short,
+        PotLimitPreflopBlinds.ACTUAL: 0,
+    }[rules.pot_limit_preflop_blinds]
+    increment = setup.level.big_blind
+    state = HandState(
+        hand_id=setup.hand_id,
+        variant=setup.variant,
+        level=setup.level,
+        button=setup.button,
+        small_blind_seat=setup.small_blind_seat,
+        big_blind_seat=setup.big_blind_seat,
+        seats=posted.seats,
+        call_to=posted.call_to,
+        increment=increment,
+        last_full_to=posted.call_to,
+        preflop_assumed_dead=assumed if setup.variant.betting is Betting.POT_LIMIT else 0,
+    )
+    state = replace(state, action_on=betting.next_to_act(state, setup.big_blind_seat))
+    rulings = [
+        Ruling(RulingKind.INFO, (rules.cite("antes"),), note, code="forced_bet_short")
+        for note in posted.notes
+    ]
+    state, more = _settle(state, rules)
+    return state, (*rulings, *more)
+
+
+def step(
+    state: HandState, event: Event, rules: RuleProfile = TDA_2024
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Apply one event. A rejected event leaves the state exactly as it was."""
+    match event:
+        case PlayerAction():
+            new, rulings = _apply_action(state, event, rules)
+        case DealHole():
+            new, rulings = _deal_hole(state, event, rules)
+        case DealBoard():
+            new, rulings = _deal_board(state, event, rules)
+        case ShowHand():
+            new, rulings = _show(state, event, rules)
+        case MuckHand():
+            new, rulings = _muck(state, event, rules)
+        case _:
+            raise EngineError(f"unknown event {event!r}")
+    if any(r.kind is RulingKind.REJECTED for r in rulings):
+        return state, rulings
+    new, more = _settle(new, rules)
+    return new, (*rulings, *more)
+
+
+def _reject(state: HandState, seat: int | None, text: str, rule_id: str, code: str) -> tuple[
+    HandState, tuple[Ruling, ...]
+]:
+    return state, (Ruling(RulingKind.REJECTED, (rule_id,), text, seat=seat, code=code),)
+
+
+# --- actions -------------------------------------------------------------------------------
+
+
+def _apply_action(
+    state: HandState, event: PlayerAction, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.phase is not Phase.BETTING or state.action_on is None:
+        return _reject(
+            state, event.seat, f"no betting round is open (phase {state.phase})",
+            rules.cite("in_turn_binding"), "no_betting_round",
+        )
+    if event.seat != state.action_on:
+        return _reject(
+            state, event.seat,
+            f"seat {event.seat} acted but the action is on seat {state.action_on}",
+            rules.cite("acting_in_turn"), "out_of_turn",
+        )
+    opts = betting.options_for(state, rules)
+    assert opts is not None
+    seat = state.seat(event.seat)
+    kind = event.kind
+    if kind is ActionKind.ALL_IN:
+        if opts.all_in_to <= state.call_to or not opts.can_raise:
+            kind = ActionKind.CALL
+        else:
+            target = min(opts.all_in_to, opts.max_to)
+            state, rulings = _bet_or_raise(state, seat, target, opts, rules)
+            if target < opts.all_in_to and rulings[0].kind is not RulingKind.REJECTED:
+                note = Ruling(
+                    RulingKind.CORRECTED, (rules.cite("pot_limit"),),
+                    f"seat {seat.seat} all in is capped at the pot-limit maximum {target}",
+                    seat=seat.seat, code="pot_limit_cap",
+                )
+                rulings = (note, *rulings[1:])
+            return state, rulings
+    if kind is ActionKind.FOLD:
+        folded = replace(seat, status=SeatStatus.FOLDED)
+        state = betting.record_action(state.with_seat(folded), folded, "fold", seat.bet, False)
+        ruling = (
+            Ruling(
+                RulingKind.BINDING, (rules.cite("nonstandard_fold"),),
+                f"seat {seat.seat} folded when checking was free: the fold is binding",
+                seat=seat.seat, code="nonstandard_fold",
+            )
+            if opts.can_check
+            else Ruling(RulingKind.ACCEPTED, (rules.cite("in_turn_binding"),),
+                        f"seat {seat.seat} folds", seat=seat.seat, code="fold")
+        )
+        return _advance(state, seat.seat), (ruling,)
+    if kind is ActionKind.CHECK:
+        if not opts.can_check:
+            return _reject(
+                state, seat.seat,
+                f"seat {seat.seat} cannot check facing {opts.to_call} to call; call or fold",
+                rules.cite("check_facing_bet"), "check_facing_bet",
+            )
+        state = betting.record_action(state, seat, "check", seat.bet, False)
+        return _advance(state, seat.seat), (
+            Ruling(RulingKind.ACCEPTED, (rules.cite("in_turn_binding"),),
+                   f"seat {seat.seat} checks", seat=seat.seat, code="check"),
+        )
+    if kind is ActionKind.CALL:
+        if opts.can_check:
+            state = betting.record_action(state, seat, "check", seat.bet, False)
+            return _advance(state, seat.seat), (
+                Ruling(RulingKind.CORRECTED, (rules.cite("call_is_check"),),
+                       f"seat {seat.seat} called with nothing to call: a check",
+                       seat=seat.seat, code="call_is_check"),
+            )
+        paid = betting.commit_to(state, seat, seat.bet + opts.to_call)
+        state = betting.record_action(state.with_seat(paid), paid, "call", paid.bet, True)
+        all_in = " all in" if paid.status is SeatStatus.ALL_IN else ""
+        return _advance(state, seat.seat), (
+            Ruling(RulingKind.ACCEPTED, (rules.cite("in_turn_binding"),),
+                   f"seat {seat.seat} calls{all_in} to {paid.bet}", seat=seat.seat, code="call"),
+        )
+    # BET or RAISE
+    if event.amount is None:
+        return _reject(state, seat.seat, f"seat {seat.seat}: a {kind} needs an amount",
+                       rules.cite("raise_total"), "amount_missing")
+    return _bet_or_raise(state, seat, event.amount, opts, rules)
+
+
+def _bet_or_raise(
+    state: HandState, seat: SeatState, to: int, opts: betting.Options, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    word = "raise" if state.call_to > 0 else "bet"
+    if not opts.can_raise:
+        if not opts.reopened:
+            return _reject(
+                state, seat.seat,
+                f"seat {seat.seat} may only call or fold: short all-ins since his last action "
+                f"did not re-open the betting (faced {state.call_to - seat.matched}, "
+                f"a full raise is {state.increment})",
+                rules.cite("reopen_limit" if state.variant.betting is Betting.FIXED_LIMIT
+                           else "reopen"), "not_reopened",
+            )
+        if state.variant.betting is Betting.FIXED_LIMIT and seat.stack > opts.to_call:
+            return _reject(state, seat.seat, f"the raise cap of {rules.limit_max_bets_per_street} "
+                           "bets is reached: call or fold", rules.cite("raise_cap"), "raise_cap")
+        return _reject(state, seat.seat, f"seat {seat.seat} cannot {word}: no chips beyond the call"
+                       " or nobody left to call", rules.cite("in_turn_binding"), "cannot_raise")
+    if to <= state.call_to:
+        return _reject(state, seat.seat, f"a {word} to {to} does not exceed {state.call_to}",
+                       rules.cite("raise_total"), "not_a_raise")
+    if to > opts.all_in_to:
+        return _reject(state, seat.seat,
+                       f"seat {seat.seat} has only {opts.all_in_to} in total, not {to}",
+                       rules.cite("in_turn_binding"), "more_than_stack")
+    if to < opts.min_to and to != opts.all_in_to:
+        return _reject(state, seat.seat,
+                       f"a {word} to {to} is below the minimum {opts.min_to} "
+                       f"(last full increment {state.increment})",
+                       rules.cite("min_raise"), "below_minimum")
+    if to > opts.max_to:
+        concept = "pot_limit" if state.variant.betting is Betting.POT_LIMIT else "raise_cap"
+        return _reject(state, seat.seat, f"a {word} to {to} exceeds the maximum {opts.max_to}",
+                       rules.cite(concept), "above_maximum")
+    increment = to - state.call_to
+    if state.variant.betting is Betting.FIXED_LIMIT:
+        full = increment >= betting.small_bet(state)
+    else:
+        full = increment >= state.increment
+    paid = betting.commit_to(state, seat, to)
+    state = state.with_seat(paid)
+    state = betting.record_action(state, paid, word, to, True)
+    state = replace(
+        state,
+        call_to=to,
+        increment=max(state.increment, increment) if full else state.increment,
+        last_full_to=to if full else state.last_full_to,
+        bets_this_street=state.bets_this_street + 1,
+        last_aggressor=seat.seat,
+    )
+    all_in = paid.status is SeatStatus.ALL_IN
+    if full:
+        text = f"seat {seat.seat} {word}s to {to}" + (" all in" if all_in else "")
+        ids: tuple[str, ...] = (rules.cite("min_raise"),)
+    else:
+        text = (f"seat {seat.seat} is all in for {to}: a short {word} of {increment}, "
+                f"the minimum raise stays {state.increment}")
+        ids = rules.cite("min_raise", "reopen")
+    return _advance(state, seat.seat), (
+        Ruling(RulingKind.ACCEPTED, ids, text, seat=seat.seat, code=word),
+    )
+
+
+def _advance(state: HandState, after: int) -> HandState:
+    return replace(state, action_on=betting.next_to_act(state, after))
+
+
+# --- cards ---------------------------------------------------------------------------------
+
+
+def _cards_in_play(state: HandState) -> set[str]:
+    return {c for s in state.seats for c in s.hole} | set(state.board)
+
+
+def _check_new_cards(
+    state: HandState, cards: Sequence[str], seat: int | None, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]] | None:
+    unknown = [c for c in cards if c not in STANDARD_DECK]
+    if unknown:
+        return _reject(state, seat, f"unknown card(s) {unknown}", rules.cite("nonstandard_card"),
+                       "unknown_card")
+    seen = _cards_in_play(state)
+    dup = [c for c in cards if c in seen] + [c for i, c in enumerate(cards) if c in cards[:i]]
+    if dup:
+        return _reject(state, seat, f"card(s) {dup} are already in play: fouled deck?",
+                       rules.cite("fouled_deck"), "duplicate_card")
+    return None
+
+
+def _deal_hole(
+    state: HandState, event: DealHole, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.phase is Phase.COMPLETE or not state.has_seat(event.seat):
+        return _reject(state, event.seat, f"seat {event.seat} is not dealt in to a running hand",
+                       rules.cite("rules"), "seat_not_dealt_in")
+    seat = state.seat(event.seat)
+    if seat.hole:
+        return _reject(state, event.seat, f"seat {event.seat} already holds {seat.hole}",
+                       rules.cite("rules"), "already_dealt")
+    if len(event.cards) != state.variant.hole_cards:
+        return _reject(state, event.seat,
+                       f"seat {event.seat} got {len(event.cards)} cards; "
+                       f"{state.variant.hole_cards} expected", rules.cite("rules"), "card_count")
+    bad = _check_new_cards(state, event.cards, event.seat, rules)
+    if bad:
+        return bad
+    return state.with_seat(replace(seat, hole=tuple(event.cards))), ()
+
+
+def _deal_board(
+    state: HandState, event: DealBoard, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.phase is not Phase.DEALING:
+        return _reject(state, None, f"board cards arrived while the hand is in {state.phase}",
+                       rules.cite("rules"), "premature_board")
+    nxt = Street(state.street + 1)
+    expected = nxt.board_size - len(state.board)
+    if len(event.cards) != expected:
+        return _reject(state, None, f"the {nxt.name.lower()} needs {expected} card(s), "
+                       f"got {len(event.cards)}", rules.cite("rules"), "board_count")
+    bad = _check_new_cards(state, event.cards, None, rules)
+    if bad:
+        return bad
+    state = replace(state, board=state.board + tuple(event.cards), street=nxt)
+    if sum(1 for s in state.seats if s.status is SeatStatus.LIVE) >= 2:
+        state = _open_street(state)
+    elif nxt is Street.RIVER:
+        state = replace(state, phase=Phase.SHOWDOWN)
+    return state, ()
+
+
+def _open_street(state: HandState) -> HandState:
+    bet_size = (
+        betting.small_bet(state)
+        if state.variant.betting is Betting.FIXED_LIMIT
+        else state.level.big_blind
+    )
+    state = replace(
+        state,
+        phase=Phase.BETTING,
+        call_to=0,
+        increment=bet_size,
+        last_full_to=0,
+        bets_this_street=0,
+        last_aggressor=None,
+        seats=tuple(replace(s, bet=0, acted=False, matched=0) for s in state.seats),
+    )
+    return replace(state, action_on=betting.first_to_act_postflop(state))
+
+
+# --- showdown ------------------------------------------------------------------------------
+
+
+def _show(
+    state: HandState, event: ShowHand, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.phase not in (Phase.SHOWDOWN, Phase.DEALING) or not state.has_seat(event.seat):
+        return _reject(state, event.seat, f"seat {event.seat} cannot table a hand now "
+                       f"(phase {state.phase})", rules.cite("tabling"), "show_not_allowed")
+    if state.phase is Phase.DEALING and not state.face_up:
+        return _reject(state, event.seat, "hands are tabled only when no more betting is possible",
+                       rules.cite("all_in_face_up"), "show_not_allowed")
+    seat = state.seat(event.seat)
+    if not seat.in_hand or seat.mucked:
+        return _reject(state, event.seat, f"seat {event.seat} has no live hand to table",
+                       rules.cite("tabling"), "no_live_hand")
+    hole = seat.hole
+    if event.cards:
+        if seat.hole and set(event.cards) != set(seat.hole):
+            return _reject(state, event.seat, f"seat {event.seat} tabled {event.cards} but was "
+                           f"dealt {seat.hole}", rules.cite("fouled_hand"), "tabled_mismatch")
+        if not seat.hole:
+            bad = _check_new_cards(state, event.cards, event.seat, rules)
+            if bad:
+                return bad
+            if len(event.cards) != state.variant.hole_cards:
+                return _reject(state, event.seat, "a tabled hand must show all hole cards",
+                               rules.cite("tabling"), "card_count")
+        hole = tuple(event.cards)
+    if not hole:
+        return _reject(state, event.seat, f"seat {event.seat}'s cards are unknown: table them",
+                       rules.cite("tabling"), "cards_unknown")
+    return state.with_seat(replace(seat, hole=hole, shown=True)), ()
+
+
+def _muck(
+    state: HandState, event: MuckHand, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.phase is not Phase.SHOWDOWN or not state.has_seat(event.seat):
+        return _reject(state, event.seat, "mucking at showdown only", rules.cite("tabling"),
+                       "muck_not_allowed")
+    seat = state.seat(event.seat)
+    if not seat.in_hand:
+        return _reject(state, event.seat, f"seat {event.seat} is not in the hand",
+                       rules.cite("tabling"), "no_live_hand")
+    return state.with_seat(replace(seat, mucked=True)), ()
+
+
+# --- automatic follow-ups ------------------------------------------------------------------
+
+
+def _settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Drain the automatic steps that follow an event, one flat loop (no recursion)."""
+    rulings: list[Ruling] = []
+    while True:
+        if state.phase is Phase.COMPLETE:
+            break
+        if len(state.in_hand) == 1 and state.phase is not Phase.COMPLETE:
+            state = _return_uncalled(state, rulings, rules)
+            state = _award(state, rulings, rules, uncontested=True)
+            continue
+        if state.phase is Phase.BETTING and state.action_on is None:
+            state = _close_street(state, rulings, rules)
+            continue
+        if state.phase is Phase.SHOWDOWN and _showdown_done(state):
+            state = _award(state, rulings, rules, uncontested=False)
+            continue
+        break
+    return state, tuple(rulings)
+
+
+def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile) -> HandState:
+    excess = uncalled_excess(state.seats)
+    if excess is None:
+        return state
+    seat_no, amount = excess
+    seat = state.seat(seat_no)
+    back = replace(
+        seat,
+        stack=seat.stack + amount,
+        bet=seat.bet - amount,
+        committed=seat.committed - amount,
+        status=SeatStatus.LIVE if seat.status is SeatStatus.ALL_IN else seat.status,
+    )
+    rulings.append(Ruling(RulingKind.INFO, (rules.cite("uncalled_bet"),),
+                          f"uncalled {amount} returned to seat {seat_no}", seat=seat_no,
+                          code="uncalled_returned"))
+    return replace(state.with_seat(back), returned=(*state.returned, (seat_no, amount)))
+
+
+def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -> HandState:
+    state = _return_uncalled(state, rulings, rules)
+    state = replace(state, action_on=None)
+    if state.street is Street.RIVER:
+        return replace(state, phase=Phase.SHOWDOWN, face_up=state.face_up or False)
+    live_with_chips = sum(1 for s in state.seats if s.status is SeatStatus.LIVE)
+    if live_with_chips <= 1 and not state.face_up:
+        rulings.append(Ruling(
+            RulingKind.INFO, (rules.cite("all_in_face_up"),),
+            "all-in and no further betting possible: all live hands are tabled now, "
+            "then the board is run out", code="face_up",
+        ))
+        state = replace(state, face_up=True)
+    return replace(state, phase=Phase.DEALING)
+
+
+def _showdown_done(state: HandState) -> bool:
+    contenders = [s for s in state.in_hand if not s.mucked]
+    return len(contenders) <= 1 or all(s.shown for s in contenders)
+
+
+def _award(
+    state: HandState, rulings: list[Ruling], rules: RuleProfile, *, uncontested: bool
+) -> HandState:
+    pots = build_pots(state.seats)
+    stacks = {s.seat: s.stack for s in state.seats}
+    awards: list[Award] = []
+    clockwise = [s.seat for s in state.seats_clockwise_from(state.button)]
+    for index, pot in enumerate(pots):
+        contenders = [state.seat(n) for n in pot.eligible if not state.seat(n).mucked]
+        if not contenders:  # everybody eligible mucked: the last to muck keeps his claim
+            contenders = [state.seat(n) for n in pot.eligible]
+        if len(contenders) == 1 or uncontested:
+            winners = [contenders[0].seat]
+            names = {contenders[0].seat: ""}
+        else:
+            scored = {
+                s.seat: strength(state.variant, s.hole, state.board) for s in contenders
+            }
+            best = max(v for v, _ in scored.values())
+            winners = [n for n in clockwise if n in scored and scored[n][0] == best]
+            names = {n: scored[n][1] for n in winners}
+        for seat_no, amount in split_pot(pot.amount, winners, state.level.chip_unit):
+            stacks[seat_no] += amount
+            awards.append(Award(index, seat_no, amount, names[seat_no]))
+    # Announce side pots first, then the main pot (Add. 16).
+    for award in sorted(awards, key=lambda a: -a.pot_index):
+        label = "main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
+        hand = f" with {award.hand_name}" if award.hand_name else ""
+        concept = "uncontested" if uncontested else "odd_chip" if len(
+            [a for a in awards if a.pot_index == award.pot_index]) > 1 else "side_pots"
+        rulings.append(Ruling(RulingKind.INFO, (rules.cite(concept),),
+                              f"{label} {award.amount} to seat {award.seat}{hand}",
+                              seat=award.seat, code="pot_awarded"))
+    seats = tuple(replace(s, stack=stacks[s.seat], bet=0) for s in state.seats)
+    return replace(state, seats=seats, pots=pots, awards=tuple(awards), phase=Phase.COMPLETE,
+                   action_on=None)

@@ -1,0 +1,192 @@
+"""Frozen data the engine steps over: games, levels, seats and the hand state.
+
+Per-seat data is a tuple of ``SeatState`` records ordered by seat number, so a "what if"
+branch of a hand is just another reference: nothing is ever mutated in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import IntEnum, StrEnum
+
+
+class Betting(StrEnum):
+    NO_LIMIT = "no_limit"
+    POT_LIMIT = "pot_limit"
+    FIXED_LIMIT = "fixed_limit"
+
+
+class Variant(StrEnum):
+    """The games the engine deals; the value is the PHH variant code."""
+
+    NLHE = "NT"  # no-limit Texas hold'em
+    PLO = "PO"  # pot-limit Omaha
+    FLHE = "FT"  # fixed-limit Texas hold'em
+
+    @property
+    def betting(self) -> Betting:
+        return {"NT": Betting.NO_LIMIT, "PO": Betting.POT_LIMIT, "FT": Betting.FIXED_LIMIT}[
+            self.value
+        ]
+
+    @property
+    def hole_cards(self) -> int:
+        return 4 if self is Variant.PLO else 2
+
+
+class AnteFormat(StrEnum):
+    NONE = "none"
+    PER_PLAYER = "per_player"
+    BIG_BLIND_ANTE = "big_blind_ante"  # RP-11: the big blind posts the whole table's ante
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Level:
+    """The forced bets of a level. For fixed limit the small bet is the big blind."""
+
+    number: int = 1
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    ante_format: AnteFormat = AnteFormat.NONE
+    chip_unit: int = 1  # smallest denomination in play: odd chips are split in this unit (R20)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.small_blind <= self.big_blind or self.big_blind <= 0:
+            raise ValueError(f"level {self.number}: need 0 <= small blind <= big blind, big blind > 0")
+        if self.ante < 0 or self.chip_unit <= 0:
+            raise ValueError(f"level {self.number}: ante must be >= 0 and chip_unit > 0")
+        if self.ante and self.ante_format is AnteFormat.NONE:
+            raise ValueError(f"level {self.number}: an ante of {self.ante} needs an ante_format")
+
+
+class Street(IntEnum):
+    PREFLOP = 0
+    FLOP = 1
+    TURN = 2
+    RIVER = 3
+
+    @property
+    def board_size(self) -> int:
+        return (0, 3, 4, 5)[self]
+
+
+class Phase(StrEnum):
+    BETTING = "betting"  # a betting round is open and someone is on the action
+    DEALING = "dealing"  # waiting for the next board cards (with or without betting after them)
+    SHOWDOWN = "showdown"  # waiting for hands to be tabled or mucked
+    COMPLETE = "complete"  # pots awarded
+
+
+class SeatStatus(StrEnum):
+    LIVE = "live"  # in the hand with chips behind
+    ALL_IN = "all_in"
+    FOLDED = "folded"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One dealt-in seat during a hand. ``bet`` is the street total (own[p] in rules-spec §0.3)."""
+
+    seat: int
+    player: str
+    stack: int  # chips behind, not yet committed
+    bet: int = 0  # committed on the current street (antes excluded: they are dead money)
+    committed: int = 0  # committed this hand, antes and blinds included
+    status: SeatStatus = SeatStatus.LIVE
+    acted: bool = False  # acted voluntarily since the street began (posting a blind is not acting)
+    matched: int = 0  # call_to this seat had matched or set at its last action (R47 re-opening)
+    hole: tuple[str, ...] = ()
+    shown: bool = False
+    mucked: bool = False
+
+    @property
+    def in_hand(self) -> bool:
+        return self.status is not SeatStatus.FOLDED
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]  # seats
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    pot_index: int
+    seat: int
+    amount: int
+    hand_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """A voluntary action in turn, kept for substantial action (R36) and hand histories."""
+
+    street: Street
+    seat: int
+    kind: str  # fold, check, call, bet, raise
+    to: int  # street total after the action
+    chips_in: bool  # whether the action put chips in (R36)
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandState:
+    hand_id: str
+    variant: Variant
+    level: Level
+    button: int  # may be an empty seat (dead button, R32)
+    small_blind_seat: int | None  # None = dead small blind
+    big_blind_seat: int
+    seats: tuple[SeatState, ...]
+    street: Street = Street.PREFLOP
+    phase: Phase = Phase.BETTING
+    board: tuple[str, ...] = ()
+    call_to: int = 0  # highest street total to match
+    increment: int = 0  # last full bet/raise increment = min raise size (R43)
+    last_full_to: int = 0  # street total set by the last full bet/raise (single-raise re-opening)
+    bets_this_street: int = 0  # voluntary bets and raises (fixed-limit cap, R48)
+    action_on: int | None = None
+    last_aggressor: int | None = None  # last bettor/raiser on the current street
+    actions: tuple[ActionRecord, ...] = ()
+    face_up: bool = False  # R16: all live hands tabled, no more betting possible
+    pots: tuple[Pot, ...] = ()
+    awards: tuple[Award, ...] = ()
+    returned: tuple[tuple[int, int], ...] = ()  # (seat, amount) uncalled bets given back
+    preflop_assumed_dead: int = field(default=0)  # R54-B: chips PL counts treat as posted
+
+    def seat(self, number: int) -> SeatState:
+        for s in self.seats:
+            if s.seat == number:
+                return s
+        raise KeyError(f"seat {number} is not dealt in to hand {self.hand_id}")
+
+    def has_seat(self, number: int) -> bool:
+        return any(s.seat == number for s in self.seats)
+
+    def with_seat(self, updated: SeatState) -> HandState:
+        return replace(
+            self, seats=tuple(updated if s.seat == updated.seat else s for s in self.seats)
+        )
+
+    @property
+    def in_hand(self) -> tuple[SeatState, ...]:
+        return tuple(s for s in self.seats if s.in_hand)
+
+    @property
+    def pot_total(self) -> int:
+        """All chips committed this hand, including bets still in front of players."""
+        return sum(s.committed for s in self.seats)
+
+    @property
+    def substantial_action(self) -> bool:
+        """R36: two actions in turn of which one put chips in, or three actions, from the start."""
+        n = len(self.actions)
+        return n >= 3 or (n >= 2 and any(a.chips_in for a in self.actions))
+
+    def seats_clockwise_from(self, start: int) -> tuple[SeatState, ...]:
+        """Dealt-in seats in clockwise order, beginning with the first seat after ``start``."""
+        after = [s for s in self.seats if s.seat > start]
+        before = [s for s in self.seats if s.seat <= start]
+        return tuple(after + before)

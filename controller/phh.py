@@ -1,0 +1,177 @@
+"""Import of PHH, the uoftcprg Poker Hand History standard (variants NT, PO and FT).
+
+PHH lists players in position order: p1 is the small blind, the last player has the
+button; heads-up, p1 is the big blind and p2 the button/small blind (as PokerKit plays it).
+We seat player ``pN`` in seat N, so a hand replays through the same engine the table uses.
+
+A ``.phh`` file holds one hand; a ``.phhs`` file holds several as TOML tables.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.cards import STANDARD_DECK
+from controller.engine import HandSetup
+from controller.events import ActionKind, DealBoard, DealHole, Event, MuckHand, PlayerAction, ShowHand
+from controller.model import AnteFormat, Level, Variant
+
+
+class PhhError(ValueError):
+    """A PHH file the engine cannot replay; the message names the hand and the problem."""
+
+
+@dataclass(frozen=True, slots=True)
+class PhhHand:
+    name: str  # "file.phh" or "file.phhs#3"
+    setup: HandSetup
+    actions: tuple[str, ...]  # the raw action strings, for error messages
+    player_count: int
+
+
+def load_hands(path: Path) -> Iterator[PhhHand]:
+    """Every hand in a .phh or .phhs file, in file order."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise PhhError(f"{path}: cannot read PHH: {exc}") from exc
+    if "variant" in data:
+        yield parse_hand(data, str(path))
+        return
+    tables = [(k, v) for k, v in data.items() if isinstance(v, dict)]
+    if not tables:
+        raise PhhError(f"{path}: no 'variant' key and no hand tables")
+    for key, table in tables:
+        yield parse_hand(table, f"{path}#{key}")
+
+
+def _int_list(data: dict[str, Any], key: str, name: str, n: int | None = None) -> list[int]:
+    value = data.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
+        raise PhhError(f"{name}: '{key}' must be a list of integers")
+    if n is not None and len(value) != n:
+        raise PhhError(f"{name}: '{key}' has {len(value)} entries for {n} players")
+    return value
+
+
+def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
+    code = data.get("variant")
+    try:
+        variant = Variant(code)
+    except ValueError:
+        raise PhhError(f"{name}: unknown or unsupported variant {code!r} (NT, PO, FT)") from None
+    stacks = _int_list(data, "starting_stacks", name)
+    n = len(stacks)
+    if not 2 <= n <= 10:
+        raise PhhError(f"{name}: {n} players; the table seats 2 to 10")
+    blinds = _int_list(data, "blinds_or_straddles", name, n)
+    antes = _int_list(data, "antes", name, n) if "antes" in data else [0] * n
+    if any(blinds[2:]):
+        raise PhhError(f"{name}: straddles are not supported")
+    small_blind, big_blind = blinds[0], blinds[1]
+    if variant is Variant.FLHE:
+        small_bet, big_bet = data.get("small_bet"), data.get("big_bet")
+        if small_bet != big_blind or big_bet != 2 * big_blind:
+            raise PhhError(f"{name}: fixed limit needs small_bet = big blind and big_bet = 2x")
+    elif data.get("min_bet", big_blind) != big_blind:
+        raise PhhError(f"{name}: min_bet {data.get('min_bet')} differs from the big blind")
+    # Position index -> seat: heads-up the big blind is p1 and the button p2.
+    heads_up = n == 2
+    if heads_up:
+        position_seat = {0: 2, 1: 1}
+        button, sb_seat, bb_seat = 2, 2, 1
+    else:
+        position_seat = {i: i + 1 for i in range(n)}
+        button, sb_seat, bb_seat = n, 1, 2
+    ante_by_seat = {position_seat[i]: a for i, a in enumerate(antes) if a}
+    if not ante_by_seat:
+        ante, fmt, explicit = 0, AnteFormat.NONE, None
+    elif set(ante_by_seat) == {bb_seat}:
+        ante, fmt, explicit = ante_by_seat[bb_seat], AnteFormat.BIG_BLIND_ANTE, None
+    elif len(ante_by_seat) == n and len(set(ante_by_seat.values())) == 1:
+        ante, fmt, explicit = antes[0], AnteFormat.PER_PLAYER, None
+    else:
+        ante, fmt = max(ante_by_seat.values()), AnteFormat.PER_PLAYER
+        explicit = tuple(sorted(ante_by_seat.items()))
+    players = data.get("players") or [f"p{i + 1}" for i in range(n)]
+    level = Level(small_blind=small_blind, big_blind=big_blind, ante=ante, ante_format=fmt)
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise PhhError(f"{name}: 'actions' must be a list of strings")
+    setup = HandSetup(
+        hand_id=name,
+        variant=variant,
+        level=level,
+        button=button,
+        small_blind_seat=sb_seat if small_blind else None,
+        big_blind_seat=bb_seat,
+        players=tuple((i + 1, str(players[i]), stacks[i]) for i in range(n)),
+        antes_by_seat=explicit,
+    )
+    return PhhHand(name=name, setup=setup, actions=tuple(actions), player_count=n)
+
+
+def _player(word: str, n: int, where: str) -> int:
+    if not (word.startswith("p") and word[1:].isdigit() and 1 <= int(word[1:]) <= n):
+        raise PhhError(f"{where}: {word!r} is not a player p1..p{n}")
+    return int(word[1:])
+
+
+def _cards(text: str, where: str) -> tuple[str, ...] | None:
+    """Cards of an action; None when any card is unknown ('??')."""
+    if len(text) % 2:
+        raise PhhError(f"{where}: cannot read cards {text!r}")
+    cards = tuple(text[i : i + 2] for i in range(0, len(text), 2))
+    if any(c == "??" for c in cards):
+        return None
+    bad = [c for c in cards if c not in STANDARD_DECK]
+    if bad:
+        raise PhhError(f"{where}: unknown card(s) {bad}")
+    return cards
+
+
+def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
+    """Translate one PHH action to an engine event (None for no-ops and unknown cards).
+
+    ``call_to`` decides whether ``cc`` is a check or a call and ``cbr`` a bet or a raise.
+    """
+    words = action.split("#", 1)[0].split()
+    match words:
+        case []:
+            return None
+        case ["d", "dh", player, cards]:
+            known = _cards(cards, where)
+            return None if known is None else DealHole(_player(player, n, where), known)
+        case ["d", "db", cards]:
+            known = _cards(cards, where)
+            if known is None:
+                raise PhhError(f"{where}: board cards must be known")
+            return DealBoard(known)
+        case [player, "f"]:
+            return PlayerAction(_player(player, n, where), ActionKind.FOLD)
+        case [player, "cc"]:
+            kind = ActionKind.CALL if call_to else ActionKind.CHECK
+            return PlayerAction(_player(player, n, where), kind)
+        case [player, "cbr", amount]:
+            if not amount.isdigit():
+                raise PhhError(f"{where}: amount {amount!r} is not a whole number of chips")
+            kind = ActionKind.RAISE if call_to else ActionKind.BET
+            return PlayerAction(_player(player, n, where), kind, int(amount))
+        case [player, "sm"]:
+            return MuckHand(_player(player, n, where))
+        case [player, "sm", "-"]:
+            return ShowHand(_player(player, n, where))
+        case [player, "sm", cards]:
+            known = _cards(cards, where)
+            return ShowHand(_player(player, n, where), known or ())
+        case _:
+            raise PhhError(f"{where}: unsupported action {action!r}")
+
+
+def action_where(hand: PhhHand, index: int, actions: Sequence[str] | None = None) -> str:
+    acts = hand.actions if actions is None else actions
+    return f"{hand.name} action {index} ({acts[index]!r})"

@@ -1,0 +1,89 @@
+"""Main and side pots, uncalled bets, and splitting a pot with odd chips (R20, R21, R65-A).
+
+Pots are layered by the all-in totals of the players still in the hand; folded players'
+chips are dead money in whichever layers they reach. Each pot is split on its own (R21).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from controller.model import Pot, SeatState
+
+
+def build_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
+    """Layer every chip committed this hand into a main pot and side pots.
+
+    >>> from controller.model import SeatStatus
+    >>> a = SeatState(1, "a", 0, committed=100, status=SeatStatus.ALL_IN)
+    >>> b = SeatState(2, "b", 500, committed=300)
+    >>> c = SeatState(3, "c", 500, committed=300)
+    >>> build_pots([a, b, c])
+    (Pot(amount=300, eligible=(1, 2, 3)), Pot(amount=400, eligible=(2, 3)))
+    """
+    live = [s for s in seats if s.in_hand]
+    if not live:
+        return ()
+    levels = sorted({s.committed for s in live if s.committed > 0})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(s.committed, level) - min(s.committed, previous) for s in seats)
+        eligible = tuple(s.seat for s in live if s.committed >= level)
+        if amount:
+            if pots and pots[-1].eligible == eligible:
+                pots[-1] = Pot(pots[-1].amount + amount, eligible)
+            else:
+                pots.append(Pot(amount, eligible))
+        previous = level
+    # Dead money above the highest live commitment (cannot happen after uncalled bets are
+    # returned, but never lose a chip): it belongs to the last pot.
+    top = sum(max(0, s.committed - previous) for s in seats)
+    if top and pots:
+        pots[-1] = Pot(pots[-1].amount + top, pots[-1].eligible)
+    return tuple(pots)
+
+
+def uncalled_excess(seats: Sequence[SeatState]) -> tuple[int, int] | None:
+    """(seat, amount) of a street bet nobody matched, which goes back to its owner (R65-A).
+
+    >>> a = SeatState(1, "a", 0, bet=900)
+    >>> b = SeatState(2, "b", 0, bet=400)
+    >>> uncalled_excess([a, b])
+    (1, 500)
+    """
+    if not seats:
+        return None
+    ranked = sorted(seats, key=lambda s: s.bet, reverse=True)
+    top = ranked[0]
+    second = ranked[1].bet if len(ranked) > 1 else 0
+    if top.bet > second:
+        return top.seat, top.bet - second
+    return None
+
+
+def split_pot(
+    amount: int, winners_clockwise: Sequence[int], unit: int
+) -> tuple[tuple[int, int], ...]:
+    """Split ``amount`` among tied winners; odd units go one each, clockwise from the button (R20-A).
+
+    ``winners_clockwise`` lists the tied seats starting with the first seat left of the
+    button. Several odd units are handed out one per winner in that order (rules-spec A16).
+
+    >>> split_pot(101, [4, 2], 1)
+    ((4, 51), (2, 50))
+    >>> split_pot(1500, [3, 5, 7], 500)
+    ((3, 500), (5, 500), (7, 500))
+    >>> split_pot(1000, [3, 5, 7], 100)
+    ((3, 400), (5, 300), (7, 300))
+    """
+    k = len(winners_clockwise)
+    units, remainder = divmod(amount, unit)
+    share_units, odd_units = divmod(units, k)
+    shares = []
+    for i, seat in enumerate(winners_clockwise):
+        chips = (share_units + (1 if i < odd_units else 0)) * unit
+        if i == 0:
+            chips += remainder  # chips below the smallest denomination cannot be split further
+        shares.append((seat, chips))
+    return tuple(shares)

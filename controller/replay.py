@@ -1,0 +1,111 @@
+"""``pokertable replay``: play hand histories through the engine and print what happened.
+
+This is how a floor person replays a disputed hand (Rule 22): every action goes through
+the same engine the table runs, illegal actions are named with the rule they break, and
+the outcome (finishing stacks, pots, winners) is printed one JSON object per hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.engine import EngineError, start_hand, step
+from controller.events import ShowHand
+from controller.model import HandState, Phase
+from controller.phh import PhhError, PhhHand, action_where, load_hands, to_event
+from controller.rules import TDA_2024, RuleProfile
+from controller.rulings import Ruling, RulingKind
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    hand: PhhHand
+    state: HandState
+    rulings: tuple[Ruling, ...]
+
+    def to_json(self, *, with_rulings: bool = False) -> dict[str, object]:
+        names = {s.seat: s.player for s in self.state.seats}
+        out: dict[str, object] = {
+            "hand": self.hand.name,
+            "variant": self.state.variant.value,
+            "players": [names[i + 1] for i in range(self.hand.player_count)],
+            "finishing_stacks": [
+                self.state.seat(i + 1).stack for i in range(self.hand.player_count)
+            ],
+            "pots": [
+                {"amount": p.amount, "eligible": [names[s] for s in p.eligible]}
+                for p in self.state.pots
+            ],
+            "winners": [
+                {"player": names[a.seat], "pot": a.pot_index, "amount": a.amount,
+                 "hand": a.hand_name}
+                for a in self.state.awards
+            ],
+            "board": list(self.state.board),
+            "complete": self.state.phase is Phase.COMPLETE,
+        }
+        if with_rulings:
+            out["rulings"] = [r.to_json() for r in self.rulings]
+        return out
+
+
+def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
+    """Replay one hand; raises PhhError naming the action and rule on the first illegal one."""
+    try:
+        state, first = start_hand(hand.setup, rules)
+    except EngineError as exc:
+        raise PhhError(str(exc)) from exc
+    rulings = list(first)
+    for index, action in enumerate(hand.actions):
+        where = action_where(hand, index)
+        event = to_event(action, hand.player_count, where, _to_call(state))
+        if event is None:
+            continue
+        state, out = step(state, event, rules)
+        rejected = [r for r in out if r.kind is RulingKind.REJECTED]
+        if rejected:
+            r = rejected[0]
+            raise PhhError(f"{where}: illegal: {r.text} ({', '.join(r.rule_ids)})")
+        rulings.extend(out)
+    if state.phase is Phase.SHOWDOWN:
+        # PHH says "cards speak": table every known live hand nobody tabled or mucked.
+        for seat in state.in_hand:
+            if not seat.shown and not seat.mucked and seat.hole:
+                state, out = step(state, ShowHand(seat.seat), rules)
+                rulings.extend(out)
+    return ReplayResult(hand, state, tuple(rulings))
+
+
+def _to_call(state: HandState) -> int:
+    if state.action_on is None:
+        return 0
+    return max(0, state.call_to - state.seat(state.action_on).bet)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", type=Path, help="PHH (.phh) or PHHS (.phhs) files")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON object per hand per line (the default output)")
+    parser.add_argument("--rulings", action="store_true", help="include every ruling")
+
+
+def run(args: argparse.Namespace) -> int:
+    failures = 0
+    for path in args.files:
+        try:
+            for hand in load_hands(path):
+                try:
+                    result = replay_hand(hand)
+                except PhhError as exc:
+                    print(f"error: {exc}", file=sys.stderr)
+                    failures += 1
+                    continue
+                print(json.dumps(result.to_json(with_rulings=args.rulings)))
+        except PhhError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            failures += 1
+    return 1 if failures else 0
