@@ -246,11 +246,14 @@ def _bet_or_raise(
     word = "raise" if state.call_to > 0 else "bet"
     if not opts.can_raise:
         if not opts.reopened:
+            needed = (f"half a bet, {betting.small_bet(state) // 2}"
+                      if state.variant.betting is Betting.FIXED_LIMIT
+                      else f"a full raise, {state.increment}")
             return _reject(
                 state, seat.seat,
                 f"seat {seat.seat} may only call or fold: short all-ins since his last action "
-                f"did not re-open the betting (faced {state.call_to - seat.matched}, "
-                f"a full raise is {state.increment})",
+                f"did not re-open the betting (faced {state.call_to - seat.matched}; "
+                f"re-opening needs {needed})",
                 rules.cite("reopen_limit" if state.variant.betting is Betting.FIXED_LIMIT
                            else "reopen"), "not_reopened",
             )

@@ -93,6 +93,7 @@ class SeatState:
     stack: int  # chips behind, not yet committed
     bet: int = 0  # committed on the current street (antes excluded: they are dead money)
     committed: int = 0  # committed this hand, antes and blinds included
+    dead: int = 0  # antes: dead money that goes to the main pot (part of ``committed``)
     status: SeatStatus = SeatStatus.LIVE
     acted: bool = False  # acted voluntarily since the street began (posting a blind is not acting)
     matched: int = 0  # call_to this seat had matched or set at its last action (R47 re-opening)

@@ -14,34 +14,52 @@ from controller.model import Pot, SeatState
 def build_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
     """Layer every chip committed this hand into a main pot and side pots.
 
+    Antes are dead money: all of them go to the main pot, which every live player may
+    win, even one who was all in for the ante alone. Bets are layered by the totals of
+    the players still in the hand; folded players' bets are dead money in the layers
+    they reach.
+
     >>> from controller.model import SeatStatus
     >>> a = SeatState(1, "a", 0, committed=100, status=SeatStatus.ALL_IN)
     >>> b = SeatState(2, "b", 500, committed=300)
     >>> c = SeatState(3, "c", 500, committed=300)
     >>> build_pots([a, b, c])
     (Pot(amount=300, eligible=(1, 2, 3)), Pot(amount=400, eligible=(2, 3)))
+    >>> bb_ante = SeatState(3, "c", 0, committed=400, dead=100)
+    >>> build_pots([b, bb_ante])
+    (Pot(amount=700, eligible=(2, 3)),)
     """
     live = [s for s in seats if s.in_hand]
     if not live:
         return ()
-    levels = sorted({s.committed for s in live if s.committed > 0})
+    bets = {s.seat: s.committed - s.dead for s in seats}
+    levels = sorted({0} | {bets[s.seat] for s in live})
     pots: list[Pot] = []
     previous = 0
+    carry = sum(s.dead for s in seats)  # the antes open the main pot
     for level in levels:
-        amount = sum(min(s.committed, level) - min(s.committed, previous) for s in seats)
-        eligible = tuple(s.seat for s in live if s.committed >= level)
+        amount = carry + sum(min(b, level) - min(b, previous) for b in bets.values())
+        carry = 0
+        eligible = tuple(s.seat for s in live if bets[s.seat] >= level)
         if amount:
-            if pots and pots[-1].eligible == eligible:
-                pots[-1] = Pot(pots[-1].amount + amount, eligible)
-            else:
-                pots.append(Pot(amount, eligible))
+            pots.append(Pot(amount, eligible))
         previous = level
     # Dead money above the highest live commitment (cannot happen after uncalled bets are
     # returned, but never lose a chip): it belongs to the last pot.
-    top = sum(max(0, s.committed - previous) for s in seats)
+    top = sum(max(0, b - previous) for b in bets.values())
     if top and pots:
         pots[-1] = Pot(pots[-1].amount + top, pots[-1].eligible)
-    return tuple(pots)
+    return _merge_same_eligibility(pots)
+
+
+def _merge_same_eligibility(pots: list[Pot]) -> tuple[Pot, ...]:
+    merged: list[Pot] = []
+    for pot in pots:
+        if merged and merged[-1].eligible == pot.eligible:
+            merged[-1] = Pot(merged[-1].amount + pot.amount, pot.eligible)
+        else:
+            merged.append(pot)
+    return tuple(merged)
 
 
 def uncalled_excess(seats: Sequence[SeatState]) -> tuple[int, int] | None:

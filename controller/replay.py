@@ -89,8 +89,21 @@ def _to_call(state: HandState) -> int:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", type=Path, help="PHH (.phh) or PHHS (.phhs) files")
     parser.add_argument("--json", action="store_true",
-                        help="one JSON object per hand per line (the default output)")
-    parser.add_argument("--rulings", action="store_true", help="include every ruling")
+                        help="one JSON object per hand per line instead of readable text")
+    parser.add_argument("--rulings", action="store_true", help="with --json: include every ruling")
+
+
+def render_text(result: ReplayResult) -> str:
+    """A dealer-readable account: every ruling with its rule ids, then the outcome."""
+    lines = [f"hand {result.hand.name} ({result.state.variant.name})"]
+    for r in result.rulings:
+        ids = ", ".join(r.rule_ids)
+        lines.append(f"  {r.kind:<9} {r.text}  [{ids}]")
+    if result.state.board:
+        lines.append(f"  board     {' '.join(result.state.board)}")
+    stacks = ", ".join(f"{s.player} {s.stack}" for s in result.state.seats)
+    lines.append(f"  stacks    {stacks}")
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,7 +117,10 @@ def run(args: argparse.Namespace) -> int:
                     print(f"error: {exc}", file=sys.stderr)
                     failures += 1
                     continue
-                print(json.dumps(result.to_json(with_rulings=args.rulings)))
+                if args.json:
+                    print(json.dumps(result.to_json(with_rulings=args.rulings)))
+                else:
+                    print(render_text(result))
         except PhhError as exc:
             print(f"error: {exc}", file=sys.stderr)
             failures += 1

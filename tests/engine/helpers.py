@@ -1,0 +1,90 @@
+"""Building hands for engine tests: pure data, no mocks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from controller import betting
+from controller.engine import HandSetup, start_hand, step
+from controller.events import ActionKind, PlayerAction
+from controller.model import HandState, Level, Phase, SeatState, Street, Variant
+from controller.rules import TDA_2024, RuleProfile
+from controller.rulings import Ruling, RulingKind
+
+
+def preflop(
+    stacks: dict[int, int],
+    *,
+    button: int,
+    sb: int | None,
+    bb: int,
+    level: Level | None = None,
+    variant: Variant = Variant.NLHE,
+    rules: RuleProfile = TDA_2024,
+) -> HandState:
+    setup = HandSetup(
+        hand_id="t", variant=variant, level=level or Level(small_blind=50, big_blind=100),
+        button=button, small_blind_seat=sb, big_blind_seat=bb,
+        players=tuple((seat, f"P{seat}", stack) for seat, stack in sorted(stacks.items())),
+    )
+    state, _ = start_hand(setup, rules)
+    return state
+
+
+def street_state(
+    stacks: dict[int, int],
+    *,
+    button: int,
+    street: Street = Street.FLOP,
+    big_blind: int = 100,
+    pot: int = 0,
+    variant: Variant = Variant.NLHE,
+) -> HandState:
+    """A fresh post-flop betting round with exact stacks behind (``pot`` already collected)."""
+    seats = list(SeatState(seat, f"P{seat}", stack) for seat, stack in sorted(stacks.items()))
+    if pot:
+        first = seats[0]
+        seats[0] = SeatState(first.seat, first.player, first.stack, committed=pot, dead=pot)
+    board = ("2c", "7d", "9h", "Js", "Kd")[: street.board_size]
+    state = HandState(
+        hand_id="t", variant=variant, level=Level(small_blind=big_blind // 2, big_blind=big_blind),
+        button=button, small_blind_seat=None, big_blind_seat=seats[0].seat,
+        seats=tuple(seats), street=street, phase=Phase.BETTING, board=board,
+        call_to=0, increment=big_blind,
+    )
+    from dataclasses import replace
+
+    return replace(state, action_on=betting.first_to_act_postflop(state))
+
+
+def act(
+    state: HandState, *actions: tuple[int, str, int | None] | tuple[int, str],
+    rules: RuleProfile = TDA_2024,
+) -> tuple[HandState, list[Ruling]]:
+    """Apply actions like (seat, "raise", 300) and fail loudly on a rejection."""
+    rulings: list[Ruling] = []
+    for spec in actions:
+        seat, kind = spec[0], ActionKind(spec[1])
+        amount = spec[2] if len(spec) > 2 else None  # type: ignore[misc]
+        state, out = step(state, PlayerAction(seat, kind, amount), rules)
+        rejected = [r for r in out if r.kind is RulingKind.REJECTED]
+        assert not rejected, rejected
+        rulings.extend(out)
+    return state, rulings
+
+
+def try_act(
+    state: HandState, seat: int, kind: str, amount: int | None = None,
+    rules: RuleProfile = TDA_2024,
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    return step(state, PlayerAction(seat, ActionKind(kind), amount), rules)
+
+
+def options(state: HandState, rules: RuleProfile = TDA_2024) -> betting.Options:
+    opts = betting.options_for(state, rules)
+    assert opts is not None
+    return opts
+
+
+def codes(rulings: Iterable[Ruling]) -> list[str]:
+    return [r.code for r in rulings]
