@@ -7,9 +7,17 @@ and return new state; legality is answered once, by ``options_for``, and both th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from controller.model import ActionRecord, Betting, HandState, SeatState, SeatStatus, Street
+from controller.model import (
+    ActionRecord,
+    Betting,
+    HandState,
+    SeatState,
+    SeatStatus,
+    Street,
+    evolve,
+)
 from controller.rules import ReopenRule, RuleProfile
 
 
@@ -102,7 +110,7 @@ def commit_to(state: HandState, seat: SeatState, total: int) -> SeatState:
     """Move chips from behind into the street bet so that the street total is ``total``."""
     add = total - seat.bet
     stack = seat.stack - add
-    return replace(
+    return evolve(
         seat,
         stack=stack,
         bet=total,
@@ -111,10 +119,18 @@ def commit_to(state: HandState, seat: SeatState, total: int) -> SeatState:
     )
 
 
-def record_action(
-    state: HandState, seat: SeatState, kind: str, to: int, chips_in: bool
+def finish_action(
+    state: HandState, seat: SeatState, kind: str, to: int, chips_in: bool, **changes: object
 ) -> HandState:
-    acted = replace(seat, acted=True, matched=max(state.call_to, to))
+    """Record an action in turn and pass the action on, in one copy of the state.
+
+    ``seat`` is the actor after his chips moved; ``changes`` are other HandState fields the
+    action changes (call_to, increment, ...). The action moves to the next seat to act.
+    """
+    call_to = changes.get("call_to", state.call_to)
+    assert isinstance(call_to, int)
+    acted = evolve(seat, acted=True, matched=max(call_to, to))
+    seats = tuple(acted if s.seat == seat.seat else s for s in state.seats)
     record = ActionRecord(
         street=state.street,
         seat=seat.seat,
@@ -123,21 +139,30 @@ def record_action(
         chips_in=chips_in,
         all_in=seat.status is SeatStatus.ALL_IN,
     )
-    return replace(state.with_seat(acted), actions=(*state.actions, record))
+    return evolve(
+        state,
+        seats=seats,
+        actions=(*state.actions, record),
+        action_on=next_to_act_among(seats, call_to, seat.seat),
+        **changes,
+    )
 
 
 def next_to_act(state: HandState, after: int) -> int | None:
     """First seat clockwise after ``after`` who still has to act on this street."""
-    live = [s for s in state.seats if s.status is SeatStatus.LIVE]
+    return next_to_act_among(state.seats, state.call_to, after)
+
+
+def next_to_act_among(seats: tuple[SeatState, ...], call_to: int, after: int) -> int | None:
+    live = [s for s in seats if s.status is SeatStatus.LIVE]
     if not live:
         return None
     others_can_act = len(live) > 1
-    for s in state.seats_clockwise_from(after):
+    clockwise = [s for s in seats if s.seat > after] + [s for s in seats if s.seat <= after]
+    for s in clockwise:
         if s.status is not SeatStatus.LIVE:
             continue
-        if s.bet < state.call_to:
-            return s.seat
-        if not s.acted and (others_can_act or s.bet < state.call_to):
+        if s.bet < call_to or (not s.acted and others_can_act):
             return s.seat
     return None
 

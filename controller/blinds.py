@@ -7,9 +7,9 @@ Per-player antes are always taken before the blinds, as every room deals them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from controller.model import AnteFormat, Level, SeatState, SeatStatus
+from controller.model import AnteFormat, Level, SeatState, SeatStatus, evolve
 from controller.rules import BbaShortOrder, RuleProfile, ShortBlindCallTo
 
 
@@ -26,7 +26,7 @@ def _take(seat: SeatState, amount: int, *, to_street: bool) -> tuple[SeatState, 
     paid = min(amount, seat.stack)
     stack = seat.stack - paid
     return (
-        replace(
+        evolve(
             seat,
             stack=stack,
             committed=seat.committed + paid,

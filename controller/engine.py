@@ -21,7 +21,7 @@ bet, close a street, turn hands face up, award pots) are drained by a flat loop 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from controller import betting
 from controller.blinds import post_forced_bets
@@ -38,6 +38,7 @@ from controller.events import (
 )
 from controller.model import (
     Award,
+    evolve,
     Betting,
     HandState,
     Level,
@@ -119,7 +120,7 @@ def start_hand(
         last_full_to=posted.call_to,
         preflop_assumed_dead=assumed if setup.variant.betting is Betting.POT_LIMIT else 0,
     )
-    state = replace(state, action_on=betting.next_to_act(state, setup.big_blind_seat))
+    state = evolve(state, action_on=betting.next_to_act(state, setup.big_blind_seat))
     rulings = [
         Ruling(RulingKind.INFO, (rules.cite("antes"),), note, code="forced_bet_short")
         for note in posted.notes
@@ -193,8 +194,8 @@ def _apply_action(
                 rulings = (note, *rulings[1:])
             return state, rulings
     if kind is ActionKind.FOLD:
-        folded = replace(seat, status=SeatStatus.FOLDED)
-        state = betting.record_action(state.with_seat(folded), folded, "fold", seat.bet, False)
+        folded = evolve(seat, status=SeatStatus.FOLDED)
+        state = betting.finish_action(state, folded, "fold", seat.bet, False)
         ruling = (
             Ruling(
                 RulingKind.BINDING, (rules.cite("nonstandard_fold"),),
@@ -205,7 +206,7 @@ def _apply_action(
             else Ruling(RulingKind.ACCEPTED, (rules.cite("in_turn_binding"),),
                         f"seat {seat.seat} folds", seat=seat.seat, code="fold")
         )
-        return _advance(state, seat.seat), (ruling,)
+        return state, (ruling,)
     if kind is ActionKind.CHECK:
         if not opts.can_check:
             return _reject(
@@ -213,23 +214,23 @@ def _apply_action(
                 f"seat {seat.seat} cannot check facing {opts.to_call} to call; call or fold",
                 rules.cite("check_facing_bet"), "check_facing_bet",
             )
-        state = betting.record_action(state, seat, "check", seat.bet, False)
-        return _advance(state, seat.seat), (
+        state = betting.finish_action(state, seat, "check", seat.bet, False)
+        return state, (
             Ruling(RulingKind.ACCEPTED, (rules.cite("in_turn_binding"),),
                    f"seat {seat.seat} checks", seat=seat.seat, code="check"),
         )
     if kind is ActionKind.CALL:
         if opts.can_check:
-            state = betting.record_action(state, seat, "check", seat.bet, False)
-            return _advance(state, seat.seat), (
+            state = betting.finish_action(state, seat, "check", seat.bet, False)
+            return state, (
                 Ruling(RulingKind.CORRECTED, (rules.cite("call_is_check"),),
                        f"seat {seat.seat} called with nothing to call: a check",
                        seat=seat.seat, code="call_is_check"),
             )
         paid = betting.commit_to(state, seat, seat.bet + opts.to_call)
-        state = betting.record_action(state.with_seat(paid), paid, "call", paid.bet, True)
+        state = betting.finish_action(state, paid, "call", paid.bet, True)
         all_in = " all in" if paid.status is SeatStatus.ALL_IN else ""
-        return _advance(state, seat.seat), (
+        return state, (
             Ruling(RulingKind.ACCEPTED, (rules.cite("in_turn_binding"),),
                    f"seat {seat.seat} calls{all_in} to {paid.bet}", seat=seat.seat, code="call"),
         )
@@ -284,10 +285,8 @@ def _bet_or_raise(
     else:
         full = increment >= state.increment
     paid = betting.commit_to(state, seat, to)
-    state = state.with_seat(paid)
-    state = betting.record_action(state, paid, word, to, True)
-    state = replace(
-        state,
+    state = betting.finish_action(
+        state, paid, word, to, True,
         call_to=to,
         increment=max(state.increment, increment) if full else state.increment,
         last_full_to=to if full else state.last_full_to,
@@ -302,13 +301,7 @@ def _bet_or_raise(
         text = (f"seat {seat.seat} is all in for {to}: a short {word} of {increment}, "
                 f"the minimum raise stays {state.increment}")
         ids = rules.cite("min_raise", "reopen")
-    return _advance(state, seat.seat), (
-        Ruling(RulingKind.ACCEPTED, ids, text, seat=seat.seat, code=word),
-    )
-
-
-def _advance(state: HandState, after: int) -> HandState:
-    return replace(state, action_on=betting.next_to_act(state, after))
+    return state, (Ruling(RulingKind.ACCEPTED, ids, text, seat=seat.seat, code=word),)
 
 
 # --- cards ---------------------------------------------------------------------------------
@@ -350,7 +343,7 @@ def _deal_hole(
     bad = _check_new_cards(state, event.cards, event.seat, rules)
     if bad:
         return bad
-    return state.with_seat(replace(seat, hole=tuple(event.cards))), ()
+    return state.with_seat(evolve(seat, hole=tuple(event.cards))), ()
 
 
 def _deal_board(
@@ -367,11 +360,11 @@ def _deal_board(
     bad = _check_new_cards(state, event.cards, None, rules)
     if bad:
         return bad
-    state = replace(state, board=state.board + tuple(event.cards), street=nxt)
+    state = evolve(state, board=state.board + tuple(event.cards), street=nxt)
     if sum(1 for s in state.seats if s.status is SeatStatus.LIVE) >= 2:
         state = _open_street(state)
     elif nxt is Street.RIVER:
-        state = replace(state, phase=Phase.SHOWDOWN)
+        state = evolve(state, phase=Phase.SHOWDOWN)
     return state, ()
 
 
@@ -381,7 +374,7 @@ def _open_street(state: HandState) -> HandState:
         if state.variant.betting is Betting.FIXED_LIMIT
         else state.level.big_blind
     )
-    state = replace(
+    state = evolve(
         state,
         phase=Phase.BETTING,
         call_to=0,
@@ -389,9 +382,9 @@ def _open_street(state: HandState) -> HandState:
         last_full_to=0,
         bets_this_street=0,
         last_aggressor=None,
-        seats=tuple(replace(s, bet=0, acted=False, matched=0) for s in state.seats),
+        seats=tuple(evolve(s, bet=0, acted=False, matched=0) for s in state.seats),
     )
-    return replace(state, action_on=betting.first_to_act_postflop(state))
+    return evolve(state, action_on=betting.first_to_act_postflop(state))
 
 
 # --- showdown ------------------------------------------------------------------------------
@@ -426,7 +419,7 @@ def _show(
     if not hole:
         return _reject(state, event.seat, f"seat {event.seat}'s cards are unknown: table them",
                        rules.cite("tabling"), "cards_unknown")
-    return state.with_seat(replace(seat, hole=hole, shown=True)), ()
+    return state.with_seat(evolve(seat, hole=hole, shown=True)), ()
 
 
 def _muck(
@@ -439,7 +432,7 @@ def _muck(
     if not seat.in_hand:
         return _reject(state, event.seat, f"seat {event.seat} is not in the hand",
                        rules.cite("tabling"), "no_live_hand")
-    return state.with_seat(replace(seat, mucked=True)), ()
+    return state.with_seat(evolve(seat, mucked=True)), ()
 
 
 # --- automatic follow-ups ------------------------------------------------------------------
@@ -451,7 +444,7 @@ def _settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Ruli
     while True:
         if state.phase is Phase.COMPLETE:
             break
-        if len(state.in_hand) == 1 and state.phase is not Phase.COMPLETE:
+        if state.players_in_hand == 1:
             state = _return_uncalled(state, rulings, rules)
             state = _award(state, rulings, rules, uncontested=True)
             continue
@@ -471,7 +464,7 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
         return state
     seat_no, amount = excess
     seat = state.seat(seat_no)
-    back = replace(
+    back = evolve(
         seat,
         stack=seat.stack + amount,
         bet=seat.bet - amount,
@@ -481,14 +474,14 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
     rulings.append(Ruling(RulingKind.INFO, (rules.cite("uncalled_bet"),),
                           f"uncalled {amount} returned to seat {seat_no}", seat=seat_no,
                           code="uncalled_returned"))
-    return replace(state.with_seat(back), returned=(*state.returned, (seat_no, amount)))
+    return evolve(state.with_seat(back), returned=(*state.returned, (seat_no, amount)))
 
 
 def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -> HandState:
     state = _return_uncalled(state, rulings, rules)
-    state = replace(state, action_on=None)
+    state = evolve(state, action_on=None)
     if state.street is Street.RIVER:
-        return replace(state, phase=Phase.SHOWDOWN, face_up=state.face_up or False)
+        return evolve(state, phase=Phase.SHOWDOWN, face_up=state.face_up or False)
     live_with_chips = sum(1 for s in state.seats if s.status is SeatStatus.LIVE)
     if live_with_chips <= 1 and not state.face_up:
         rulings.append(Ruling(
@@ -496,8 +489,8 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
             "all-in and no further betting possible: all live hands are tabled now, "
             "then the board is run out", code="face_up",
         ))
-        state = replace(state, face_up=True)
-    return replace(state, phase=Phase.DEALING)
+        state = evolve(state, face_up=True)
+    return evolve(state, phase=Phase.DEALING)
 
 
 def _showdown_done(state: HandState) -> bool:
@@ -538,6 +531,6 @@ def _award(
         rulings.append(Ruling(RulingKind.INFO, (rules.cite(concept),),
                               f"{label} {award.amount} to seat {award.seat}{hand}",
                               seat=award.seat, code="pot_awarded"))
-    seats = tuple(replace(s, stack=stacks[s.seat], bet=0) for s in state.seats)
-    return replace(state, seats=seats, pots=pots, awards=tuple(awards), phase=Phase.COMPLETE,
+    seats = tuple(evolve(s, stack=stacks[s.seat], bet=0) for s in state.seats)
+    return evolve(state, seats=seats, pots=pots, awards=tuple(awards), phase=Phase.COMPLETE,
                    action_on=None)

@@ -6,8 +6,44 @@ branch of a hand is just another reference: nothing is ever mutated in place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+
+
+_EVOLVERS: dict[type, Callable[[Any, dict[str, object]], Any]] = {}
+
+
+def evolve(obj: _T, **changes: object) -> _T:
+    """``dataclasses.replace`` for our slotted frozen records, without re-running ``__init__``.
+
+    The engine copies small records on every action and the generic ``replace`` was the
+    largest cost of a replay (see bench/), so each class gets a generated copier that
+    reads every slot as a plain attribute. Only for slotted dataclasses whose invariants
+    the caller keeps.
+    """
+    cls = type(obj)
+    copier = _EVOLVERS.get(cls)
+    if copier is None:
+        copier = _EVOLVERS[cls] = _make_copier(cls)
+    result: _T = copier(obj, changes)
+    return result
+
+
+def _make_copier(cls: type) -> Callable[[Any, dict[str, object]], Any]:
+    slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
+    body = ["def copier(obj, changes):", "    new = new_object(cls)", "    get = changes.get"]
+    body += [f"    set_slot(new, {name!r}, get({name!r}, obj.{name}))" for name in slots]
+    body.append("    return new")
+    namespace: dict[str, Any] = {
+        "new_object": object.__new__, "set_slot": object.__setattr__, "cls": cls
+    }
+    exec("\n".join(body), namespace)  # noqa: S102 - code generated from our own slot names
+    copier: Callable[[Any, dict[str, object]], Any] = namespace["copier"]
+    return copier
 
 
 class Betting(StrEnum):
@@ -25,13 +61,14 @@ class Variant(StrEnum):
 
     @property
     def betting(self) -> Betting:
-        return {"NT": Betting.NO_LIMIT, "PO": Betting.POT_LIMIT, "FT": Betting.FIXED_LIMIT}[
-            self.value
-        ]
+        return _BETTING_OF[self.value]
 
     @property
     def hole_cards(self) -> int:
         return 4 if self is Variant.PLO else 2
+
+
+_BETTING_OF = {"NT": Betting.NO_LIMIT, "PO": Betting.POT_LIMIT, "FT": Betting.FIXED_LIMIT}
 
 
 class AnteFormat(StrEnum):
@@ -167,13 +204,17 @@ class HandState:
         return any(s.seat == number for s in self.seats)
 
     def with_seat(self, updated: SeatState) -> HandState:
-        return replace(
+        return evolve(
             self, seats=tuple(updated if s.seat == updated.seat else s for s in self.seats)
         )
 
     @property
     def in_hand(self) -> tuple[SeatState, ...]:
-        return tuple(s for s in self.seats if s.in_hand)
+        return tuple(s for s in self.seats if s.status is not SeatStatus.FOLDED)
+
+    @property
+    def players_in_hand(self) -> int:
+        return sum(1 for s in self.seats if s.status is not SeatStatus.FOLDED)
 
     @property
     def pot_total(self) -> int:
