@@ -82,6 +82,8 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "antes": "RP-11",
         "fouled_hand": "65A",
         "uncalled_bet": "65A",
+        # --- interpretation citations (issue 3): add entries below this line ---
+        # --- irregularities citations (issue 4): add entries below this line ---
     }
 )
 
@@ -100,6 +102,8 @@ class RuleProfile:
     limit_reopen_fraction: float = 0.5  # R47-B: a short all-in of >= 50% of a bet re-opens in limit
     limit_max_bets_per_street: int | None = 4  # R48 house cap: voluntary bets+raises per street
     limit_cap_heads_up: bool = True  # R48: the cap applies heads-up until the event is down to 2
+    # --- interpretation parameters (issue 3): add fields below this line ---
+    # --- irregularities parameters (issue 4): add fields below this line ---
 
     def rule_id(self, concept: str) -> str:
         """The rule id for one concept, e.g. ``TDA2024-47A``; unknown concepts are programmer errors."""
