@@ -21,9 +21,16 @@ from controller.phh import parse_hand, to_event
 from controller.rulings import RulingKind
 
 AUTOMATIONS_NAMES = (
-    "ANTE_POSTING", "BET_COLLECTION", "BLIND_OR_STRADDLE_POSTING", "CARD_BURNING",
-    "HOLE_DEALING", "BOARD_DEALING", "HOLE_CARDS_SHOWING_OR_MUCKING", "HAND_KILLING",
-    "CHIPS_PUSHING", "CHIPS_PULLING",
+    "ANTE_POSTING",
+    "BET_COLLECTION",
+    "BLIND_OR_STRADDLE_POSTING",
+    "CARD_BURNING",
+    "HOLE_DEALING",
+    "BOARD_DEALING",
+    "HOLE_CARDS_SHOWING_OR_MUCKING",
+    "HAND_KILLING",
+    "CHIPS_PUSHING",
+    "CHIPS_PULLING",
 )
 
 
@@ -46,7 +53,9 @@ def _game(variant: str, antes: list[int], blinds: tuple[int, int]):  # type: ign
     return pk.FixedLimitTexasHoldem(automations, False, antes, (sb, bb), bb, 2 * bb)
 
 
-def generate(count: int, seed: int = 2024, variants: tuple[str, ...] = ("NT", "PO", "FT")) -> Corpus:
+def generate(
+    count: int, seed: int = 2024, variants: tuple[str, ...] = ("NT", "PO", "FT")
+) -> Corpus:
     """Generate ``count`` complete hands; deterministic for a seed."""
     import pokerkit as pk
 
@@ -65,7 +74,7 @@ def generate(count: int, seed: int = 2024, variants: tuple[str, ...] = ("NT", "P
         elif ante_kind == "bba":
             antes[1] = ante
         stacks = []
-        for i in range(n):
+        for _i in range(n):
             low = bb + sb + ante + 1
             deep = rng.random() < 0.5
             stacks.append(rng.randint(low, bb * (200 if deep else 25)))
@@ -78,7 +87,9 @@ def generate(count: int, seed: int = 2024, variants: tuple[str, ...] = ("NT", "P
             if action[0] == "cbr":
                 doc = pk.HandHistory.from_game_state(game, state).dumps()
                 ours = _ours_after(doc)
-                if ours is not None and not _ours_accepts(ours, f"p{state.actor_index + 1} cbr {action[1]}"):
+                if ours is not None and not _ours_accepts(
+                    ours, f"p{state.actor_index + 1} cbr {action[1]}"
+                ):
                     corpus.tda_divergences += 1
                     action = ("cc", 0)
             if action[0] == "f":

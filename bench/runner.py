@@ -25,12 +25,17 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
 )
 
 
-def figure(ours: float, peer: float, unit: str, peer_name: str, higher_is_better: bool) -> dict[
-    str, Any
-]:
+def figure(
+    ours: float, peer: float, unit: str, peer_name: str, higher_is_better: bool
+) -> dict[str, Any]:
     ratio = (ours / peer if higher_is_better else peer / ours) if ours and peer else None
-    return {"ours": round(ours, 3), "peer": round(peer, 3), "unit": unit, "peer_name": peer_name,
-            "ratio": None if ratio is None else round(ratio, 2)}
+    return {
+        "ours": round(ours, 3),
+        "peer": round(peer, 3),
+        "unit": unit,
+        "peer_name": peer_name,
+        "ratio": None if ratio is None else round(ratio, 2),
+    }
 
 
 def replay_figures(hands: int = 300, seed: int = 7) -> Figures:
@@ -54,9 +59,17 @@ def replay_figures(hands: int = 300, seed: int = 7) -> Figures:
 
     ours_rate = hands / _best_of(ours)
     peer_rate = hands / _best_of(theirs)
-    return {"replay_hands_per_s": figure(ours_rate, peer_rate, "hands/s",
-                                         f"PokerKit {pokerkit.__version__ if hasattr(pokerkit, '__version__') else ''} HandHistory replay".replace("  ", " "),
-                                         higher_is_better=True)}
+    return {
+        "replay_hands_per_s": figure(
+            ours_rate,
+            peer_rate,
+            "hands/s",
+            f"PokerKit {getattr(pokerkit, '__version__', '')} HandHistory replay".replace(
+                "  ", " "
+            ),
+            higher_is_better=True,
+        )
+    }
 
 
 def _best_of(fn: Callable[[], None], repeats: int = 3) -> float:
@@ -89,16 +102,22 @@ def collect(only: set[str] | None = None) -> Figures:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--only", action="append", metavar="GROUP",
-                        help="replay, serial or mqtt (repeatable); default: all")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="GROUP",
+        help="replay, serial or mqtt (repeatable); default: all",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         figures = collect(set(args.only) if args.only else None)
     except ImportError as exc:
-        print(f"error: benchmark peers are missing ({exc}); pip install -e '.[bench]'",
-              file=sys.stderr)
+        print(
+            f"error: benchmark peers are missing ({exc}); pip install -e '.[bench]'",
+            file=sys.stderr,
+        )
         return 2
     if args.json:
         print(json.dumps(figures))
@@ -107,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
             if "error" in fig:
                 print(f"{name}: {fig['error']}")
             else:
-                print(f"{name}: ours {fig['ours']} {fig['unit']}, {fig['peer_name']} "
-                      f"{fig['peer']} {fig['unit']} (x{fig['ratio']})")
+                print(
+                    f"{name}: ours {fig['ours']} {fig['unit']}, {fig['peer_name']} "
+                    f"{fig['peer']} {fig['unit']} (x{fig['ratio']})"
+                )
     return 0

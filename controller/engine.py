@@ -38,7 +38,6 @@ from controller.events import (
 )
 from controller.model import (
     Award,
-    evolve,
     Betting,
     HandState,
     Level,
@@ -47,6 +46,7 @@ from controller.model import (
     SeatStatus,
     Street,
     Variant,
+    evolve,
 )
 from controller.pots import build_pots, split_pot, uncalled_excess
 from controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
@@ -82,9 +82,13 @@ def _validate(setup: HandSetup) -> None:
     if any(stack <= 0 for _, _, stack in setup.players):
         raise EngineError(f"hand {setup.hand_id}: every dealt-in player needs chips")
     if setup.big_blind_seat not in seats:
-        raise EngineError(f"hand {setup.hand_id}: big blind seat {setup.big_blind_seat} not dealt in")
+        raise EngineError(
+            f"hand {setup.hand_id}: big blind seat {setup.big_blind_seat} not dealt in"
+        )
     if setup.small_blind_seat is not None and setup.small_blind_seat not in seats:
-        raise EngineError(f"hand {setup.hand_id}: small blind seat {setup.small_blind_seat} not dealt in")
+        raise EngineError(
+            f"hand {setup.hand_id}: small blind seat {setup.small_blind_seat} not dealt in"
+        )
 
 
 def start_hand(
@@ -152,9 +156,9 @@ def step(
     return new, (*rulings, *more)
 
 
-def _reject(state: HandState, seat: int | None, text: str, rule_id: str, code: str) -> tuple[
-    HandState, tuple[Ruling, ...]
-]:
+def _reject(
+    state: HandState, seat: int | None, text: str, rule_id: str, code: str
+) -> tuple[HandState, tuple[Ruling, ...]]:
     return state, (Ruling(RulingKind.REJECTED, (rule_id,), text, seat=seat, code=code),)
 
 
@@ -166,14 +170,19 @@ def _apply_action(
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     if state.phase is not Phase.BETTING or state.action_on is None:
         return _reject(
-            state, event.seat, f"no betting round is open (phase {state.phase})",
-            rules.cite("in_turn_binding"), "no_betting_round",
+            state,
+            event.seat,
+            f"no betting round is open (phase {state.phase})",
+            rules.cite("in_turn_binding"),
+            "no_betting_round",
         )
     if event.seat != state.action_on:
         return _reject(
-            state, event.seat,
+            state,
+            event.seat,
             f"seat {event.seat} acted but the action is on seat {state.action_on}",
-            rules.cite("acting_in_turn"), "out_of_turn",
+            rules.cite("acting_in_turn"),
+            "out_of_turn",
         )
     opts = betting.options_for(state, rules)
     assert opts is not None
@@ -187,9 +196,11 @@ def _apply_action(
             state, rulings = _bet_or_raise(state, seat, target, opts, rules)
             if target < opts.all_in_to and rulings[0].kind is not RulingKind.REJECTED:
                 note = Ruling(
-                    RulingKind.CORRECTED, (rules.cite("pot_limit"),),
+                    RulingKind.CORRECTED,
+                    (rules.cite("pot_limit"),),
                     f"seat {seat.seat} all in is capped at the pot-limit maximum {target}",
-                    seat=seat.seat, code="pot_limit_cap",
+                    seat=seat.seat,
+                    code="pot_limit_cap",
                 )
                 rulings = (note, *rulings[1:])
             return state, rulings
@@ -198,46 +209,74 @@ def _apply_action(
         state = betting.finish_action(state, folded, "fold", seat.bet, False)
         ruling = (
             Ruling(
-                RulingKind.BINDING, (rules.cite("nonstandard_fold"),),
+                RulingKind.BINDING,
+                (rules.cite("nonstandard_fold"),),
                 f"seat {seat.seat} folded when checking was free: the fold is binding",
-                seat=seat.seat, code="nonstandard_fold",
+                seat=seat.seat,
+                code="nonstandard_fold",
             )
             if opts.can_check
-            else Ruling(RulingKind.ACCEPTED, (rules.cite("in_turn_binding"),),
-                        f"seat {seat.seat} folds", seat=seat.seat, code="fold")
+            else Ruling(
+                RulingKind.ACCEPTED,
+                (rules.cite("in_turn_binding"),),
+                f"seat {seat.seat} folds",
+                seat=seat.seat,
+                code="fold",
+            )
         )
         return state, (ruling,)
     if kind is ActionKind.CHECK:
         if not opts.can_check:
             return _reject(
-                state, seat.seat,
+                state,
+                seat.seat,
                 f"seat {seat.seat} cannot check facing {opts.to_call} to call; call or fold",
-                rules.cite("check_facing_bet"), "check_facing_bet",
+                rules.cite("check_facing_bet"),
+                "check_facing_bet",
             )
         state = betting.finish_action(state, seat, "check", seat.bet, False)
         return state, (
-            Ruling(RulingKind.ACCEPTED, (rules.cite("in_turn_binding"),),
-                   f"seat {seat.seat} checks", seat=seat.seat, code="check"),
+            Ruling(
+                RulingKind.ACCEPTED,
+                (rules.cite("in_turn_binding"),),
+                f"seat {seat.seat} checks",
+                seat=seat.seat,
+                code="check",
+            ),
         )
     if kind is ActionKind.CALL:
         if opts.can_check:
             state = betting.finish_action(state, seat, "check", seat.bet, False)
             return state, (
-                Ruling(RulingKind.CORRECTED, (rules.cite("call_is_check"),),
-                       f"seat {seat.seat} called with nothing to call: a check",
-                       seat=seat.seat, code="call_is_check"),
+                Ruling(
+                    RulingKind.CORRECTED,
+                    (rules.cite("call_is_check"),),
+                    f"seat {seat.seat} called with nothing to call: a check",
+                    seat=seat.seat,
+                    code="call_is_check",
+                ),
             )
         paid = betting.commit_to(state, seat, seat.bet + opts.to_call)
         state = betting.finish_action(state, paid, "call", paid.bet, True)
         all_in = " all in" if paid.status is SeatStatus.ALL_IN else ""
         return state, (
-            Ruling(RulingKind.ACCEPTED, (rules.cite("in_turn_binding"),),
-                   f"seat {seat.seat} calls{all_in} to {paid.bet}", seat=seat.seat, code="call"),
+            Ruling(
+                RulingKind.ACCEPTED,
+                (rules.cite("in_turn_binding"),),
+                f"seat {seat.seat} calls{all_in} to {paid.bet}",
+                seat=seat.seat,
+                code="call",
+            ),
         )
     # BET or RAISE
     if event.amount is None:
-        return _reject(state, seat.seat, f"seat {seat.seat}: a {kind} needs an amount",
-                       rules.cite("raise_total"), "amount_missing")
+        return _reject(
+            state,
+            seat.seat,
+            f"seat {seat.seat}: a {kind} needs an amount",
+            rules.cite("raise_total"),
+            "amount_missing",
+        )
     return _bet_or_raise(state, seat, event.amount, opts, rules)
 
 
@@ -247,38 +286,71 @@ def _bet_or_raise(
     word = "raise" if state.call_to > 0 else "bet"
     if not opts.can_raise:
         if not opts.reopened:
-            needed = (f"half a bet, {betting.small_bet(state) // 2}"
-                      if state.variant.betting is Betting.FIXED_LIMIT
-                      else f"a full raise, {state.increment}")
+            needed = (
+                f"half a bet, {betting.small_bet(state) // 2}"
+                if state.variant.betting is Betting.FIXED_LIMIT
+                else f"a full raise, {state.increment}"
+            )
             return _reject(
-                state, seat.seat,
+                state,
+                seat.seat,
                 f"seat {seat.seat} may only call or fold: short all-ins since his last action "
                 f"did not re-open the betting (faced {state.call_to - seat.matched}; "
                 f"re-opening needs {needed})",
-                rules.cite("reopen_limit" if state.variant.betting is Betting.FIXED_LIMIT
-                           else "reopen"), "not_reopened",
+                rules.cite(
+                    "reopen_limit" if state.variant.betting is Betting.FIXED_LIMIT else "reopen"
+                ),
+                "not_reopened",
             )
         if state.variant.betting is Betting.FIXED_LIMIT and seat.stack > opts.to_call:
-            return _reject(state, seat.seat, f"the raise cap of {rules.limit_max_bets_per_street} "
-                           "bets is reached: call or fold", rules.cite("raise_cap"), "raise_cap")
-        return _reject(state, seat.seat, f"seat {seat.seat} cannot {word}: no chips beyond the call"
-                       " or nobody left to call", rules.cite("in_turn_binding"), "cannot_raise")
+            return _reject(
+                state,
+                seat.seat,
+                f"the raise cap of {rules.limit_max_bets_per_street} bets is reached: call or fold",
+                rules.cite("raise_cap"),
+                "raise_cap",
+            )
+        return _reject(
+            state,
+            seat.seat,
+            f"seat {seat.seat} cannot {word}: no chips beyond the call or nobody left to call",
+            rules.cite("in_turn_binding"),
+            "cannot_raise",
+        )
     if to <= state.call_to:
-        return _reject(state, seat.seat, f"a {word} to {to} does not exceed {state.call_to}",
-                       rules.cite("raise_total"), "not_a_raise")
+        return _reject(
+            state,
+            seat.seat,
+            f"a {word} to {to} does not exceed {state.call_to}",
+            rules.cite("raise_total"),
+            "not_a_raise",
+        )
     if to > opts.all_in_to:
-        return _reject(state, seat.seat,
-                       f"seat {seat.seat} has only {opts.all_in_to} in total, not {to}",
-                       rules.cite("in_turn_binding"), "more_than_stack")
+        return _reject(
+            state,
+            seat.seat,
+            f"seat {seat.seat} has only {opts.all_in_to} in total, not {to}",
+            rules.cite("in_turn_binding"),
+            "more_than_stack",
+        )
     if to < opts.min_to and to != opts.all_in_to:
-        return _reject(state, seat.seat,
-                       f"a {word} to {to} is below the minimum {opts.min_to} "
-                       f"(last full increment {state.increment})",
-                       rules.cite("min_raise"), "below_minimum")
+        return _reject(
+            state,
+            seat.seat,
+            f"a {word} to {to} is below the minimum {opts.min_to} "
+            f"(last full increment {state.increment})",
+            rules.cite("min_raise"),
+            "below_minimum",
+        )
     if to > opts.max_to:
         concept = "pot_limit" if state.variant.betting is Betting.POT_LIMIT else "raise_cap"
-        return _reject(state, seat.seat, f"a {word} to {to} exceeds the maximum {opts.max_to}",
-                       rules.cite(concept), "above_maximum")
+        return _reject(
+            state,
+            seat.seat,
+            f"a {word} to {to} exceeds the maximum {opts.max_to}",
+            rules.cite(concept),
+            "above_maximum",
+        )
     increment = to - state.call_to
     if state.variant.betting is Betting.FIXED_LIMIT:
         full = increment >= betting.small_bet(state)
@@ -286,7 +358,11 @@ def _bet_or_raise(
         full = increment >= state.increment
     paid = betting.commit_to(state, seat, to)
     state = betting.finish_action(
-        state, paid, word, to, True,
+        state,
+        paid,
+        word,
+        to,
+        True,
         call_to=to,
         increment=max(state.increment, increment) if full else state.increment,
         last_full_to=to if full else state.last_full_to,
@@ -298,8 +374,10 @@ def _bet_or_raise(
         text = f"seat {seat.seat} {word}s to {to}" + (" all in" if all_in else "")
         ids: tuple[str, ...] = (rules.cite("min_raise"),)
     else:
-        text = (f"seat {seat.seat} is all in for {to}: a short {word} of {increment}, "
-                f"the minimum raise stays {state.increment}")
+        text = (
+            f"seat {seat.seat} is all in for {to}: a short {word} of {increment}, "
+            f"the minimum raise stays {state.increment}"
+        )
         ids = rules.cite("min_raise", "reopen")
     return state, (Ruling(RulingKind.ACCEPTED, ids, text, seat=seat.seat, code=word),)
 
@@ -316,13 +394,23 @@ def _check_new_cards(
 ) -> tuple[HandState, tuple[Ruling, ...]] | None:
     unknown = [c for c in cards if c not in STANDARD_DECK]
     if unknown:
-        return _reject(state, seat, f"unknown card(s) {unknown}", rules.cite("nonstandard_card"),
-                       "unknown_card")
+        return _reject(
+            state,
+            seat,
+            f"unknown card(s) {unknown}",
+            rules.cite("nonstandard_card"),
+            "unknown_card",
+        )
     seen = _cards_in_play(state)
     dup = [c for c in cards if c in seen] + [c for i, c in enumerate(cards) if c in cards[:i]]
     if dup:
-        return _reject(state, seat, f"card(s) {dup} are already in play: fouled deck?",
-                       rules.cite("fouled_deck"), "duplicate_card")
+        return _reject(
+            state,
+            seat,
+            f"card(s) {dup} are already in play: fouled deck?",
+            rules.cite("fouled_deck"),
+            "duplicate_card",
+        )
     return None
 
 
@@ -330,16 +418,30 @@ def _deal_hole(
     state: HandState, event: DealHole, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     if state.phase is Phase.COMPLETE or not state.has_seat(event.seat):
-        return _reject(state, event.seat, f"seat {event.seat} is not dealt in to a running hand",
-                       rules.cite("rules"), "seat_not_dealt_in")
+        return _reject(
+            state,
+            event.seat,
+            f"seat {event.seat} is not dealt in to a running hand",
+            rules.cite("rules"),
+            "seat_not_dealt_in",
+        )
     seat = state.seat(event.seat)
     if seat.hole:
-        return _reject(state, event.seat, f"seat {event.seat} already holds {seat.hole}",
-                       rules.cite("rules"), "already_dealt")
+        return _reject(
+            state,
+            event.seat,
+            f"seat {event.seat} already holds {seat.hole}",
+            rules.cite("rules"),
+            "already_dealt",
+        )
     if len(event.cards) != state.variant.hole_cards:
-        return _reject(state, event.seat,
-                       f"seat {event.seat} got {len(event.cards)} cards; "
-                       f"{state.variant.hole_cards} expected", rules.cite("rules"), "card_count")
+        return _reject(
+            state,
+            event.seat,
+            f"seat {event.seat} got {len(event.cards)} cards; {state.variant.hole_cards} expected",
+            rules.cite("rules"),
+            "card_count",
+        )
     bad = _check_new_cards(state, event.cards, event.seat, rules)
     if bad:
         return bad
@@ -350,13 +452,23 @@ def _deal_board(
     state: HandState, event: DealBoard, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     if state.phase is not Phase.DEALING:
-        return _reject(state, None, f"board cards arrived while the hand is in {state.phase}",
-                       rules.cite("rules"), "premature_board")
+        return _reject(
+            state,
+            None,
+            f"board cards arrived while the hand is in {state.phase}",
+            rules.cite("rules"),
+            "premature_board",
+        )
     nxt = Street(state.street + 1)
     expected = nxt.board_size - len(state.board)
     if len(event.cards) != expected:
-        return _reject(state, None, f"the {nxt.name.lower()} needs {expected} card(s), "
-                       f"got {len(event.cards)}", rules.cite("rules"), "board_count")
+        return _reject(
+            state,
+            None,
+            f"the {nxt.name.lower()} needs {expected} card(s), got {len(event.cards)}",
+            rules.cite("rules"),
+            "board_count",
+        )
     bad = _check_new_cards(state, event.cards, None, rules)
     if bad:
         return bad
@@ -394,31 +506,61 @@ def _show(
     state: HandState, event: ShowHand, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     if state.phase not in (Phase.SHOWDOWN, Phase.DEALING) or not state.has_seat(event.seat):
-        return _reject(state, event.seat, f"seat {event.seat} cannot table a hand now "
-                       f"(phase {state.phase})", rules.cite("tabling"), "show_not_allowed")
+        return _reject(
+            state,
+            event.seat,
+            f"seat {event.seat} cannot table a hand now (phase {state.phase})",
+            rules.cite("tabling"),
+            "show_not_allowed",
+        )
     if state.phase is Phase.DEALING and not state.face_up:
-        return _reject(state, event.seat, "hands are tabled only when no more betting is possible",
-                       rules.cite("all_in_face_up"), "show_not_allowed")
+        return _reject(
+            state,
+            event.seat,
+            "hands are tabled only when no more betting is possible",
+            rules.cite("all_in_face_up"),
+            "show_not_allowed",
+        )
     seat = state.seat(event.seat)
     if not seat.in_hand or seat.mucked:
-        return _reject(state, event.seat, f"seat {event.seat} has no live hand to table",
-                       rules.cite("tabling"), "no_live_hand")
+        return _reject(
+            state,
+            event.seat,
+            f"seat {event.seat} has no live hand to table",
+            rules.cite("tabling"),
+            "no_live_hand",
+        )
     hole = seat.hole
     if event.cards:
         if seat.hole and set(event.cards) != set(seat.hole):
-            return _reject(state, event.seat, f"seat {event.seat} tabled {event.cards} but was "
-                           f"dealt {seat.hole}", rules.cite("fouled_hand"), "tabled_mismatch")
+            return _reject(
+                state,
+                event.seat,
+                f"seat {event.seat} tabled {event.cards} but was dealt {seat.hole}",
+                rules.cite("fouled_hand"),
+                "tabled_mismatch",
+            )
         if not seat.hole:
             bad = _check_new_cards(state, event.cards, event.seat, rules)
             if bad:
                 return bad
             if len(event.cards) != state.variant.hole_cards:
-                return _reject(state, event.seat, "a tabled hand must show all hole cards",
-                               rules.cite("tabling"), "card_count")
+                return _reject(
+                    state,
+                    event.seat,
+                    "a tabled hand must show all hole cards",
+                    rules.cite("tabling"),
+                    "card_count",
+                )
         hole = tuple(event.cards)
     if not hole:
-        return _reject(state, event.seat, f"seat {event.seat}'s cards are unknown: table them",
-                       rules.cite("tabling"), "cards_unknown")
+        return _reject(
+            state,
+            event.seat,
+            f"seat {event.seat}'s cards are unknown: table them",
+            rules.cite("tabling"),
+            "cards_unknown",
+        )
     return state.with_seat(evolve(seat, hole=hole, shown=True)), ()
 
 
@@ -426,12 +568,18 @@ def _muck(
     state: HandState, event: MuckHand, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     if state.phase is not Phase.SHOWDOWN or not state.has_seat(event.seat):
-        return _reject(state, event.seat, "mucking at showdown only", rules.cite("tabling"),
-                       "muck_not_allowed")
+        return _reject(
+            state, event.seat, "mucking at showdown only", rules.cite("tabling"), "muck_not_allowed"
+        )
     seat = state.seat(event.seat)
     if not seat.in_hand:
-        return _reject(state, event.seat, f"seat {event.seat} is not in the hand",
-                       rules.cite("tabling"), "no_live_hand")
+        return _reject(
+            state,
+            event.seat,
+            f"seat {event.seat} is not in the hand",
+            rules.cite("tabling"),
+            "no_live_hand",
+        )
     return state.with_seat(evolve(seat, mucked=True)), ()
 
 
@@ -471,9 +619,15 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
         committed=seat.committed - amount,
         status=SeatStatus.LIVE if seat.status is SeatStatus.ALL_IN else seat.status,
     )
-    rulings.append(Ruling(RulingKind.INFO, (rules.cite("uncalled_bet"),),
-                          f"uncalled {amount} returned to seat {seat_no}", seat=seat_no,
-                          code="uncalled_returned"))
+    rulings.append(
+        Ruling(
+            RulingKind.INFO,
+            (rules.cite("uncalled_bet"),),
+            f"uncalled {amount} returned to seat {seat_no}",
+            seat=seat_no,
+            code="uncalled_returned",
+        )
+    )
     return evolve(state.with_seat(back), returned=(*state.returned, (seat_no, amount)))
 
 
@@ -484,11 +638,15 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
         return evolve(state, phase=Phase.SHOWDOWN, face_up=state.face_up or False)
     live_with_chips = sum(1 for s in state.seats if s.status is SeatStatus.LIVE)
     if live_with_chips <= 1 and not state.face_up:
-        rulings.append(Ruling(
-            RulingKind.INFO, (rules.cite("all_in_face_up"),),
-            "all-in and no further betting possible: all live hands are tabled now, "
-            "then the board is run out", code="face_up",
-        ))
+        rulings.append(
+            Ruling(
+                RulingKind.INFO,
+                (rules.cite("all_in_face_up"),),
+                "all-in and no further betting possible: all live hands are tabled now, "
+                "then the board is run out",
+                code="face_up",
+            )
+        )
         state = evolve(state, face_up=True)
     return evolve(state, phase=Phase.DEALING)
 
@@ -513,9 +671,7 @@ def _award(
             winners = [contenders[0].seat]
             names = {contenders[0].seat: ""}
         else:
-            scored = {
-                s.seat: strength(state.variant, s.hole, state.board) for s in contenders
-            }
+            scored = {s.seat: strength(state.variant, s.hole, state.board) for s in contenders}
             best = max(v for v, _ in scored.values())
             winners = [n for n in clockwise if n in scored and scored[n][0] == best]
             names = {n: scored[n][1] for n in winners}
@@ -526,11 +682,23 @@ def _award(
     for award in sorted(awards, key=lambda a: -a.pot_index):
         label = "main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
         hand = f" with {award.hand_name}" if award.hand_name else ""
-        concept = "uncontested" if uncontested else "odd_chip" if len(
-            [a for a in awards if a.pot_index == award.pot_index]) > 1 else "side_pots"
-        rulings.append(Ruling(RulingKind.INFO, (rules.cite(concept),),
-                              f"{label} {award.amount} to seat {award.seat}{hand}",
-                              seat=award.seat, code="pot_awarded"))
+        concept = (
+            "uncontested"
+            if uncontested
+            else "odd_chip"
+            if len([a for a in awards if a.pot_index == award.pot_index]) > 1
+            else "side_pots"
+        )
+        rulings.append(
+            Ruling(
+                RulingKind.INFO,
+                (rules.cite(concept),),
+                f"{label} {award.amount} to seat {award.seat}{hand}",
+                seat=award.seat,
+                code="pot_awarded",
+            )
+        )
     seats = tuple(evolve(s, stack=stacks[s.seat], bet=0) for s in state.seats)
-    return evolve(state, seats=seats, pots=pots, awards=tuple(awards), phase=Phase.COMPLETE,
-                   action_on=None)
+    return evolve(
+        state, seats=seats, pots=pots, awards=tuple(awards), phase=Phase.COMPLETE, action_on=None
+    )

@@ -1,11 +1,11 @@
-"""Hand strength for showdown: hold'em (best five of seven) and Omaha (exactly two hole + three board).
+"""Hand strength at showdown: hold'em (best five of seven), Omaha (two hole + three board).
 
 eval7 (a C extension, ~1.4 M seven-card evaluations a second here) does the counting; this
 module only chooses which cards may combine. A larger value is a stronger hand.
 
 >>> holdem_strength(("As", "Ks"), ("Qs", "Js", "Ts", "2d", "3c"))[1]
 'Straight Flush'
->>> omaha_strength(("As", "Ah", "2c", "3d"), ("Ac", "Kd", "Qh", "Jc", "Td"))[1]  # no one-card straight
+>>> omaha_strength(("As", "Ah", "2c", "3d"), ("Ac", "Kd", "Qh", "Jc", "Td"))[1]
 'Trips'
 """
 

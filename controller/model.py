@@ -6,9 +6,9 @@ branch of a hand is just another reference: nothing is ever mutated in place.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from collections.abc import Callable
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
@@ -39,9 +39,11 @@ def _make_copier(cls: type) -> Callable[[Any, dict[str, object]], Any]:
     body += [f"    set_slot(new, {name!r}, get({name!r}, obj.{name}))" for name in slots]
     body.append("    return new")
     namespace: dict[str, Any] = {
-        "new_object": object.__new__, "set_slot": object.__setattr__, "cls": cls
+        "new_object": object.__new__,
+        "set_slot": object.__setattr__,
+        "cls": cls,
     }
-    exec("\n".join(body), namespace)  # noqa: S102 - code generated from our own slot names
+    exec("\n".join(body), namespace)
     copier: Callable[[Any, dict[str, object]], Any] = namespace["copier"]
     return copier
 
@@ -90,7 +92,9 @@ class Level:
 
     def __post_init__(self) -> None:
         if not 0 <= self.small_blind <= self.big_blind or self.big_blind <= 0:
-            raise ValueError(f"level {self.number}: need 0 <= small blind <= big blind, big blind > 0")
+            raise ValueError(
+                f"level {self.number}: need 0 <= small blind <= big blind, big blind > 0"
+            )
         if self.ante < 0 or self.chip_unit <= 0:
             raise ValueError(f"level {self.number}: ante must be >= 0 and chip_unit > 0")
         if self.ante and self.ante_format is AnteFormat.NONE:

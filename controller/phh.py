@@ -17,7 +17,15 @@ from typing import Any
 
 from controller.cards import STANDARD_DECK
 from controller.engine import HandSetup
-from controller.events import ActionKind, DealBoard, DealHole, Event, MuckHand, PlayerAction, ShowHand
+from controller.events import (
+    ActionKind,
+    DealBoard,
+    DealHole,
+    Event,
+    MuckHand,
+    PlayerAction,
+    ShowHand,
+)
 from controller.model import AnteFormat, Level, Variant
 
 
@@ -61,7 +69,7 @@ def _int_list(data: dict[str, Any], key: str, name: str, n: int | None = None) -
 def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
     code = data.get("variant")
     try:
-        variant = Variant(code)
+        variant = Variant(str(code))
     except ValueError:
         raise PhhError(f"{name}: unknown or unsupported variant {code!r} (NT, PO, FT)") from None
     stacks = _int_list(data, "starting_stacks", name)

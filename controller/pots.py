@@ -83,7 +83,7 @@ def uncalled_excess(seats: Sequence[SeatState]) -> tuple[int, int] | None:
 def split_pot(
     amount: int, winners_clockwise: Sequence[int], unit: int
 ) -> tuple[tuple[int, int], ...]:
-    """Split ``amount`` among tied winners; odd units go one each, clockwise from the button (R20-A).
+    """Split ``amount`` among tied winners; odd units go clockwise from the button (R20-A).
 
     ``winners_clockwise`` lists the tied seats starting with the first seat left of the
     button. Several odd units are handed out one per winner in that order (rules-spec A16).

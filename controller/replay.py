@@ -41,8 +41,12 @@ class ReplayResult:
                 for p in self.state.pots
             ],
             "winners": [
-                {"player": names[a.seat], "pot": a.pot_index, "amount": a.amount,
-                 "hand": a.hand_name}
+                {
+                    "player": names[a.seat],
+                    "pot": a.pot_index,
+                    "amount": a.amount,
+                    "hand": a.hand_name,
+                }
                 for a in self.state.awards
             ],
             "board": list(self.state.board),
@@ -88,8 +92,11 @@ def _to_call(state: HandState) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", type=Path, help="PHH (.phh) or PHHS (.phhs) files")
-    parser.add_argument("--json", action="store_true",
-                        help="one JSON object per hand per line instead of readable text")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="one JSON object per hand per line instead of readable text",
+    )
     parser.add_argument("--rulings", action="store_true", help="with --json: include every ruling")
 
 

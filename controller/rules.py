@@ -45,8 +45,12 @@ class PotLimitPreflopBlinds(StrEnum):
 class ReopenRule(StrEnum):
     """How short all-ins re-open the betting to players who already acted (R47)."""
 
-    CUMULATIVE = "cumulative"  # TDA 2024 R47-A: re-opened when the total faced >= last full increment
-    SINGLE_ONLY = "single_only"  # TDA 2011 R37: only one full raise re-opens; cumulative is undefined
+    CUMULATIVE = (
+        "cumulative"  # TDA 2024 R47-A: re-opened when the total faced >= last full increment
+    )
+    SINGLE_ONLY = (
+        "single_only"  # TDA 2011 R37: only one full raise re-opens; cumulative is undefined
+    )
 
 
 # Concept -> rule number under TDA 2024. Other editions override entries (issue: profiles).
@@ -90,7 +94,7 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RuleProfile:
-    """One rulebook's parameters. Keyword-only with TDA 2024 defaults, so a diff shows the deltas."""
+    """One rulebook's parameters: keyword-only, TDA 2024 defaults, so a diff shows the deltas."""
 
     name: str = "tda-2024"
     citation_prefix: str = "TDA2024"
@@ -106,7 +110,7 @@ class RuleProfile:
     # --- irregularities parameters (issue 4): add fields below this line ---
 
     def rule_id(self, concept: str) -> str:
-        """The rule id for one concept, e.g. ``TDA2024-47A``; unknown concepts are programmer errors."""
+        """The rule id of a concept, e.g. ``TDA2024-47A`` (an unknown concept is a bug)."""
         number = self.citations[concept]
         return f"{self.citation_prefix}-{number}" if number else self.citation_prefix
 

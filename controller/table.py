@@ -1,4 +1,4 @@
-"""The table between hands: who sits where, and where the button and blinds go next (R32, R34-B, R8-A).
+"""The table between hands: who sits where, where button and blinds go next (R32, R34-B, R8-A).
 
 Tournament play uses a dead button (R32). The TDA never spells out the mechanics, so we
 use the conventional algorithm of rules-spec §3: the big blind always advances exactly one
@@ -96,8 +96,14 @@ def next_hand(
     elif len(active) == 2:
         # R34-B: the button posts the small blind; the big blind goes to whoever did not
         # post it last hand, so nobody has the big blind twice in a row.
-        previous_bb = next((s.seat for s in table.seats if s.player == table.big_blind_player
-                            and s.seat in active), None)
+        previous_bb = next(
+            (
+                s.seat
+                for s in table.seats
+                if s.player == table.big_blind_player and s.seat in active
+            ),
+            None,
+        )
         if previous_bb is None:
             big = _next_active(table, table.big_blind_seat, active)
         else:
@@ -108,14 +114,20 @@ def next_hand(
         big = _next_active(table, table.big_blind_seat, active)
         small = table.big_blind_seat if table.big_blind_seat in active else None
         sb_position = table.big_blind_seat
-        button = table.small_blind_position if table.small_blind_position is not None else (
-            table.button or big)
+        button = (
+            table.small_blind_position
+            if table.small_blind_position is not None
+            else (table.button or big)
+        )
     dealt = []
     for s in table.seats:
         if s.seat not in active:
             continue
-        if s.new and s.seat not in (small, big) and _strictly_between(
-            button, sb_position, s.seat, table.max_seats
+        if (
+            s.new
+            and s.seat not in (small, big)
+            and sb_position is not None
+            and _strictly_between(button, sb_position, s.seat, table.max_seats)
         ):
             continue  # R8-A/R10-A: wait until the button has passed
         dealt.append((s.seat, s.player, s.stack))

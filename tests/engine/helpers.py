@@ -23,8 +23,12 @@ def preflop(
     rules: RuleProfile = TDA_2024,
 ) -> HandState:
     setup = HandSetup(
-        hand_id="t", variant=variant, level=level or Level(small_blind=50, big_blind=100),
-        button=button, small_blind_seat=sb, big_blind_seat=bb,
+        hand_id="t",
+        variant=variant,
+        level=level or Level(small_blind=50, big_blind=100),
+        button=button,
+        small_blind_seat=sb,
+        big_blind_seat=bb,
         players=tuple((seat, f"P{seat}", stack) for seat, stack in sorted(stacks.items())),
     )
     state, _ = start_hand(setup, rules)
@@ -47,10 +51,18 @@ def street_state(
         seats[0] = SeatState(first.seat, first.player, first.stack, committed=pot, dead=pot)
     board = ("2c", "7d", "9h", "Js", "Kd")[: street.board_size]
     state = HandState(
-        hand_id="t", variant=variant, level=Level(small_blind=big_blind // 2, big_blind=big_blind),
-        button=button, small_blind_seat=None, big_blind_seat=seats[0].seat,
-        seats=tuple(seats), street=street, phase=Phase.BETTING, board=board,
-        call_to=0, increment=big_blind,
+        hand_id="t",
+        variant=variant,
+        level=Level(small_blind=big_blind // 2, big_blind=big_blind),
+        button=button,
+        small_blind_seat=None,
+        big_blind_seat=seats[0].seat,
+        seats=tuple(seats),
+        street=street,
+        phase=Phase.BETTING,
+        board=board,
+        call_to=0,
+        increment=big_blind,
     )
     from dataclasses import replace
 
@@ -58,7 +70,8 @@ def street_state(
 
 
 def act(
-    state: HandState, *actions: tuple[int, str, int | None] | tuple[int, str],
+    state: HandState,
+    *actions: tuple[int, str, int | None] | tuple[int, str],
     rules: RuleProfile = TDA_2024,
 ) -> tuple[HandState, list[Ruling]]:
     """Apply actions like (seat, "raise", 300) and fail loudly on a rejection."""
@@ -74,7 +87,10 @@ def act(
 
 
 def try_act(
-    state: HandState, seat: int, kind: str, amount: int | None = None,
+    state: HandState,
+    seat: int,
+    kind: str,
+    amount: int | None = None,
     rules: RuleProfile = TDA_2024,
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     return step(state, PlayerAction(seat, ActionKind(kind), amount), rules)

@@ -32,8 +32,13 @@ def test_TDA24_43_EX1_min_raise_is_largest_prior_increment() -> None:
 
 def test_TDA24_43_EX2_short_all_in_does_not_raise_the_min_raise() -> None:
     # Seats: 1 SB, 2 BB, 3 = A (UTG, exactly 150), 4 = B, 5 button.
-    state = preflop({1: 10_000, 2: 10_000, 3: 150, 4: 10_000, 5: 10_000}, button=5, sb=1, bb=2,
-                    level=Level(small_blind=50, big_blind=100))
+    state = preflop(
+        {1: 10_000, 2: 10_000, 3: 150, 4: 10_000, 5: 10_000},
+        button=5,
+        sb=1,
+        bb=2,
+        level=Level(small_blind=50, big_blind=100),
+    )
     assert state.action_on == 3
     state, rulings = act(state, (3, "all_in"))
     assert state.seat(3).status is SeatStatus.ALL_IN
@@ -58,8 +63,9 @@ def _four_before_blinds() -> dict[int, int]:
 
 
 def test_TDA24_43_EX4A_largest_increment_after_several_raises() -> None:
-    state = preflop(_four_before_blinds(), button=6, sb=1, bb=2,
-                    level=Level(small_blind=25, big_blind=50))
+    state = preflop(
+        _four_before_blinds(), button=6, sb=1, bb=2, level=Level(small_blind=25, big_blind=50)
+    )
     state, _ = act(state, (3, "raise", 125))
     assert state.increment == 75
     state, _ = act(state, (4, "raise", 200))
@@ -71,8 +77,9 @@ def test_TDA24_43_EX4A_largest_increment_after_several_raises() -> None:
 
 
 def test_TDA24_43_EX4B_one_large_raise_two_calls() -> None:
-    state = preflop(_four_before_blinds(), button=6, sb=1, bb=2,
-                    level=Level(small_blind=25, big_blind=50))
+    state = preflop(
+        _four_before_blinds(), button=6, sb=1, bb=2, level=Level(small_blind=25, big_blind=50)
+    )
     state, _ = act(state, (3, "raise", 500), (4, "call"), (5, "call"))
     assert state.increment == 450
     opts = options(state)
@@ -117,8 +124,7 @@ def test_TDA24_47_EX1B_min_raise_reopens_for_C_and_E() -> None:
 
 def test_TDA24_47_EX2_min_raise_after_several_short_all_ins() -> None:
     state = street_state({1: 10_000, 2: 500, 3: 650, 4: 800, 5: 10_000, 6: 10_000}, button=6)
-    state, _ = act(state, (1, "bet", 300), (2, "all_in"), (3, "all_in"), (4, "all_in"),
-                   (5, "call"))
+    state, _ = act(state, (1, "bet", 300), (2, "all_in"), (3, "all_in"), (4, "all_in"), (5, "call"))
     assert (state.call_to, state.increment) == (800, 300)
     opts = options(state)
     assert opts.seat == 6 and opts.to_call == 800 and opts.min_to == 1100

@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("pokerkit")
 
-from bench.phh_corpus import generate  # noqa: E402
+from bench.phh_corpus import generate
 
 HANDS = 1200
 
@@ -32,7 +31,9 @@ def replayed(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict], obje
         files.append(str(path))
     proc = subprocess.run(
         [sys.executable, "-m", "controller.cli", "replay", "--json", *files],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr[:2000]
     results = [json.loads(line) for line in proc.stdout.splitlines()]

@@ -1,0 +1,93 @@
+"""``pokertable replay``: correct hands print their outcome, corrupted ones one error line each."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+GOOD = """variant = "NT"
+antes = [0, 0, 0]
+blinds_or_straddles = [50, 100, 0]
+min_bet = 100
+starting_stacks = [1000, 2000, 3000]
+actions = [{actions}]
+"""
+BASE = ['"d dh p1 AsAd"', '"d dh p2 KsKd"', '"d dh p3 2c7h"']
+
+
+def _replay(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / "hand.phh"
+    path.write_text(text)
+    return subprocess.run(
+        [sys.executable, "-m", "controller.cli", "replay", *args, str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=REPO,
+    )
+
+
+def test_side_pot_example_from_the_readme(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "replay", "--json", "docs/examples/side-pot.phh"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    )
+    result = json.loads(proc.stdout)
+    assert result["finishing_stacks"] == [9200, 9600, 4200]
+    assert result["pots"] == [
+        {"amount": 9200, "eligible": ["Ann", "Bob", "Cat"]},
+        {"amount": 9600, "eligible": ["Bob", "Cat"]},
+    ]
+    text = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "replay", "docs/examples/side-pot.phh"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    ).stdout
+    assert "[TDA2024-16]" in text and "side pot 1 9600 to seat 2" in text
+
+
+def test_illegal_raise_size_is_one_line_naming_action_and_rule(tmp_path: Path) -> None:
+    actions = ", ".join([*BASE, '"p3 cbr 150"'])
+    proc = _replay(tmp_path, GOOD.format(actions=actions), "--json")
+    assert proc.returncode == 1 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "action 3 ('p3 cbr 150')" in lines[0] and "below the minimum 200" in lines[0]
+    assert "TDA2024-43A" in lines[0]
+
+
+def test_action_out_of_turn_is_rejected(tmp_path: Path) -> None:
+    actions = ", ".join([*BASE, '"p1 cc"'])
+    proc = _replay(tmp_path, GOOD.format(actions=actions), "--json")
+    assert proc.returncode == 1
+    assert "action 3 ('p1 cc')" in proc.stderr and "action is on seat 3" in proc.stderr
+
+
+def test_unknown_variant_is_rejected(tmp_path: Path) -> None:
+    proc = _replay(tmp_path, GOOD.format(actions="").replace('"NT"', '"F7S"'), "--json")
+    assert proc.returncode == 1
+    assert "unknown or unsupported variant 'F7S'" in proc.stderr
+
+
+def test_garbage_file_is_rejected(tmp_path: Path) -> None:
+    proc = _replay(tmp_path, "this is = = not toml", "--json")
+    assert proc.returncode == 1 and "cannot read PHH" in proc.stderr
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    readme = (REPO / "README.md").read_text()
+    block = readme.split("## Quick start", 1)[1].split("```", 2)[1]
+    commands = [line for line in block.splitlines()[1:] if line.strip()]
+    assert len(commands) == 2
+    ci = (REPO / ".ci" / "run").read_text()
+    assert "README.md" in ci and "sed -n 2p" in ci  # CI extracts and runs the second command
+    assert "pytest" in commands[1]
