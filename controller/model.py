@@ -35,8 +35,9 @@ def evolve(obj: _T, **changes: object) -> _T:
 
 def _make_copier(cls: type) -> Callable[[Any, dict[str, object]], Any]:
     slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
-    body = ["def copier(obj, changes):", "    new = new_object(cls)", "    get = changes.get"]
-    body += [f"    set_slot(new, {name!r}, get({name!r}, obj.{name}))" for name in slots]
+    body = ["def copier(obj, changes):", "    new = new_object(cls)"]
+    body += [f"    set_slot(new, {name!r}, obj.{name})" for name in slots]
+    body += ["    for name, value in changes.items():", "        set_slot(new, name, value)"]
     body.append("    return new")
     namespace: dict[str, Any] = {
         "new_object": object.__new__,
