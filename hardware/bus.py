@@ -1,0 +1,77 @@
+"""The table's bus as one object: every port, its supervisor, the heartbeat watch, one event queue.
+
+This is what the application wires in. Ports come from config; the clock is chosen by
+the caller (the composition root passes :class:`~hardware.clock.MonotonicClock`)::
+
+    bus = TableBus(registry, MonotonicClock(), BusConfig(ports=("/dev/ttyUSB0", "/dev/ttyUSB1")))
+    bus.start()
+    event = bus.events.get()            # ChipsSettled, CardSeen, NodeDown, Alert, ...
+    bus.send(2, wire.MSG_CMD_LED, wire.pack_led(3, "blink"))
+    bus.stop()
+
+With ``rs485_addresses`` set, each port is a multi-drop bus polled for those addresses.
+"""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import dataclass
+
+from hardware.clock import Clock
+from hardware.events import HardwareEvent
+from hardware.interpreter import BusInterpreter
+from hardware.registry import TagRegistry
+from hardware.rs485 import Rs485Supervisor
+from hardware.transport import BusSession, HeartbeatWatch, PortSupervisor
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BusConfig:
+    ports: tuple[str, ...]
+    baudrate: int = 115_200
+    rs485_addresses: tuple[int, ...] = ()  # empty: point to point, one node per port
+    response_window_s: float = 0.05
+    heartbeat_timeout_ms: int = 1_600
+    backoff_max_s: float = 2.0
+
+
+class TableBus:
+    """Owns the supervisors of every port and the heartbeat watch; events go to ``events``."""
+
+    def __init__(self, registry: TagRegistry, clock: Clock, config: BusConfig) -> None:
+        if not config.ports:
+            raise ValueError("ports: at least one serial port is needed")
+        self.config = config
+        self.events: queue.Queue[HardwareEvent] = queue.Queue()
+        self.session = BusSession(
+            BusInterpreter(registry, heartbeat_timeout_ms=config.heartbeat_timeout_ms),
+            clock, self.events.put,
+        )
+        self.supervisors: dict[str, PortSupervisor | Rs485Supervisor] = {}
+        for url in config.ports:
+            if config.rs485_addresses:
+                self.supervisors[url] = Rs485Supervisor(
+                    url, config.rs485_addresses, self.session, baudrate=config.baudrate,
+                    response_window_s=config.response_window_s,
+                    backoff_max_s=config.backoff_max_s)
+            else:
+                self.supervisors[url] = PortSupervisor(
+                    url, self.session, baudrate=config.baudrate,
+                    backoff_max_s=config.backoff_max_s)
+        self.watch = HeartbeatWatch(self.session)
+
+    def start(self) -> None:
+        for supervisor in self.supervisors.values():
+            supervisor.start()
+        self.watch.start()
+
+    def stop(self) -> None:
+        self.watch.stop()
+        for supervisor in self.supervisors.values():
+            supervisor.stop()
+
+    def send(self, node: int, msg_type: int, payload: bytes = b"") -> bool:
+        """Send a command to a node on the port it was last heard on; False if unknown/down."""
+        url = self.session.node_ports.get(node)
+        supervisor = self.supervisors.get(url) if url is not None else None
+        return supervisor.send(node, msg_type, payload) if supervisor is not None else False

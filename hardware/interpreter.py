@@ -1,0 +1,332 @@
+"""Frames in, domain events out: the pure heart of the Pi side of the bus.
+
+:class:`BusInterpreter` reads no clock and touches no port. The transport hands it
+decoded frames with the time they arrived; it answers with events::
+
+    interp = BusInterpreter(registry)
+    events = interp.on_frame(node=2, msg_type=wire.MSG_SNAPSHOT, seq=7, payload=p, at_ms=1200)
+    events += interp.tick(at_ms=3000)            # NodeDown for nodes silent too long
+
+What it does per frame: drop duplicates (a resent frame is not a second event), track
+node health and resets, turn zone snapshots into chip motions and card sightings
+resolved through the :class:`~hardware.registry.TagRegistry`, and raise an
+:class:`~hardware.events.Alert` for anything that must not be counted.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from firmware import wire
+from hardware.events import (
+    Alert,
+    AlertCode,
+    CardRemoved,
+    CardSeen,
+    ChipsSettled,
+    HardwareEvent,
+    NodeDown,
+    NodeRebooted,
+    NodeUp,
+    ZoneSnapshot,
+)
+from hardware.registry import Card, Chip, TagRegistry
+from hardware.zones import is_valid_zone, seat_of, zone_kind
+
+# (node, msg_type, payload) the transport should send to a node.
+Command = tuple[int, int, bytes]
+
+_UPTIME_WRAP_ZONE = 0xF000_0000  # a u32 uptime this high may wrap to 0: not a reset
+
+_NODE_TO_PI = (wire.MSG_BIRTH, wire.MSG_SNAPSHOT, wire.MSG_HEARTBEAT, wire.MSG_ACK)
+
+
+def seq_after(a: int, b: int) -> bool:
+    """Serial-number order for 16-bit wrapping sequences (RFC 1982).
+
+    >>> seq_after(5, 4), seq_after(0, 65535), seq_after(4, 5), seq_after(7, 7)
+    (True, True, False, False)
+    """
+    diff = (a - b) & 0xFFFF
+    return 0 < diff < 0x8000
+
+
+@dataclass(slots=True)
+class _NodeState:
+    last_heard_ms: int
+    last_seq: int
+    last_type: int
+    up: bool = True
+    zones: tuple[str, ...] = ()
+    fw_version: str = "?"
+    reader_type: str = "?"
+    uptime_ms: int | None = None
+    recent: deque[tuple[int, int, bytes]] = field(default_factory=lambda: deque(maxlen=64))
+
+    def remember(self, seq: int, msg_type: int, payload: bytes) -> None:
+        self.recent.append((seq, msg_type, payload))
+        self.last_seq = seq
+        self.last_type = msg_type
+
+
+class BusInterpreter:
+    """Turns decoded node frames into :mod:`hardware.events`; pure apart from the registry."""
+
+    def __init__(
+        self,
+        registry: TagRegistry,
+        *,
+        heartbeat_timeout_ms: int = 1_600,
+        garbage_burst_errors: int = 3,
+        garbage_window_ms: int = 1_000,
+        emit_snapshots: bool = False,
+    ) -> None:
+        self.registry = registry
+        self.heartbeat_timeout_ms = heartbeat_timeout_ms
+        self.garbage_burst_errors = garbage_burst_errors
+        self.garbage_window_ms = garbage_window_ms
+        self.emit_snapshots = emit_snapshots
+        self.duplicates = 0
+        self._nodes: dict[int, _NodeState] = {}
+        self._zone_uids: dict[str, frozenset[str]] = {}  # last view per zone (all raw UIDs)
+        self._counted_chips: dict[str, dict[str, Chip]] = {}  # chips reported as present
+        self._shown_cards: dict[str, dict[str, Card]] = {}  # cards reported as present
+        self._bad_zones: set[tuple[int, str]] = set()
+        self._error_times: deque[int] = deque()
+        self._last_garbage_alert_ms: int | None = None
+        self._commands: list[Command] = []
+
+    # -- inputs ------------------------------------------------------------------------
+
+    def on_frame(
+        self, node: int, msg_type: int, seq: int, payload: bytes, at_ms: int
+    ) -> list[HardwareEvent]:
+        """Handle one valid frame; returns the events it caused (often none)."""
+        if msg_type not in _NODE_TO_PI:
+            return []  # our own command echoed on a half-duplex bus, or a frame for a node
+        events: list[HardwareEvent] = []
+        state = self._nodes.get(node)
+        if state is None:
+            state = _NodeState(last_heard_ms=at_ms, last_seq=(seq - 1) & 0xFFFF, last_type=-1)
+            self._nodes[node] = state
+            if msg_type != wire.MSG_BIRTH:
+                # Heard mid-life (the Pi restarted): ask for a BIRTH to learn its zones.
+                events.append(NodeUp(node, (), "?", "?", at_ms))
+                self._commands.append((node, wire.MSG_CMD_REBIRTH, b""))
+        elif not state.up:
+            state.up = True
+            events.append(NodeUp(node, state.zones, state.fw_version, state.reader_type, at_ms))
+        state.last_heard_ms = at_ms
+
+        if msg_type == wire.MSG_BIRTH:
+            if seq == state.last_seq and state.last_type == wire.MSG_BIRTH:
+                self.duplicates += 1
+                return events
+            events += self._on_birth(node, state, seq, payload, at_ms)
+            state.remember(seq, msg_type, payload)
+            return events
+        if (seq, msg_type, payload) in state.recent:
+            self.duplicates += 1
+            return events
+        state.remember(seq, msg_type, payload)
+        if msg_type == wire.MSG_SNAPSHOT:
+            events += self._on_snapshot(node, payload, at_ms)
+        elif msg_type == wire.MSG_HEARTBEAT:
+            events += self._on_heartbeat(node, state, seq, payload, at_ms)
+        return events
+
+    def _on_heartbeat(
+        self, node: int, state: _NodeState, seq: int, payload: bytes, at_ms: int
+    ) -> list[HardwareEvent]:
+        """Uptime going backwards is a reset whose BIRTH we never got (lost to noise)."""
+        try:
+            uptime_ms = wire.unpack_heartbeat(payload)[0]
+        except ValueError as exc:
+            return [self._bad_payload(node, "HEARTBEAT", exc, at_ms)]
+        previous, state.uptime_ms = state.uptime_ms, uptime_ms
+        if previous is not None and uptime_ms < previous and previous < _UPTIME_WRAP_ZONE:
+            state.recent.clear()
+            state.recent.append((seq, wire.MSG_HEARTBEAT, payload))
+            self._commands.append((node, wire.MSG_CMD_REBIRTH, b""))
+            return [NodeRebooted(node, at_ms, -1, seq)]
+        return []
+
+    def on_decode_errors(self, new_errors: int, at_ms: int, port: str = "") -> list[HardwareEvent]:
+        """Count bad frames from the decoder; a burst of them raises one ``garbage_burst``."""
+        for _ in range(min(new_errors, self.garbage_burst_errors)):
+            self._error_times.append(at_ms)
+        while self._error_times and at_ms - self._error_times[0] > self.garbage_window_ms:
+            self._error_times.popleft()
+        if len(self._error_times) < self.garbage_burst_errors:
+            return []
+        last = self._last_garbage_alert_ms
+        if last is not None and at_ms - last <= self.garbage_window_ms:
+            return []
+        self._last_garbage_alert_ms = at_ms
+        where = f" on {port}" if port else ""
+        return [
+            Alert(
+                "garbage_burst",
+                f"{len(self._error_times)} corrupt frames within {self.garbage_window_ms} ms"
+                f"{where}: check the bus cabling, termination and ground",
+                at_ms,
+            )
+        ]
+
+    def tick(self, at_ms: int) -> list[HardwareEvent]:
+        """Declare down every node silent for longer than ``heartbeat_timeout_ms``."""
+        events: list[HardwareEvent] = []
+        for node, state in sorted(self._nodes.items()):
+            silent = at_ms - state.last_heard_ms
+            if state.up and silent > self.heartbeat_timeout_ms:
+                state.up = False
+                events.append(NodeDown(node, at_ms, silent))
+                events.append(
+                    Alert(
+                        "node_down",
+                        f"node {node} silent for {silent} ms (zones: "
+                        f"{', '.join(state.zones) or 'unknown'}): its zones are not being read",
+                        at_ms,
+                        node=node,
+                    )
+                )
+        return events
+
+    def take_commands(self) -> list[Command]:
+        """Frames the transport should send now (e.g. a REBIRTH request); clears the queue."""
+        commands, self._commands = self._commands, []
+        return commands
+
+    def node_is_up(self, node: int) -> bool:
+        state = self._nodes.get(node)
+        return state is not None and state.up
+
+    # -- frame kinds -------------------------------------------------------------------
+
+    def _on_birth(
+        self, node: int, state: _NodeState, seq: int, payload: bytes, at_ms: int
+    ) -> list[HardwareEvent]:
+        events: list[HardwareEvent] = []
+        try:
+            _, fw_version, reader_type, zones = wire.unpack_birth(payload)
+        except ValueError as exc:
+            return [self._bad_payload(node, "BIRTH", exc, at_ms)]
+        first = state.last_type == -1
+        # A node restarts its sequence at 0; a BIRTH answering CMD_REBIRTH keeps counting.
+        restarted = not first and (
+            (seq == 0 and state.last_seq != 0xFFFF) or not seq_after(seq, state.last_seq)
+        )
+        state.zones = tuple(zones)
+        state.fw_version = fw_version
+        state.reader_type = reader_type
+        if restarted:
+            state.recent.clear()
+            state.uptime_ms = None
+            events.append(NodeRebooted(node, at_ms, state.last_seq, seq))
+        elif first:
+            events.append(NodeUp(node, state.zones, fw_version, reader_type, at_ms))
+        return events
+
+    def _on_snapshot(self, node: int, payload: bytes, at_ms: int) -> list[HardwareEvent]:
+        try:
+            zone, settled, raw_uids = wire.unpack_snapshot(payload)
+        except ValueError as exc:
+            return [self._bad_payload(node, "SNAPSHOT", exc, at_ms)]
+        events: list[HardwareEvent] = []
+        uids = frozenset(u.hex() for u in raw_uids)
+        if self.emit_snapshots:
+            events.append(ZoneSnapshot(zone, settled, tuple(sorted(uids)), node, at_ms))
+        if not is_valid_zone(zone):
+            if (node, zone) not in self._bad_zones:
+                self._bad_zones.add((node, zone))
+                events.append(
+                    Alert("unknown_zone", f"node {node} reports zone {zone!r}, which is not a "
+                          "table zone (see hardware.zones)", at_ms, zone=zone, node=node)
+                )
+            return events
+        kind = zone_kind(zone)
+        if kind == "enroll":
+            return events
+        if kind == "chips":
+            if settled:
+                events += self._chip_motion(node, zone, uids, at_ms)
+            return events
+        return events + self._card_motion(node, zone, uids, at_ms)
+
+    def _chip_motion(
+        self, node: int, zone: str, uids: frozenset[str], at_ms: int
+    ) -> list[HardwareEvent]:
+        previous = self._zone_uids.get(zone, frozenset())
+        self._zone_uids[zone] = uids
+        counted = self._counted_chips.setdefault(zone, {})
+        events: list[HardwareEvent] = []
+        arrived: list[Chip] = []
+        for uid in sorted(uids - previous):
+            tag = self.registry.lookup(uid)
+            alert = self._chip_problem(tag, uid, zone, node, at_ms)
+            if alert is not None:
+                events.append(alert)
+            if isinstance(tag, Chip) and tag.status == "in_play":
+                counted[uid] = tag
+                arrived.append(tag)
+        left = [counted.pop(uid) for uid in sorted(previous - uids) if uid in counted]
+        if arrived or left:
+            events.insert(
+                0, ChipsSettled(zone, seat_of(zone), tuple(arrived), tuple(left), node, at_ms)
+            )
+        return events
+
+    def _chip_problem(
+        self, tag: Chip | Card | None, uid: str, zone: str, node: int, at_ms: int
+    ) -> Alert | None:
+        def alert(code: AlertCode, message: str, rule: str | None = None) -> Alert:
+            return Alert(code, message, at_ms, zone=zone, node=node, rule_hint=rule, uid=uid)
+
+        if tag is None:
+            return alert("foreign_uid", f"unknown tag {uid} in {zone}: not one of our chips, "
+                         "not counted")
+        if isinstance(tag, Card):
+            return alert("misplaced_tag", f"card {tag.code} (deck {tag.deck_id}) lies in chip "
+                         f"zone {zone}")
+        if tag.status == "removed_denomination":
+            return alert("removed_chip", f"a {tag.denomination} chip ({tag.colour or 'no colour'})"
+                         f" is in {zone} but that denomination was raced off: not counted",
+                         "chip race / colour-up")
+        if tag.status == "retired":
+            return alert("retired_chip", f"retired chip {uid} in {zone}: not counted")
+        if tag.kind != "value" and zone.endswith(".bet"):
+            return alert("non_value_chip", f"a {tag.kind} chip lies in bet zone {zone}")
+        return None
+
+    def _card_motion(
+        self, node: int, zone: str, uids: frozenset[str], at_ms: int
+    ) -> list[HardwareEvent]:
+        previous = self._zone_uids.get(zone, frozenset())
+        self._zone_uids[zone] = uids
+        shown = self._shown_cards.setdefault(zone, {})
+        seat = seat_of(zone)
+        events: list[HardwareEvent] = []
+        for uid in sorted(previous - uids):
+            card = shown.pop(uid, None)
+            if card is not None:
+                events.append(CardRemoved(zone, seat, card.rank, card.suit, uid, card.deck_id,
+                                          node, at_ms))
+        for uid in sorted(uids - previous):
+            tag = self.registry.lookup(uid)
+            if isinstance(tag, Card):
+                shown[uid] = tag
+                events.append(CardSeen(zone, seat, tag.rank, tag.suit, uid, tag.deck_id,
+                                       node, at_ms))
+            elif tag is None:
+                events.append(Alert("foreign_uid", f"unknown tag {uid} in card zone {zone}: "
+                                    "not one of our cards", at_ms, zone=zone, node=node, uid=uid))
+            else:
+                events.append(Alert("misplaced_tag", f"a {tag.denomination} chip lies in card "
+                                    f"zone {zone}", at_ms, zone=zone, node=node, uid=uid))
+        return events
+
+    @staticmethod
+    def _bad_payload(node: int, what: str, exc: ValueError, at_ms: int) -> Alert:
+        return Alert("bad_payload", f"node {node} sent a {what} that does not parse: {exc}",
+                     at_ms, node=node)

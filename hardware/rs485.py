@@ -1,0 +1,241 @@
+"""RS-485 multi-drop: the Pi is the polling master of every node on one bus.
+
+Nodes only talk when polled, so the master sends ``MSG_POLL`` to each address in turn
+and listens for a bounded response window; the node answers with its queued frames or
+an ACK. Direction control prefers the kernel's RS-485 mode (``ser.rs485_mode``); where
+the port has none (a pseudo-terminal answers ENOTTY, an adapter may lack it) we fall
+back to toggling RTS in software, and where even RTS cannot be set we assume an
+auto-direction transceiver. Each fallback is logged once per port::
+
+    bus = Rs485Supervisor("/dev/ttyAMA0", [1, 2, 3], session)   # opens, polls, reopens
+    bus.start()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections.abc import Sequence
+from typing import Literal
+
+import serial
+import serial.rs485
+
+from firmware import wire
+from hardware.transport import BusSession, decode_error_total, open_port
+
+log = logging.getLogger(__name__)
+
+DirectionMode = Literal["kernel", "rts-toggle", "none"]
+
+_logged_ports: set[str] = set()
+
+
+def _log_once(port: str, message: str, *args: object) -> None:
+    if port not in _logged_ports:
+        _logged_ports.add(port)
+        log.warning(message, *args)
+
+
+def configure_direction(ser: serial.SerialBase) -> DirectionMode:
+    """Set up transmitter direction control on ``ser``; never raises for a missing feature."""
+    name = str(getattr(ser, "port", "") or ser.name)
+    if not isinstance(ser, serial.Serial):
+        return "none"  # loop:// and other virtual ports have no driver line
+    try:
+        ser.rs485_mode = serial.rs485.RS485Settings(rts_level_for_tx=True, rts_level_for_rx=False)
+        return "kernel"
+    except (ValueError, OSError, NotImplementedError) as exc:
+        ser._rs485_mode = None  # the setter stored it before failing; forget it
+        kernel_error = exc
+    try:
+        ser.rts = False  # receive
+    except (ValueError, OSError, serial.SerialException) as exc:
+        _log_once(name, "%s: no kernel RS-485 mode (%s) and RTS cannot be set (%s): assuming "
+                  "an auto-direction transceiver", name, kernel_error, exc)
+        return "none"
+    _log_once(name, "%s: no kernel RS-485 mode (%s): toggling RTS in software, which can "
+              "clip the first byte of a reply on a slow system", name, kernel_error)
+    return "rts-toggle"
+
+
+class Rs485Master:
+    """Polls node addresses in turn on one half-duplex port and feeds the session."""
+
+    def __init__(
+        self,
+        ser: serial.SerialBase,
+        addresses: Sequence[int],
+        session: BusSession,
+        *,
+        response_window_s: float = 0.05,
+        quiet_gap_s: float = 0.005,
+        port_label: str = "",
+    ) -> None:
+        if not addresses or any(not 1 <= a <= 255 for a in addresses):
+            raise ValueError(f"addresses: need node addresses 1..255, got {list(addresses)}")
+        self.ser = ser
+        self.addresses = tuple(addresses)
+        self.session = session
+        self.response_window_s = response_window_s
+        self.quiet_gap_s = quiet_gap_s
+        self.port_label = port_label or str(ser.name)
+        self.direction: DirectionMode = configure_direction(ser)
+        self.decoder = wire.FrameDecoder()
+        self.polls = 0
+        self.timeouts = 0
+        self._errors_seen = 0
+        self._seq = 0
+        self._outbox: queue.SimpleQueue[tuple[int, int, bytes]] = queue.SimpleQueue()
+        self.ser.timeout = 0.002
+
+    # -- one exchange ------------------------------------------------------------------
+
+    def send(self, node: int, msg_type: int, payload: bytes = b"") -> None:
+        """Write one frame now; only the polling thread may call this (see queue_command)."""
+        frame = wire.encode_frame(node, msg_type, self._seq, payload)
+        self._seq = (self._seq + 1) & 0xFFFF
+        if self.direction == "rts-toggle":
+            self.ser.rts = True
+            self.ser.write(frame)
+            self.ser.flush()  # tcdrain: the last stop bit has left before we release the bus
+            self.ser.rts = False
+        else:
+            self.ser.write(frame)
+
+    def poll(self, node: int) -> int:
+        """Poll one node and collect its answer; returns how many frames it sent (0 = silent).
+
+        The window closes early on the node's ACK or after a short quiet gap that follows
+        its last frame, and never later than ``response_window_s``.
+        """
+        self.send(node, wire.MSG_POLL)
+        self.polls += 1
+        heard = 0
+        start = time.monotonic()
+        last_frame_at: float | None = None
+        while True:
+            now = time.monotonic()
+            if now - start >= self.response_window_s:
+                break
+            if last_frame_at is not None and now - last_frame_at >= self.quiet_gap_s:
+                break
+            data = self.ser.read(self.ser.in_waiting or 1)
+            if not data:
+                continue
+            frames = self.decoder.feed(data)
+            total = decode_error_total(self.decoder)
+            new_errors, self._errors_seen = total - self._errors_seen, total
+            mine = [f for f in frames if f[0] == node and f[1] != wire.MSG_POLL]
+            if frames or new_errors:
+                for cmd_node, msg_type, payload in self.session.deliver(
+                    mine, new_errors, self.port_label
+                ):
+                    self.send(cmd_node, msg_type, payload)
+            if mine:
+                heard += len(mine)
+                last_frame_at = time.monotonic()
+                if any(f[1] == wire.MSG_ACK for f in mine):
+                    break
+        if heard == 0:
+            self.timeouts += 1
+        return heard
+
+    def queue_command(self, node: int, msg_type: int, payload: bytes = b"") -> None:
+        """Thread-safe: only the polling thread writes, so commands wait for the next cycle."""
+        self._outbox.put((node, msg_type, payload))
+
+    def poll_cycle(self) -> dict[int, int]:
+        """Send queued commands, then poll every address once; returns frames per address."""
+        while True:
+            try:
+                node, msg_type, payload = self._outbox.get_nowait()
+            except queue.Empty:
+                break
+            self.send(node, msg_type, payload)
+        heard = {node: self.poll(node) for node in self.addresses}
+        self.session.tick()
+        return heard
+
+    def run_until(self, stop: threading.Event) -> None:
+        """Poll until ``stop`` is set; raises ``SerialException`` if the port fails."""
+        while not stop.is_set():
+            self.poll_cycle()
+
+
+class Rs485Supervisor:
+    """Keeps one RS-485 bus polled: opens the port, polls, and reopens after an unplug.
+
+    The same capped backoff as :class:`~hardware.transport.PortSupervisor`; the master
+    (and its sequence number, decoder state) is rebuilt for every connection.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        addresses: Sequence[int],
+        session: BusSession,
+        *,
+        baudrate: int = 115_200,
+        response_window_s: float = 0.05,
+        backoff_initial_s: float = 0.05,
+        backoff_max_s: float = 2.0,
+    ) -> None:
+        self.url = url
+        self.addresses = tuple(addresses)
+        self.session = session
+        self.baudrate = baudrate
+        self.response_window_s = response_window_s
+        self.backoff_initial_s = backoff_initial_s
+        self.backoff_max_s = backoff_max_s
+        self.master: Rs485Master | None = None
+        self.connections = 0
+        self.failed_opens = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=f"rs485 {self.url}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def send(self, node: int, msg_type: int, payload: bytes = b"") -> bool:
+        """Queue a command for the poller to send (False while the bus is not open)."""
+        master = self.master
+        if master is None:
+            return False
+        master.queue_command(node, msg_type, payload)
+        return True
+
+    def _run(self) -> None:
+        backoff = self.backoff_initial_s
+        while not self._stop.is_set():
+            try:
+                port = open_port(self.url, self.baudrate)
+            except (serial.SerialException, OSError, ValueError) as exc:
+                self.failed_opens += 1
+                if self.failed_opens == 1:
+                    log.warning("cannot open RS-485 bus %s (%s); retrying", self.url, exc)
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, self.backoff_max_s)
+                continue
+            backoff = self.backoff_initial_s
+            try:
+                self.master = Rs485Master(port, self.addresses, self.session,
+                                          response_window_s=self.response_window_s,
+                                          port_label=self.url)
+                self.connections += 1
+                self.master.run_until(self._stop)
+            except (serial.SerialException, OSError) as exc:
+                log.warning("RS-485 bus %s lost: %s", self.url, exc)
+            finally:
+                self.master = None
+                with contextlib.suppress(serial.SerialException, OSError):
+                    port.close()

@@ -1,0 +1,245 @@
+"""Serial transport, point-to-point: one port per reader node, in pyserial's own model.
+
+Ports open with ``serial.serial_for_url`` so ``loop://``, a pseudo-terminal and a real
+USB-serial adapter share one code path. :class:`NodeLink` is a
+``serial.threaded.Protocol``: pyserial's ``ReaderThread`` calls it with bytes, it feeds a
+``wire.FrameDecoder`` and passes frames to the shared :class:`BusSession`.
+``ReaderThread`` stops when an adapter is unplugged, and that is right: the
+:class:`PortSupervisor` owns reopening, with capped exponential backoff::
+
+    session = BusSession(BusInterpreter(registry), MonotonicClock(), events.put)
+    supervisor = PortSupervisor("/dev/serial/by-id/usb-node1", session)
+    supervisor.start()
+    watch = HeartbeatWatch(session); watch.start()    # NodeDown even while unplugged
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import serial
+import serial.threaded
+
+from firmware import wire
+from hardware.clock import Clock
+from hardware.events import HardwareEvent
+from hardware.interpreter import BusInterpreter, Command
+
+log = logging.getLogger(__name__)
+
+EventSink = Callable[[HardwareEvent], None]
+
+
+def open_port(url: str, baudrate: int = 115_200, **kwargs: Any) -> serial.SerialBase:
+    """The one way this package opens a port (loop://, /dev/pts/N, /dev/ttyUSB0, rfc2217://)."""
+    return serial.serial_for_url(url, baudrate=baudrate, timeout=None, **kwargs)
+
+
+def decode_error_total(decoder: wire.FrameDecoder) -> int:
+    return (decoder.crc_errors + decoder.framing_errors + decoder.oversize_errors
+            + decoder.version_errors)
+
+
+class BusSession:
+    """Thread-safe front of one :class:`BusInterpreter` shared by every port of a table.
+
+    Reader threads deliver frames, a ticker delivers time; a lock makes each delivery run
+    to completion, and events leave through ``sink`` in the order they were made.
+    """
+
+    def __init__(self, interpreter: BusInterpreter, clock: Clock, sink: EventSink) -> None:
+        self.interpreter = interpreter
+        self.clock = clock
+        self.sink = sink
+        self.node_ports: dict[int, str] = {}  # where each node was last heard (for commands)
+        self._lock = threading.Lock()
+
+    def deliver(
+        self,
+        frames: list[tuple[int, int, int, bytes]],
+        new_errors: int = 0,
+        port: str = "",
+    ) -> list[Command]:
+        """Interpret frames that just arrived; returns the commands to send back."""
+        with self._lock:
+            at_ms = self.clock.ticks_ms()
+            for frame in frames:
+                self.node_ports[frame[0]] = port
+            events: list[HardwareEvent] = []
+            if new_errors:
+                events += self.interpreter.on_decode_errors(new_errors, at_ms, port)
+            for node, msg_type, seq, payload in frames:
+                events += self.interpreter.on_frame(node, msg_type, seq, payload, at_ms)
+            for event in events:
+                self.sink(event)
+            return self.interpreter.take_commands()
+
+    def tick(self) -> None:
+        with self._lock:
+            for event in self.interpreter.tick(self.clock.ticks_ms()):
+                self.sink(event)
+
+
+class NodeLink(serial.threaded.Protocol):  # type: ignore[misc]
+    """One connection to one port: bytes in -> frames -> the session; commands out."""
+
+    def __init__(self, session: BusSession, port: str = "") -> None:
+        self.session = session
+        self.port = port
+        self.decoder = wire.FrameDecoder()
+        self.transport: serial.threaded.ReaderThread | None = None
+        self._seq = 0
+        self._errors_seen = 0
+        self._write_lock = threading.Lock()
+
+    def connection_made(self, transport: serial.threaded.ReaderThread) -> None:
+        self.transport = transport
+        log.info("port %s connected", self.port)
+
+    def data_received(self, data: bytes) -> None:
+        frames = self.decoder.feed(data)
+        total = decode_error_total(self.decoder)
+        new_errors, self._errors_seen = total - self._errors_seen, total
+        for node, msg_type, payload in self.session.deliver(frames, new_errors, self.port):
+            self.send(node, msg_type, payload)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        # Never re-raise: losing the port is the supervisor's business, not an error here.
+        self.transport = None
+        if exc is not None:
+            log.warning("port %s lost: %s", self.port, exc)
+
+    def send(self, node: int, msg_type: int, payload: bytes = b"") -> bool:
+        """Send one frame to a node; False when the port is gone (the command is dropped)."""
+        transport = self.transport
+        if transport is None:
+            return False
+        with self._write_lock:
+            frame = wire.encode_frame(node, msg_type, self._seq, payload)
+            self._seq = (self._seq + 1) & 0xFFFF
+        try:
+            transport.write(frame)
+        except (serial.SerialException, OSError) as exc:
+            log.warning("port %s: write failed: %s", self.port, exc)
+            return False
+        return True
+
+
+class PortSupervisor:
+    """Keeps one port open: opens it, runs a ReaderThread, and reopens after an unplug.
+
+    Backoff starts at ``backoff_initial_s`` and doubles up to ``backoff_max_s`` while the
+    port is missing; it resets once a connection is made.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        session: BusSession,
+        *,
+        baudrate: int = 115_200,
+        backoff_initial_s: float = 0.05,
+        backoff_max_s: float = 2.0,
+        opener: Callable[[str], serial.SerialBase] | None = None,
+    ) -> None:
+        self.url = url
+        self.session = session
+        self.baudrate = baudrate
+        self.backoff_initial_s = backoff_initial_s
+        self.backoff_max_s = backoff_max_s
+        self._opener = opener or (lambda u: open_port(u, baudrate))
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._reader: serial.threaded.ReaderThread | None = None
+        self.link: NodeLink | None = None
+        self.connected = threading.Event()
+        self.connections = 0
+        self.failed_opens = 0
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=f"port {self.url}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        reader = self._reader
+        if reader is not None:
+            reader.stop()  # cancel the blocking read; the supervisor thread closes the port
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def wait_connected(self, count: int = 1, timeout: float = 5.0) -> bool:
+        """Wait until the port has been (re)opened ``count`` times in total."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.connections >= count and self.connected.is_set():
+                return True
+            self._stop.wait(0.01)
+        return False
+
+    def send(self, node: int, msg_type: int, payload: bytes = b"") -> bool:
+        link = self.link
+        return link.send(node, msg_type, payload) if link is not None else False
+
+    def _run(self) -> None:
+        backoff = self.backoff_initial_s
+        while not self._stop.is_set():
+            try:
+                port = self._opener(self.url)
+            except (serial.SerialException, OSError, ValueError) as exc:
+                self.failed_opens += 1
+                if self.failed_opens == 1 or self.failed_opens % 50 == 0:
+                    log.warning("cannot open %s (%s); retrying", self.url, exc)
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, self.backoff_max_s)
+                continue
+            opened_at = time.monotonic()
+            link = NodeLink(self.session, self.url)
+            reader = serial.threaded.ReaderThread(port, lambda link=link: link)
+            self._reader = reader
+            self.link = link
+            reader.start()
+            self.connections += 1
+            self.connected.set()
+            while reader.is_alive() and not self._stop.is_set():
+                reader.join(0.05)
+            self.connected.clear()
+            self.link = None
+            self._reader = None
+            if reader.is_alive():
+                reader.stop()
+            # Only this thread closes the port: two closers could close a reused fd number.
+            with contextlib.suppress(serial.SerialException, OSError):
+                port.close()
+            if time.monotonic() - opened_at > 1.0:
+                backoff = self.backoff_initial_s  # it worked for a while: retry promptly
+            else:
+                # Opens but dies at once (a half-gone adapter): do not spin on it.
+                self._stop.wait(backoff)
+                backoff = min(backoff * 2, self.backoff_max_s)
+
+
+class HeartbeatWatch:
+    """Ticks the session every ``interval_s`` so a silent node is declared down in time."""
+
+    def __init__(self, session: BusSession, interval_s: float = 0.1) -> None:
+        self.session = session
+        self.interval_s = interval_s
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="heartbeat watch", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(2)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            self.session.tick()

@@ -1,0 +1,16 @@
+"""The examples in the hardware modules' docstrings are run, so they cannot rot."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    "module", ["hardware.zones", "hardware.registry", "hardware.interpreter", "hardware.events"]
+)
+def test_docstring_examples(module: str) -> None:
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
