@@ -1,0 +1,515 @@
+"""``TableBridge``: the thin adapter between the application and paho-mqtt.
+
+The application hands plain JSON-ready dicts; the bridge stamps venue, table, session,
+sequence number and time, stores the message in the SQLite outbox and returns at once.
+A worker thread of ours feeds the outbox to paho and deletes each row on PUBACK. paho's
+callbacks only put items on our queue; inbound commands are validated on our worker and
+reach the application through ``bridge.inbound`` (bad ones are answered on the reply topic).
+
+    bridge = TableBridge(venue="casino", table="t07", session="s-2026-11-26",
+                         outbox_path="/var/lib/pokertable/outbox.sqlite")
+    bridge.start()
+    bridge.publish_state(state_dict)          # retained, seq-numbered
+    bridge.publish_event(event_dict)          # QoS 1 stream with rulings
+    command = bridge.inbound.get()            # validated clock/director command
+    bridge.reply(command.request_id, ok=True, command=command.command)
+    bridge.stop()
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import ssl
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+from mqtt.errors import MqttBridgeError, PayloadError
+from mqtt.outbox import Outbox
+from mqtt.payloads import SchemaName, decode, validate
+from mqtt.topics import TableTopics, check_name
+
+log = logging.getLogger(__name__)
+
+QOS = 1
+SCHEMA_TAG = "pokertable/v1"
+_WINDOW = 100  # messages handed to paho and not yet PUBACKed
+REBIRTH_MIN_INTERVAL_MS = 1_000  # one full re-publish per second, however many consumers ask
+
+
+def wall_clock_ms() -> int:
+    """Milliseconds since the epoch; injected so tests can control time stamps."""
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class TlsOptions:
+    """TLS for the broker connection; ``ca_certs`` None means the system trust store."""
+
+    ca_certs: str | None = None
+    certfile: str | None = None
+    keyfile: str | None = None
+    insecure: bool = False  # skip hostname check (lab brokers with an IP in the cert)
+
+
+@dataclass(frozen=True, slots=True)
+class InboundCommand:
+    """A clock or director command that passed its schema; the application applies it."""
+
+    source: Literal["clock", "director"]
+    command: str
+    request_id: str
+    payload: dict[str, Any]
+    topic: str
+
+
+@dataclass(frozen=True, slots=True)
+class RejectedCommand:
+    """An inbound message that broke its schema; an error reply has already been sent."""
+
+    topic: str
+    request_id: str | None
+    error: str
+    field: str | None
+
+
+def _dumps(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+class TableBridge:
+    """One table's MQTT voice: retained state, event stream, status, hole cards, commands."""
+
+    def __init__(
+        self,
+        *,
+        venue: str,
+        table: str,
+        session: str,
+        outbox_path: str | Path,
+        host: str = "127.0.0.1",
+        port: int = 1883,
+        username: str | None = None,
+        password: str | None = None,
+        tls: TlsOptions | None = None,
+        secure_delay_s: float = 0.0,
+        max_outbox: int = 50_000,
+        fsync: bool = False,
+        validate_outbound: bool | None = None,
+        keepalive_s: int = 10,
+        reconnect_delay_s: tuple[int, int] = (1, 4),
+        client_id: str | None = None,
+        clock_ms: Callable[[], int] = wall_clock_ms,
+    ) -> None:
+        self.topics = TableTopics(check_name("venue", venue), check_name("table", table))
+        self.session = session
+        self.secure_delay_ms = int(secure_delay_s * 1000)
+        self.validate_outbound = (
+            os.environ.get("POKERTABLE_MQTT_VALIDATE") == "1"
+            if validate_outbound is None
+            else validate_outbound
+        )
+        self._clock_ms = clock_ms
+        self._host, self._port, self._keepalive = host, port, keepalive_s
+        self._outbox = Outbox(outbox_path, session=session, max_messages=max_outbox, fsync=fsync)
+        self._latest_key = f"{session}:state"
+        self.inbound: queue.Queue[InboundCommand] = queue.Queue()
+        self.rejected: queue.Queue[RejectedCommand] = queue.Queue()
+        self._work: queue.Queue[tuple[Any, ...]] = queue.Queue()
+        self._connected = threading.Event()
+        self._idle = threading.Event()
+        self._worker: threading.Thread | None = None
+        self._bd_seq = 0
+        self._stopped = False
+        self._last_rebirth_ms = -REBIRTH_MIN_INTERVAL_MS
+        self.last_connect_error: str | None = None
+
+        self._client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=client_id or f"pokertable-{venue}-{table}",
+            clean_session=True,
+        )
+        if username is not None:
+            self._client.username_pw_set(username, password)
+        if tls is not None:
+            self._client.tls_set(
+                ca_certs=tls.ca_certs,
+                certfile=tls.certfile,
+                keyfile=tls.keyfile,
+                cert_reqs=ssl.CERT_REQUIRED,
+            )
+            self._client.tls_insecure_set(tls.insecure)
+        self._client.reconnect_delay_set(*reconnect_delay_s)
+        self._client.max_inflight_messages_set(_WINDOW)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_publish = self._on_publish
+        self._client.on_message = self._on_message
+
+    # ---- lifecycle ------------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    def pending(self) -> int:
+        """Messages stored in the outbox and not yet acknowledged by the broker."""
+        return len(self._outbox)
+
+    def start(self) -> None:
+        """Set the will, connect in the background (retrying) and start our worker."""
+        if self._worker is not None or self._stopped:
+            raise MqttBridgeError("a bridge starts once; make a new one (same outbox) to restart")
+        self._bd_seq = self._outbox.next_seq("status")
+        self._client.will_set(self.topics.status, self._status_payload("lost"), QOS, retain=True)
+        self._worker = threading.Thread(target=self._run, name="mqtt-bridge", daemon=True)
+        self._worker.start()
+        self._client.connect_async(self._host, self._port, self._keepalive)
+        self._client.loop_start()
+
+    def wait_connected(self, timeout: float) -> bool:
+        return self._connected.wait(timeout)
+
+    def wait_delivered(self, timeout: float) -> bool:
+        """Block until the outbox is empty (every message PUBACKed) or ``timeout`` passes."""
+        deadline = time.monotonic() + timeout
+        while len(self._outbox) > 0:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            self._idle.clear()
+            self._work.put(("wake",))
+            self._idle.wait(min(remaining, 0.05))
+        return True
+
+    def stop(self, drain_timeout: float = 2.0) -> None:
+        """Deliver what we can, publish the clean 'offline' status, disconnect.
+
+        Whatever is still undelivered stays in the outbox for the next start.
+        """
+        if self._worker is None:
+            return
+        if self.connected:
+            self.wait_delivered(drain_timeout)
+            info = self._client.publish(
+                self.topics.status, self._status_payload("offline"), QOS, retain=True
+            )
+            try:
+                info.wait_for_publish(drain_timeout)
+            except (RuntimeError, ValueError):
+                log.warning("offline status not acknowledged before disconnect")
+        self._client.disconnect()
+        self._client.loop_stop()
+        self._work.put(("stop",))
+        self._worker.join(timeout=5)
+        self._worker = None
+        self._stopped = True
+        self._connected.clear()
+        self._outbox.close()
+
+    # ---- outbound -------------------------------------------------------------------------
+
+    def _stamp(self, data: dict[str, Any], seq: int) -> dict[str, Any]:
+        stamped = dict(data)
+        stamped.update(
+            venue=self.topics.venue,
+            table=self.topics.table,
+            session=self.session,
+            seq=seq,
+            ts_ms=data.get("ts_ms", self._clock_ms()),
+        )
+        return stamped
+
+    def _builder(self, schema: SchemaName, data: dict[str, Any]) -> Callable[[int], bytes]:
+        def build(seq: int) -> bytes:
+            payload = self._stamp(data, seq)
+            if self.validate_outbound:
+                validate(schema, payload)
+            return _dumps(payload)
+
+        return build
+
+    def publish_state(self, state: dict[str, Any]) -> int:
+        """Queue the full table state (retained); returns its sequence number."""
+        seq = self._outbox.append(
+            "state",
+            self.topics.state,
+            self._builder("state", state),
+            retain=True,
+            latest_key=self._latest_key,
+            latest_value=_dumps(state),
+        )
+        self._work.put(("wake",))
+        return seq
+
+    def publish_event(self, event: dict[str, Any]) -> int:
+        """Queue one engine event with its rulings (QoS 1, not retained)."""
+        seq = self._outbox.append("event", self.topics.events, self._builder("event", event))
+        self._work.put(("wake",))
+        return seq
+
+    def publish_hole_cards(self, cards: dict[str, Any]) -> int:
+        """Queue hole cards for the secure subtree, released after the broadcast delay."""
+        seat = cards.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise PayloadError("seat must be an integer", "seat")
+        seq = self._outbox.append(
+            "hole_cards",
+            self.topics.hole_cards(seat),
+            self._builder("hole_cards", cards),
+            lane="secure",
+            release_at_ms=self._clock_ms() + self.secure_delay_ms,
+        )
+        self._work.put(("wake",))
+        return seq
+
+    def reply(
+        self,
+        request_id: str | None,
+        *,
+        ok: bool,
+        command: str | None = None,
+        error: str | None = None,
+        field: str | None = None,
+    ) -> int:
+        """Answer a command on the reply topic (the application calls this after applying it)."""
+        data: dict[str, Any] = {"request_id": request_id, "ok": ok, "command": command}
+        if error is not None:
+            data["error"] = error[:500]
+        if field is not None:
+            data["field"] = field
+        seq = self._outbox.append("reply", self.topics.reply, self._builder("reply", data))
+        self._work.put(("wake",))
+        return seq
+
+    def iter_commands(self, timeout: float) -> Iterator[InboundCommand]:
+        """Yield validated commands until none arrives for ``timeout`` seconds."""
+        while True:
+            try:
+                yield self.inbound.get(timeout=timeout)
+            except queue.Empty:
+                return
+
+    def _status_payload(self, state: str) -> bytes:
+        payload = {
+            "venue": self.topics.venue,
+            "table": self.topics.table,
+            "session": self.session,
+            "seq": self._bd_seq,
+            "ts_ms": self._clock_ms(),
+            "state": state,
+            "schema": SCHEMA_TAG,
+        }
+        if self.validate_outbound:
+            validate("status", payload)
+        return _dumps(payload)
+
+    # ---- paho callbacks: run on paho's thread, only enqueue (and the birth, per pattern 12) --
+
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        flags: mqtt.ConnectFlags,
+        reason_code: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        if reason_code.is_failure:
+            self.last_connect_error = str(reason_code)
+            log.error("broker refused connection: %s", reason_code)
+            return
+        client.publish(self.topics.status, self._status_payload("online"), QOS, retain=True)
+        # A broker restart without persistence forgets retained state: re-publish the last one
+        # unless a newer one is still queued (then the queue delivers it, in order).
+        if not self._outbox.has_pending("state"):
+            latest = self._outbox.get_latest(self._latest_key)
+            if latest is not None and self._outbox.last_seq("state") > 0:
+                self._republish_latest(client, latest)
+        client.subscribe(
+            [(self.topics.clock, QOS), (self.topics.director, QOS), (self.topics.rebirth, QOS)]
+        )
+        self._connected.set()
+        self._work.put(("connected",))
+
+    def _republish_latest(self, client: mqtt.Client, latest: bytes) -> None:
+        """Same seq as when first sent: consumers that saw it drop it as a duplicate."""
+        payload = self._stamp(json.loads(latest), self._outbox.last_seq("state"))
+        client.publish(self.topics.state, _dumps(payload), QOS, retain=True)
+
+    def _on_disconnect(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        flags: mqtt.DisconnectFlags,
+        reason_code: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        self._connected.clear()
+        self._work.put(("disconnected",))
+
+    def _on_publish(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        mid: int,
+        reason_code: ReasonCode,
+        properties: Properties,
+    ) -> None:
+        self._work.put(("puback", mid))
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        self._work.put(("inbound", message.topic, bytes(message.payload)))
+
+    # ---- our worker -------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        inflight: dict[int, int] = {}  # paho mid -> outbox row id
+        cursors = {"public": 0, "secure": 0}
+        stopping = False
+        while not stopping:
+            try:
+                items = [self._work.get(timeout=self._wait_s(cursors))]
+            except queue.Empty:
+                items = []
+            while True:
+                try:
+                    items.append(self._work.get_nowait())
+                except queue.Empty:
+                    break
+            for item in items:
+                kind = item[0]
+                if kind == "stop":
+                    stopping = True
+                elif kind == "puback":
+                    row_id = inflight.pop(item[1], None)
+                    if row_id is not None:
+                        self._outbox.remove(row_id)
+                elif kind == "inbound":
+                    self._handle_inbound(item[1], item[2])
+            if not stopping and self.connected:
+                self._pump(inflight, cursors)
+            if not inflight:
+                self._idle.set()
+
+    def _wait_s(self, cursors: dict[str, int]) -> float:
+        if self.secure_delay_ms <= 0 or not self.connected:
+            return 0.5
+        due = self._outbox.next_release_ms("secure", cursors["secure"])
+        if due is None:
+            return 0.5
+        return min(0.5, max(0.001, (due - self._clock_ms()) / 1000))
+
+    def _pump(self, inflight: dict[int, int], cursors: dict[str, int]) -> None:
+        """Hand due rows to paho in id order, keeping at most _WINDOW unacknowledged."""
+        report = self._outbox.take_drop_report()
+        if report is not None:
+            self._announce_drops(report.streams)
+        now = self._clock_ms()
+        for lane in ("public", "secure"):
+            room = _WINDOW - len(inflight)
+            if room <= 0:
+                return
+            for row in self._outbox.pending(lane, after_id=cursors[lane], now_ms=now, limit=room):
+                info = self._client.publish(row.topic, row.payload, QOS, retain=row.retain)
+                # NO_CONN is fine: paho keeps QoS 1 messages and sends them after reconnect.
+                inflight[info.mid] = row.id
+                cursors[lane] = row.id
+
+    def _announce_drops(self, streams: dict[str, tuple[int, int, int]]) -> None:
+        log.error("outbox full: dropped %s", streams)
+        dropped = {
+            s: {"count": c, "first_seq": f, "last_seq": last} for s, (c, f, last) in streams.items()
+        }
+        self._outbox.append(
+            "event",
+            self.topics.events,
+            self._builder(
+                "event",
+                {
+                    "hand_id": None,
+                    "kind": "outbox_overflow",
+                    "rulings": [
+                        {
+                            "rule_ids": [],
+                            "kind": "alert",
+                            "seat": None,
+                            "text": "broker unreachable too long: oldest queued messages were "
+                            "dropped; request a rebirth for the current state",
+                        }
+                    ],
+                    "data": {"dropped": dropped},
+                },
+            ),
+            bounded=False,
+        )
+
+    def _handle_inbound(self, topic: str, raw: bytes) -> None:
+        schema: SchemaName
+        if topic == self.topics.clock:
+            schema = "clock"
+        elif topic == self.topics.director:
+            schema = "director"
+        elif topic == self.topics.rebirth:
+            schema = "rebirth"
+        else:
+            return
+        try:
+            payload = decode(schema, raw)
+        except PayloadError as err:
+            request_id = _request_id_of(raw)
+            self.rejected.put(RejectedCommand(topic, request_id, err.message, err.field))
+            self.reply(request_id, ok=False, command=_command_of(raw), error=err.message,
+                       field=err.field)
+            return
+        if schema == "rebirth":
+            self._rebirth(payload["request_id"])
+            return
+        self.inbound.put(
+            InboundCommand(schema, payload["command"], payload["request_id"], payload, topic)
+        )
+
+    def _rebirth(self, request_id: str) -> None:
+        """Full state re-publish with a new seq, queued behind anything still undelivered."""
+        latest = self._outbox.get_latest(self._latest_key)
+        if latest is None:
+            self.reply(request_id, ok=False, command="rebirth", error="no state published yet")
+            return
+        now = self._clock_ms()
+        if now - self._last_rebirth_ms < REBIRTH_MIN_INTERVAL_MS:
+            self.reply(request_id, ok=False, command="rebirth",
+                       error="rate limited: a full state was re-published under 1 s ago")
+            return
+        self._last_rebirth_ms = now
+        self._client.publish(self.topics.status, self._status_payload("online"), QOS, retain=True)
+        self.publish_state(json.loads(latest))
+        self.reply(request_id, ok=True, command="rebirth")
+
+
+def _loose_json(raw: bytes) -> dict[str, Any]:
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _request_id_of(raw: bytes) -> str | None:
+    """Echo the request id of a rejected command when it is usable, so the sender can match."""
+    value = _loose_json(raw).get("request_id")
+    return value if isinstance(value, str) and 0 < len(value) <= 64 else None
+
+
+def _command_of(raw: bytes) -> str | None:
+    value = _loose_json(raw).get("command")
+    return value if isinstance(value, str) and len(value) <= 64 else None

@@ -1,0 +1,240 @@
+"""Store-and-forward: every outbound message waits in SQLite until the broker PUBACKs it.
+
+paho keeps its session in memory, so a controller restart would lose whatever it had not
+sent. Here a message gets its sequence number and its row in one transaction; the bridge
+deletes the row only on PUBACK, so after a crash the next start re-sends what is left, in
+order. The outbox is bounded: when full the OLDEST rows are dropped (the newest state is
+worth more than an old one) and the drop is counted so the bridge can announce it.
+
+>>> box = Outbox(":memory:", max_messages=2)
+>>> box.append("event", "t/events", lambda seq: b'{"seq":%d}' % seq)
+1
+>>> [row.payload for row in box.pending("public", after_id=0, now_ms=0, limit=10)]
+[b'{"seq":1}']
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from mqtt.errors import MqttBridgeError
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    lane TEXT NOT NULL,
+    stream TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    topic TEXT NOT NULL,
+    payload BLOB NOT NULL,
+    retain INTEGER NOT NULL,
+    release_at_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS outbox_lane ON outbox (lane, id);
+CREATE TABLE IF NOT EXISTS counters (
+    session TEXT NOT NULL,
+    stream TEXT NOT NULL,
+    value INTEGER NOT NULL,
+    PRIMARY KEY (session, stream)
+);
+CREATE TABLE IF NOT EXISTS latest (
+    key TEXT PRIMARY KEY,
+    value BLOB NOT NULL
+);
+"""
+
+
+class OutboxError(MqttBridgeError):
+    """The outbox database cannot be used (wrong file, closed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    id: int
+    lane: str
+    stream: str
+    seq: int
+    topic: str
+    payload: bytes
+    retain: bool
+    release_at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class DropReport:
+    """Messages discarded because the outbox was full, per stream: (count, first seq, last seq)."""
+
+    streams: dict[str, tuple[int, int, int]]
+
+    @property
+    def total(self) -> int:
+        return sum(count for count, _, _ in self.streams.values())
+
+
+class Outbox:
+    """A bounded, ordered, durable queue of outbound messages plus the sequence counters."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        session: str = "",
+        max_messages: int = 50_000,
+        fsync: bool = False,
+    ) -> None:
+        if max_messages < 1:
+            raise ValueError("max_messages must be at least 1")
+        self.session = session
+        self.max_messages = max_messages
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        # WAL + NORMAL survives a process crash; FULL also survives power loss (slower on SD cards).
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={'FULL' if fsync else 'NORMAL'}")
+        self._db.executescript(_SCHEMA)
+        self._counters: dict[str, int] = {
+            stream: value
+            for stream, value in self._db.execute(
+                "SELECT stream, value FROM counters WHERE session = ?", (session,)
+            )
+        }
+        (self._count,) = self._db.execute("SELECT COUNT(*) FROM outbox").fetchone()
+        self._dropped: dict[str, tuple[int, int, int]] = {}
+
+    def __len__(self) -> int:
+        return int(self._count)
+
+    def last_seq(self, stream: str) -> int:
+        """The last sequence number handed out on ``stream`` in this session (0 if none)."""
+        return self._counters.get(stream, 0)
+
+    def next_seq(self, stream: str) -> int:
+        """Take a sequence number for a message that bypasses the queue (birth/death status)."""
+        with self._lock:
+            seq = self._counters.get(stream, 0) + 1
+            self._db.execute(
+                "INSERT OR REPLACE INTO counters (session, stream, value) VALUES (?, ?, ?)",
+                (self.session, stream, seq),
+            )
+            self._counters[stream] = seq
+            return seq
+
+    def append(
+        self,
+        stream: str,
+        topic: str,
+        build: Callable[[int], bytes],
+        *,
+        lane: str = "public",
+        retain: bool = False,
+        release_at_ms: int = 0,
+        latest_key: str | None = None,
+        latest_value: bytes = b"",
+        bounded: bool = True,
+    ) -> int:
+        """Number, build and store one message atomically; returns its sequence number.
+
+        ``build(seq)`` may raise (for example a schema error): then nothing is stored and the
+        counter does not move, so consumers never see a gap for a message that never existed.
+        ``bounded=False`` is for the one overflow notice, which must not evict another message.
+        ``latest_key`` stores ``latest_value`` in the same transaction (last state, for rebirth).
+        """
+        with self._lock:
+            seq = self._counters.get(stream, 0) + 1
+            payload = build(seq)
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                if bounded and self._count >= self.max_messages:
+                    self._drop_oldest(self._count - self.max_messages + 1)
+                self._db.execute(
+                    "INSERT INTO outbox (lane, stream, seq, topic, payload, retain, release_at_ms)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (lane, stream, seq, topic, payload, int(retain), release_at_ms),
+                )
+                self._db.execute(
+                    "INSERT OR REPLACE INTO counters (session, stream, value) VALUES (?, ?, ?)",
+                    (self.session, stream, seq),
+                )
+                if latest_key is not None:
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO latest (key, value) VALUES (?, ?)",
+                        (latest_key, latest_value),
+                    )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._counters[stream] = seq
+            self._count += 1
+            return seq
+
+    def _drop_oldest(self, n: int) -> None:
+        rows = self._db.execute(
+            "SELECT id, stream, seq FROM outbox ORDER BY id LIMIT ?", (n,)
+        ).fetchall()
+        for row_id, stream, seq in rows:
+            count, first, _ = self._dropped.get(stream, (0, seq, seq))
+            self._dropped[stream] = (count + 1, min(first, seq), seq)
+            self._db.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
+        self._count -= len(rows)
+
+    def take_drop_report(self) -> DropReport | None:
+        """What was dropped since the last call, or None; the caller announces it once."""
+        with self._lock:
+            if not self._dropped:
+                return None
+            report = DropReport(dict(self._dropped))
+            self._dropped.clear()
+            return report
+
+    def pending(self, lane: str, *, after_id: int, now_ms: int, limit: int) -> list[OutboxRow]:
+        """Rows of ``lane`` after ``after_id`` that are due, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, lane, stream, seq, topic, payload, retain, release_at_ms FROM outbox"
+                " WHERE lane = ? AND id > ? AND release_at_ms <= ? ORDER BY id LIMIT ?",
+                (lane, after_id, now_ms, limit),
+            ).fetchall()
+        return [
+            OutboxRow(r[0], r[1], r[2], r[3], r[4], bytes(r[5]), bool(r[6]), r[7]) for r in rows
+        ]
+
+    def next_release_ms(self, lane: str, after_id: int) -> int | None:
+        """When the next not-yet-due row of ``lane`` becomes due (broadcast delay)."""
+        with self._lock:
+            (value,) = self._db.execute(
+                "SELECT MIN(release_at_ms) FROM outbox WHERE lane = ? AND id > ?", (lane, after_id)
+            ).fetchone()
+        return None if value is None else int(value)
+
+    def has_pending(self, stream: str) -> bool:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT 1 FROM outbox WHERE stream = ? LIMIT 1", (stream,)
+            ).fetchone()
+        return row is not None
+
+    def remove(self, row_id: int) -> None:
+        """Forget a row once the broker acknowledged it (PUBACK)."""
+        with self._lock:
+            cursor = self._db.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
+            self._count -= cursor.rowcount
+
+    def put_latest(self, key: str, value: bytes) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO latest (key, value) VALUES (?, ?)", (key, value)
+            )
+
+    def get_latest(self, key: str) -> bytes | None:
+        with self._lock:
+            row = self._db.execute("SELECT value FROM latest WHERE key = ?", (key,)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

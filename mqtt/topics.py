@@ -1,0 +1,81 @@
+"""The versioned topic tree, written once so the bridge, the ACL, the docs and ``watch`` agree.
+
+>>> t = TableTopics("casino", "t07")
+>>> t.state
+'pokertable/v1/casino/t07/state'
+>>> t.hole_cards(3)
+'pokertable/v1/casino/t07/secure/hole_cards/3'
+>>> parse_table_topic("pokertable/v1/casino/t07/events")
+('casino', 't07', 'events')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ROOT = "pokertable/v1"
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def check_name(kind: str, name: str) -> str:
+    """Reject venue/table names that would break the topic tree (``/``, ``+``, ``#``)."""
+    if not NAME_PATTERN.fullmatch(name):
+        raise ValueError(f"{kind} {name!r} must match {NAME_PATTERN.pattern}")
+    return name
+
+
+def venue_clock(venue: str) -> str:
+    """The venue-wide clock topic: one tournament clock drives every table in the room."""
+    return f"{ROOT}/{venue}/clock"
+
+
+@dataclass(frozen=True, slots=True)
+class TableTopics:
+    """All topics of one table; ``table='+'`` gives subscription filters for the whole room."""
+
+    venue: str
+    table: str
+
+    @property
+    def base(self) -> str:
+        return f"{ROOT}/{self.venue}/{self.table}"
+
+    @property
+    def state(self) -> str:
+        return f"{self.base}/state"
+
+    @property
+    def events(self) -> str:
+        return f"{self.base}/events"
+
+    @property
+    def status(self) -> str:
+        return f"{self.base}/status"
+
+    @property
+    def reply(self) -> str:
+        return f"{self.base}/reply"
+
+    @property
+    def director(self) -> str:
+        return f"{self.base}/cmd/director"
+
+    @property
+    def rebirth(self) -> str:
+        return f"{self.base}/cmd/rebirth"
+
+    @property
+    def clock(self) -> str:
+        return venue_clock(self.venue)
+
+    def hole_cards(self, seat: int | str) -> str:
+        return f"{self.base}/secure/hole_cards/{seat}"
+
+
+def parse_table_topic(topic: str) -> tuple[str, str, str]:
+    """Split a table topic into (venue, table, leaf path); raise ValueError for foreign topics."""
+    parts = topic.split("/")
+    if len(parts) < 5 or "/".join(parts[:2]) != ROOT:
+        raise ValueError(f"not a {ROOT} table topic: {topic!r}")
+    return parts[2], parts[3], "/".join(parts[4:])

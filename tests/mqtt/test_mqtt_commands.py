@@ -1,0 +1,139 @@
+"""Inbound clock and director commands: validated always, bad ones answered and ignored."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mqtt_samples import sample_state
+
+from mqtt.bridge import TableBridge
+from mqtt.payloads import validate
+from mqtt.topics import TableTopics
+
+T = TableTopics("casino", "t07")
+LEVEL_8 = {"number": 8, "small_blind": 300, "big_blind": 600, "ante": 600,
+           "ante_format": "bb_ante"}
+
+
+@pytest.fixture
+def bridge(broker: Any, tmp_path: Path) -> Iterator[TableBridge]:
+    b = TableBridge(venue="casino", table="t07", session="s1", port=broker.port,
+                    outbox_path=tmp_path / "outbox.sqlite", validate_outbound=True)
+    b.start()
+    assert b.wait_connected(5)
+    b.publish_state(sample_state())
+    assert b.wait_delivered(5)
+    yield b
+    b.stop(drain_timeout=0.5)
+
+
+def test_rule_23_clock_level_reaches_the_application(broker, bridge, subscribers):
+    clock = subscribers(broker.port, [T.reply]).start()
+    clock.publish(T.clock, {"command": "level", "request_id": "lvl-8", "level": LEVEL_8})
+    command = bridge.inbound.get(timeout=5)
+    assert (command.source, command.command, command.request_id) == ("clock", "level", "lvl-8")
+    assert command.payload["level"] == LEVEL_8
+    # The application decides (Rule 23: next hand) and answers through the bridge.
+    bridge.reply(command.request_id, ok=True, command=command.command)
+    assert clock.wait_for(lambda s: bool(s.on("/reply")))
+    reply = clock.on("/reply")[0].json()
+    validate("reply", reply)
+    assert (reply["request_id"], reply["ok"]) == ("lvl-8", True)
+
+
+@pytest.mark.parametrize(
+    ("command", "field"),
+    [
+        ({"command": "pause", "request_id": "d1"}, None),
+        ({"command": "hand_for_hand", "request_id": "d2", "enabled": True}, None),
+        ({"command": "floor_decision", "request_id": "d3", "alert_id": "a-1",
+          "decision": "call"}, None),
+        ({"command": "seat_player", "request_id": "d4", "seat": 2, "player": "Barbara",
+          "stack": 30000}, None),
+        ({"command": "player_absent", "request_id": "d5", "seat": 3}, None),
+        ({"command": "player_present", "request_id": "d6", "seat": 3}, None),
+        ({"command": "penalty", "request_id": "d7", "seat": 1, "penalty": "missed_hands",
+          "count": 3, "rule_ids": ["TDA2024-71"], "note": "abusive language"}, None),
+        ({"command": "resume", "request_id": "d8"}, None),
+    ],
+)
+def test_valid_director_commands_are_delivered(broker, bridge, subscribers, command, field):
+    director = subscribers(broker.port, [T.reply]).start()
+    director.publish(T.director, command)
+    received = bridge.inbound.get(timeout=5)
+    assert received.source == "director"
+    assert received.payload == command
+    assert bridge.rejected.empty()
+
+
+MALFORMED = [
+    (b"not json at all", None, None),
+    (b"[1, 2, 3]", None, None),
+    (json.dumps({"command": "pause"}).encode(), "request_id", None),
+    (json.dumps({"command": "explode", "request_id": "m1"}).encode(), "command", "m1"),
+    (json.dumps({"command": "seat_player", "request_id": "m2", "seat": 13, "player": "Zed",
+                 "stack": 100}).encode(), "seat", "m2"),
+    (json.dumps({"command": "seat_player", "request_id": "m3", "seat": 2,
+                 "player": "Zed"}).encode(), "stack", "m3"),
+    (json.dumps({"command": "hand_for_hand", "request_id": "m4", "enabled": "yes"}).encode(),
+     "enabled", "m4"),
+    (json.dumps({"command": "pause", "request_id": "m5", "sudo": True}).encode(), "sudo", "m5"),
+    (json.dumps({"command": "penalty", "request_id": "m6", "seat": 1, "penalty": "warning",
+                 "rule_ids": []}).encode(), "rule_ids", "m6"),
+]
+
+
+@pytest.mark.parametrize(("raw", "field", "request_id"), MALFORMED)
+def test_malformed_director_command_gets_error_reply_and_changes_nothing(
+    broker, bridge, subscribers, raw, field, request_id
+):
+    director = subscribers(broker.port, [T.reply, T.state]).start()
+    assert director.wait_for(lambda s: bool(s.on("/state")))
+    states_before = len(director.on("/state"))
+    director.publish(T.director, raw)
+    assert director.wait_for(lambda s: bool(s.on("/reply")))
+    reply = director.on("/reply")[0].json()
+    validate("reply", reply)
+    assert reply["ok"] is False
+    assert reply["error"]
+    assert reply.get("field") == field
+    assert reply["request_id"] == request_id
+    assert bridge.inbound.empty()
+    rejected = bridge.rejected.get(timeout=1)
+    assert rejected.field == field
+    assert len(director.on("/state")) == states_before  # nothing republished, nothing changed
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({"command": "level", "request_id": "c1"}, "level"),
+        ({"command": "level", "request_id": "c2", "level": {**LEVEL_8, "big_blind": 0}},
+         "level.big_blind"),
+        ({"command": "level", "request_id": "c3", "level": {**LEVEL_8, "ante_format": "odd"}},
+         "level.ante_format"),
+        ({"command": "level", "request_id": "c4", "level": {**LEVEL_8, "extra": 1}},
+         "level.extra"),
+        ({"command": "break_start", "request_id": "c5", "minutes": 0}, "minutes"),
+    ],
+)
+def test_malformed_clock_message_names_the_field(broker, bridge, subscribers, payload, field):
+    clock = subscribers(broker.port, [T.reply]).start()
+    clock.publish(T.clock, payload)
+    assert clock.wait_for(lambda s: bool(s.on("/reply")))
+    reply = clock.on("/reply")[0].json()
+    assert (reply["ok"], reply["field"], reply["request_id"]) == (False, field,
+                                                                 payload["request_id"])
+    assert bridge.inbound.empty()
+
+
+def test_bad_rebirth_request_is_answered(broker, bridge, subscribers):
+    consumer = subscribers(broker.port, [T.reply]).start()
+    consumer.publish(T.rebirth, {"command": "rebirth"})
+    assert consumer.wait_for(lambda s: bool(s.on("/reply")))
+    reply = consumer.on("/reply")[0].json()
+    assert (reply["ok"], reply["field"]) == (False, "request_id")

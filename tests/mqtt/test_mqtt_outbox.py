@@ -1,0 +1,64 @@
+"""The SQLite outbox on its own: atomic numbering, order, bounds, durability on reopen."""
+
+from __future__ import annotations
+
+import pytest
+
+from mqtt.errors import PayloadError
+from mqtt.outbox import Outbox
+
+
+def _payload(seq: int) -> bytes:
+    return b"%d" % seq
+
+
+def test_numbers_survive_reopen_and_rows_stay_until_removed(tmp_path):
+    box = Outbox(tmp_path / "o.sqlite", session="s1")
+    assert [box.append("event", "t/e", _payload) for _ in range(3)] == [1, 2, 3]
+    first = box.pending("public", after_id=0, now_ms=0, limit=10)[0]
+    box.remove(first.id)
+    box.close()
+    again = Outbox(tmp_path / "o.sqlite", session="s1")
+    assert [r.payload for r in again.pending("public", after_id=0, now_ms=0, limit=10)] == [
+        b"2", b"3"]
+    assert again.append("event", "t/e", _payload) == 4
+    assert again.last_seq("state") == 0
+
+
+def test_new_session_starts_its_own_sequence(tmp_path):
+    Outbox(tmp_path / "o.sqlite", session="s1").append("event", "t/e", _payload)
+    assert Outbox(tmp_path / "o.sqlite", session="s2").append("event", "t/e", _payload) == 1
+
+
+def test_failed_build_consumes_no_number():
+    box = Outbox(":memory:")
+
+    def broken(seq: int) -> bytes:
+        raise PayloadError("bad", "seats")
+
+    with pytest.raises(PayloadError):
+        box.append("event", "t/e", broken)
+    assert len(box) == 0
+    assert box.append("event", "t/e", _payload) == 1
+
+
+def test_lanes_and_release_times_keep_public_flowing():
+    box = Outbox(":memory:")
+    box.append("hole_cards", "t/s/1", _payload, lane="secure", release_at_ms=5_000)
+    box.append("event", "t/e", _payload)
+    assert [r.topic for r in box.pending("public", after_id=0, now_ms=0, limit=10)] == ["t/e"]
+    assert box.pending("secure", after_id=0, now_ms=4_999, limit=10) == []
+    assert box.next_release_ms("secure", 0) == 5_000
+    assert len(box.pending("secure", after_id=0, now_ms=5_000, limit=10)) == 1
+
+
+def test_bound_drops_oldest_and_reports_once():
+    box = Outbox(":memory:", max_messages=3)
+    for _ in range(5):
+        box.append("event", "t/e", _payload)
+    assert len(box) == 3
+    rows = box.pending("public", after_id=0, now_ms=0, limit=10)
+    assert [r.seq for r in rows] == [3, 4, 5]
+    report = box.take_drop_report()
+    assert report is not None and report.streams == {"event": (2, 1, 2)} and report.total == 2
+    assert box.take_drop_report() is None
