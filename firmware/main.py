@@ -1,0 +1,95 @@
+"""Reader node entry point on the board (RP2040 Pico or ESP32).
+
+Copied to the board with the other firmware files (see docs/wiring.md); MicroPython
+runs main.py at boot. It reads node_config.json, the board's pin map from
+boards/<board>.json, builds the real SPI/pins/UART and runs the same `Node` loop the
+simulated node runs on the host.
+"""
+
+import json
+
+from machine import SPI, UART, Pin
+
+import node_config
+from antenna_mux import AntennaMux
+from clock import SystemClock
+from link import Rs485Link, SerialLink
+from node import Node
+from zone_scanner import ZoneScanner
+
+CONFIG_PATH = "node_config.json"
+
+
+def load_board(name: str, base: str = "") -> dict:
+    """The pin map boards/<name>.json (relative to the board's root directory)."""
+    with open("%sboards/%s.json" % (base, name)) as f:
+        return dict(json.load(f))
+
+
+def build(cfg: dict, board: dict) -> Node:
+    clock = SystemClock()
+    s = board["spi"]
+    spi = SPI(
+        s["id"],
+        baudrate=s["baudrate"],
+        polarity=0,
+        phase=0,
+        sck=Pin(s["sck"]),
+        mosi=Pin(s["mosi"]),
+        miso=Pin(s["miso"]),
+    )
+    if cfg["reader"] == "pn5180":
+        from iso15693 import Iso15693Reader
+        from pn5180 import Pn5180
+
+        p = board["pn5180"]
+        chip = Pn5180(
+            spi, Pin(p["cs"], Pin.OUT), Pin(p["busy"], Pin.IN), Pin(p["rst"], Pin.OUT), clock
+        )
+        chip.reset()
+        chip.versions()  # fail loudly at boot if the reader is not wired
+        reader = Iso15693Reader(chip)
+        recover = chip.reset
+        reader_type = "PN5180"
+    else:
+        from mfrc522 import Mfrc522
+
+        m = board["mfrc522"]
+        rfid = Mfrc522(spi, Pin(m["cs"], Pin.OUT), Pin(m["rst"], Pin.OUT), clock)
+        rfid.init()
+        reader = rfid  # type: ignore[assignment]
+        recover = rfid.init
+        reader_type = "MFRC522"
+    enable = board.get("mux_enable")
+    mux = AntennaMux(
+        [Pin(n, Pin.OUT) for n in board["mux_select"]],
+        Pin(enable, Pin.OUT) if enable is not None else None,
+    )
+    scanner = ZoneScanner(
+        reader,
+        mux,
+        node_config.zone_list(cfg),
+        clock,
+        cfg["present_after"],
+        cfg["absent_after"],
+        cfg["settle_ms"],
+    )
+    u = board["uart"]
+    uart = UART(u["id"], baudrate=cfg["baudrate"], tx=Pin(u["tx"]), rx=Pin(u["rx"]), timeout=0)
+    if cfg["transport"] == "rs485":
+        link: SerialLink = Rs485Link(uart, cfg["node_id"], Pin(board["rs485_de"], Pin.OUT, value=0))
+    else:
+        link = SerialLink(uart, cfg["node_id"])
+    return Node(link, scanner, clock, cfg, reader_type, recover=recover)
+
+
+def main() -> None:
+    cfg = node_config.load(CONFIG_PATH)
+    node = build(cfg, load_board(cfg["board"]))
+    node.boot()
+    while True:
+        node.step()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""The reader node's main loop: scanner -> link, plus commands from the Pi.
+
+`Node` is the same object on a Pico, an ESP32 and in the simulated node on the host:
+only the link's port, the reader and the clock differ. One `step()` reads incoming
+frames, scans one zone, and sends what is due::
+
+    node = Node(link, scanner, clock, cfg, reader_type="PN5180")
+    node.boot()                       # BIRTH + every zone's snapshot
+    while True:
+        node.step()
+
+Messages: BIRTH on boot and on CMD_REBIRTH; SNAPSHOT whenever a zone changes or
+settles; HEARTBEAT every `heartbeat_ms` with uptime, scans/s, CRC errors and reader
+resets; ACK for PING, LED, CONFIGURE and (point to point) POLL.
+"""
+
+import json
+
+from micropython import const
+
+import node_config
+import wire
+from clock import ticks_diff
+from reader_errors import ReaderError
+
+try:
+    from typing import Any
+except ImportError:
+    pass
+
+FW_VERSION = "0.1.0"
+_DEBUG = const(False)
+
+
+class Node:
+    def __init__(
+        self,
+        link: Any,
+        scanner: Any,
+        clock: Any,
+        cfg: dict,
+        reader_type: str = "PN5180",
+        leds: Any = None,
+        recover: Any = None,
+    ) -> None:
+        self.link = link
+        self.scanner = scanner
+        self.clock = clock
+        self.cfg = cfg
+        self.reader_type = reader_type
+        self.leds = leds
+        self._recover = recover  # callable that resets the reader chip after an error
+        self.resets = 0
+        self.reader_errors = 0
+        self.config_errors = 0
+        self.led_state: dict[int, int] = {}
+        self._hb_ms = clock.ticks_ms()
+        # Accumulated per heartbeat: MicroPython ticks wrap after 2**30 ms (12 days)
+        # and ticks_diff is only meaningful within half of that.
+        self.uptime_ms = 0
+        self._hb_scans = scanner.scans
+
+    def boot(self) -> None:
+        """Announce ourselves: BIRTH, then the full state of every zone."""
+        self.link.resync()
+        self.send_birth()
+
+    def send_birth(self) -> None:
+        self.link.send(
+            wire.MSG_BIRTH,
+            wire.pack_birth(
+                self.cfg["node_id"], FW_VERSION, self.reader_type, self.scanner.zone_names()
+            ),
+        )
+        for i in range(len(self.scanner.zones)):
+            zone, settled, uids = self.scanner.snapshot(i)
+            self.link.send(wire.MSG_SNAPSHOT, wire.pack_snapshot(zone, settled, uids), zone)
+
+    def service_link(self) -> None:
+        """Read and handle frames from the Pi (POLL is answered inside the link)."""
+        for frame in self.link.receive():
+            self.handle(frame)
+
+    def step(self) -> None:
+        """One loop turn: service the link, scan one zone, send what is due."""
+        self.service_link()
+        try:
+            snap = self.scanner.poll()
+        except ReaderError as e:
+            self.reader_errors += 1
+            if _DEBUG:
+                print("reader error", e)
+            snap = None
+            if self._recover is not None:
+                self.resets += 1
+                try:
+                    self._recover()
+                except ReaderError:
+                    pass  # counted; the next step tries again
+        if snap is not None:
+            self.link.send(wire.MSG_SNAPSHOT, wire.pack_snapshot(*snap), snap[0])
+        self._heartbeat_if_due()
+
+    def _heartbeat_if_due(self) -> None:
+        now = self.clock.ticks_ms()
+        elapsed = ticks_diff(now, self._hb_ms)
+        if elapsed < self.cfg["heartbeat_ms"]:
+            return
+        scans = self.scanner.scans - self._hb_scans
+        self._hb_scans = self.scanner.scans
+        self._hb_ms = now
+        rate = (scans * 1000 + elapsed // 2) // elapsed
+        self.uptime_ms += elapsed
+        self.link.send(
+            wire.MSG_HEARTBEAT,
+            wire.pack_heartbeat(self.uptime_ms, rate, self.link.crc_errors, self.resets),
+        )
+
+    def handle(self, frame: tuple[int, int, int, bytes]) -> None:
+        _node, msg_type, seq, payload = frame
+        if msg_type == wire.MSG_CMD_PING:
+            self._ack(seq)
+        elif msg_type == wire.MSG_CMD_REBIRTH:
+            self.send_birth()
+        elif msg_type == wire.MSG_CMD_LED:
+            try:
+                seat, mode = wire.unpack_led(payload)
+            except ValueError:
+                self.config_errors += 1
+                return
+            self.led_state[seat] = mode
+            if self.leds is not None:
+                self.leds.set(seat, mode)
+            self._ack(seq)
+        elif msg_type == wire.MSG_CMD_CONFIGURE and self.configure(payload):
+            self._ack(seq)
+
+    def configure(self, payload: bytes) -> bool:
+        """Apply timing fields from a CONFIGURE; zone/transport changes need a reboot."""
+        try:
+            update = json.loads(wire.unpack_configure(payload))
+            if not isinstance(update, dict):
+                raise ValueError("config: top level must be a JSON object")
+            merged = dict(self.cfg)
+            merged.update(update)
+            cfg = node_config.validate(merged)
+            self.scanner.configure(cfg["present_after"], cfg["absent_after"], cfg["settle_ms"])
+        except ValueError:
+            self.config_errors += 1
+            return False
+        self.cfg = cfg
+        return True
+
+    def _ack(self, seq: int) -> None:
+        self.link.send(wire.MSG_ACK, wire.pack_ack(seq))

@@ -1,0 +1,272 @@
+"""PN5180 NFC front end: the bus and chip layers (ISO 15693 lives in iso15693.py).
+
+The caller injects the SPI bus, the chip-select, BUSY and RST pins and a clock, so the
+same class drives a real chip on a Pico/ESP32 and the simulated chip on the host::
+
+    chip = Pn5180(spi, cs=Pin(17, Pin.OUT), busy=Pin(20, Pin.IN), rst=Pin(21, Pin.OUT),
+                  clock=SystemClock())
+    chip.reset()
+
+Every command goes through `_cmd()`, which packs into one preallocated buffer and
+waits for BUSY with a deadline, raising `ReaderTimeout` instead of hanging.
+"""
+
+from micropython import const
+
+from clock import ticks_add, ticks_diff
+from reader_errors import ReaderError, ReaderTimeout
+
+try:
+    from typing import Any
+except ImportError:  # MicroPython: annotations are never evaluated
+    pass
+
+_DEBUG = const(False)
+
+# Host interface commands (PN5180 datasheet, section "Host interface commands").
+_CMD_WRITE_REGISTER = const(0x00)
+_CMD_WRITE_REGISTER_OR_MASK = const(0x01)
+_CMD_WRITE_REGISTER_AND_MASK = const(0x02)
+_CMD_READ_REGISTER = const(0x04)
+_CMD_READ_EEPROM = const(0x07)
+_CMD_SEND_DATA = const(0x09)
+_CMD_READ_DATA = const(0x0A)
+_CMD_LOAD_RF_CONFIG = const(0x11)
+_CMD_RF_ON = const(0x16)
+_CMD_RF_OFF = const(0x17)
+
+# Registers.
+REG_SYSTEM_CONFIG = const(0x00)
+REG_IRQ_ENABLE = const(0x01)
+REG_IRQ_STATUS = const(0x02)
+REG_IRQ_CLEAR = const(0x03)
+REG_TRANSCEIVE_CONTROL = const(0x04)
+REG_TIMER1_RELOAD = const(0x0C)
+REG_TIMER1_CONFIG = const(0x0F)
+REG_RX_WAIT_CONFIG = const(0x11)
+REG_CRC_RX_CONFIG = const(0x12)
+REG_RX_STATUS = const(0x13)
+REG_TX_CONFIG = const(0x18)
+REG_CRC_TX_CONFIG = const(0x19)
+REG_RF_STATUS = const(0x1D)
+
+# SYSTEM_CONFIG command field (bits 0..2).
+SYSCFG_COMMAND_MASK = const(0x00000007)
+SYSCFG_CMD_IDLE = const(0x0)
+SYSCFG_CMD_TRANSCEIVE = const(0x3)
+
+# IRQ_STATUS bits.
+IRQ_RX = const(1 << 0)
+IRQ_TX = const(1 << 1)
+IRQ_IDLE = const(1 << 2)
+IRQ_TX_RFON = const(1 << 9)
+IRQ_TIMER1 = const(1 << 12)  # RX timeout: no tag answered in time
+IRQ_GENERAL_ERROR = const(1 << 17)
+IRQ_ALL = const(0x000FFFFF)
+
+# RX_STATUS fields.
+RX_NUM_BYTES_MASK = const(0x1FF)
+RX_DATA_INTEGRITY_ERROR = const(1 << 16)
+RX_PROTOCOL_ERROR = const(1 << 17)
+RX_COLLISION_DETECTED = const(1 << 18)
+RX_COLL_POS_SHIFT = const(19)
+RX_COLL_POS_MASK = const(0x7F)
+
+# TX_CONFIG: clearing these makes the next SEND_DATA transmit only an EOF (next slot).
+TX_CONFIG_DATA_ENABLE = const(0x000004C0)
+CRC_ENABLE = const(0x00000001)
+
+# LOAD_RF_CONFIG settings: ISO 15693 ASK100 26 kbit/s.
+RF_CONFIG_ISO15693_TX = const(0x0D)
+RF_CONFIG_ISO15693_RX = const(0x8D)
+
+_EEPROM_VERSIONS = const(0x10)  # product, firmware, EEPROM version: 2 bytes each
+_RX_BUF_LEN = const(508)  # the chip's receive buffer
+_CMD_BUF_LEN = const(2 + 64)  # command byte + argument + largest frame we send
+_DEFAULT_TIMEOUT_MS = const(50)
+
+
+class Pn5180:
+    """Chip layer: register access and RF primitives, nothing ISO 15693 specific."""
+
+    def __init__(
+        self,
+        spi: Any,
+        cs: Any,
+        busy: Any,
+        rst: Any,
+        clock: Any,
+        timeout_ms: int = _DEFAULT_TIMEOUT_MS,
+    ) -> None:
+        self._spi = spi
+        self._cs = cs
+        self._busy = busy
+        self._rst = rst
+        self._clock = clock
+        self.timeout_ms = timeout_ms
+        self._cmd_buf = memoryview(bytearray(_CMD_BUF_LEN))  # reused for every command
+        self._rx_buf = memoryview(bytearray(_RX_BUF_LEN))  # reused for every response
+        self._cs.value(1)
+        self._rst.value(1)
+
+    # ------------------------------------------------------------------ bus layer
+
+    def _deadline(self) -> int:
+        return int(ticks_add(self._clock.ticks_ms(), self.timeout_ms))
+
+    def _wait_busy(self, deadline: int) -> None:
+        """Block until BUSY is low; raise ReaderTimeout once the deadline passed."""
+        while self._busy.value():
+            if ticks_diff(deadline, self._clock.ticks_ms()) <= 0:
+                raise ReaderTimeout("PN5180 BUSY still high after %d ms" % self.timeout_ms)
+
+    def _cmd(self, n: int, rx_len: int = 0) -> memoryview:
+        """Send _cmd_buf[:n] as one SPI frame; optionally read rx_len bytes back.
+
+        Returns a view of the receive buffer that the next command overwrites.
+        """
+        deadline = self._deadline()
+        self._wait_busy(deadline)
+        self._cs.value(0)
+        self._spi.write(self._cmd_buf[:n])
+        self._cs.value(1)
+        self._wait_busy(deadline)
+        if not rx_len:
+            return self._rx_buf[:0]
+        rx = self._rx_buf[:rx_len]
+        self._cs.value(0)
+        self._spi.readinto(rx, 0xFF)
+        self._cs.value(1)
+        self._wait_busy(deadline)
+        if _DEBUG:
+            print("pn5180 cmd", bytes(self._cmd_buf[:n]), "->", bytes(rx))
+        return rx
+
+    def _put_u32(self, at: int, value: int) -> None:
+        buf = self._cmd_buf
+        buf[at] = value & 0xFF
+        buf[at + 1] = (value >> 8) & 0xFF
+        buf[at + 2] = (value >> 16) & 0xFF
+        buf[at + 3] = (value >> 24) & 0xFF
+
+    # ----------------------------------------------------------------- chip layer
+
+    def reset(self) -> None:
+        """Pulse RST and wait until the chip is ready again."""
+        self._rst.value(0)
+        self._rst.value(1)
+        self._wait_busy(self._deadline())
+
+    def versions(self) -> tuple[int, int, int]:
+        """(product, firmware, EEPROM) versions as major<<8|minor.
+
+        Raises ReaderError if the bus reads all-ones or all-zeros: a missing chip or a
+        floating MISO would otherwise look like an endless stream of collisions.
+        """
+        v = self.read_eeprom(_EEPROM_VERSIONS, 6)
+        if all(b == 0xFF for b in v) or all(b == 0 for b in v):
+            raise ReaderError("PN5180 not answering on SPI (versions read %r)" % bytes(v))
+        return (v[1] << 8) | v[0], (v[3] << 8) | v[2], (v[5] << 8) | v[4]
+
+    def write_register(self, reg: int, value: int) -> None:
+        self._cmd_buf[0] = _CMD_WRITE_REGISTER
+        self._cmd_buf[1] = reg
+        self._put_u32(2, value)
+        self._cmd(6)
+
+    def write_register_or_mask(self, reg: int, mask: int) -> None:
+        self._cmd_buf[0] = _CMD_WRITE_REGISTER_OR_MASK
+        self._cmd_buf[1] = reg
+        self._put_u32(2, mask)
+        self._cmd(6)
+
+    def write_register_and_mask(self, reg: int, mask: int) -> None:
+        self._cmd_buf[0] = _CMD_WRITE_REGISTER_AND_MASK
+        self._cmd_buf[1] = reg
+        self._put_u32(2, mask)
+        self._cmd(6)
+
+    def read_register(self, reg: int) -> int:
+        self._cmd_buf[0] = _CMD_READ_REGISTER
+        self._cmd_buf[1] = reg
+        rx = self._cmd(2, 4)
+        return rx[0] | (rx[1] << 8) | (rx[2] << 16) | (rx[3] << 24)
+
+    def read_eeprom(self, addr: int, n: int) -> memoryview:
+        """Returns a view the next command overwrites."""
+        self._cmd_buf[0] = _CMD_READ_EEPROM
+        self._cmd_buf[1] = addr
+        self._cmd_buf[2] = n
+        return self._cmd(3, n)
+
+    def load_rf_config(self, tx: int, rx: int) -> None:
+        self._cmd_buf[0] = _CMD_LOAD_RF_CONFIG
+        self._cmd_buf[1] = tx
+        self._cmd_buf[2] = rx
+        self._cmd(3)
+
+    def rf_on(self) -> None:
+        """Switch the field on and wait for the chip to report it (TX_RFON IRQ)."""
+        self.write_register(REG_IRQ_CLEAR, IRQ_TX_RFON)
+        self._cmd_buf[0] = _CMD_RF_ON
+        self._cmd_buf[1] = 0
+        self._cmd(2)
+        deadline = self._deadline()
+        while not self.read_register(REG_IRQ_STATUS) & IRQ_TX_RFON:
+            if ticks_diff(deadline, self._clock.ticks_ms()) <= 0:
+                raise ReaderTimeout("PN5180 RF field did not come on in %d ms" % self.timeout_ms)
+
+    def rf_off(self) -> None:
+        self._cmd_buf[0] = _CMD_RF_OFF
+        self._cmd_buf[1] = 0
+        self._cmd(2)
+
+    def send_data(self, data: bytes | bytearray | memoryview, valid_bits: int = 0) -> None:
+        n = len(data)
+        if n > _CMD_BUF_LEN - 2:
+            raise ValueError(
+                "data: %d bytes exceeds the %d-byte command buffer" % (n, _CMD_BUF_LEN - 2)
+            )
+        self._cmd_buf[0] = _CMD_SEND_DATA
+        self._cmd_buf[1] = valid_bits
+        self._cmd_buf[2 : 2 + n] = data
+        self._cmd(2 + n)
+
+    def read_data(self, n: int) -> memoryview:
+        """Read n received bytes. Returns a view the next command overwrites."""
+        self._cmd_buf[0] = _CMD_READ_DATA
+        self._cmd_buf[1] = 0
+        return self._cmd(2, n)
+
+    # ---------------------------------------------------- transceive, split start/poll
+
+    def start_transceive(
+        self, data: bytes | bytearray | memoryview, eof_only: bool = False
+    ) -> None:
+        """Put the chip in transceive state and send data (or only an EOF: next slot)."""
+        self.write_register(REG_IRQ_CLEAR, IRQ_ALL)
+        self.write_register_and_mask(REG_SYSTEM_CONFIG, ~SYSCFG_COMMAND_MASK & 0xFFFFFFFF)
+        self.write_register_or_mask(REG_SYSTEM_CONFIG, SYSCFG_CMD_TRANSCEIVE)
+        if eof_only:
+            self.write_register_and_mask(REG_TX_CONFIG, ~TX_CONFIG_DATA_ENABLE & 0xFFFFFFFF)
+            self.send_data(data[:0])
+            self.write_register_or_mask(REG_TX_CONFIG, TX_CONFIG_DATA_ENABLE)
+        else:
+            self.send_data(data)
+
+    def poll_transceive(self) -> int:
+        """0 while still waiting, else the IRQ_STATUS bits (IRQ_RX or IRQ_TIMER1 set)."""
+        irq = self.read_register(REG_IRQ_STATUS)
+        if irq & (IRQ_RX | IRQ_TIMER1 | IRQ_GENERAL_ERROR):
+            return int(irq)
+        return 0
+
+    def wait_transceive(self) -> int:
+        """Blocking loop over poll_transceive with the command deadline."""
+        deadline = self._deadline()
+        while True:
+            irq = self.poll_transceive()
+            if irq:
+                return irq
+            if ticks_diff(deadline, self._clock.ticks_ms()) <= 0:
+                raise ReaderTimeout("PN5180 no RX/timer IRQ after %d ms" % self.timeout_ms)

@@ -1,0 +1,168 @@
+"""Driver checks run by the MicroPython unix port (see test_drivers.py).
+
+    MICROPYPATH=firmware/host:firmware micropython tests/firmware/mp_driver_check.py <case>
+
+Each case prints `PASS <case> ...` or raises. Everything below SPI is simulated
+(firmware/host/sim_field.py, sim_card.py); everything above it is the real driver.
+"""
+
+import sys
+
+from clock import SteppingClock
+from iso15693 import Iso15693Reader
+from machine import SPI, Pin
+from mfrc522 import Mfrc522, ReaderCollision
+from pn5180 import Pn5180
+from reader_errors import ReaderError, ReaderTimeout
+from sim_card import FakeMfrc522, SimCard
+from sim_field import FakePn5180, SimField
+
+
+def pn5180_rig(busy_polls=1):
+    cs, busy, rst = Pin(17, Pin.OUT), Pin(20, Pin.IN), Pin(21, Pin.OUT)
+    spi = SPI(0)
+    field = SimField()
+    fake = FakePn5180(field, cs, busy, rst, busy_polls)
+    spi.sim_attach(fake)
+    chip = Pn5180(spi, cs, busy, rst, SteppingClock())
+    chip.reset()
+    return field, fake, chip
+
+
+def uid15693(i, low_nibble):
+    # Same low nibble for every tag: all 25 answer in one slot of the first round.
+    return bytes((0xE0, 0x04, 0x01, 0x00, 0x12, 0x34, i, ((i % 16) << 4) | low_nibble))
+
+
+def check(cond, msg):
+    if not cond:
+        raise AssertionError(msg)
+
+
+def case_inventory_25_collisions():
+    field, _fake, chip = pn5180_rig()
+    uids = [uid15693(i, 0x5) for i in range(25)]
+    for u in uids:
+        field.add(0, u)
+    reader = Iso15693Reader(chip)
+    got = reader.scan()
+    check(len(got) == 25, "read %d of 25 UIDs" % len(got))
+    check(sorted(got) == sorted(uids), "wrong UIDs")
+    check(field.collided_slots >= 2, "no collisions happened (%d)" % field.collided_slots)
+    check(
+        reader.collisions == field.collided_slots,
+        "driver saw %d of %d collisions" % (reader.collisions, field.collided_slots),
+    )
+    check(not field.powered, "field left on after scan")
+    print(
+        "PASS inventory_25_collisions collisions=%d rounds=%d" % (reader.collisions, reader.rounds)
+    )
+
+
+def case_inventory_deep_collisions():
+    # 24 tags sharing their low 12 bits: the mask must grow three times.
+    field, _fake, chip = pn5180_rig()
+    uids = [bytes((0xE0, 0x04, 0, 0, 0, i, (i % 4) << 4 | 0x0A, 0xBC)) for i in range(24)]
+    for u in uids:
+        field.add(0, u)
+    got = Iso15693Reader(chip).scan()
+    check(sorted(got) == sorted(uids), "deep collisions: read %d of 24" % len(got))
+    print("PASS inventory_deep_collisions")
+
+
+def case_inventory_dropout():
+    # Weakly coupled tags miss answers; the confirmation round must still find all.
+    field, _fake, chip = pn5180_rig()
+    field.dropout = 0.2
+    uids = [uid15693(i, i % 3) for i in range(30)]
+    for u in uids:
+        field.add(0, u)
+    got = Iso15693Reader(chip).scan()
+    check(sorted(got) == sorted(uids), "dropout: read %d of 30" % len(got))
+    print("PASS inventory_dropout")
+
+
+def case_inventory_empty_and_antenna():
+    field, _fake, chip = pn5180_rig()
+    reader = Iso15693Reader(chip)
+    check(reader.scan() == [], "empty field returned UIDs")
+    field.add(1, uid15693(1, 1))  # on another antenna: not heard
+    check(reader.scan() == [], "tag on another antenna was read")
+    print("PASS inventory_empty_and_antenna")
+
+
+def case_busy_timeout():
+    _field, fake, chip = pn5180_rig()
+    fake.stuck_busy = True
+    try:
+        chip.read_register(0x02)
+    except ReaderTimeout as e:
+        print("PASS busy_timeout", e)
+        return
+    raise AssertionError("no ReaderTimeout with BUSY stuck high")
+
+
+def case_busy_slow_ok():
+    # BUSY high for many polls but within the deadline: no error, right answer.
+    _field, _fake, chip = pn5180_rig(busy_polls=20)
+    chip.write_register(0x11, 0x12345678)
+    check(chip.read_register(0x11) == 0x12345678, "register round trip")
+    print("PASS busy_slow_ok")
+
+
+def case_pn5180_versions_and_missing_chip():
+    _field, _fake, chip = pn5180_rig()
+    check(chip.versions() == (0x0305, 0x0401, 0x9100), "versions %r" % (chip.versions(),))
+    cs, busy, rst = Pin(1, Pin.OUT), Pin(2, Pin.IN), Pin(3, Pin.OUT)
+    lonely = Pn5180(SPI(1), cs, busy, rst, SteppingClock())  # nothing on the bus
+    lonely.reset()
+    try:
+        lonely.versions()
+    except ReaderError as e:
+        check("not answering" in str(e), str(e))
+        print("PASS pn5180_versions_and_missing_chip")
+        return
+    raise AssertionError("a floating MISO was taken for a chip")
+
+
+def mfrc_rig():
+    cs, rst = Pin(5, Pin.OUT), Pin(22, Pin.OUT)
+    spi = SPI(1)
+    fake = FakeMfrc522(cs, rst)
+    spi.sim_attach(fake)
+    rfid = Mfrc522(spi, cs, rst, SteppingClock())
+    rfid.init()
+    return fake, rfid
+
+
+def case_mfrc522_single_card():
+    fake, rfid = mfrc_rig()
+    check(rfid.version() == 0x92, "version register")
+    check(rfid.scan() == [], "empty pad returned a card")
+    fake.cards.append(SimCard(b"\xde\xad\xbe\xef"))
+    check(rfid.scan() == [b"\xde\xad\xbe\xef"], "4-byte UID")
+    check(fake.cards[0].state == "HALT", "card not halted")
+    check(rfid.scan() == [b"\xde\xad\xbe\xef"], "halted card not woken by WUPA")
+    fake.cards[0] = SimCard(b"\x04\x11\x22\x33\x44\x55\x66")
+    check(rfid.scan() == [b"\x04\x11\x22\x33\x44\x55\x66"], "7-byte UID (cascade level 2)")
+    print("PASS mfrc522_single_card")
+
+
+def case_mfrc522_two_cards_collide():
+    fake, rfid = mfrc_rig()
+    fake.cards.append(SimCard(b"\x01\x02\x03\x04"))
+    fake.cards.append(SimCard(b"\x01\x02\x03\x05"))
+    try:
+        rfid.scan()
+    except ReaderCollision:
+        print("PASS mfrc522_two_cards_collide")
+        return
+    raise AssertionError("two cards did not raise ReaderCollision")
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+if __name__ == "__main__":
+    names = sys.argv[1:] or sorted(CASES)
+    for n in names:
+        CASES[n]()

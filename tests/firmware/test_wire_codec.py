@@ -1,0 +1,223 @@
+"""Property tests of the wire codec on CPython (the same file runs on the node)."""
+
+import pytest
+from firmware import wire
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from .codec_vectors import vectors
+
+frames = st.tuples(
+    st.integers(0, 255),
+    st.integers(0, 255),
+    st.integers(0, 0xFFFF),
+    st.binary(max_size=wire.MAX_PAYLOAD),
+)
+
+
+@given(frames)
+def test_round_trip(f: tuple[int, int, int, bytes]) -> None:
+    node, t, seq, payload = f
+    data = wire.encode_frame(node, t, seq, payload)
+    assert data[-1] == 0 and data.count(0) == 1
+    assert len(data) == wire.encoded_size(len(payload)) <= wire.MAX_FRAME
+    assert wire.FrameDecoder().feed(data) == [f]
+
+
+@given(frames, st.lists(st.binary(max_size=40), max_size=4))
+def test_encode_into_matches_encode_frame(
+    f: tuple[int, int, int, bytes], _noise: list[bytes]
+) -> None:
+    buf = bytearray(wire.MAX_FRAME)
+    n = wire.encode_into(buf, *f)
+    assert bytes(buf[:n]) == wire.encode_frame(*f)
+
+
+@given(st.lists(st.tuples(st.binary(max_size=64), frames), min_size=1, max_size=6), st.data())
+def test_garbage_between_frames_never_yields_a_wrong_frame(
+    items: list[tuple[bytes, tuple[int, int, int, bytes]]], data: st.DataObject
+) -> None:
+    """Noise followed by a delimiter costs nothing: every real frame comes out, nothing else."""
+    stream = bytearray()
+    for garbage, f in items:
+        stream += garbage + b"\x00" + wire.encode_frame(*f)
+    dec = wire.FrameDecoder()
+    out = []
+    i = 0
+    while i < len(stream):  # arbitrary chunking, as serial reads arrive
+        n = data.draw(st.integers(1, 64))
+        out += dec.feed(bytes(stream[i : i + n]))
+        i += n
+    assert out == [f for _g, f in items]
+
+
+@given(frames, st.data())
+def test_single_bit_corruption_is_detected(
+    f: tuple[int, int, int, bytes], data: st.DataObject
+) -> None:
+    frame = bytearray(wire.encode_frame(*f))
+    pos = data.draw(st.integers(0, len(frame) - 2))
+    frame[pos] ^= 1 << data.draw(st.integers(0, 7))
+    dec = wire.FrameDecoder()
+    got = dec.feed(bytes(frame) + b"\x00")
+    assert got == []
+    assert dec.crc_errors + dec.framing_errors + dec.oversize_errors + dec.version_errors >= 1
+    # and the decoder is back in sync for the next good frame
+    assert dec.feed(wire.encode_frame(*f)) == [f]
+
+
+@given(frames, st.data())
+def test_truncated_frame_is_dropped_and_next_frame_survives(
+    f: tuple[int, int, int, bytes], data: st.DataObject
+) -> None:
+    frame = wire.encode_frame(*f)
+    cut = data.draw(st.integers(1, len(frame) - 2))
+    dec = wire.FrameDecoder()
+    assert dec.feed(frame[:cut] + b"\x00" + frame) == [f]
+    assert dec.crc_errors + dec.framing_errors == 1
+
+
+def test_crc_is_ccitt_false() -> None:
+    assert wire.crc16(b"123456789") == 0x29B1
+
+
+def test_oversize_stream_is_dropped_and_counted() -> None:
+    dec = wire.FrameDecoder()
+    good = wire.encode_frame(1, wire.MSG_ACK, 1, wire.pack_ack(1))
+    assert dec.feed(b"\x01" * (wire.MAX_FRAME + 10) + b"\x00" + good) == [
+        (1, wire.MSG_ACK, 1, b"\x00\x01")
+    ]
+    assert dec.oversize_errors == 1
+
+
+def test_payload_over_max_is_refused() -> None:
+    with pytest.raises(ValueError, match="payload"):
+        wire.encode_frame(1, 2, 3, bytes(wire.MAX_PAYLOAD + 1))
+
+
+def reference_cobs(data: bytes) -> bytes:
+    """Textbook COBS (Cheshire & Baker), written independently of the codec."""
+    out = bytearray()
+    for block in data.split(b"\x00"):
+        while len(block) >= 254:
+            out += b"\xff" + block[:254]
+            block = block[254:]
+        out += bytes([len(block) + 1]) + block
+    return bytes(out)
+
+
+def reference_frame(version: int, node: int, t: int, seq: int, payload: bytes) -> bytes:
+    body = bytes([version, node, t, seq >> 8, seq & 0xFF]) + payload
+    crc = wire.crc16(body)
+    return reference_cobs(body + bytes([crc >> 8, crc & 0xFF])) + b"\x00"
+
+
+@given(frames)
+def test_frame_layout_matches_the_documented_bytes(f: tuple[int, int, int, bytes]) -> None:
+    """header (version, node, type, seq BE) + payload + CRC BE, COBS, 0x00; decodable either way."""
+    node, t, seq, payload = f
+    ref = reference_frame(wire.PROTOCOL_VERSION, node, t, seq, payload)
+    assert wire.FrameDecoder().feed(ref) == [f]
+    # Our encoder may differ from the textbook one only at an exact 254-byte run end.
+    assert wire.FrameDecoder().feed(wire.encode_frame(*f)) == wire.FrameDecoder().feed(ref)
+
+
+def test_other_protocol_version_is_not_decoded() -> None:
+    dec = wire.FrameDecoder()
+    assert dec.feed(reference_frame(2, 1, 2, 3, b"x")) == []
+    assert dec.version_errors == 1
+    assert dec.feed(reference_frame(1, 1, 2, 3, b"x")) == [(1, 2, 3, b"x")]
+
+
+@pytest.mark.parametrize("v", vectors(), ids=lambda v: v[0])
+def test_shared_vectors_round_trip(v: tuple[str, int, int, int, bytes]) -> None:
+    _name, node, t, seq, payload = v
+    assert wire.FrameDecoder().feed(wire.encode_frame(node, t, seq, payload)) == [
+        (node, t, seq, payload)
+    ]
+
+
+uids = st.one_of(*(st.binary(min_size=n, max_size=n) for n in wire.UID_LENGTHS))
+names = st.text(max_size=30).filter(lambda s: len(s.encode()) <= 255)
+
+
+@given(names, st.booleans(), st.lists(uids, max_size=60))
+def test_snapshot_round_trip(zone: str, settled: bool, u: list[bytes]) -> None:
+    assert wire.unpack_snapshot(wire.pack_snapshot(zone, settled, u)) == (zone, settled, u)
+
+
+@given(st.integers(0, 255), names, names, st.lists(names, max_size=8))
+def test_birth_round_trip(node: int, fw: str, reader: str, zones: list[str]) -> None:
+    assert wire.unpack_birth(wire.pack_birth(node, fw, reader, zones)) == (node, fw, reader, zones)
+
+
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(0, 0xFFFF),
+    st.integers(0, 2**32 - 1),
+    st.integers(0, 2**32 - 1),
+)
+def test_heartbeat_round_trip(up: int, sps: int, crc: int, resets: int) -> None:
+    assert wire.unpack_heartbeat(wire.pack_heartbeat(up, sps, crc, resets)) == (
+        up,
+        sps,
+        crc,
+        resets,
+    )
+
+
+def test_small_payload_round_trips() -> None:
+    assert wire.unpack_ack(wire.pack_ack(513)) == (513,)
+    assert wire.unpack_led(wire.pack_led(5, "blink")) == (5, wire.LED_BLINK)
+    assert wire.unpack_configure(wire.pack_configure(b'{"a": 1}')) == b'{"a": 1}'
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=80))
+def test_malformed_payloads_raise_value_error_or_decode(p: bytes) -> None:
+    """Any bytes either unpack or raise ValueError; never another exception."""
+    for unpack in (
+        wire.unpack_snapshot,
+        wire.unpack_birth,
+        wire.unpack_heartbeat,
+        wire.unpack_ack,
+        wire.unpack_led,
+    ):
+        try:
+            unpack(p)
+        except ValueError as e:
+            assert ":" in str(e)  # the message names the field
+
+
+@pytest.mark.parametrize(
+    ("unpack", "payload", "field"),
+    [
+        (wire.unpack_snapshot, b"\x09seat1.bet\x01\x00\x01\x05abcde", "uids"),
+        (wire.unpack_snapshot, b"\x09seat1.bet\x04\x00\x00", "flags"),
+        (wire.unpack_snapshot, b"\x09seat1.bet\x01\x00\x02\x04abcd", "uids"),
+        (wire.unpack_snapshot, b"\x09seat1", "zone"),
+        (wire.unpack_birth, b"\x01\x05ab", "fw_version"),
+        (wire.unpack_birth, b"\x01\x01a\x01b\x02\x01z", "zones"),
+        (wire.unpack_heartbeat, b"\x00" * 13, "heartbeat"),
+        (wire.unpack_ack, b"\x00", "acked_seq"),
+        (wire.unpack_led, b"\x01\x09", "mode"),
+    ],
+)
+def test_malformed_payload_names_the_field(unpack: object, payload: bytes, field: str) -> None:
+    with pytest.raises(ValueError, match=field):
+        unpack(payload)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        (lambda: wire.pack_snapshot("z", True, [b"\x01\x02"]), "uids"),
+        (lambda: wire.pack_led(1, "disco"), "mode"),
+        (lambda: wire.pack_birth(300, "a", "b", []), "node_id"),
+        (lambda: wire.pack_snapshot("z" * 300, True, []), "zone"),
+        (lambda: wire.pack_snapshot("z", True, [bytes(8)] * 200), "payload"),
+    ],
+)
+def test_bad_pack_arguments_name_the_field(call: object, field: str) -> None:
+    with pytest.raises(ValueError, match=field):
+        call()  # type: ignore[operator]

@@ -1,0 +1,182 @@
+"""Zone scanner debounce and settle, on CPython with a fake clock (no sleeping)."""
+
+import pytest
+from antenna_mux import AntennaMux  # flat firmware imports, as on the node
+from clock import FakeClock
+from hypothesis import given
+from hypothesis import strategies as st
+from zone_scanner import ZoneScanner
+
+A = b"\xe0\x04" + b"\x00" * 5 + b"\x0a"
+B = b"\xe0\x04" + b"\x00" * 5 + b"\x0b"
+
+
+class ScriptedReader:
+    """Returns, per scan, what the test says the antenna currently sees."""
+
+    def __init__(self, mux: "FakeMux") -> None:
+        self.mux = mux
+        self.seen: dict[int, list[bytes]] = {}
+
+    def scan(self) -> list[bytes]:
+        return list(self.seen.get(self.mux.channel, []))
+
+
+class FakeMux:
+    def __init__(self) -> None:
+        self.channel = -1
+        self.history: list[int] = []
+
+    def select(self, ch: int) -> None:
+        self.channel = ch
+        self.history.append(ch)
+
+
+def make(present_after: int = 2, absent_after: int = 3, settle_ms: int = 300):  # type: ignore[no-untyped-def]
+    clock = FakeClock()
+    mux = FakeMux()
+    reader = ScriptedReader(mux)
+    sc = ZoneScanner(reader, mux, [("bet", 0)], clock, present_after, absent_after, settle_ms)
+    return sc, reader, clock
+
+
+def step(sc, clock, ms: int = 50):  # type: ignore[no-untyped-def]
+    clock.advance(ms)
+    return sc.poll()
+
+
+def test_present_only_after_n_consecutive_sightings() -> None:
+    sc, reader, clock = make(present_after=3)
+    reader.seen[0] = [A]
+    assert step(sc, clock) is None
+    assert step(sc, clock) is None
+    assert step(sc, clock) == ("bet", False, [A])
+
+
+def test_sightings_must_be_consecutive() -> None:
+    sc, reader, clock = make(present_after=2)
+    reader.seen[0] = [A]
+    assert step(sc, clock) is None
+    reader.seen[0] = []
+    assert step(sc, clock) is None
+    reader.seen[0] = [A]
+    assert step(sc, clock) is None  # count restarted
+    assert step(sc, clock) == ("bet", False, [A])
+
+
+def test_absent_only_after_m_misses_and_snapshot_is_full_set() -> None:
+    sc, reader, clock = make(present_after=1, absent_after=3)
+    reader.seen[0] = [A, B]
+    assert step(sc, clock) == ("bet", False, [A, B])
+    reader.seen[0] = [B]
+    assert step(sc, clock) is None
+    assert step(sc, clock) is None
+    assert step(sc, clock) == ("bet", False, [B])  # full snapshot, not a diff
+
+
+def test_a_single_missed_read_does_not_drop_a_chip() -> None:
+    sc, reader, clock = make(present_after=1, absent_after=2)
+    reader.seen[0] = [A]
+    assert step(sc, clock) == ("bet", False, [A])
+    reader.seen[0] = []
+    assert step(sc, clock) is None
+    reader.seen[0] = [A]
+    out = [step(sc, clock) for _ in range(3)]
+    assert all(o is None or o == ("bet", True, [A]) for o in out)
+
+
+def test_settled_after_quiet_window_exactly_once() -> None:
+    sc, reader, clock = make(present_after=1, settle_ms=300)
+    reader.seen[0] = [A]
+    assert step(sc, clock, 10) == ("bet", False, [A])
+    assert step(sc, clock, 299) is None  # 299 ms since the change
+    assert step(sc, clock, 1) == ("bet", True, [A])
+    assert step(sc, clock, 1000) is None
+
+
+def test_pending_chip_holds_off_settling() -> None:
+    sc, reader, clock = make(present_after=1, absent_after=5, settle_ms=100)
+    reader.seen[0] = [A]
+    assert step(sc, clock, 10) == ("bet", False, [A])
+    reader.seen[0] = []  # A is leaving: misses pending, not settled yet
+    for _ in range(4):
+        assert step(sc, clock, 60) is None
+    assert step(sc, clock, 60) == ("bet", False, [])
+    assert step(sc, clock, 100) == ("bet", True, [])
+
+
+def test_empty_zone_settles_after_boot() -> None:
+    sc, _reader, clock = make(settle_ms=200)
+    assert step(sc, clock, 100) is None
+    assert step(sc, clock, 100) == ("bet", True, [])
+
+
+def test_round_robin_over_zones_through_the_mux() -> None:
+    clock = FakeClock()
+    mux = FakeMux()
+    reader = ScriptedReader(mux)
+    sc = ZoneScanner(reader, mux, [("bet", 2), ("stack", 0), ("cards", 1)], clock, 1, 1, 1000)
+    reader.seen[0] = [B]
+    got = [step(sc, clock, 1) for _ in range(6)]
+    assert mux.history == [2, 0, 1, 2, 0, 1]
+    assert got[1] == ("stack", False, [B])
+    assert [g for g in got if g] == [("stack", False, [B])]
+
+
+def test_reconfigure_validates_fields() -> None:
+    sc, _reader, _clock = make()
+    with pytest.raises(ValueError, match="present_after"):
+        sc.configure(0, 1, 1)
+    with pytest.raises(ValueError, match="settle_ms"):
+        sc.configure(1, 1, -1)
+
+
+class RecordingPin:
+    def __init__(self) -> None:
+        self.v = 0
+
+    def value(self, v: int | None = None) -> int | None:
+        if v is None:
+            return self.v
+        self.v = v
+        return None
+
+
+def test_antenna_mux_drives_binary_select_lines() -> None:
+    pins = [RecordingPin(), RecordingPin()]
+    en = RecordingPin()
+    mux = AntennaMux(pins, enable=en)  # type: ignore[arg-type]
+    mux.select(2)
+    assert [p.v for p in pins] == [0, 1] and en.v == 0 and mux.current() == 2
+    mux.select(3)
+    assert mux.current() == 3
+    with pytest.raises(ValueError, match="channel"):
+        mux.select(4)
+
+
+C = b"\xe0\x04" + b"\x00" * 5 + b"\x0c"
+
+
+@given(
+    st.lists(st.frozensets(st.sampled_from([A, B, C])), min_size=1, max_size=25),
+    st.integers(1, 3),
+    st.integers(1, 3),
+)
+def test_any_history_converges_to_what_the_antenna_sees(
+    history: list[frozenset[bytes]], n: int, m: int
+) -> None:
+    """Whatever flickered before, a set seen long enough is published, then settled."""
+    sc, reader, clock = make(present_after=n, absent_after=m, settle_ms=100)
+    last = None
+    for seen in history + [history[-1]] * max(n, m):
+        reader.seen[0] = sorted(seen)
+        snap = step(sc, clock, 10)
+        if snap is not None:
+            assert snap[2] == sorted(sc.zones[0].present)  # every snapshot is the full set
+            last = snap
+    assert sc.snapshot(0)[2] == sorted(history[-1])
+    for _ in range(20):
+        snap = step(sc, clock, 10)
+        if snap is not None:
+            last = snap
+    assert last == ("bet", True, sorted(history[-1]))
