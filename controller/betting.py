@@ -61,7 +61,7 @@ def is_reopened(state: HandState, seat: SeatState, rules: RuleProfile) -> bool:
         return False
     if state.variant.betting is Betting.FIXED_LIMIT:
         return faced >= rules.limit_reopen_fraction * small_bet(state)
-    if rules.reopen is ReopenRule.SINGLE_ONLY:
+    if rules.reopen is not ReopenRule.CUMULATIVE:
         # Only a full raise made after he acted re-opens; cumulative short all-ins do not.
         return state.last_full_to > seat.matched
     return faced >= state.increment

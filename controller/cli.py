@@ -19,6 +19,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("bench.runner", "run the benchmarks and print our figures beside the peers'"),
     "watch": ("mqtt.watch", "live terminal view of one table or the whole room from MQTT"),
     "enroll": ("hardware.enroll", "enroll chips or a deck into the tag registry"),
+    "rules": ("controller.rules_cli", "show a rule profile's parameters or diff two profiles"),
 }
 
 

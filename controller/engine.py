@@ -49,7 +49,7 @@ from controller.model import (
     evolve,
 )
 from controller.pots import build_pots, split_pot, uncalled_excess
-from controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
+from controller.rules import TDA_2024, PotLimitPreflopBlinds, ReopenRule, RuleProfile
 from controller.rulings import Ruling, RulingKind
 
 MAX_SEATS = 10
@@ -193,7 +193,7 @@ def _apply_action(
             kind = ActionKind.CALL
         else:
             target = min(opts.all_in_to, opts.max_to)
-            state, rulings = _bet_or_raise(state, seat, target, opts, rules)
+            state, rulings = _bet_or_raise(state, seat, target, opts, rules, event.floor_approved)
             if target < opts.all_in_to and rulings[0].kind is not RulingKind.REJECTED:
                 note = Ruling(
                     RulingKind.CORRECTED,
@@ -277,13 +277,41 @@ def _apply_action(
             rules.cite("raise_total"),
             "amount_missing",
         )
-    return _bet_or_raise(state, seat, event.amount, opts, rules)
+    return _bet_or_raise(state, seat, event.amount, opts, rules, event.floor_approved)
 
 
 def _bet_or_raise(
-    state: HandState, seat: SeatState, to: int, opts: betting.Options, rules: RuleProfile
+    state: HandState,
+    seat: SeatState,
+    to: int,
+    opts: betting.Options,
+    rules: RuleProfile,
+    floor_approved: bool = False,
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     word = "raise" if state.call_to > 0 else "bet"
+    faced = state.call_to - seat.matched
+    if (
+        not opts.reopened
+        and rules.reopen is ReopenRule.FLOOR_ON_CUMULATIVE
+        and seat.acted
+        and faced >= state.increment
+        and state.variant.betting is not Betting.FIXED_LIMIT
+        and seat.stack > opts.to_call
+    ):
+        if not floor_approved:
+            return state, (
+                Ruling(
+                    RulingKind.FLOOR,
+                    (rules.cite("reopen"),),
+                    f"seat {seat.seat} wants to raise after short all-ins that add up to a full "
+                    f"raise ({faced} >= {state.increment}) though none of them was one: the "
+                    "rules do not cover this, the floor decides",
+                    seat=seat.seat,
+                    options=("allow the raise", "call or fold only"),
+                    code="reopen_floor",
+                ),
+            )
+        opts = evolve(opts, can_raise=True, reopened=True)
     if not opts.can_raise:
         if not opts.reopened:
             needed = (

@@ -26,6 +26,7 @@ class PlayerAction:
     kind: ActionKind
     amount: int | None = None  # street total for BET and RAISE
     at_ms: int = 0
+    floor_approved: bool = False  # the floor allowed what the rules left to it (e.g. T11 R37)
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,12 +45,12 @@ class PotLimitPreflopBlinds(StrEnum):
 class ReopenRule(StrEnum):
     """How short all-ins re-open the betting to players who already acted (R47)."""
 
-    CUMULATIVE = (
-        "cumulative"  # TDA 2024 R47-A: re-opened when the total faced >= last full increment
-    )
-    SINGLE_ONLY = (
-        "single_only"  # TDA 2011 R37: only one full raise re-opens; cumulative is undefined
-    )
+    # TDA 2024 R47-A: re-opened when what he faces since his action >= the last full increment
+    CUMULATIVE = "cumulative"
+    # House option: only a full raise made after his action re-opens
+    SINGLE_ONLY = "single_only"
+    # TDA 2011 R37: the cumulative case is not covered, so the floor decides it
+    FLOOR_ON_CUMULATIVE = "floor_on_cumulative"
 
 
 # Concept -> rule number under TDA 2024. Other editions override entries (issue: profiles).
@@ -87,7 +87,61 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "fouled_hand": "65A",
         "uncalled_bet": "65A",
         # --- interpretation citations (issue 3): add entries below this line ---
+        "verbal_chips": "40A",
+        "declaration_forms": "40B",
+        "amount_only": "40C",
+        "calling_methods": "41",
+        "raising_methods": "42",
+        "overchip": "44",
+        "multichip_call": "45A",
+        "multichip_fifty": "45B1",
+        "multichip_all_in": "45B2",
+        "prior_chips_verbalize": "46A",
+        "prior_chips_pulled": "46B",
+        "prior_chips": "46C",
+        "accepted_action": "49",
+        "wait_for_amount": "50B",
+        "general_declaration": "51A",
+        "undercall_sequence": "51C",
+        "underbet": "52A",
+        "pl_miscount": "52B",
+        "pot_count": "54A",
+        "nl_pot_declaration": "54D",
+        "raise_is_min_bet": "55B",
+        "string_bet": "56",
+        "unclear_betting": "57",
+        "conditional": "59A",
+        "premature_call": "59B",
+        "overbet_change": "61",
+        "non_value_items": "RP-22",
+        "floor_discretion": "1",
+        "foreign_chip": "64",
         # --- irregularities citations (issue 4): add entries below this line ---
+        "reader_fault": "1",  # no rule covers a reader fault: Rule 1, the floor decides
+        "misdeal_boxed": "35A1",
+        "misdeal_first_card": "35A2",
+        "misdeal_not_entitled": "35A3",
+        "misdeal_dealt_out": "35A4",
+        "misdeal_card_count": "35A5",
+        "misdeal_exposed": "35A7",
+        "button_consecutive": "35B",
+        "redeal": "35C",
+        "no_misdeal_after_sa": "35D",
+        "button_short": "37",
+        "one_burn": "38",
+        "four_card_flop": "39A",
+        "flop_no_burn": "39B",
+        "stub_reshuffle": "39D",
+        "premature_cards": "RP-5",
+        "skipped_player": "53B",
+        "level_change": "23",
+        "button_placement": "34A",
+        "rabbit_hunting": "28",
+        "muck_kills": "14",
+        "see_hand_lost": "18A",
+        "see_hand": "18B",
+        "fouled_identifiable": "65B",
+        "penalty_hand": "71C",
     }
 )
 
@@ -107,7 +161,19 @@ class RuleProfile:
     limit_max_bets_per_street: int | None = 4  # R48 house cap: voluntary bets+raises per street
     limit_cap_heads_up: bool = True  # R48: the cap applies heads-up until the event is down to 2
     # --- interpretation parameters (issue 3): add fields below this line ---
+    motion_window_ms: int = 800  # R56: chips settling within this window of each other are one motion
+    raise_threshold: float = 0.5  # R43-A: a raise portion of >= 50% of the last full raise must complete
+    exact_threshold_option: bool = False  # R43-A "50% or more" raises; ACE gives a call option at exactly 50%
+    tiny_chip_fraction: float = 0.1  # R41: an undercall below this share of the call is "relatively tiny"
+    ambiguous_amount_highest: bool = True  # R57: highest reasonable amount <= pot (T11 R44: the lesser)
+    undercall_mandatory: bool = True  # R51-B: heads-up / opening-bet undercalls are full calls
     # --- irregularities parameters (issue 4): add fields below this line ---
+    sa_check_fold_counts: bool = False  # R36 main clause; True = its "(i.e. ...)" reading (A1)
+    misdeal_on_card_count: bool = True  # R35-A5 (Clubs NZ: not listed, the floor decides)
+    misdeal_on_nonstandard_card: bool = True  # R35-A6 (before SA; after SA "scraps of paper")
+    misdeal_boxed_cards: int = 2  # R35-A1: this many boxed cards on the initial deal
+    redeal_absent_players_play: bool = True  # R35-C: absent at the original deal may play the re-deal
+    button_short_replace: bool = True  # R37: missing button cards replaced (hold'em/Omaha permit it)
 
     def rule_id(self, concept: str) -> str:
         """The rule id of a concept, e.g. ``TDA2024-47A`` (an unknown concept is a bug)."""
