@@ -1,0 +1,114 @@
+"""What the table session hears, as journal-ready records.
+
+Every input is a frozen dataclass with ``at_ms`` (time comes in on the event) and a JSON
+form, because the journal stores each input before it changes state and replays them
+after a crash. The application converts hardware, console and MQTT events into these at
+the edge; the session never sees a port, a socket or a clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, asdict, dataclass, fields
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class ChipItem:
+    denomination: int
+    kind: str = "value"  # value | bounty | clock_token | other_non_value (RP-22)
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsMoved:
+    """A settled chip motion in a zone (hardware ChipsSettled)."""
+
+    kind: ClassVar[str] = "chips"
+    zone: str
+    seat: int | None
+    arrived: tuple[ChipItem, ...]
+    left: tuple[ChipItem, ...]
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDetected:
+    kind: ClassVar[str] = "card"
+    zone: str
+    seat: int | None
+    card: str
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardCleared:
+    kind: ClassVar[str] = "card_cleared"
+    zone: str
+    seat: int | None
+    card: str
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class HardwareNotice:
+    """A node went down/up/rebooted or the hardware layer raised an alert."""
+
+    kind: ClassVar[str] = "hardware"
+    code: str
+    text: str
+    at_ms: int
+    zone: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConsolePress:
+    """A dealer-console button: hand_start, check_call, bet_raise, all_in, fold, pot,
+    floor, clock, confirm, undo."""
+
+    kind: ClassVar[str] = "console"
+    button: str
+    at_ms: int
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomCommand:
+    """A validated clock or director command from MQTT (payload as received)."""
+
+    kind: ClassVar[str] = "command"
+    command: str
+    request_id: str
+    payload: dict[str, Any]
+    at_ms: int
+
+
+Input = ChipsMoved | CardDetected | CardCleared | HardwareNotice | ConsolePress | RoomCommand
+_KINDS: dict[str, type[Any]] = {
+    cls.kind: cls
+    for cls in (ChipsMoved, CardDetected, CardCleared, HardwareNotice, ConsolePress, RoomCommand)
+}
+
+
+def to_record(item: Input) -> dict[str, Any]:
+    record = asdict(item)
+    record["kind"] = item.kind
+    return record
+
+
+def from_record(record: dict[str, Any]) -> Input:
+    """Rebuild an input from its journal record; raises ValueError naming the bad field."""
+    kind = record.get("kind")
+    cls = _KINDS.get(str(kind))
+    if cls is None:
+        raise ValueError(f"journal record has unknown kind {kind!r}")
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in record:
+            if f.default is not MISSING:
+                continue
+            raise ValueError(f"journal record of kind {kind!r} lacks field {f.name!r}")
+        values[f.name] = record[f.name]
+    if cls is ChipsMoved:
+        for side in ("arrived", "left"):
+            values[side] = tuple(ChipItem(**c) for c in values[side])
+    result: Input = cls(**values)
+    return result

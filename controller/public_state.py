@@ -1,0 +1,93 @@
+"""The public table state: what everyone with a login may see (mqtt/schemas/state.json).
+
+Hole cards never appear here, only how many cards a seat holds (R67); they go to the
+secure subtree. Pot amounts are published for the room's screens and servers; whether a
+dealer may announce them to players is a display policy (R54-A), not a data question.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller import betting
+from controller.model import AnteFormat, Level, Phase, SeatStatus
+from controller.pots import build_pots
+from controller.session import TableSession
+
+_ANTE_FORMAT = {
+    AnteFormat.NONE: "none",
+    AnteFormat.BIG_BLIND_ANTE: "bb_ante",
+    AnteFormat.PER_PLAYER: "per_player",
+}
+_STREET = {0: "preflop", 1: "flop", 2: "turn", 3: "river"}
+
+
+def level_json(level: Level) -> dict[str, Any]:
+    return {"number": level.number, "small_blind": level.small_blind,
+            "big_blind": level.big_blind, "ante": level.ante,
+            "ante_format": _ANTE_FORMAT[level.ante_format]}
+
+
+def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
+    hand = session.hand
+    rules = session.config.rules
+    seats: list[dict[str, Any]] = []
+    for number in range(1, session.config.max_seats + 1):
+        occupant = session.table.occupied(number)
+        in_hand = hand.seat(number) if hand is not None and hand.has_seat(number) else None
+        if in_hand is not None and hand is not None and hand.phase is not Phase.COMPLETE:
+            status = {SeatStatus.LIVE: "active", SeatStatus.ALL_IN: "all_in",
+                      SeatStatus.FOLDED: "folded"}[in_hand.status]
+            if number in session.absent:
+                status = "absent"
+            seats.append({"seat": number, "player": in_hand.player, "stack": in_hand.stack,
+                          "bet": in_hand.bet, "status": status,
+                          "cards_held": 0 if in_hand.status is SeatStatus.FOLDED
+                          else len(session.cards_at(number))})
+        elif occupant is not None:
+            seats.append({"seat": number, "player": occupant.player, "stack": occupant.stack,
+                          "bet": 0, "status": "absent" if number in session.absent
+                          else "sitting_out" if hand is not None and hand.phase is not
+                          Phase.COMPLETE else "active", "cards_held": 0})
+        else:
+            seats.append({"seat": number, "player": None, "stack": 0, "bet": 0,
+                          "status": "empty", "cards_held": 0})
+    street: str | None = None
+    action_on = to_call = min_raise_to = 0
+    pots: list[dict[str, Any]] = []
+    if hand is not None:
+        if hand.phase is Phase.COMPLETE:
+            street = "complete"
+        elif hand.phase is Phase.SHOWDOWN:
+            street = "showdown"
+        else:
+            street = _STREET[int(hand.street)]
+        source = hand.pots if hand.phase is Phase.COMPLETE else build_pots(
+            tuple(s for s in hand.seats))
+        pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in source]
+        opts = betting.options_for(hand, rules)
+        if opts is not None:
+            action_on, to_call, min_raise_to = opts.seat, opts.to_call, opts.min_to
+    return {
+        "ts_ms": at_ms,
+        "hand_id": hand.hand_id if hand is not None else None,
+        "hand_number": session.hand_number,
+        "level": level_json(session.level),
+        "pending_level": level_json(session.pending_level) if session.pending_level else None,
+        "paused": session.paused,
+        "hand_for_hand": session.hand_for_hand,
+        "button": hand.button if hand is not None else session.table.button,
+        "street": street,
+        "board": list(hand.board) if hand is not None else [],
+        "pots": pots,
+        "seats": seats,
+        "action_on": action_on or None,
+        "to_call": to_call,
+        "min_raise_to": min_raise_to,
+        "substantial_action": hand.substantial_action if hand is not None else False,
+        "alerts": [
+            {"id": a.id, "rule_ids": list(a.ruling.rule_ids), "kind": a.ruling.code or "floor",
+             "text": a.ruling.text[:500], "options": list(a.ruling.options)}
+            for a in session.alerts
+        ],
+    }

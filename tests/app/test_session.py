@@ -1,0 +1,160 @@
+"""The table session: readers, console and room commands in; engine hands and messages out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.inputs import (
+    CardDetected,
+    ChipItem,
+    ChipsMoved,
+    ConsolePress,
+    RoomCommand,
+    from_record,
+    to_record,
+)
+from controller.model import Level, Phase
+from controller.public_state import table_state
+from controller.session import Output, SessionConfig, TableSession, apply, new_session
+from controller.table import TableSeat
+from mqtt.payloads import validate
+
+LEVEL = Level(small_blind=100, big_blind=200)
+
+
+def _session() -> TableSession:
+    seats = (TableSeat(1, "Ann", 5000), TableSeat(2, "Bob", 5000), TableSeat(3, "Cat", 1500))
+    return new_session(SessionConfig(venue="v", table="t1", first_button=3), LEVEL, seats)
+
+
+class Table:
+    """Feeds inputs through ``apply`` and keeps every output, like the application does."""
+
+    def __init__(self) -> None:
+        self.session = _session()
+        self.out: list[Output] = []
+        self.t = 0
+
+    def __call__(self, item: Any) -> tuple[Output, ...]:
+        # Every input survives the journal round trip unchanged.
+        assert from_record(to_record(item)) == item
+        self.session, out = apply(self.session, item)
+        self.out.extend(out)
+        return out
+
+    def ms(self) -> int:
+        self.t += 10
+        return self.t
+
+    def press(self, button: str, amount: int | None = None) -> tuple[Output, ...]:
+        return self(ConsolePress(button, self.ms(), amount))
+
+    def push(self, seat: int, *denoms: int) -> tuple[Output, ...]:
+        return self(ChipsMoved(f"seat{seat}.bet", seat, tuple(ChipItem(d) for d in denoms), (),
+                               self.ms()))
+
+    def collect(self) -> None:
+        for seat, chips in self.session.bet_zones:
+            if chips:
+                self(ChipsMoved(f"seat{seat}.bet", seat, (), chips, self.ms()))
+
+    def card(self, zone: str, card: str) -> tuple[Output, ...]:
+        seat = int(zone[4:].split(".")[0]) if zone.startswith("seat") else None
+        return self(CardDetected(zone, seat, card, self.ms()))
+
+    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
+        return [o.payload for o in self.out if o.channel == "event"
+                and (kind is None or o.payload["kind"] == kind)]
+
+
+def _deal(table: Table) -> None:
+    for seat, cards in ((1, ("As", "Ad")), (2, ("Ks", "Kd")), (3, ("Qs", "Qd"))):
+        for c in cards:
+            table.card(f"seat{seat}.cards", c)
+
+
+def test_a_hand_from_readers_and_console_with_a_side_pot() -> None:
+    table = Table()
+    table.press("hand_start")
+    hand = table.session.hand
+    assert hand is not None and (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (
+        3, 1, 2)
+    _deal(table)
+    assert len([o for o in table.out if o.channel == "hole_cards"]) == 3
+    assert table.session.hand.action_on == 3
+    table.push(3, 1000, 500)  # Cat: all in for 1,500
+    table.press("check_call")  # Ann calls 1,500 (the dealer pushes her chips afterwards)
+    table.push(1, 1000, 500)  # fulfils the declared call: not a second action
+    table.push(2, 1000, 1000, 1000, 500, 500)  # Bob raises to 4,000 by chips alone
+    table.press("fold")  # Ann folds
+    hand = table.session.hand
+    assert hand.phase is Phase.DEALING and hand.face_up  # one player with chips left: R16
+    table.collect()
+    for c in ("2c", "7d", "9h", "Jc", "4s"):
+        table.card("board", c)
+    table.press("confirm")  # dealer: live hands tabled
+    hand = table.session.hand
+    assert hand.phase is Phase.COMPLETE
+    # Ann folded the aces; Bob's 2,500 over Cat's all-in came back; his kings beat Cat's
+    # queens for the 4,500 pot and Cat leaves the table.
+    stacks = {s.seat: s.stack for s in table.session.table.seats}
+    assert stacks == {1: 3500, 2: 8000}
+    kinds = [e["kind"] for e in table.events()]
+    assert kinds[0] == "hand_start" and "hand_complete" in kinds
+    for event in table.events():
+        validate("event", {**event, "venue": "v", "table": "t1", "session": "s", "seq": 1})
+    state = table_state(table.session, 999)
+    validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1})
+
+
+def test_undercall_and_out_of_turn_chips_raise_alerts_without_changing_state() -> None:
+    table = Table()
+    table.press("hand_start")
+    _deal(table)
+    before = table.session.hand
+    out = table.push(1, 500)  # seat 3 is on the action
+    assert before is table.session.hand
+    assert out[0].payload["kind"] == "out_of_turn"
+    assert out[0].payload["rulings"][0]["rule_ids"] == ["TDA2024-53A"]
+
+
+def test_level_announced_mid_hand_applies_to_the_next_hand_R23() -> None:
+    table = Table()
+    table.press("hand_start")
+    level = {"number": 2, "small_blind": 200, "big_blind": 400, "ante": 400,
+             "ante_format": "bb_ante"}
+    out = table(RoomCommand("level", "r1", {"command": "level", "request_id": "r1",
+                                            "level": level}, table.ms()))
+    assert out[0].channel == "reply" and out[0].payload["ok"]
+    assert table.session.hand.level.big_blind == 200
+    assert table.session.pending_level is not None
+    table.press("fold")
+    table.press("fold")
+    assert table.session.hand.phase is Phase.COMPLETE
+    table.press("hand_start")
+    assert table.session.hand.level.big_blind == 400 and table.session.pending_level is None
+
+
+def test_director_commands_are_answered_and_bad_ones_change_nothing() -> None:
+    table = Table()
+    before = table.session
+    out = table(RoomCommand("seat_player", "r2", {"command": "seat_player", "request_id": "r2",
+                                                   "seat": 1, "player": "Dan", "stack": 100},
+                            table.ms()))
+    assert out[0].payload == {"request_id": "r2", "ok": False, "command": "seat_player",
+                              "ts_ms": table.t, "error": "seat 1 is taken", "field": "seat"}
+    assert table.session == before
+    out = table(RoomCommand("seat_player", "r3", {"command": "seat_player", "request_id": "r3",
+                                                   "seat": 5, "player": "Dan", "stack": 100},
+                            table.ms()))
+    assert out[0].payload["ok"] and table.session.table.occupied(5) is not None
+
+
+def test_seat_leds_follow_the_action() -> None:
+    table = Table()
+    out = table.press("hand_start")
+    leds = [o.payload for o in out if o.channel == "led"]
+    assert leds == [{"seat": 3, "mode": "action"}]
+    out = table.press("all_in")
+    leds = [o.payload for o in out if o.channel == "led"]
+    assert {"seat": 3, "mode": "all_in"} in leds and {"seat": 1, "mode": "action"} in leds
