@@ -1,0 +1,207 @@
+"""The deployment files agree with each other, with the config schema and with systemd."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from controller.config import parse_config
+from hardware.console import DEFAULT_PIN_MAP, ConsolePinMap
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+INSTALL = DEPLOY / "install.sh"
+UNIT = DEPLOY / "pokertable.service"
+EXAMPLE = DEPLOY / "table.example.toml"
+DOC = ROOT / "docs" / "install-pi.md"
+
+# BCM number -> physical pin on the 40-pin header (the Pi's published pinout).
+HEADER_PIN = {4: 7, 17: 11, 27: 13, 22: 15, 5: 29, 6: 31, 13: 33, 26: 37, 23: 16, 24: 18,
+              12: 32, 16: 36, 18: 12, 19: 35, 20: 38, 21: 40, 25: 22}
+
+
+def unit_settings() -> dict[str, list[str]]:
+    settings: dict[str, list[str]] = {}
+    for line in UNIT.read_text().splitlines():
+        if line and not line.startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            settings.setdefault(key, []).append(value)
+    return settings
+
+
+def dry_run(tmp_path: Path, *args: str, model: bytes | None = None,
+            raspi_config: bool = False) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    model_file = tmp_path / "model"
+    if model is not None:
+        model_file.write_bytes(model)
+    env["POKERTABLE_MODEL_FILE"] = str(model_file)
+    if raspi_config:  # only its presence is checked in a dry run; it is never executed
+        bin_dir = tmp_path / "bin"
+        bin_dir.mkdir()
+        tool = bin_dir / "raspi-config"
+        tool.write_text("#!/bin/sh\nexit 99\n")
+        tool.chmod(0o755)
+        env["PATH"] = f"{bin_dir}:{env['PATH']}"
+    return subprocess.run(["bash", str(INSTALL), "--dry-run", *args], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def planned(result: subprocess.CompletedProcess[str]) -> list[str]:
+    """The commands of a dry run, unquoted (the script prints them shell-quoted)."""
+    return [" ".join(shlex.split(line[2:])) for line in result.stdout.splitlines()
+            if line.startswith("+ ")]
+
+
+# -- install.sh ---------------------------------------------------------------------------
+
+
+def test_install_script_parses() -> None:
+    result = subprocess.run(["bash", "-n", str(INSTALL)], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="apt-get install shellcheck")
+def test_install_script_is_shellcheck_clean() -> None:
+    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True,
+                            check=False)
+    assert result.returncode == 0, result.stdout
+
+
+def test_dry_run_on_a_pi_installs_the_pi_extra_and_enables_uart_and_spi(tmp_path: Path) -> None:
+    result = dry_run(tmp_path, model=b"Raspberry Pi 5 Model B Rev 1.0\x00", raspi_config=True)
+    assert result.returncode == 0, result.stderr
+    plan = planned(result)
+    pip = [c for c in plan if " -m pip install " in c and not c.endswith("--upgrade pip")]
+    venv_python = "/opt/pokertable/.venv/bin/python"
+    assert pip == [f"{venv_python} -m pip install --quiet --upgrade {ROOT}[pi]"]
+    uart_spi = [c for c in plan if c.startswith("raspi-config")]
+    assert uart_spi == [
+        "raspi-config nonint do_serial_hw 0",
+        "raspi-config nonint do_serial_cons 1",
+        "raspi-config nonint do_spi 0",
+    ]
+
+
+def test_dry_run_off_a_pi_skips_the_extra_and_says_so(tmp_path: Path) -> None:
+    result = dry_run(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "not a Raspberry Pi" in result.stdout
+    assert "raspi-config not found" in result.stdout
+    assert not any("[pi]" in c for c in planned(result))
+
+
+def test_dry_run_plan_order_user_before_files_unit_last(tmp_path: Path) -> None:
+    plan = planned(dry_run(tmp_path, "--with-broker"))
+    first = {name: next(i for i, c in enumerate(plan) if re.search(pattern, c))
+             for name, pattern in {
+                 "apt": r"apt-get install .*python3-venv.* mosquitto",
+                 "user": r"^useradd --system .* pokertable$",
+                 "groups": r"^usermod --append --groups dialout,gpio,spi pokertable$",
+                 "venv": r"-m venv /opt/pokertable/.venv$",
+                 "udev": r"99-pokertable.rules /etc/udev/rules.d/99-pokertable.rules$",
+                 "config": r"table.example.toml /etc/pokertable/table.toml$",
+                 "unit": r"pokertable.service /etc/systemd/system/pokertable.service$",
+                 "enable": r"^systemctl enable pokertable.service$",
+                 "broker": r"^systemctl enable --now mosquitto.service$",
+             }.items()}
+    order = ["apt", "user", "groups", "venv", "udev", "config", "unit", "enable", "broker"]
+    assert sorted(order, key=first.__getitem__) == order
+    assert "systemctl restart pokertable.service" not in plan  # fresh config: no start yet
+
+
+def test_unknown_option_is_refused(tmp_path: Path) -> None:
+    result = dry_run(tmp_path, "--frobnicate")
+    assert result.returncode == 2
+    assert "unknown option '--frobnicate'" in result.stderr
+
+
+def test_without_root_and_without_dry_run_it_refuses() -> None:
+    if os.geteuid() == 0:
+        pytest.skip("running as root: the script would really install")
+    result = subprocess.run(["bash", str(INSTALL)], capture_output=True, text=True, check=False)
+    assert result.returncode == 1 and "run as root" in result.stderr
+
+
+# -- the unit -----------------------------------------------------------------------------
+
+
+def test_unit_has_the_promised_settings() -> None:
+    s = unit_settings()
+    assert s["Type"] == ["notify"]
+    assert s["ExecStart"] == [
+        "/opt/pokertable/.venv/bin/pokertable run --config /etc/pokertable/table.toml"]
+    assert s["Restart"] == ["always"] and s["WatchdogSec"] == ["10"]
+    assert s["User"] == ["pokertable"]
+    assert set(s["SupplementaryGroups"][0].split()) == {"dialout", "gpio", "spi"}
+    assert s["StandardOutput"] == ["journal"]
+    assert s["ProtectSystem"] == ["strict"] and s["ReadWritePaths"] == ["/var/lib/pokertable"]
+    assert "StartLimitBurst" in s and "StartLimitIntervalSec" in s
+    assert set(s["RestartPreventExitStatus"][0].split()) == {"2", "78"}  # config errors
+
+
+def test_unit_hardening_leaves_devices_reachable() -> None:
+    """Each of these would cut the table off its serial buses or GPIO chip."""
+    s = unit_settings()
+    for key in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock"):
+        assert key not in s, f"{key} would hide /dev/tty*, /dev/gpiochip* or /dev/spidev*"
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="needs systemd-analyze")
+def test_systemd_accepts_every_directive(tmp_path: Path) -> None:
+    unit = tmp_path / "pokertable.service"
+    unit.write_text(re.sub(r"(?m)^ExecStart=.*$", "ExecStart=/bin/true", UNIT.read_text()))
+    result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
+                            text=True, timeout=60, check=False)
+    assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
+
+
+# -- the example config -------------------------------------------------------------------
+
+
+def test_example_config_passes_the_services_own_checks() -> None:
+    config = parse_config(tomllib.loads(EXAMPLE.read_text()))
+    assert config.gpio.backend == "auto"
+    assert ConsolePinMap.from_config(config.gpio.pins) == DEFAULT_PIN_MAP
+
+
+def test_example_data_paths_are_writable_under_the_unit() -> None:
+    data = tomllib.loads(EXAMPLE.read_text())
+    writable = Path(unit_settings()["ReadWritePaths"][0])
+    for path in (data["registry"]["path"], data["journal"]["path"], data["mqtt"]["outbox"]):
+        assert Path(path).is_absolute() and Path(path).is_relative_to(writable), path
+
+
+def test_udev_symlink_and_example_port_use_one_prefix() -> None:
+    rule = next(line for line in (DEPLOY / "99-pokertable.rules").read_text().splitlines()
+                if line.startswith("SUBSYSTEM"))
+    assert 'SYMLINK+="pokertable/usb-$env{ID_PATH_TAG}"' in rule and 'GROUP="dialout"' in rule
+    assert 'port = "/dev/pokertable/usb-' in EXAMPLE.read_text()
+
+
+# -- the install guide --------------------------------------------------------------------
+
+
+def test_install_guide_pin_table_matches_the_code() -> None:
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+) \|", DOC.read_text(), re.MULTILINE)
+    documented = {key: int(bcm) for key, bcm, _ in rows}
+    expected = {name: pin for pin, name in DEFAULT_PIN_MAP.buttons().items()}
+    expected |= {f"seat_led_{i}": pin for i, pin in enumerate(DEFAULT_PIN_MAP.seat_leds, 1)}
+    assert documented == expected
+    assert all(HEADER_PIN[int(bcm)] == int(header) for _, bcm, header in rows)
+
+
+def test_install_guide_mentions_every_config_section() -> None:
+    text = DOC.read_text()
+    for section in ("[table]", "[table.overrides]", "[[levels]]", "[registry]", "[journal]",
+                    "[[readers]]", "[gpio]", "[gpio.pins]", "[mqtt]"):
+        assert section in text, section
+    assert "journalctl -u pokertable" in text and "raspi-config nonint do_serial_hw 0" in text
