@@ -114,6 +114,7 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "premature_call": "59B",
         "overbet_change": "61",
         "non_value_items": "RP-22",
+        "chips_behind": "62",
         "floor_discretion": "1",
         "foreign_chip": "64",
         # --- irregularities citations (issue 4): add entries below this line ---
@@ -142,6 +143,7 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "see_hand": "18B",
         "fouled_identifiable": "65B",
         "penalty_hand": "71C",
+        "leave_table": "31",
     }
 )
 
@@ -161,19 +163,19 @@ class RuleProfile:
     limit_max_bets_per_street: int | None = 4  # R48 house cap: voluntary bets+raises per street
     limit_cap_heads_up: bool = True  # R48: the cap applies heads-up until the event is down to 2
     # --- interpretation parameters (issue 3): add fields below this line ---
-    motion_window_ms: int = 800  # R56: chips settling within this window of each other are one motion
-    raise_threshold: float = 0.5  # R43-A: a raise portion of >= 50% of the last full raise must complete
-    exact_threshold_option: bool = False  # R43-A "50% or more" raises; ACE gives a call option at exactly 50%
-    tiny_chip_fraction: float = 0.1  # R41: an undercall below this share of the call is "relatively tiny"
-    ambiguous_amount_highest: bool = True  # R57: highest reasonable amount <= pot (T11 R44: the lesser)
+    motion_window_ms: int = 800  # R56: chips settling within this window are one motion
+    raise_threshold: float = 0.5  # R43-A: a raise of >= 50% of the last full raise completes
+    exact_threshold_option: bool = False  # R43-A: exactly 50% raises (ACE: call option)
+    tiny_chip_fraction: float = 0.05  # R41: undercall below this share of the call is "tiny"
+    ambiguous_amount_highest: bool = True  # R57: highest amount <= pot (T11 R44: the lesser)
     undercall_mandatory: bool = True  # R51-B: heads-up / opening-bet undercalls are full calls
     # --- irregularities parameters (issue 4): add fields below this line ---
     sa_check_fold_counts: bool = False  # R36 main clause; True = its "(i.e. ...)" reading (A1)
     misdeal_on_card_count: bool = True  # R35-A5 (Clubs NZ: not listed, the floor decides)
     misdeal_on_nonstandard_card: bool = True  # R35-A6 (before SA; after SA "scraps of paper")
     misdeal_boxed_cards: int = 2  # R35-A1: this many boxed cards on the initial deal
-    redeal_absent_players_play: bool = True  # R35-C: absent at the original deal may play the re-deal
-    button_short_replace: bool = True  # R37: missing button cards replaced (hold'em/Omaha permit it)
+    redeal_absent_players_play: bool = True  # R35-C: away at the original deal, plays the re-deal
+    button_short_replace: bool = True  # R37: missing button cards replaced (if the game permits)
 
     def rule_id(self, concept: str) -> str:
         """The rule id of a concept, e.g. ``TDA2024-47A`` (an unknown concept is a bug)."""

@@ -1,0 +1,165 @@
+"""Board and burn readers: one burn per street (R38), irregular flops (R39), premature cards (RP-5).
+
+A street's cards go to the engine (``DealBoard``) once all of them lie on the board. The
+burn reader says whether the street had its one burn. Cards that land before the betting
+round ended are premature: they are held back and the dealer is told the RP-5 procedure.
+A fourth flop card before any flop action is a four-card flop: the floor is called and
+the card the floor moves to the burn zone becomes the next burn (R39-A).
+"""
+
+from __future__ import annotations
+
+from controller.events import DealBoard
+from controller.irregularities.alerts import alert, floor
+from controller.irregularities.hand import Step, TrackedHand, apply_engine
+from controller.model import HandState, Phase, Street, evolve
+from controller.rules import RuleProfile
+from controller.rulings import RulingKind
+
+_PREMATURE = {Street.FLOP: "flop", Street.TURN: "turn", Street.RIVER: "river"}
+
+
+def street_actions(hand: HandState, street: Street) -> int:
+    return sum(1 for a in hand.actions if a.street is street)
+
+
+def _next_street(hand: HandState) -> Street | None:
+    return Street(hand.street + 1) if hand.street < Street.RIVER else None
+
+
+def _with_burns(t: TrackedHand, street: Street, burns: int) -> TrackedHand:
+    counts = list(t.board.burns)
+    counts[street] = burns
+    new = (counts[0], counts[1], counts[2], counts[3])
+    return evolve(t, board=evolve(t.board, burns=new))
+
+
+def _flop_repairable(t: TrackedHand) -> bool:
+    return t.hand.street is Street.FLOP and street_actions(t.hand, Street.FLOP) == 0
+
+
+def burn_card(t: TrackedHand, card: str, from_board: bool, rules: RuleProfile) -> Step:
+    """A card arrived in the burn zone (``from_board``: it was just on the board)."""
+    if from_board and t.board.four_card_flop and _flop_repairable(t):
+        board = t.ledger.in_zone("board")
+        t = evolve(t, hand=evolve(t.hand, board=board),
+                   board=evolve(t.board, four_card_flop=False))
+        t = _with_burns(t, Street.TURN, 1)
+        return t, [alert(rules, ("four_card_flop",), "four_card_flop_resolved",
+                         f"{card} is the next burn; the flop is {' '.join(board)} (R39-A). "
+                         "Do not burn again before the turn.", kind=RulingKind.INFO)]
+    if from_board and t.board.flop_without_burn and _flop_repairable(t):
+        t = _with_burns(t, Street.FLOP, 1)
+        return t, [alert(rules, ("flop_no_burn",), "flop_no_burn_burned",
+                         f"{card} is the flop burn; complete the flop with the next card off "
+                         "the stub (R39-B)", kind=RulingKind.INFO)]
+    nxt = _next_street(t.hand)
+    if nxt is None:
+        return t, [alert(rules, ("one_burn",), "burn_after_river",
+                         f"burn {card} read after the river: nothing is left to deal")]
+    count = t.board.burns[nxt] + 1
+    t = _with_burns(t, nxt, count)
+    if count > 1:
+        return t, [alert(rules, ("one_burn",), "extra_burn",
+                         f"a second burn ({card}) for the {nxt.name.lower()}: the burn is one "
+                         "card per street, never more (R38). Call the floor before dealing.")]
+    return t, []
+
+
+def board_card(t: TrackedHand, card: str, rules: RuleProfile) -> Step:
+    """A new card landed on the board (already in the ledger)."""
+    hand = t.hand
+    on_board = t.ledger.in_zone("board")
+    if len(on_board) == 3 and len(hand.board) == 3 and _flop_repairable(t) and (
+        set(on_board) != set(hand.board)
+    ):
+        # The flop was repaired (R39-B): one flop card became the burn, this one completes it.
+        t = evolve(t, hand=evolve(hand, board=on_board),
+                   board=evolve(t.board, flop_without_burn=False))
+        return t, [alert(rules, ("flop_no_burn",), "flop_repaired",
+                         f"the flop is {' '.join(on_board)} (R39-B)", kind=RulingKind.INFO)]
+    if (len(on_board) == 4 and _flop_repairable(t) and t.board.burns[Street.TURN] == 0
+            and not t.board.premature):
+        t = evolve(t, board=evolve(t.board, four_card_flop=True))
+        return t, [floor(rules, ("four_card_flop",), "four_card_flop",
+                         "Four cards on the flop: call the floor. Scramble the four cards face "
+                         "down; the floor picks one at random as the next burn and moves it to "
+                         "the burn; the other three are the flop (R39-A).",
+                         ("move_one_card_to_burn",))]
+    if hand.phase is Phase.DEALING:
+        if t.board.premature:
+            return t, [alert(rules, ("premature_cards",), "premature_still_out",
+                             f"premature card(s) {' '.join(t.board.premature)} are still on the "
+                             f"board: return them to the stub and reshuffle before dealing "
+                             f"(RP-5); {card} is not dealt yet")]
+        return _deal_street(t, card, on_board, rules)
+    if hand.phase is Phase.BETTING:
+        nxt = _next_street(hand) or Street.RIVER
+        t = evolve(t, board=evolve(t.board, premature=(*t.board.premature, card)))
+        name = _PREMATURE[nxt]
+        letter = {"flop": "A", "turn": "B", "river": "C"}[name]
+        return t, [alert(rules, ("premature_cards", "stub_reshuffle"), f"premature_{name}",
+                         f"Premature {name}: {card} was dealt before the betting round ended. "
+                         f"Leave the burn as the {name} burn; return the premature card(s) to "
+                         "the stub and reshuffle the stub face down; after the round ends deal "
+                         f"the {name} without another burn (RP-5-{letter}, R39-D).")]
+    return t, [alert(rules, ("rabbit_hunting",), "board_card_no_street",
+                     f"board card {card} read when no street is due: take it off the board")]
+
+
+def _deal_street(t: TrackedHand, card: str, on_board: tuple[str, ...], rules: RuleProfile) -> Step:
+    nxt = _next_street(t.hand)
+    if nxt is None:
+        return t, []
+    rulings = []
+    first_card_of_street = len(on_board) == len(t.hand.board) + 1
+    if first_card_of_street and t.board.burns[nxt] == 0:
+        if nxt is Street.FLOP:
+            t = evolve(t, board=evolve(t.board, flop_without_burn=True))
+            rulings.append(alert(rules, ("flop_no_burn", "one_burn"), "flop_no_burn",
+                                 "The flop is being dealt without a burn. If no action has "
+                                 "occurred on the flop: scramble the three flop cards face "
+                                 "down, pick one as the burn (move it to the burn), and complete "
+                                 "the flop with the next stub card. If any action (even one "
+                                 "check) occurs first, play proceeds with these cards and only "
+                                 "one card is burned for the turn (R39-B)."))
+        else:
+            rulings.append(alert(rules, ("one_burn",), "missing_burn",
+                                 f"the {nxt.name.lower()} was dealt without a burn: one burn "
+                                 "per street (R38); call the floor"))
+    if len(on_board) == nxt.board_size:
+        new = tuple(c for c in on_board if c not in t.hand.board)
+        t, out = apply_engine(t, DealBoard(new), rules)
+        rulings += out
+    return t, rulings
+
+
+def board_card_removed(t: TrackedHand, card: str, rules: RuleProfile) -> Step:
+    """A card left the board: a premature card going back, or a flop repair (R39)."""
+    if card in t.board.premature:
+        left = tuple(c for c in t.board.premature if c != card)
+        t = evolve(t, board=evolve(t.board, premature=left))
+        if left:
+            return t, []
+        return t, [alert(rules, ("premature_cards", "stub_reshuffle"), "premature_returned",
+                         "premature card(s) back in the stub: reshuffle the stub face down; deal "
+                         "the street without another burn once the betting round ends (RP-5)",
+                         kind=RulingKind.INFO)]
+    if (t.board.four_card_flop or t.board.flop_without_burn) and _flop_repairable(t):
+        return t, []  # on its way to the burn zone
+    if t.over:
+        return t, []
+    return t, [alert(rules, ("reader_fault",), "board_card_removed",
+                     f"board card {card} left the board during play: put it back; call the "
+                     "floor if it cannot be identified")]
+
+
+def after_action(t: TrackedHand, rules: RuleProfile) -> Step:
+    """R39-B: once anyone acts on a flop dealt without a burn, the flop stands."""
+    if t.board.flop_without_burn and street_actions(t.hand, Street.FLOP) > 0:
+        t = evolve(t, board=evolve(t.board, flop_without_burn=False))
+        return t, [alert(rules, ("flop_no_burn",), "flop_no_burn_stands",
+                         "action has occurred on the flop dealt without a burn: play proceeds "
+                         "with these cards; burn only one card for the turn (R39-B)",
+                         kind=RulingKind.INFO)]
+    return t, []

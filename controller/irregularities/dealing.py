@@ -1,0 +1,227 @@
+"""The initial deal as the seat readers see it: misdeals (R35-A..D), fouled decks (R35-E), R37.
+
+Every misdeal trigger the readers can prove is checked as the cards land: the first card
+to the wrong seat, a card to a seat not dealt in, a non-standard card; the counts (a seat
+dealt out, too many or too few cards, the button exception of R37) once the deal closes.
+Boxed cards and exposures come from the dealer. A misdeal is offered, never forced: the
+dealer confirms it, and once substantial action occurs the offer is withdrawn (R35-D).
+
+>>> from controller.engine import HandSetup
+>>> from controller.model import Level, Variant
+>>> from controller.rules import TDA_2024
+>>> from controller.irregularities.tracked import start_tracked
+>>> setup = HandSetup(hand_id="d", variant=Variant.NLHE, level=Level(small_blind=50,
+...     big_blind=100), button=3, small_blind_seat=1, big_blind_seat=2,
+...     players=((1, "A", 1000), (2, "B", 1000), (3, "C", 1000)))
+>>> t, _ = start_tracked(setup, TDA_2024)
+>>> t, rulings = seat_card(t, 2, "As", TDA_2024)
+>>> rulings[0].code, rulings[0].rule_ids
+('misdeal_first_card', ('TDA2024-35A2', 'TDA2024-35C'))
+"""
+
+from __future__ import annotations
+
+from controller.events import DealHole
+from controller.irregularities.alerts import alert, floor
+from controller.irregularities.hand import (
+    HandStatus,
+    MisdealOffer,
+    Step,
+    TrackedHand,
+    apply_engine,
+)
+from controller.irregularities.killed import kill_hand, return_all_bets
+from controller.irregularities.presence import kill_at_deal
+from controller.model import evolve
+from controller.rules import RuleProfile
+from controller.rulings import Ruling, RulingKind
+
+MISDEAL_PROCEDURE = (
+    "Stop dealing and call the misdeal: collect every card, reshuffle and re-deal as an exact "
+    "replay: the button does not move, no new players are seated, the limits stay the same "
+    "(R35-C)."
+)
+
+
+def first_seat(t: TrackedHand) -> int:
+    """The first seat clockwise of the button that is dealt in (heads-up: the big blind)."""
+    return t.hand.seats_clockwise_from(t.hand.button)[0].seat
+
+
+def offer_misdeal(
+    t: TrackedHand, rules: RuleProfile, concept: str, code: str, why: str, seat: int | None = None
+) -> Step:
+    """Offer a misdeal for one R35-A trigger, or say why none can be declared after SA."""
+    if t.sa(rules):
+        return t, [alert(rules, (concept, "no_misdeal_after_sa"), "no_misdeal_after_sa",
+                         f"{why}. Substantial action has occurred: no misdeal, the hand proceeds "
+                         "(R35-D).", seat=seat)]
+    rule_id = rules.rule_id(concept)
+    offer = t.misdeal or MisdealOffer((), ())
+    if code not in offer.codes:
+        offer = MisdealOffer((*offer.codes, code), (*offer.rule_ids, rule_id))
+    ruling = alert(rules, (concept, "redeal"), code, f"Misdeal: {why}. {MISDEAL_PROCEDURE}",
+                   seat=seat)
+    return evolve(t, misdeal=offer), [ruling]
+
+
+def seat_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -> Step:
+    """A new standard card landed at ``seat``'s card zone."""
+    entitled = t.hand.has_seat(seat)
+    if not t.deal.closed:
+        rulings: list[Ruling] = []
+        if not t.deal.order and seat != first_seat(t):
+            t, out = offer_misdeal(
+                t, rules, "misdeal_first_card", "misdeal_first_card",
+                f"the first card went to seat {seat}; it belongs to seat {first_seat(t)}", seat)
+            rulings += out
+        if not entitled:
+            t, out = offer_misdeal(t, rules, "misdeal_not_entitled", "misdeal_not_entitled",
+                                   f"seat {seat} is not dealt in to this hand but got a card",
+                                   seat)
+            rulings += out
+        t = evolve(t, deal=evolve(t.deal, order=(*t.deal.order, (seat, card))))
+        need = t.hand.variant.hole_cards
+        if all(len(t.deal.cards_of(s.seat)) >= need for s in t.hand.seats):
+            t, out = close_deal(t, rules)
+            rulings += out
+        return t, rulings
+    return _card_after_deal(t, seat, card, rules)
+
+
+def _card_after_deal(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -> Step:
+    need = t.hand.variant.hole_cards
+    if not t.hand.has_seat(seat):
+        if t.sa(rules):
+            return t, [alert(rules, ("one_burn",), "card_to_empty_seat",
+                             f"card {card} at seat {seat}, which is not in the hand: muck it; "
+                             "it is not a burn (R38)", seat=seat)]
+        return offer_misdeal(t, rules, "misdeal_not_entitled", "misdeal_not_entitled",
+                             f"seat {seat} is not dealt in to this hand but got a card", seat)
+    held = (*t.deal.cards_of(seat), card)
+    t = evolve(t, deal=evolve(t.deal, order=(*t.deal.order, (seat, card))))
+    if seat == t.hand.button and t.deal.button_short and rules.button_short_replace:
+        if len(held) < need:
+            return t, []
+        t = evolve(t, deal=evolve(t.deal, button_short=False))
+        t, rulings = apply_engine(t, DealHole(seat, held), rules)
+        return t, [*rulings, alert(rules, ("button_short",), "button_short_replaced",
+                                   f"the button's missing card was replaced: seat {seat} holds "
+                                   f"{len(held)} cards (R37)", seat=seat, kind=RulingKind.INFO)]
+    return wrong_count(t, seat, len(held), rules)
+
+
+def wrong_count(t: TrackedHand, seat: int, count: int, rules: RuleProfile) -> Step:
+    """R35-A5 before SA (a misdeal); after SA the hand is dead and one burn per street (R38)."""
+    need = t.hand.variant.hole_cards
+    if seat not in t.deal.wrong_count:
+        t = evolve(t, deal=evolve(t.deal, wrong_count=(*t.deal.wrong_count, seat)))
+    why = f"seat {seat} holds {count} card{'s' if count != 1 else ''}, {need} expected"
+    if t.sa(rules):
+        return kill_wrong_count(t, seat, rules)
+    if not rules.misdeal_on_card_count:
+        return t, [floor(rules, ("misdeal_card_count",), "card_count_floor",
+                         f"{why}: the rules leave this to the floor (misdeal or dead hand)",
+                         ("misdeal", "dead_hand"), seat=seat)]
+    return offer_misdeal(t, rules, "misdeal_card_count", "misdeal_card_count", why, seat)
+
+
+def kill_wrong_count(t: TrackedHand, seat: int, rules: RuleProfile) -> Step:
+    hand, rulings = kill_hand(t.hand, seat, rules, refund_uncalled=True)
+    t = evolve(t, hand=hand, killed=(*t.killed, seat))
+    return t, [
+        alert(rules, ("one_burn", "no_misdeal_after_sa"), "dead_hand_card_count",
+              f"seat {seat} was dealt the wrong number of cards and substantial action has "
+              "occurred: the hand is dead, muck all its cards. Burn exactly one card from the "
+              "stub for each later street, never more (R38).", seat=seat),
+        *rulings,
+    ]
+
+
+def close_deal(t: TrackedHand, rules: RuleProfile) -> Step:
+    """The last card of the initial deal landed (or the first action came): judge the counts."""
+    need = t.hand.variant.hole_cards
+    t = evolve(t, deal=evolve(t.deal, closed=True, absent_at_deal=t.absent),
+               status=HandStatus.PLAYING)
+    rulings: list[Ruling] = []
+    for s in t.hand.seats:
+        held = t.deal.cards_of(s.seat)
+        if s.hole:  # dealt through an engine ``DealHole`` (no card readers at this seat)
+            continue
+        if len(held) == need:
+            t, out = apply_engine(t, DealHole(s.seat, held), rules)
+        elif not held:
+            t, out = offer_misdeal(t, rules, "misdeal_dealt_out", "misdeal_dealt_out",
+                                   f"seat {s.seat} is dealt in but got no cards", s.seat)
+        elif len(held) < need and s.seat == t.hand.button:
+            t = evolve(t, deal=evolve(t.deal, button_short=True))
+            out = [alert(rules, ("button_short",), "button_short",
+                         f"the button (seat {s.seat}) holds {len(held)} of {need} cards: not a "
+                         "misdeal. "
+                         + ("Replace the missing card from the stub now. " if
+                            rules.button_short_replace else "")
+                         + "If the button checks or bets with too few cards, his hand is dead "
+                         "(R37).", seat=s.seat)]
+        else:
+            t, out = wrong_count(t, s.seat, len(held), rules)
+        rulings += out
+    t, out = kill_at_deal(t, rules)
+    return t, rulings + out
+
+
+def boxed_card(t: TrackedHand, rules: RuleProfile) -> Step:
+    if t.deal.closed:
+        return t, [alert(rules, ("misdeal_boxed",), "boxed_card",
+                         "a boxed card after the initial deal is not a misdeal: replace it as "
+                         "house policy says")]
+    t = evolve(t, deal=evolve(t.deal, boxed=t.deal.boxed + 1))
+    if t.deal.boxed >= rules.misdeal_boxed_cards:
+        return offer_misdeal(t, rules, "misdeal_boxed", "misdeal_boxed",
+                             f"{t.deal.boxed} boxed cards on the initial deal")
+    return t, [alert(rules, ("misdeal_boxed",), "boxed_card",
+                     "one boxed card: not a misdeal (R35-A1 needs two); the floor rules how "
+                     "it is replaced")]
+
+
+def exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> Step:
+    """R35-A7: one of the first two cards off the deck, or any two other downcards, exposed."""
+    held = t.deal.cards_of(seat)
+    if not 1 <= card_index <= len(held):
+        return t, [alert(rules, ("reader_fault",), "exposure_unknown_card",
+                         f"seat {seat} has no card number {card_index} on the readers; "
+                         "enter the exposure again")]
+    t = evolve(t, deal=evolve(t.deal, exposures=(*t.deal.exposures, (seat, card_index))))
+    position = [c for _, c in t.deal.order].index(held[card_index - 1])
+    others = sum(
+        1 for s, i in t.deal.exposures
+        if [c for _, c in t.deal.order].index(t.deal.cards_of(s)[i - 1]) >= 2
+    )
+    if position < 2 or others >= 2:
+        why = ("one of the first two cards off the deck was exposed" if position < 2
+               else "two downcards were exposed by the dealer")
+        return offer_misdeal(t, rules, "misdeal_exposed", "misdeal_exposed", why, seat)
+    return t, [alert(rules, ("misdeal_exposed",), "card_exposed",
+                     f"seat {seat}'s card exposed by the dealer: one such card is not a misdeal; "
+                     "the floor rules on it", seat=seat)]
+
+
+def confirm_misdeal(t: TrackedHand, rules: RuleProfile) -> Step:
+    """The dealer declares the misdeal: the hand is void and every chip goes back (R35-C)."""
+    if t.sa(rules):
+        return t, [Ruling(RulingKind.REJECTED, (rules.cite("no_misdeal_after_sa"),),
+                          "substantial action has occurred: a misdeal can no longer be "
+                          "declared; the hand proceeds (R35-D)", code="no_misdeal_after_sa")]
+    hand = return_all_bets(t.hand)
+    t = evolve(t, hand=hand, status=HandStatus.MISDEAL)
+    return t, [alert(rules, ("redeal",), "misdeal_declared",
+                     "Misdeal declared: blinds and antes go back; " + MISDEAL_PROCEDURE,
+                     kind=RulingKind.INFO)]
+
+
+def fouled_deck(t: TrackedHand, card: str, rules: RuleProfile) -> Step:
+    """R35-E: a second card of the same rank and suit stops the hand, whatever the SA."""
+    back = ", ".join(f"seat {s.seat} {s.committed}" for s in t.hand.seats if s.committed)
+    t = evolve(t, hand=return_all_bets(t.hand), status=HandStatus.FOULED, misdeal=None)
+    return t, [alert(rules, ("fouled_deck",), "fouled_deck",
+                     f"Fouled deck: a second {card} was read. Stop play and return all bets "
+                     f"({back}); take the deck out of play (R35-E).")]

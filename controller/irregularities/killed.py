@@ -1,0 +1,77 @@
+"""Dead hands and stopped hands: killing one seat's hand, and returning every bet (R65, R35-E).
+
+A killed hand (dealer error, fouled hand, absent player, wrong card count after SA,
+button that acted short) leaves the hand without being an action in turn, so it never
+counts toward substantial action. What happens to its chips depends on why it died:
+R65-A returns an uncalled bet and keeps called ones; R30 keeps posted blinds and antes.
+
+>>> from controller.engine import HandSetup, start_hand
+>>> from controller.model import Level, Variant
+>>> setup = HandSetup(hand_id="k", variant=Variant.NLHE, level=Level(small_blind=50,
+...     big_blind=100), button=3, small_blind_seat=1, big_blind_seat=2,
+...     players=((1, "A", 1000), (2, "B", 1000), (3, "C", 1000)))
+>>> state, _ = start_hand(setup)
+>>> stopped = return_all_bets(state)
+>>> [s.stack for s in stopped.seats], stopped.phase.value
+([1000, 1000, 1000], 'complete')
+"""
+
+from __future__ import annotations
+
+from controller import betting
+from controller.engine import _settle  # the engine's automatic follow-ups (see report)
+from controller.model import HandState, Phase, SeatStatus, evolve
+from controller.rules import RuleProfile
+from controller.rulings import Ruling, RulingKind
+
+
+def uncalled_part(state: HandState, seat_no: int) -> int:
+    """The part of ``seat_no``'s street bet that nobody has matched (R65-A: returned)."""
+    seat = state.seat(seat_no)
+    others = [s.bet for s in state.seats if s.seat != seat_no]
+    return max(0, seat.bet - max(others, default=0))
+
+
+def kill_hand(
+    state: HandState, seat_no: int, rules: RuleProfile, *, refund_uncalled: bool
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Fold ``seat_no`` outside the turn order and run the engine's follow-ups.
+
+    ``refund_uncalled``: R65-A gives back a bet nobody called; R30 (absent) and
+    penalties keep the posted blinds and antes in the pot, so they pass False.
+    """
+    seat = state.seat(seat_no)
+    if seat.status is SeatStatus.FOLDED or state.phase is Phase.COMPLETE:
+        return state, ()
+    rulings: list[Ruling] = []
+    back = uncalled_part(state, seat_no) if refund_uncalled else 0
+    dead = evolve(
+        seat,
+        status=SeatStatus.FOLDED,
+        stack=seat.stack + back,
+        bet=seat.bet - back,
+        committed=seat.committed - back,
+    )
+    state = state.with_seat(dead)
+    if back:
+        state = evolve(state, returned=(*state.returned, (seat_no, back)))
+        rulings.append(Ruling(RulingKind.INFO, (rules.cite("uncalled_bet"),),
+                              f"uncalled {back} returned to seat {seat_no}; called bets stay "
+                              "in the pot", seat=seat_no, code="uncalled_returned"))
+    if state.action_on == seat_no:
+        state = evolve(state, action_on=betting.next_to_act_among(
+            state.seats, state.call_to, seat_no))
+    state, more = _settle(state, rules)
+    return state, (*rulings, *more)
+
+
+def return_all_bets(state: HandState) -> HandState:
+    """R35-E fouled deck: play stops and every chip committed this hand goes back to its owner."""
+    seats = tuple(
+        evolve(s, stack=s.stack + s.committed, bet=0, committed=0, dead=0,
+               status=SeatStatus.LIVE if s.status is SeatStatus.ALL_IN else s.status)
+        for s in state.seats
+    )
+    returned = tuple((s.seat, s.committed) for s in state.seats if s.committed)
+    return evolve(state, seats=seats, phase=Phase.COMPLETE, action_on=None, pots=(),
+                  awards=(), returned=(*state.returned, *returned))

@@ -1,0 +1,73 @@
+"""Where every card of the hand is, by identity (rank + suit) and by tag.
+
+Identity is rank + suit, never the tag: a second tag with the same rank and suit is a
+fouled deck (R35-E), while the same tag read again (a player peeking lifts his cards off
+the antenna) is the same card moving, not a duplicate.
+
+>>> parse_zone("seat4.cards"), parse_zone("board"), parse_zone("seat4.bet")
+(('seat', 4), ('board', None), None)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from controller.cards import STANDARD_DECK
+from controller.engine import MAX_SEATS
+
+_SEAT_ZONE = re.compile(r"seat(\d{1,2})\.cards")
+_SHARED_ZONES = ("board", "burn", "muck")
+JOKERS = frozenset({"Jk", "JK", "Jr", "Jb"})
+
+
+def parse_zone(zone: str) -> tuple[str, int | None] | None:
+    """(kind, seat) of a card zone, or None when cards do not belong there."""
+    if zone in _SHARED_ZONES:
+        return zone, None
+    match = _SEAT_ZONE.fullmatch(zone)
+    if match and 1 <= int(match.group(1)) <= MAX_SEATS:
+        return "seat", int(match.group(1))
+    return None
+
+
+def card_kind(card: str, deck: frozenset[str]) -> str:
+    """"standard" (in the game's deck), "nonstandard" (joker, short-deck rank) or "unknown"."""
+    if card in deck:
+        return "standard"
+    if card in JOKERS or card in STANDARD_DECK:
+        return "nonstandard"
+    return "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    card: str
+    tag: str
+    zone: str
+    present: bool  # False after CardRemoved: the card is in a hand, the stub or in transit
+
+
+@dataclass(frozen=True, slots=True)
+class CardLedger:
+    placements: tuple[Placement, ...] = ()
+
+    def by_card(self, card: str) -> Placement | None:
+        return next((p for p in self.placements if p.card == card), None)
+
+    def by_tag(self, tag: str) -> Placement | None:
+        return next((p for p in self.placements if p.tag == tag), None)
+
+    def put(self, card: str, tag: str, zone: str, present: bool = True) -> CardLedger:
+        """Record where a tag is. A re-read in place keeps its position (the board order holds);
+        anything else is a new arrival and goes to the end."""
+        new = Placement(card, tag, zone, present)
+        old = self.by_tag(tag)
+        if old is not None and old.present and old.zone == zone:
+            return CardLedger(tuple(new if p.tag == tag else p for p in self.placements))
+        kept = tuple(p for p in self.placements if p.tag != tag)
+        return CardLedger((*kept, new))
+
+    def in_zone(self, zone: str) -> tuple[str, ...]:
+        """Cards present in ``zone``, in the order they arrived."""
+        return tuple(p.card for p in self.placements if p.zone == zone and p.present)

@@ -1,0 +1,75 @@
+"""Substantial action (R36) from the start of the hand and from any later reference point.
+
+SA decides whether a misdeal can still be declared (R35-D), whether a button or level
+error is corrected (R34-A, R23), whether a wrong-count hand is a misdeal or dead (R38) and
+whether out-of-turn action binds over a skipped player (R53-B). Only actions in turn
+count; posted blinds and antes are not actions at all, so they never count.
+
+>>> from controller.rules import TDA_2024
+>>> is_substantial([("fold", False), ("call", True)], TDA_2024)
+True
+>>> is_substantial([("check", False), ("fold", False)], TDA_2024)
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from controller.model import ActionRecord
+from controller.rules import RuleProfile
+
+HAND_START = "hand_start"
+"""Reference point of R35-D, R34-A, R23 and R38: the first action after the forced bets."""
+
+
+def is_substantial(actions: Iterable[tuple[str, bool]], rules: RuleProfile) -> bool:
+    """R36 over (kind, puts_chips_in) pairs: A) 2 actions, one with chips; B) any 3 actions.
+
+    The rule's parenthesis "(i.e. any 2 actions except 2 checks or 2 folds)" would make
+    check + fold substantial; the main clause does not. ``sa_check_fold_counts`` picks.
+    """
+    count = 0
+    chips = False
+    kinds: set[str] = set()
+    for kind, chips_in in actions:
+        count += 1
+        chips = chips or chips_in
+        kinds.add(kind)
+    if count >= 3:
+        return True
+    if count < 2:
+        return False
+    return chips or (rules.sa_check_fold_counts and kinds == {"check", "fold"})
+
+
+def records_as_pairs(records: Iterable[ActionRecord]) -> list[tuple[str, bool]]:
+    return [(r.kind, r.chips_in) for r in records]
+
+
+@dataclass(frozen=True, slots=True)
+class ReferencePoints:
+    """Named positions in the hand's list of actions in turn; SA is counted after each.
+
+    ``hand_start`` is always there. Other layers add points, e.g. R52-B's "after the
+    erroneous bet", with :func:`mark`.
+    """
+
+    marks: tuple[tuple[str, int], ...] = ((HAND_START, 0),)
+
+    def mark(self, name: str, index: int) -> ReferencePoints:
+        kept = tuple(m for m in self.marks if m[0] != name)
+        return ReferencePoints((*kept, (name, index)))
+
+    def index(self, name: str) -> int:
+        for key, at in self.marks:
+            if key == name:
+                return at
+        raise KeyError(f"no SA reference point named {name!r}")
+
+    def report(self, actions: Sequence[ActionRecord], rules: RuleProfile) -> dict[str, bool]:
+        """SA from every reference point, as published with the table state."""
+        return {
+            name: is_substantial(records_as_pairs(actions[at:]), rules) for name, at in self.marks
+        }
