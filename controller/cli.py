@@ -20,6 +20,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "watch": ("mqtt.watch", "live terminal view of one table or the whole room from MQTT"),
     "enroll": ("hardware.enroll", "enroll chips or a deck into the tag registry"),
     "rules": ("controller.rules_cli", "show a rule profile's parameters or diff two profiles"),
+    "run": ("controller.run", "run the table: readers, rules engine and MQTT (starts at boot)"),
+    "demo": ("controller.demo", "a whole simulated table with bot players, no hardware needed"),
 }
 
 

@@ -3,7 +3,7 @@
 Pure and deterministic: no clock, no I/O, and the same event list always gives the same
 state. One external event runs to completion: automatic follow-ups (return an uncalled
 bet, close a street, turn hands face up, award pots) are drained by a flat loop in
-``_settle`` rather than by recursive phase chaining.
+``settle`` rather than by recursive phase chaining.
 
 >>> from controller.model import Level, Variant
 >>> from controller.events import PlayerAction, ActionKind
@@ -129,7 +129,7 @@ def start_hand(
         Ruling(RulingKind.INFO, (rules.cite("antes"),), note, code="forced_bet_short")
         for note in posted.notes
     ]
-    state, more = _settle(state, rules)
+    state, more = settle(state, rules)
     return state, (*rulings, *more)
 
 
@@ -152,7 +152,7 @@ def step(
             raise EngineError(f"unknown event {event!r}")
     if any(r.kind is RulingKind.REJECTED for r in rulings):
         return state, rulings
-    new, more = _settle(new, rules)
+    new, more = settle(new, rules)
     return new, (*rulings, *more)
 
 
@@ -614,8 +614,12 @@ def _muck(
 # --- automatic follow-ups ------------------------------------------------------------------
 
 
-def _settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Ruling, ...]]:
-    """Drain the automatic steps that follow an event, one flat loop (no recursion)."""
+def settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Drain the automatic steps that follow an event, one flat loop (no recursion).
+
+    Public for layers that change a hand outside ``step`` (a hand killed by the floor,
+    a player absent at the deal) and need the same follow-ups.
+    """
     rulings: list[Ruling] = []
     while True:
         if state.phase is Phase.COMPLETE:
@@ -663,7 +667,23 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
     state = _return_uncalled(state, rulings, rules)
     state = evolve(state, action_on=None)
     if state.street is Street.RIVER:
-        return evolve(state, phase=Phase.SHOWDOWN, face_up=state.face_up or False)
+        if (
+            not state.face_up
+            and any(s.status is SeatStatus.ALL_IN for s in state.in_hand)
+            and (len(state.in_hand) > 1)
+        ):
+            # R16 / Add. 16 Ex 3: at the end of the final betting round with a player all in,
+            # every live hand is tabled.
+            rulings.append(
+                Ruling(
+                    RulingKind.INFO,
+                    (rules.cite("all_in_face_up"),),
+                    "all-in at the end of the betting: all live hands are tabled now",
+                    code="face_up",
+                )
+            )
+            state = evolve(state, face_up=True)
+        return evolve(state, phase=Phase.SHOWDOWN)
     live_with_chips = sum(1 for s in state.seats if s.status is SeatStatus.LIVE)
     if live_with_chips <= 1 and not state.face_up:
         rulings.append(

@@ -50,8 +50,9 @@ def parameter_names() -> tuple[str, ...]:
 
 def available_profiles() -> tuple[str, ...]:
     folder = resources.files("controller") / "rulebooks"
-    return tuple(sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
-                        if p.name.endswith(".toml")))
+    return tuple(
+        sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+    )
 
 
 def _read(name: str) -> dict[str, Any]:
@@ -72,8 +73,10 @@ def _check_names(where: str, names: Mapping[str, object]) -> None:
             raise ProfileError(f"{where}: unknown parameter {key!r}{hint}")
 
 
-def load(name: str = DEFAULT_PROFILE, overrides: Mapping[str, object] | None = None,
-         ) -> LoadedProfile:
+def load(
+    name: str = DEFAULT_PROFILE,
+    overrides: Mapping[str, object] | None = None,
+) -> LoadedProfile:
     """Resolve ``based_on`` chains, apply overrides, validate every value."""
     chain: list[dict[str, Any]] = []
     seen: set[str] = set()
@@ -101,8 +104,9 @@ def load(name: str = DEFAULT_PROFILE, overrides: Mapping[str, object] | None = N
                 sources[key] = f"{profile_name}: {text}"
         unknown = set(data.get("citations", {})) - set(TDA_2024_CITATIONS)
         if unknown:
-            raise ProfileError(f"{profile_name}.toml [citations]: unknown concept(s) "
-                               f"{sorted(unknown)}")
+            raise ProfileError(
+                f"{profile_name}.toml [citations]: unknown concept(s) {sorted(unknown)}"
+            )
         citations.update(data.get("citations", {}))
     if overrides:
         _check_names(f"{name} override", overrides)
@@ -112,19 +116,25 @@ def load(name: str = DEFAULT_PROFILE, overrides: Mapping[str, object] | None = N
     head = chain[0]["profile"]
     try:
         profile = TypeAdapter(RuleProfile).validate_python(
-            {**values, "name": name, "citation_prefix": head["citation_prefix"],
-             "citations": MappingProxyType(citations)}
+            {
+                **values,
+                "name": name,
+                "citation_prefix": head["citation_prefix"],
+                "citations": MappingProxyType(citations),
+            }
         )
     except ValidationError as exc:
         err = exc.errors()[0]
         key = ".".join(str(p) for p in err["loc"])
-        raise ProfileError(f"{name}: parameter {key!r}: {err['msg']} "
-                           f"(got {err.get('input')!r})") from None
+        raise ProfileError(
+            f"{name}: parameter {key!r}: {err['msg']} (got {err.get('input')!r})"
+        ) from None
     return LoadedProfile(profile, str(head.get("title", name)), MappingProxyType(sources))
 
 
-def load_profile(name: str = DEFAULT_PROFILE,
-                 overrides: Mapping[str, object] | None = None) -> RuleProfile:
+def load_profile(
+    name: str = DEFAULT_PROFILE, overrides: Mapping[str, object] | None = None
+) -> RuleProfile:
     return load(name, overrides).profile
 
 

@@ -23,9 +23,13 @@ _STREET = {0: "preflop", 1: "flop", 2: "turn", 3: "river"}
 
 
 def level_json(level: Level) -> dict[str, Any]:
-    return {"number": level.number, "small_blind": level.small_blind,
-            "big_blind": level.big_blind, "ante": level.ante,
-            "ante_format": _ANTE_FORMAT[level.ante_format]}
+    return {
+        "number": level.number,
+        "small_blind": level.small_blind,
+        "big_blind": level.big_blind,
+        "ante": level.ante,
+        "ante_format": _ANTE_FORMAT[level.ante_format],
+    }
 
 
 def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
@@ -36,22 +40,51 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         occupant = session.table.occupied(number)
         in_hand = hand.seat(number) if hand is not None and hand.has_seat(number) else None
         if in_hand is not None and hand is not None and hand.phase is not Phase.COMPLETE:
-            status = {SeatStatus.LIVE: "active", SeatStatus.ALL_IN: "all_in",
-                      SeatStatus.FOLDED: "folded"}[in_hand.status]
+            status = {
+                SeatStatus.LIVE: "active",
+                SeatStatus.ALL_IN: "all_in",
+                SeatStatus.FOLDED: "folded",
+            }[in_hand.status]
             if number in session.absent:
                 status = "absent"
-            seats.append({"seat": number, "player": in_hand.player, "stack": in_hand.stack,
-                          "bet": in_hand.bet, "status": status,
-                          "cards_held": 0 if in_hand.status is SeatStatus.FOLDED
-                          else len(session.cards_at(number))})
+            seats.append(
+                {
+                    "seat": number,
+                    "player": in_hand.player,
+                    "stack": in_hand.stack,
+                    "bet": in_hand.bet,
+                    "status": status,
+                    "cards_held": 0
+                    if in_hand.status is SeatStatus.FOLDED
+                    else len(session.cards_at(number)),
+                }
+            )
         elif occupant is not None:
-            seats.append({"seat": number, "player": occupant.player, "stack": occupant.stack,
-                          "bet": 0, "status": "absent" if number in session.absent
-                          else "sitting_out" if hand is not None and hand.phase is not
-                          Phase.COMPLETE else "active", "cards_held": 0})
+            seats.append(
+                {
+                    "seat": number,
+                    "player": occupant.player,
+                    "stack": occupant.stack,
+                    "bet": 0,
+                    "status": "absent"
+                    if number in session.absent
+                    else "sitting_out"
+                    if hand is not None and hand.phase is not Phase.COMPLETE
+                    else "active",
+                    "cards_held": 0,
+                }
+            )
         else:
-            seats.append({"seat": number, "player": None, "stack": 0, "bet": 0,
-                          "status": "empty", "cards_held": 0})
+            seats.append(
+                {
+                    "seat": number,
+                    "player": None,
+                    "stack": 0,
+                    "bet": 0,
+                    "status": "empty",
+                    "cards_held": 0,
+                }
+            )
     street: str | None = None
     action_on = to_call = min_raise_to = 0
     pots: list[dict[str, Any]] = []
@@ -62,8 +95,9 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             street = "showdown"
         else:
             street = _STREET[int(hand.street)]
-        source = hand.pots if hand.phase is Phase.COMPLETE else build_pots(
-            tuple(s for s in hand.seats))
+        source = (
+            hand.pots if hand.phase is Phase.COMPLETE else build_pots(tuple(s for s in hand.seats))
+        )
         pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in source]
         opts = betting.options_for(hand, rules)
         if opts is not None:
@@ -86,8 +120,13 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "min_raise_to": min_raise_to,
         "substantial_action": hand.substantial_action if hand is not None else False,
         "alerts": [
-            {"id": a.id, "rule_ids": list(a.ruling.rule_ids), "kind": a.ruling.code or "floor",
-             "text": a.ruling.text[:500], "options": list(a.ruling.options)}
+            {
+                "id": a.id,
+                "rule_ids": list(a.ruling.rule_ids),
+                "kind": a.ruling.code or "floor",
+                "text": a.ruling.text[:500],
+                "options": list(a.ruling.options),
+            }
             for a in session.alerts
         ],
     }

@@ -27,8 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="rules_command", required=True)
     show = sub.add_parser("show", help="effective parameters of a profile, with sources")
     show.add_argument("profile", help=f"one of: {', '.join(available_profiles())}")
-    show.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                      help="override a parameter, as a table config would")
+    show.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a parameter, as a table config would",
+    )
     show.add_argument("--json", action="store_true")
     cmp = sub.add_parser("diff", help="where two profiles differ")
     cmp.add_argument("a")
@@ -53,8 +58,16 @@ def run(args: argparse.Namespace) -> int:
             loaded = load(args.profile, _overrides(args.set))
             params = effective_parameters(loaded.profile)
             if args.json:
-                print(json.dumps({"profile": args.profile, "title": loaded.title,
-                                  "parameters": params, "sources": dict(loaded.sources)}))
+                print(
+                    json.dumps(
+                        {
+                            "profile": args.profile,
+                            "title": loaded.title,
+                            "parameters": params,
+                            "sources": dict(loaded.sources),
+                        }
+                    )
+                )
                 return 0
             table = Table(title=f"{args.profile}: {loaded.title}")
             for column in ("parameter", "value", "source"):

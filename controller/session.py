@@ -16,7 +16,15 @@ from typing import Any
 
 from controller import betting
 from controller.engine import EngineError, start_hand, step
-from controller.events import ActionKind, DealBoard, DealHole, Event, MuckHand, PlayerAction, ShowHand
+from controller.events import (
+    ActionKind,
+    DealBoard,
+    DealHole,
+    Event,
+    MuckHand,
+    PlayerAction,
+    ShowHand,
+)
 from controller.inputs import (
     CardCleared,
     CardDetected,
@@ -27,7 +35,16 @@ from controller.inputs import (
     Input,
     RoomCommand,
 )
-from controller.model import AnteFormat, HandState, Level, Phase, SeatStatus, Street, Variant, evolve
+from controller.model import (
+    AnteFormat,
+    HandState,
+    Level,
+    Phase,
+    SeatStatus,
+    Street,
+    Variant,
+    evolve,
+)
 from controller.rules import TDA_2024, RuleProfile
 from controller.rulings import Ruling, RulingKind
 from controller.table import TableSeat, TableState, after_hand, next_hand
@@ -118,27 +135,43 @@ def apply(session: TableSession, item: Input) -> tuple[TableSession, tuple[Outpu
         case RoomCommand():
             session = _command(session, item, out)
         case HardwareNotice():
-            _alert(out, session, Ruling(RulingKind.ALERT, (session.config.rules.cite("rules"),),
-                                        item.text, code=item.code), item.at_ms)
+            _alert(
+                out,
+                session,
+                Ruling(
+                    RulingKind.ALERT,
+                    (session.config.rules.cite("rules"),),
+                    item.text,
+                    code=item.code,
+                ),
+                item.at_ms,
+            )
     session = _leds(session, out)
     return session, tuple(out)
 
 
-def _alert(out: list[Output], session: TableSession, ruling: Ruling, at_ms: int,
-           kind: str | None = None) -> None:
+def _alert(
+    out: list[Output], session: TableSession, ruling: Ruling, at_ms: int, kind: str | None = None
+) -> None:
     out.append(_event(session, kind or ruling.code or "alert", (ruling,), {}, at_ms))
 
 
-def _event(session: TableSession, kind: str, rulings: tuple[Ruling, ...],
-           data: dict[str, Any], at_ms: int) -> Output:
+def _event(
+    session: TableSession, kind: str, rulings: tuple[Ruling, ...], data: dict[str, Any], at_ms: int
+) -> Output:
     public = [
-        {"rule_ids": list(r.rule_ids), "kind": _public_kind(r.kind), "seat": r.seat,
-         "text": r.text[:500]}
+        {
+            "rule_ids": list(r.rule_ids),
+            "kind": _public_kind(r.kind),
+            "seat": r.seat,
+            "text": r.text[:500],
+        }
         for r in rulings
     ]
     hand_id = session.hand.hand_id if session.hand is not None else None
-    return Output("event", {"hand_id": hand_id, "kind": kind, "rulings": public, "data": data,
-                            "ts_ms": at_ms})
+    return Output(
+        "event", {"hand_id": hand_id, "kind": kind, "rulings": public, "data": data, "ts_ms": at_ms}
+    )
 
 
 def _public_kind(kind: RulingKind) -> str:
@@ -147,14 +180,15 @@ def _public_kind(kind: RulingKind) -> str:
     return {RulingKind.REJECTED: "alert", RulingKind.INFO: "accepted"}.get(kind, str(kind))
 
 
-def _engine(session: TableSession, event: Event, out: list[Output], at_ms: int,
-            kind: str) -> TableSession:
+def _engine(
+    session: TableSession, event: Event, out: list[Output], at_ms: int, kind: str
+) -> TableSession:
     """Run one engine event; publish its rulings; raise floor rulings as pending alerts."""
-    assert session.hand is not None
     rules = session.config.rules
     if isinstance(event, PlayerAction) and event.seat in session.floor_approved:
         event = evolve(event, floor_approved=True)
         session = evolve(session, floor_approved=session.floor_approved - {event.seat})
+    assert session.hand is not None
     hand, rulings = step(session.hand, event, rules)
     data: dict[str, Any] = {}
     if isinstance(event, PlayerAction):
@@ -165,19 +199,30 @@ def _engine(session: TableSession, event: Event, out: list[Output], at_ms: int,
     rejected = any(r.kind is RulingKind.REJECTED for r in rulings)
     out.append(_event(session, "rejected" if rejected else kind, rulings, data, at_ms))
     if isinstance(event, DealHole) and not rejected:
-        out.append(Output("hole_cards", {"hand_id": hand.hand_id, "seat": event.seat,
-                                         "cards": list(event.cards), "ts_ms": at_ms}))
+        out.append(
+            Output(
+                "hole_cards",
+                {
+                    "hand_id": hand.hand_id,
+                    "seat": event.seat,
+                    "cards": list(event.cards),
+                    "ts_ms": at_ms,
+                },
+            )
+        )
     session = evolve(session, hand=hand)
     if hand.phase is Phase.COMPLETE and not rejected:
         session = _finish_hand(session, out, at_ms)
     return session
 
 
-def _raise_floor(session: TableSession, ruling: Ruling, out: list[Output],
-                 at_ms: int) -> TableSession:
+def _raise_floor(
+    session: TableSession, ruling: Ruling, out: list[Output], at_ms: int
+) -> TableSession:
     number = session.alert_counter + 1
-    pending = PendingAlert(f"a-{number}", ruling,
-                           session.hand.hand_id if session.hand is not None else None)
+    pending = PendingAlert(
+        f"a-{number}", ruling, session.hand.hand_id if session.hand is not None else None
+    )
     return evolve(session, alerts=(*session.alerts, pending), alert_counter=number)
 
 
@@ -185,10 +230,13 @@ def _finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableS
     hand = session.hand
     assert hand is not None
     table = after_hand(session.table, hand)
-    awards = [{"seat": a.seat, "pot": a.pot_index, "amount": a.amount, "hand": a.hand_name}
-              for a in hand.awards]
-    out.append(_event(session, "hand_complete", (), {"awards": awards,
-                                                     "board": list(hand.board)}, at_ms))
+    awards = [
+        {"seat": a.seat, "pot": a.pot_index, "amount": a.amount, "hand": a.hand_name}
+        for a in hand.awards
+    ]
+    out.append(
+        _event(session, "hand_complete", (), {"awards": awards, "board": list(hand.board)}, at_ms)
+    )
     return evolve(session, table=table, history=(*session.history, hand.hand_id))
 
 
@@ -202,29 +250,59 @@ def _console(session: TableSession, press: ConsolePress, out: list[Output]) -> T
     if press.button in ("floor", "clock"):
         text = "floor called to the table" if press.button == "floor" else "clock called"
         concept = "rules"
-        out.append(_event(session, f"{press.button}_call",
-                          (Ruling(RulingKind.ALERT, (rules.cite(concept),), text),), {},
-                          press.at_ms))
+        out.append(
+            _event(
+                session,
+                f"{press.button}_call",
+                (Ruling(RulingKind.ALERT, (rules.cite(concept),), text),),
+                {},
+                press.at_ms,
+            )
+        )
         return session
     hand = session.hand
     if hand is None or hand.phase is Phase.COMPLETE:
-        _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("rules"),),
-                                    f"'{press.button}' pressed with no hand in progress",
-                                    code="no_hand"), press.at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.ALERT,
+                (rules.cite("rules"),),
+                f"'{press.button}' pressed with no hand in progress",
+                code="no_hand",
+            ),
+            press.at_ms,
+        )
         return session
     if press.button == "confirm":
         return _confirm_showdown(session, press.at_ms, out)
     if press.button == "undo":
-        _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("in_turn_binding"),),
-                                    "an action in turn is binding (R50-A): the floor corrects "
-                                    "errors", code="undo_refused"), press.at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.ALERT,
+                (rules.cite("in_turn_binding"),),
+                "an action in turn is binding (R50-A): the floor corrects errors",
+                code="undo_refused",
+            ),
+            press.at_ms,
+        )
         return session
     seat_no = hand.action_on
     opts = betting.options_for(hand, rules)
     if seat_no is None or opts is None:
-        _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("in_turn_binding"),),
-                                    f"'{press.button}' pressed but nobody is on the action",
-                                    code="no_action"), press.at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.ALERT,
+                (rules.cite("in_turn_binding"),),
+                f"'{press.button}' pressed but nobody is on the action",
+                code="no_action",
+            ),
+            press.at_ms,
+        )
         return session
     kind_of = {
         "check_call": ActionKind.CHECK if opts.can_check else ActionKind.CALL,
@@ -234,9 +312,17 @@ def _console(session: TableSession, press: ConsolePress, out: list[Output]) -> T
         "pot": ActionKind.RAISE,
     }
     if press.button not in kind_of:
-        _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("rules"),),
-                                    f"unknown console button {press.button!r}",
-                                    code="unknown_button"), press.at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.ALERT,
+                (rules.cite("rules"),),
+                f"unknown console button {press.button!r}",
+                code="unknown_button",
+            ),
+            press.at_ms,
+        )
         return session
     amount = press.amount
     if press.button == "pot":
@@ -250,13 +336,30 @@ def _console(session: TableSession, press: ConsolePress, out: list[Output]) -> T
 def _start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
     rules = session.config.rules
     if session.hand is not None and session.hand.phase is not Phase.COMPLETE:
-        _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("rules"),),
-                                    f"hand {session.hand.hand_id} is still in progress",
-                                    code="hand_in_progress"), at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.ALERT,
+                (rules.cite("rules"),),
+                f"hand {session.hand.hand_id} is still in progress",
+                code="hand_in_progress",
+            ),
+            at_ms,
+        )
         return session
     if session.paused:
-        _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("rules"),),
-                                    "play is paused by the director", code="paused"), at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.ALERT,
+                (rules.cite("rules"),),
+                "play is paused by the director",
+                code="paused",
+            ),
+            at_ms,
+        )
         return session
     level = session.pending_level or session.level  # R23: a new level applies to the next hand
     number = session.hand_number + 1
@@ -265,17 +368,39 @@ def _start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSe
     if first_button is None and session.table.seats:
         first_button = session.table.seats[0].seat
     try:
-        setup = next_hand(session.table, hand_id=hand_id, variant=session.config.variant,
-                          level=level, first_button=first_button)
+        setup = next_hand(
+            session.table,
+            hand_id=hand_id,
+            variant=session.config.variant,
+            level=level,
+            first_button=first_button,
+        )
         hand, rulings = start_hand(setup, rules)
     except EngineError as exc:
-        _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("rules"),), str(exc),
-                                    code="cannot_start"), at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(RulingKind.ALERT, (rules.cite("rules"),), str(exc), code="cannot_start"),
+            at_ms,
+        )
         return session
-    session = evolve(session, hand=hand, hand_number=number, level=level, pending_level=None,
-                     bet_zones=(), seat_cards=(), board_cards=(), burn_cards=())
-    data = {"button": setup.button, "small_blind_seat": setup.small_blind_seat,
-            "big_blind_seat": setup.big_blind_seat, "level": level.number}
+    session = evolve(
+        session,
+        hand=hand,
+        hand_number=number,
+        level=level,
+        pending_level=None,
+        bet_zones=(),
+        seat_cards=(),
+        board_cards=(),
+        burn_cards=(),
+    )
+    data = {
+        "button": setup.button,
+        "small_blind_seat": setup.small_blind_seat,
+        "big_blind_seat": setup.big_blind_seat,
+        "level": level.number,
+    }
     out.append(_event(session, "hand_start", rulings, data, at_ms))
     return session
 
@@ -285,9 +410,17 @@ def _confirm_showdown(session: TableSession, at_ms: int, out: list[Output]) -> T
     hand = session.hand
     assert hand is not None
     if hand.phase is not Phase.SHOWDOWN and not (hand.face_up and hand.phase is Phase.DEALING):
-        _alert(out, session, Ruling(RulingKind.ALERT, (session.config.rules.cite("tabling"),),
-                                    "hands are tabled at showdown or when all in",
-                                    code="not_showdown"), at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.ALERT,
+                (session.config.rules.cite("tabling"),),
+                "hands are tabled at showdown or when all in",
+                code="not_showdown",
+            ),
+            at_ms,
+        )
         return session
     for seat in hand.in_hand:
         current = session.hand
@@ -317,32 +450,65 @@ def _chips(session: TableSession, moved: ChipsMoved, out: list[Output]) -> Table
         return session
     non_value = [c for c in moved.arrived if c.kind != "value"]
     if non_value:
-        _alert(out, session, Ruling(RulingKind.FLOOR, (rules.cite("rules"),),
-                                    f"seat {seat_no} pushed a non-value item "
-                                    f"({non_value[0].kind}): the floor rules it",
-                                    seat=seat_no, options=("call", "all-in", "ignore"),
-                                    code="non_value_item"), moved.at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.FLOOR,
+                (rules.cite("rules"),),
+                f"seat {seat_no} pushed a non-value item ({non_value[0].kind}): the floor rules it",
+                seat=seat_no,
+                options=("call", "all-in", "ignore"),
+                code="non_value_item",
+            ),
+            moved.at_ms,
+        )
         return session
     if hand is None or hand.phase is not Phase.BETTING or not hand.has_seat(seat_no):
-        _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("rules"),),
-                                    f"chips arrived in seat {seat_no}'s bet zone with no "
-                                    "betting round for that seat", seat=seat_no,
-                                    code="chips_out_of_round"), moved.at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.ALERT,
+                (rules.cite("rules"),),
+                f"chips arrived in seat {seat_no}'s bet zone with no betting round for that seat",
+                seat=seat_no,
+                code="chips_out_of_round",
+            ),
+            moved.at_ms,
+        )
         return session
     seat = hand.seat(seat_no)
     total = zone_value(tuple(zone))
     if seat.status is SeatStatus.FOLDED:
-        _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("rules"),),
-                                    f"chips in the zone of folded seat {seat_no}",
-                                    seat=seat_no, code="chips_folded_seat"), moved.at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.ALERT,
+                (rules.cite("rules"),),
+                f"chips in the zone of folded seat {seat_no}",
+                seat=seat_no,
+                code="chips_folded_seat",
+            ),
+            moved.at_ms,
+        )
         return session
     if total <= seat.bet:
         return session  # chips that fulfil a declared action, or change not yet taken
     if hand.action_on != seat_no:
-        _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("acting_in_turn"),),
-                                    f"seat {seat_no} put chips out but the action is on seat "
-                                    f"{hand.action_on}", seat=seat_no, code="out_of_turn"),
-               moved.at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.ALERT,
+                (rules.cite("acting_in_turn"),),
+                f"seat {seat_no} put chips out but the action is on seat {hand.action_on}",
+                seat=seat_no,
+                code="out_of_turn",
+            ),
+            moved.at_ms,
+        )
         return session
     action = _chips_to_action(hand, seat_no, total)
     return _engine(session, action, out, moved.at_ms, "chips")
@@ -362,7 +528,9 @@ def _chips_to_action(hand: HandState, seat_no: int, total: int) -> PlayerAction:
     return PlayerAction(seat_no, kind, total)
 
 
-def _set_pair(pairs: tuple[tuple[int, Any], ...], key: int, value: Any) -> tuple[tuple[int, Any], ...]:
+def _set_pair(
+    pairs: tuple[tuple[int, Any], ...], key: int, value: Any
+) -> tuple[tuple[int, Any], ...]:
     items = dict(pairs)
     items[key] = value
     return tuple(sorted(items.items()))
@@ -375,10 +543,18 @@ def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> Table
     rules = session.config.rules
     hand = session.hand
     if hand is None or hand.phase is Phase.COMPLETE:
-        _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("rules"),),
-                                    f"card {seen.card} read at {seen.zone} with no hand in "
-                                    "progress", seat=seen.seat, code="card_outside_hand"),
-               seen.at_ms)
+        _alert(
+            out,
+            session,
+            Ruling(
+                RulingKind.ALERT,
+                (rules.cite("rules"),),
+                f"card {seen.card} read at {seen.zone} with no hand in progress",
+                seat=seen.seat,
+                code="card_outside_hand",
+            ),
+            seen.at_ms,
+        )
         return session
     if seen.zone == "burn":
         return evolve(session, burn_cards=(*session.burn_cards, seen.card))
@@ -391,14 +567,23 @@ def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> Table
         cards = (*cards, seen.card)
         session = evolve(session, seat_cards=_set_pair(session.seat_cards, seen.seat, cards))
         if not hand.has_seat(seen.seat):
-            _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("rules"),),
-                                        f"card dealt to seat {seen.seat}, which is not in the "
-                                        "hand", seat=seen.seat, code="card_not_entitled"),
-                   seen.at_ms)
+            _alert(
+                out,
+                session,
+                Ruling(
+                    RulingKind.ALERT,
+                    (rules.cite("rules"),),
+                    f"card dealt to seat {seen.seat}, which is not in the hand",
+                    seat=seen.seat,
+                    code="card_not_entitled",
+                ),
+                seen.at_ms,
+            )
             return session
         if len(cards) == hand.variant.hole_cards and not hand.seat(seen.seat).hole:
-            return _engine(session, DealHole(seen.seat, cards, at_ms=seen.at_ms), out,
-                           seen.at_ms, "hole_cards")
+            return _engine(
+                session, DealHole(seen.seat, cards, at_ms=seen.at_ms), out, seen.at_ms, "hole_cards"
+            )
         return session
     if seen.zone == "board":
         if seen.card in session.board_cards:
@@ -408,13 +593,22 @@ def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> Table
         if hand.phase is Phase.DEALING and hand.street < Street.RIVER:
             target = Street(hand.street + 1).board_size
             if len(board) == target:
-                new = board[len(hand.board):]
-                return _engine(session, DealBoard(tuple(new), at_ms=seen.at_ms), out,
-                               seen.at_ms, "board")
+                new = board[len(hand.board) :]
+                return _engine(
+                    session, DealBoard(tuple(new), at_ms=seen.at_ms), out, seen.at_ms, "board"
+                )
         return session
-    _alert(out, session, Ruling(RulingKind.ALERT, (rules.cite("rules"),),
-                                f"card {seen.card} read at zone {seen.zone!r}, which is not a "
-                                "seat or the board", code="card_wrong_zone"), seen.at_ms)
+    _alert(
+        out,
+        session,
+        Ruling(
+            RulingKind.ALERT,
+            (rules.cite("rules"),),
+            f"card {seen.card} read at zone {seen.zone!r}, which is not a seat or the board",
+            code="card_wrong_zone",
+        ),
+        seen.at_ms,
+    )
     return session
 
 
@@ -428,12 +622,21 @@ def _mucked(session: TableSession, seen: CardDetected, out: list[Output]) -> Tab
         return _engine(session, MuckHand(owner.seat, at_ms=seen.at_ms), out, seen.at_ms, "muck")
     if hand.phase is Phase.BETTING and hand.action_on == owner.seat:
         # R14: a hand pushed into the muck is dead: in turn it is a fold.
-        return _engine(session, PlayerAction(owner.seat, ActionKind.FOLD, at_ms=seen.at_ms),
-                       out, seen.at_ms, "fold")
-    _raise = Ruling(RulingKind.FLOOR, (session.config.rules.cite("acting_in_turn"),),
-                    f"seat {owner.seat}'s card reached the muck out of turn",
-                    seat=owner.seat, options=("hand is dead", "hand is retrievable"),
-                    code="muck_out_of_turn")
+        return _engine(
+            session,
+            PlayerAction(owner.seat, ActionKind.FOLD, at_ms=seen.at_ms),
+            out,
+            seen.at_ms,
+            "fold",
+        )
+    _raise = Ruling(
+        RulingKind.FLOOR,
+        (session.config.rules.cite("acting_in_turn"),),
+        f"seat {owner.seat}'s card reached the muck out of turn",
+        seat=owner.seat,
+        options=("hand is dead", "hand is retrievable"),
+        code="muck_out_of_turn",
+    )
     session = _raise_floor(session, _raise, out, seen.at_ms)
     _alert(out, session, _raise, seen.at_ms)
     return session
@@ -446,10 +649,20 @@ def _card_cleared(session: TableSession, cleared: CardCleared, out: list[Output]
 # --- room commands (MQTT) -----------------------------------------------------------------
 
 
-def _reply(session: TableSession, cmd: RoomCommand, out: list[Output], ok: bool,
-           error: str | None = None, field_name: str | None = None) -> None:
-    payload: dict[str, Any] = {"request_id": cmd.request_id, "ok": ok, "command": cmd.command,
-                               "ts_ms": cmd.at_ms}
+def _reply(
+    session: TableSession,
+    cmd: RoomCommand,
+    out: list[Output],
+    ok: bool,
+    error: str | None = None,
+    field_name: str | None = None,
+) -> None:
+    payload: dict[str, Any] = {
+        "request_id": cmd.request_id,
+        "ok": ok,
+        "command": cmd.command,
+        "ts_ms": cmd.at_ms,
+    }
     if error is not None:
         payload["error"] = error[:500]
     if field_name is not None:
@@ -461,15 +674,31 @@ def _command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> Tabl
     p = cmd.payload
     if cmd.command == "level":
         lv = p["level"]
-        fmt = {"none": AnteFormat.NONE, "bb_ante": AnteFormat.BIG_BLIND_ANTE,
-               "per_player": AnteFormat.PER_PLAYER}.get(lv["ante_format"])
+        fmt = {
+            "none": AnteFormat.NONE,
+            "bb_ante": AnteFormat.BIG_BLIND_ANTE,
+            "per_player": AnteFormat.PER_PLAYER,
+        }.get(lv["ante_format"])
         if fmt is None:
-            _reply(session, cmd, out, False, f"ante format {lv['ante_format']!r} is not "
-                   "supported at this table", "level.ante_format")
+            _reply(
+                session,
+                cmd,
+                out,
+                False,
+                f"ante format {lv['ante_format']!r} is not supported at this table",
+                "level.ante_format",
+            )
             return session
         try:
-            level = Level(number=lv["number"], small_blind=lv["small_blind"],
-                          big_blind=lv["big_blind"], ante=lv["ante"], ante_format=fmt)
+            # The chip unit belongs to the chip set in play, not to the clock's level.
+            level = Level(
+                number=lv["number"],
+                small_blind=lv["small_blind"],
+                big_blind=lv["big_blind"],
+                ante=lv["ante"],
+                ante_format=fmt,
+                chip_unit=session.level.chip_unit,
+            )
         except ValueError as exc:
             _reply(session, cmd, out, False, str(exc), "level")
             return session
@@ -500,8 +729,11 @@ def _command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> Tabl
         if session.table.occupied(seat) is None:
             _reply(session, cmd, out, False, f"seat {seat} is empty", "seat")
             return session
-        absent = (session.absent | {seat}) if cmd.command == "player_absent" else (
-            session.absent - {seat})
+        absent = (
+            (session.absent | {seat})
+            if cmd.command == "player_absent"
+            else (session.absent - {seat})
+        )
         _reply(session, cmd, out, True)
         return evolve(session, absent=frozenset(absent))
     if cmd.command == "floor_decision":
@@ -513,14 +745,26 @@ def _command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> Tabl
             return session
         _reply(session, cmd, out, True)
         rules_cited = tuple(str(r) for r in p["rule_ids"])
-        out.append(_event(session, "penalty", (Ruling(RulingKind.BINDING, rules_cited,
-                                                      f"penalty for seat {seat}: {p['penalty']}",
-                                                      seat=seat),),
-                          {"seat": seat, "penalty": p["penalty"], "count": p.get("count")},
-                          cmd.at_ms))
+        out.append(
+            _event(
+                session,
+                "penalty",
+                (
+                    Ruling(
+                        RulingKind.BINDING,
+                        rules_cited,
+                        f"penalty for seat {seat}: {p['penalty']}",
+                        seat=seat,
+                    ),
+                ),
+                {"seat": seat, "penalty": p["penalty"], "count": p.get("count")},
+                cmd.at_ms,
+            )
+        )
         return session
-    _reply(session, cmd, out, False, f"command {cmd.command!r} is not handled by this table",
-           "command")
+    _reply(
+        session, cmd, out, False, f"command {cmd.command!r} is not handled by this table", "command"
+    )
     return session
 
 
@@ -532,16 +776,33 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
         _reply(session, cmd, out, False, f"no pending alert {alert_id!r}", "alert_id")
         return session
     if pending.ruling.options and decision not in pending.ruling.options:
-        _reply(session, cmd, out, False, f"decision must be one of {list(pending.ruling.options)}",
-               "decision")
+        _reply(
+            session,
+            cmd,
+            out,
+            False,
+            f"decision must be one of {list(pending.ruling.options)}",
+            "decision",
+        )
         return session
     session = evolve(session, alerts=tuple(a for a in session.alerts if a.id != alert_id))
     _reply(session, cmd, out, True)
-    ruling = Ruling(RulingKind.BINDING, pending.ruling.rule_ids,
-                    f"floor decision on {alert_id}: {decision}", seat=pending.ruling.seat,
-                    code="floor_decision")
-    out.append(_event(session, "floor_decision", (ruling,),
-                      {"alert_id": alert_id, "decision": decision}, cmd.at_ms))
+    ruling = Ruling(
+        RulingKind.BINDING,
+        pending.ruling.rule_ids,
+        f"floor decision on {alert_id}: {decision}",
+        seat=pending.ruling.seat,
+        code="floor_decision",
+    )
+    out.append(
+        _event(
+            session,
+            "floor_decision",
+            (ruling,),
+            {"alert_id": alert_id, "decision": decision},
+            cmd.at_ms,
+        )
+    )
     if pending.ruling.code == "reopen_floor" and decision == "allow the raise":
         seat = pending.ruling.seat
         assert seat is not None

@@ -70,6 +70,10 @@ class TableBus:
         for supervisor in self.supervisors.values():
             supervisor.stop()
 
+    def zone_view(self, zone: str) -> frozenset[str]:
+        """The UIDs the readers last reported in ``zone``."""
+        return self.session.interpreter.zone_view(zone)
+
     def send(self, node: int, msg_type: int, payload: bytes = b"") -> bool:
         """Send a command to a node on the port it was last heard on; False if unknown/down."""
         url = self.session.node_ports.get(node)

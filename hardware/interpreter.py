@@ -198,6 +198,10 @@ class BusInterpreter:
         commands, self._commands = self._commands, []
         return commands
 
+    def zone_view(self, zone: str) -> frozenset[str]:
+        """The UIDs last reported in ``zone`` (what the readers believe lies there now)."""
+        return self._zone_uids.get(zone, frozenset())
+
     def node_is_up(self, node: int) -> bool:
         state = self._nodes.get(node)
         return state is not None and state.up

@@ -240,8 +240,12 @@ class TableBridge:
 
         return build
 
-    def publish_state(self, state: dict[str, Any]) -> int:
-        """Queue the full table state (retained); returns its sequence number."""
+    def publish_state(self, state: dict[str, Any], *, origin: int | None = None) -> int | None:
+        """Queue the full table state (retained); returns its sequence number.
+
+        With ``origin`` (see ``Outbox.append``) a message already queued before a restart
+        is skipped and None is returned.
+        """
         seq = self._outbox.append(
             "state",
             self.topics.state,
@@ -249,17 +253,20 @@ class TableBridge:
             retain=True,
             latest_key=self._latest_key,
             latest_value=_dumps(state),
+            origin=origin,
         )
         self._work.put(("wake",))
         return seq
 
-    def publish_event(self, event: dict[str, Any]) -> int:
+    def publish_event(self, event: dict[str, Any], *, origin: int | None = None) -> int | None:
         """Queue one engine event with its rulings (QoS 1, not retained)."""
-        seq = self._outbox.append("event", self.topics.events, self._builder("event", event))
+        seq = self._outbox.append(
+            "event", self.topics.events, self._builder("event", event), origin=origin
+        )
         self._work.put(("wake",))
         return seq
 
-    def publish_hole_cards(self, cards: dict[str, Any]) -> int:
+    def publish_hole_cards(self, cards: dict[str, Any], *, origin: int | None = None) -> int | None:
         """Queue hole cards for the secure subtree, released after the broadcast delay."""
         seat = cards.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
@@ -270,6 +277,7 @@ class TableBridge:
             self._builder("hole_cards", cards),
             lane="secure",
             release_at_ms=self._clock_ms() + self.secure_delay_ms,
+            origin=origin,
         )
         self._work.put(("wake",))
         return seq
@@ -282,14 +290,20 @@ class TableBridge:
         command: str | None = None,
         error: str | None = None,
         field: str | None = None,
-    ) -> int:
+        origin: int | None = None,
+        ts_ms: int | None = None,
+    ) -> int | None:
         """Answer a command on the reply topic (the application calls this after applying it)."""
         data: dict[str, Any] = {"request_id": request_id, "ok": ok, "command": command}
         if error is not None:
             data["error"] = error[:500]
         if field is not None:
             data["field"] = field
-        seq = self._outbox.append("reply", self.topics.reply, self._builder("reply", data))
+        if ts_ms is not None:
+            data["ts_ms"] = ts_ms
+        seq = self._outbox.append(
+            "reply", self.topics.reply, self._builder("reply", data), origin=origin
+        )
         self._work.put(("wake",))
         return seq
 

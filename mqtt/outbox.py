@@ -45,6 +45,10 @@ CREATE TABLE IF NOT EXISTS latest (
     key TEXT PRIMARY KEY,
     value BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS origins (
+    session TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
 """
 
 
@@ -103,6 +107,8 @@ class Outbox:
             )
         }
         (self._count,) = self._db.execute("SELECT COUNT(*) FROM outbox").fetchone()
+        row = self._db.execute("SELECT value FROM origins WHERE session = ?", (session,)).fetchone()
+        self._origin: int = row[0] if row else -1
         self._dropped: dict[str, tuple[int, int, int]] = {}
 
     def __len__(self) -> int:
@@ -135,15 +141,22 @@ class Outbox:
         latest_key: str | None = None,
         latest_value: bytes = b"",
         bounded: bool = True,
-    ) -> int:
+        origin: int | None = None,
+    ) -> int | None:
         """Number, build and store one message atomically; returns its sequence number.
 
         ``build(seq)`` may raise (for example a schema error): then nothing is stored and the
         counter does not move, so consumers never see a gap for a message that never existed.
         ``bounded=False`` is for the one overflow notice, which must not evict another message.
         ``latest_key`` stores ``latest_value`` in the same transaction (last state, for rebirth).
+        ``origin`` makes the append idempotent across restarts: a strictly increasing number
+        the producer derives from its own journal; an origin at or below the highest one
+        already stored was enqueued before and is skipped (returns None). This is how a
+        controller that replays its journal after ``kill -9`` publishes each message once.
         """
         with self._lock:
+            if origin is not None and origin <= self._origin:
+                return None
             seq = self._counters.get(stream, 0) + 1
             payload = build(seq)
             try:
@@ -164,12 +177,19 @@ class Outbox:
                         "INSERT OR REPLACE INTO latest (key, value) VALUES (?, ?)",
                         (latest_key, latest_value),
                     )
+                if origin is not None:
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO origins (session, value) VALUES (?, ?)",
+                        (self.session, origin),
+                    )
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._counters[stream] = seq
             self._count += 1
+            if origin is not None:
+                self._origin = origin
             return seq
 
     def _drop_oldest(self, n: int) -> None:

@@ -19,7 +19,7 @@ R65-A returns an uncalled bet and keeps called ones; R30 keeps posted blinds and
 from __future__ import annotations
 
 from controller import betting
-from controller.engine import _settle  # the engine's automatic follow-ups (see report)
+from controller.engine import settle
 from controller.model import HandState, Phase, SeatStatus, evolve
 from controller.rules import RuleProfile
 from controller.rulings import Ruling, RulingKind
@@ -61,7 +61,7 @@ def kill_hand(
     if state.action_on == seat_no:
         state = evolve(state, action_on=betting.next_to_act_among(
             state.seats, state.call_to, seat_no))
-    state, more = _settle(state, rules)
+    state, more = settle(state, rules)
     return state, (*rulings, *more)
 
 

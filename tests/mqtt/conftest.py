@@ -9,7 +9,6 @@ mosquitto ACL).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import threading
@@ -24,6 +23,7 @@ import pytest
 from mqtt_samples import PASSWORDS
 from paho.mqtt.enums import CallbackAPIVersion
 
+from mqtt.inprocess_broker import AmqttBroker
 from mqtt.mosquitto import MosquittoProcess, find_mosquitto, free_port
 
 _FALLBACK_USED: list[str] = []
@@ -53,52 +53,6 @@ class Broker(Protocol):
 
     def start(self) -> None: ...
     def stop(self) -> None: ...
-
-
-class AmqttBroker:
-    """amqtt in its own thread and event loop; restartable on the same port."""
-
-    kind = "amqtt"
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._broker: Any = None
-
-    def start(self) -> None:
-        from amqtt.broker import Broker as _AmqttBroker
-
-        ready = threading.Event()
-        loop = asyncio.new_event_loop()
-
-        def main() -> None:
-            asyncio.set_event_loop(loop)
-            config = {
-                "listeners": {"default": {"type": "tcp", "bind": f"127.0.0.1:{self.port}"}},
-                "plugins": {
-                    "amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}
-                },
-            }
-            self._broker = _AmqttBroker(config, loop=loop)
-            loop.run_until_complete(self._broker.start())
-            ready.set()
-            loop.run_forever()
-
-        self._loop = loop
-        self._thread = threading.Thread(target=main, daemon=True)
-        self._thread.start()
-        assert ready.wait(10), "amqtt did not start"
-
-    def stop(self) -> None:
-        if self._loop is None or self._thread is None:
-            return
-        future = asyncio.run_coroutine_threadsafe(self._broker.shutdown(), self._loop)
-        future.result(timeout=10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout=10)
-        self._loop.close()
-        self._loop = self._thread = None
 
 
 class MosquittoBroker:

@@ -1,0 +1,272 @@
+"""The table application: readers, console and MQTT wired around one single-threaded session.
+
+Every input (a settled chip motion, a card read, a console button, a room command) goes
+onto one queue. The engine thread takes one at a time, writes it to the journal (flushed
+and fsynced), applies it to the pure session, and hands what the table must say to the
+MQTT outbox. Serial and MQTT run on their own threads and never block the engine.
+
+After a crash the journal is replayed through the same pure session. Each message the
+table publishes carries an *origin* derived from its journal position, so the outbox
+skips what it had already queued before the crash: nothing is lost and nothing is sent
+twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from controller.config import AppConfig
+from controller.inputs import (
+    CardCleared,
+    CardDetected,
+    ChipItem,
+    ChipsMoved,
+    ConsolePress,
+    HardwareNotice,
+    Input,
+    RoomCommand,
+    from_record,
+    to_record,
+)
+from controller.journal import Journal
+from controller.public_state import table_state
+from controller.session import Output, SessionConfig, TableSession, apply, new_session
+from controller.table import TableSeat
+
+log = logging.getLogger("pokertable")
+
+OUTPUTS_PER_INPUT = 256  # origin = journal index * this + output index (state is last)
+
+
+def wall_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Publisher(Protocol):
+    """What the application needs from the MQTT bridge (``mqtt.bridge.TableBridge``)."""
+
+    def publish_state(self, state: dict[str, Any], *, origin: int | None = None) -> int | None: ...
+    def publish_event(self, event: dict[str, Any], *, origin: int | None = None) -> int | None: ...
+    def publish_hole_cards(
+        self, cards: dict[str, Any], *, origin: int | None = None
+    ) -> int | None: ...
+    def reply(
+        self,
+        request_id: str | None,
+        *,
+        ok: bool,
+        command: str | None = None,
+        error: str | None = None,
+        field: str | None = None,
+        origin: int | None = None,
+        ts_ms: int | None = None,
+    ) -> int | None: ...
+
+
+def hardware_to_input(event: object, at_ms: int) -> Input | None:
+    """Convert a ``hardware.events`` event to a session input (None: nothing to decide)."""
+    from hardware import events as hw
+
+    match event:
+        case hw.ChipsSettled():
+
+            def items(chips: tuple[Any, ...]) -> tuple[ChipItem, ...]:
+                return tuple(ChipItem(c.denomination, c.kind) for c in chips)
+
+            return ChipsMoved(
+                event.zone, event.seat, items(event.arrived), items(event.left), at_ms
+            )
+        case hw.CardSeen():
+            return CardDetected(event.zone, event.seat, event.rank + event.suit, at_ms)
+        case hw.CardRemoved():
+            return CardCleared(event.zone, event.seat, event.rank + event.suit, at_ms)
+        case hw.NodeDown():
+            return HardwareNotice(
+                "node_down",
+                f"reader node {event.node} is silent ({event.silent_ms} ms): check its cable",
+                at_ms,
+            )
+        case hw.NodeRebooted():
+            return HardwareNotice("node_rebooted", f"reader node {event.node} restarted", at_ms)
+        case hw.Alert():
+            return HardwareNotice(event.code, event.message, at_ms, event.zone)
+    return None
+
+
+@dataclass
+class Stats:
+    inputs: int = 0
+    replayed: int = 0
+
+
+class TableApp:
+    """One table: journal + session + publisher. Threads feed ``submit``; ``run`` consumes."""
+
+    def __init__(
+        self,
+        config: AppConfig,
+        *,
+        publisher: Publisher | None = None,
+        led_sink: Callable[[int, str], None] | None = None,
+        clock_ms: Callable[[], int] = wall_ms,
+        on_output: Callable[[TableSession, tuple[Output, ...]], None] | None = None,
+    ) -> None:
+        self.config = config
+        self.publisher = publisher
+        self.led_sink = led_sink
+        self.clock_ms = clock_ms
+        self.on_output = on_output
+        self.inputs: queue.Queue[Input | None] = queue.Queue()
+        self.journal = Journal(config.journal.path)
+        self.stats = Stats()
+        self.session = self._fresh_session()
+        self._lock = threading.Lock()  # guards self.session for readers on other threads
+        self._stopped = threading.Event()
+
+    @property
+    def session_id(self) -> str:
+        """The MQTT session id: stable across restarts of the same journal."""
+        if self.config.mqtt is not None and self.config.mqtt.session:
+            return self.config.mqtt.session
+        marker = Path(str(self.journal.path) + ".session")
+        if not marker.exists():
+            marker.write_text(f"{self.config.table.id}-{uuid.uuid4().hex[:12]}\n")
+        return marker.read_text().strip()
+
+    def _fresh_session(self) -> TableSession:
+        cfg = self.config
+        session_config = SessionConfig(
+            venue=cfg.table.venue,
+            table=cfg.table.id,
+            variant=cfg.variant(),
+            rules=cfg.rules(),
+            max_seats=cfg.table.seats,
+            first_button=cfg.table.first_button,
+        )
+        seats = tuple(
+            TableSeat(p.seat, p.name, p.stack) for p in sorted(cfg.players, key=lambda p: p.seat)
+        )
+        return new_session(session_config, cfg.levels[0].to_level(), seats)
+
+    # --- the engine thread -------------------------------------------------------------
+
+    def recover(self) -> int:
+        """Replay the journal into the session, re-publishing only what was never queued."""
+        count = 0
+        for index, record in enumerate(self.journal.records()):
+            item = from_record(record)
+            self._apply(index, item)
+            count += 1
+        self.stats.replayed = count
+        if count == 0:
+            self._publish_state(None, at_ms=self.clock_ms())
+        return count
+
+    def submit(self, item: Input) -> None:
+        """Thread-safe: queue an input for the engine thread."""
+        self.inputs.put(item)
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self.inputs.put(None)
+
+    def process(self, item: Input) -> tuple[Output, ...]:
+        """Journal one input durably, then apply it (engine thread only)."""
+        index = self.journal.append(to_record(item))
+        self.stats.inputs += 1
+        return self._apply(index, item)
+
+    def run(self, *, watchdog: Callable[[], None] | None = None, tick_s: float = 1.0) -> None:
+        """Consume inputs until ``stop``; ``watchdog`` is called at least every ``tick_s``."""
+        while not self._stopped.is_set():
+            try:
+                item = self.inputs.get(timeout=tick_s)
+            except queue.Empty:
+                item = None
+            if watchdog is not None:
+                watchdog()
+            if item is None:
+                continue
+            self.process(item)
+
+    def snapshot(self) -> TableSession:
+        with self._lock:
+            return self.session
+
+    def _apply(self, index: int, item: Input) -> tuple[Output, ...]:
+        with self._lock:
+            self.session, outputs = apply(self.session, item)
+        base = index * OUTPUTS_PER_INPUT
+        if len(outputs) >= OUTPUTS_PER_INPUT - 1:
+            raise RuntimeError(f"input {index} produced {len(outputs)} outputs")
+        for k, output in enumerate(outputs):
+            self._emit(base + k, output)
+        self._publish_state(base + OUTPUTS_PER_INPUT - 1, at_ms=item.at_ms)
+        if self.on_output is not None:
+            self.on_output(self.session, outputs)
+        return outputs
+
+    def _emit(self, origin: int, output: Output) -> None:
+        payload = output.payload
+        if output.channel == "led":
+            if self.led_sink is not None:
+                self.led_sink(int(payload["seat"]), str(payload["mode"]))
+            return
+        if self.publisher is None:
+            return
+        if output.channel == "event":
+            self.publisher.publish_event(payload, origin=origin)
+        elif output.channel == "hole_cards":
+            self.publisher.publish_hole_cards(payload, origin=origin)
+        elif output.channel == "reply":
+            self.publisher.reply(
+                payload["request_id"],
+                ok=bool(payload["ok"]),
+                command=payload.get("command"),
+                error=payload.get("error"),
+                field=payload.get("field"),
+                origin=origin,
+                ts_ms=payload.get("ts_ms"),
+            )
+
+    def _publish_state(self, origin: int | None, at_ms: int) -> None:
+        if self.publisher is None:
+            return
+        state = table_state(self.session, at_ms)
+        self.publisher.publish_state(state, origin=origin)
+
+    def close(self) -> None:
+        self.journal.close()
+
+
+def console_to_input(event: object, at_ms: int) -> ConsolePress | None:
+    """A ``hardware.console`` button event as a session input (None: nothing to decide)."""
+    from hardware import console as c
+
+    match event:
+        case c.HandStartPressed():
+            return ConsolePress("hand_start", at_ms)
+        case c.DeclarationPressed():
+            return ConsolePress(str(event.kind), at_ms)
+        case c.FloorCallPressed():
+            return ConsolePress("floor", at_ms)
+        case c.ClockCallPressed():
+            return ConsolePress("clock", at_ms)
+        case c.ConfirmPressed():
+            return ConsolePress("confirm", at_ms)
+        case c.UndoPressed():
+            return ConsolePress("undo", at_ms)
+    return None
+
+
+def command_to_input(command: Any, at_ms: int) -> RoomCommand:
+    """A validated ``mqtt.bridge.InboundCommand`` as a journal-ready session input."""
+    return RoomCommand(command.command, command.request_id, dict(command.payload), at_ms)

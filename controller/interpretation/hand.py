@@ -1,0 +1,86 @@
+"""``InterpretedHand``: the engine's hand plus betting zones, words and pending floor rulings.
+
+One event runs to completion: chips and words become an ``Interpretation``; a decided one is
+applied as a ``PlayerAction`` through ``engine.step``; a TD decision is parked as a FLOOR
+ruling that blocks that seat (and, for an unclear amount, the table, R50-B) until a
+``FloorDecision`` arrives. Bad input yields an ALERT and changes nothing.
+
+>>> from controller.engine import HandSetup
+>>> from controller.model import Level, Variant
+>>> from controller.interpretation.events import ChipMotion
+>>> hand, _ = InterpretedHand.start(HandSetup(hand_id="doc", variant=Variant.NLHE,
+...     level=Level(small_blind=250, big_blind=500), button=4, small_blind_seat=1,
+...     big_blind_seat=2, players=((1, "A", 20000), (2, "B", 20000), (3, "C", 20000),
+...     (4, "D", 20000))))
+>>> hand, out = hand.step(ChipMotion.of(3, 1000, 100, 100, 100, 100, 100))
+>>> r = out.interpretation
+>>> (str(r.action), r.total, r.add, r.rule_ids[0])
+('raise', 1500, 0, 'TDA2024-45B1')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller import engine
+from controller.engine import HandSetup
+from controller.interpretation.outcome import FloorRuling, Interpretation
+from controller.interpretation.runner import EngineEvent, EventRun, TableEvent
+from controller.interpretation.zones import Pending
+from controller.model import HandState
+from controller.rules import TDA_2024, RuleProfile
+from controller.rulings import Ruling, RulingKind
+
+__all__ = ["EngineEvent", "InterpretedHand", "Outcome", "TableEvent", "interpret"]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What one event produced: interpretations (bet rulings) and every ruling, in order."""
+
+    interpretations: tuple[Interpretation, ...] = ()
+    rulings: tuple[Ruling, ...] = ()
+
+    @property
+    def interpretation(self) -> Interpretation | None:
+        return self.interpretations[-1] if self.interpretations else None
+
+    @property
+    def floor(self) -> FloorRuling | None:
+        return next((i.floor for i in reversed(self.interpretations) if i.floor), None)
+
+    @property
+    def alerts(self) -> tuple[Ruling, ...]:
+        return tuple(r for r in self.rulings if r.kind is RulingKind.ALERT)
+
+
+@dataclass(frozen=True, slots=True)
+class InterpretedHand:
+    state: HandState
+    pending: Pending
+    rules: RuleProfile = TDA_2024
+
+    @classmethod
+    def of(cls, state: HandState, rules: RuleProfile = TDA_2024) -> InterpretedHand:
+        return cls(state, Pending(street=state.street), rules)
+
+    @classmethod
+    def start(cls, setup: HandSetup,
+              rules: RuleProfile = TDA_2024) -> tuple[InterpretedHand, tuple[Ruling, ...]]:
+        state, rulings = engine.start_hand(setup, rules)
+        return cls.of(state, rules), rulings
+
+    def step(self, event: TableEvent) -> tuple[InterpretedHand, Outcome]:
+        run = EventRun(self.state, self.pending, self.rules)
+        run.handle(event)
+        return (InterpretedHand(run.state, run.pending, self.rules),
+                Outcome(tuple(run.interps), tuple(run.rulings)))
+
+
+def interpret(state: HandState, pending: Pending, event: TableEvent,
+              rules: RuleProfile = TDA_2024) -> tuple[HandState, Pending, Outcome]:
+    """The pure step as a function: (state, pending, event) -> (state, pending, outcome)."""
+    hand, outcome = InterpretedHand(state, pending, rules).step(event)
+    return hand.state, hand.pending, outcome
+
+

@@ -1,0 +1,91 @@
+"""Pot sizes: "pot" declarations (R54-B/D), ambiguous amounts (R57) and pot-count errors (R52-B).
+
+The pot-limit maximum itself comes from ``betting.pot_limit_max_to`` via the context's
+``max_to`` (R54-B's pre-flop full-blinds assumption included), so the interpretation layer and
+the engine cannot disagree about it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.interpretation.context import BetContext
+from controller.interpretation.outcome import FloorOption, Interpretation
+from controller.interpretation.raises import floor, raise_to
+from controller.model import Betting, HandState
+from controller.rules import RuleProfile
+
+
+def pot_declaration(ctx: BetContext, zone: int, rules: RuleProfile) -> Interpretation | None:
+    """ "Pot" in pot limit: a bet or raise to the maximum (R54). None when not pot limit."""
+    if ctx.betting is not Betting.POT_LIMIT:
+        return None
+    ids = (rules.cite("pot_limit"),) + ((rules.cite("pot_limit_preflop"),)
+                                        if ctx.call_to and ctx.own < ctx.call_to else ())
+    return raise_to(ctx, ctx.max_to, zone, ids, rules,
+                    f"a pot-sized {ctx.bet_word()} is {ctx.max_to}")
+
+
+def ambiguous_amount(ctx: BetContext, spoken: int, rules: RuleProfile) -> tuple[int | None,
+                                                                                tuple[int, ...]]:
+    """R57: the meanings of a number such as "five" that are legal, and the one that stands.
+
+    The highest reasonable amount not above the pot (the pot counts bets not yet pulled in);
+    T11 R44 takes the lesser value instead. None when no legal meaning is within the pot
+    (rules-spec A21: the TD decides between the legal meanings).
+
+    >>> from controller.model import Betting
+    >>> ctx = BetContext(seat=1, call_to=0, own=0, inc=400, stack=100000, min_to=400,
+    ...     max_to=100000, can_raise=True, reopened=True, betting=Betting.NO_LIMIT,
+    ...     heads_up=True, opening_bet=False, pot=4900, players_in_hand=2)
+    >>> from controller.rules import TDA_2024
+    >>> ambiguous_amount(ctx, 5, TDA_2024)
+    (500, (500, 5000, 50000))
+    """
+    meanings = tuple(spoken * 10**k for k in range(13))
+    legal = tuple(m for m in meanings
+                  if (m >= ctx.min_to or m == ctx.all_in_to) and m <= min(ctx.all_in_to,
+                                                                           ctx.max_to)
+                  and m > ctx.call_to)
+    within = [m for m in legal if m <= ctx.pot]
+    if not within:
+        return None, legal
+    return (max(within) if rules.ambiguous_amount_highest else min(within)), legal
+
+
+def ambiguous_floor(ctx: BetContext, spoken: int, legal: tuple[int, ...], zone: int,
+                    rules: RuleProfile) -> Interpretation:
+    options = tuple(
+        FloorOption(f"to_{m}", f"{ctx.bet_word()} to {m}", ctx.aggressive(m), m,
+                    max(0, zone - m), max(0, m - zone))
+        for m in legal[:4]
+    )
+    return floor(ctx, (rules.cite("unclear_betting"), rules.cite("floor_discretion")),
+                 f"seat {ctx.seat} said {spoken}: no legal meaning is within the pot "
+                 f"({ctx.pot}); the TD decides", options)
+
+
+@dataclass(frozen=True, slots=True)
+class CountQuote:
+    """A pot count given in pot limit, kept to judge a later correction (R52-B)."""
+
+    seat: int
+    quoted: int
+    correct: int  # the pot-sized total the seat could really make
+    actions_before: int  # len(state.actions) when the count was given
+
+
+def quote(state: HandState, seat: int, quoted: int, rules: RuleProfile) -> CountQuote | None:
+    """Record a count for the seat on the action; None when there is nothing to check."""
+    from controller.interpretation.context import context_for
+
+    ctx = context_for(state, seat, rules)
+    if ctx is None:
+        return None
+    return CountQuote(seat, quoted, min(ctx.max_to, ctx.all_in_to), len(state.actions))
+
+
+def substantial_after(state: HandState, since: int) -> bool:
+    """R36 counted from the first action after the bet (R52-B's reference point)."""
+    after = state.actions[since:]
+    return len(after) >= 3 or (len(after) >= 2 and any(a.chips_in for a in after))

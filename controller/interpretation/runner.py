@@ -1,0 +1,604 @@
+"""The event runner behind ``InterpretedHand.step``: one event, run to completion.
+
+``EventRun`` is the only mutable object of the layer and lives for one event: it routes chips,
+words, floor decisions and pot counts, applies decided rulings through ``engine.step`` and
+keeps the betting zones in step with the engine (prior chips, chips owed, change, R52 replays).
+"""
+
+from __future__ import annotations
+
+from controller import engine
+from controller.events import ActionKind, DealBoard, DealHole, MuckHand, PlayerAction, ShowHand
+from controller.interpretation import floor as floors
+from controller.interpretation.chips import read_chips
+from controller.interpretation.context import BetContext, context_for
+from controller.interpretation.declarations import combine
+from controller.interpretation.events import (
+    KNOWN_KINDS,
+    ChipMotion,
+    ChipsFoundBehind,
+    CountErrorNoticed,
+    Declaration,
+    DeclKind,
+    FloorDecision,
+    InterpretationEvent,
+    PotCountGiven,
+    Precedence,
+    PriorChipsPulled,
+    chip_value,
+)
+from controller.interpretation.outcome import FloorRuling, Interpretation, alert
+from controller.interpretation.pot_limit import quote, substantial_after
+from controller.interpretation.raises import call
+from controller.interpretation.zones import LogEntry, Pending, SeatZone, remove_chips
+from controller.model import Betting, HandState, Phase, SeatStatus, evolve
+from controller.rules import RuleProfile
+from controller.rulings import Ruling, RulingKind
+
+EngineEvent = PlayerAction | DealHole | DealBoard | ShowHand | MuckHand
+TableEvent = InterpretationEvent | EngineEvent
+
+
+class EventRun:
+    """Scratch for one event: the only mutable object, discarded when the event is done."""
+
+    def __init__(self, state: HandState, pending: Pending, rules: RuleProfile) -> None:
+        self.state, self.pending, self.rules = state, pending, rules
+        self.interps: list[Interpretation] = []
+        self.rulings: list[Ruling] = []
+
+    # --- dispatch ------------------------------------------------------------------------
+
+    def handle(self, event: TableEvent) -> None:
+        match event:
+            case ChipMotion():
+                self._motion(event)
+            case PriorChipsPulled():
+                self._pull(event)
+            case Declaration():
+                self._declaration(event)
+            case FloorDecision():
+                self._decide(event)
+            case PotCountGiven():
+                self._count(event)
+            case CountErrorNoticed():
+                self._count_error()
+            case ChipsFoundBehind():
+                self._found_behind(event)
+            case _:
+                self._engine_event(event)
+
+    def alert(self, seat: int | None, concept: str, text: str, code: str) -> None:
+        self.rulings.append(alert(seat, self.rules.cite(concept), text, code))
+
+    def zone(self, seat: int) -> SeatZone:
+        return self.pending.zone(seat)
+
+    def put(self, zone: SeatZone) -> None:
+        self.pending = self.pending.with_zone(zone)
+
+    def ctx(self, seat: int) -> BetContext | None:
+        return context_for(self.state, seat, self.rules)
+
+    # --- validation (bad input: alert, no state change) ----------------------------------
+
+    def _seat_ok(self, seat: int, what: str) -> bool:
+        if not self.state.has_seat(seat):
+            self.alert(seat, "floor_discretion", f"{what} at seat {seat}, which is not dealt in",
+                       "seat_not_in_hand")
+            return False
+        if self.state.seat(seat).status is SeatStatus.FOLDED:
+            self.alert(seat, "in_turn_binding", f"{what} at seat {seat}, which has folded",
+                       "seat_folded")
+            return False
+        return True
+
+    def _blocked_for(self, seat: int) -> FloorRuling | None:
+        """A floor ruling that must be answered before this seat may act."""
+        return next((f for f in self.pending.floors
+                     if f.seat == seat or (f.blocks_table and f.seat != seat)), None)
+
+    # --- chips ---------------------------------------------------------------------------
+
+    def _motion(self, event: ChipMotion) -> None:
+        if not self._seat_ok(event.seat, "chips arrived"):
+            return
+        bad = [c for c in event.chips if c.kind not in KNOWN_KINDS
+               or (c.has_value and c.denomination <= 0)]
+        if bad or not event.chips:
+            self.alert(event.seat, "foreign_chip",
+                       f"seat {event.seat}: chips with unknown tag or value {bad or '(none)'}; "
+                       "nothing counted", "unknown_chip")
+            return
+        last = self.pending.log[-1].action.seat if self.pending.log else None
+        if self.state.phase is not Phase.BETTING and not (
+                self.zone(event.seat).owed or last == event.seat):
+            self.alert(event.seat, "in_turn_binding",
+                       f"seat {event.seat}: chips in the betting zone while no betting round is "
+                       "open", "no_betting_round")
+            return
+        items = sorted({c.kind for c in event.chips if not c.has_value})
+        if items:
+            self.alert(event.seat, "non_value_items", f"seat {event.seat}: {', '.join(items)} in "
+                       "the betting zone: no value, never counted", "non_value_item")
+        zone = self.zone(event.seat)
+        if zone.motion_open and event.at_ms - zone.motion_last_ms > self.rules.motion_window_ms:
+            self.put(evolve(zone, motion_open=False))
+            self._settled(event.seat)
+            zone = self.zone(event.seat)
+        self.put(evolve(zone, motion=zone.motion + event.chips, motion_open=not event.settled,
+                        motion_last_ms=event.at_ms,
+                        combined_gesture=zone.combined_gesture or event.combined_gesture))
+        if event.settled:
+            self._settled(event.seat, event.at_ms)
+
+    def _settled(self, seat: int, at_ms: int = 0) -> None:
+        zone = self.zone(seat)
+        if not zone.motion:
+            return
+        if seat == self.state.action_on and self._blocked_for(seat) is None:
+            self._rule_turn(seat, zone, at_ms)
+            return
+        if (self.pending.log and self.pending.log[-1].action.seat == seat) or zone.owed:
+            self._fulfil(seat, zone)
+            return
+        me = self.state.seat(seat)
+        if not me.acted and chip_value(zone.prior) < me.bet and seat != self.state.action_on:
+            chips = zone.motion  # posting a blind: these chips are the posted bet (Add. 46)
+            self.put(evolve(zone, prior_start=zone.prior_start + chips,
+                            prior=zone.prior + chips, motion=()))
+            return
+        blocking = self._blocked_for(seat)
+        if blocking is not None and blocking.topic == "" and \
+                me.bet + zone.value < self.state.call_to and "51B" in " ".join(blocking.rule_ids):
+            self.alert(seat, "undercall_sequence",
+                       f"seat {seat} undercalled while seat {blocking.seat}'s undercall awaits "
+                       "the floor: play backs up to the first undercaller; the TD decides how "
+                       "the later bettors' chips are treated", "undercall_sequence")
+        elif blocking is not None:
+            self.alert(seat, "wait_for_amount",
+                       f"seat {seat} put chips out before seat {blocking.seat}'s ruling: held "
+                       "until the floor decides", "amount_pending")
+        else:
+            self.alert(seat, "acting_in_turn",
+                       f"seat {seat} put {zone.value} out of turn (action on seat "
+                       f"{self.state.action_on}): chips held", "out_of_turn")
+
+    def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int) -> None:
+        ctx = self.ctx(seat)
+        if ctx is None:
+            return
+        view = zone.view(ctx.own)
+        if zone.declaration is not None:
+            reading = combine(ctx, zone.declaration, view, True, self.rules)
+        else:
+            reading = read_chips(ctx, view, self.rules)
+        self._apply(self._restrict(reading, zone, ctx), at_ms)
+
+    def _fulfil(self, seat: int, zone: SeatZone) -> None:
+        """Chips after this seat's ruling: they pay what is owed; the rest is change or R56."""
+        value = chip_value(zone.motion)
+        pay = min(value, zone.owed)
+        excess = value - pay
+        last = self.pending.log[-1] if self.pending.log else None
+        mine_last = last is not None and last.action.seat == seat
+        zone = evolve(zone, prior_start=zone.prior_start + zone.motion,
+                      prior=zone.prior + zone.motion, motion=(), owed=zone.owed - pay)
+        if excess and zone.chip_defined and mine_last:
+            total = self.state.seat(seat).bet
+            ruling = floors.string_bet(seat, total, excess, self.state.action_on is not None,
+                                       self.rules)
+            self.put(zone)
+            self.alert(seat, "string_bet", f"seat {seat}: a second motion of {excess} after "
+                       f"the bet of {total} was ruled: string bet", "string_bet")
+            self._register(ruling, seat)
+            return
+        if excess:
+            zone = evolve(zone, change=zone.change + excess)
+        self.put(zone)
+        me = self.state.seat(seat)
+        text = (f"seat {seat} still owes {zone.owed}" if zone.owed
+                else f"seat {seat}'s bet of {me.bet} is complete")
+        if excess:
+            text += f"; {excess} is change"
+        self.interps.append(Interpretation(
+            seat=seat, action=None, total=me.bet, returned=excess, add=zone.owed,
+            rule_ids=(self.rules.cite("general_declaration"),), text=text, kind=RulingKind.INFO,
+            code="owed" if zone.owed else "paid"))
+        self.rulings.append(self.interps[-1].to_ruling())
+
+    def _pull(self, event: PriorChipsPulled) -> None:
+        if not self._seat_ok(event.seat, "chips pulled back"):
+            return
+        zone = self.zone(event.seat)
+        left = remove_chips(zone.prior, event.chips)
+        if left is None or not event.chips:
+            self.alert(event.seat, "prior_chips", f"seat {event.seat}: pulled chips "
+                       f"{[c.denomination for c in event.chips]} are not prior chips in the "
+                       "zone", "pull_unknown_chips")
+            return
+        if event.fully is not None and event.fully != (not left):
+            self.alert(event.seat, "prior_chips", f"seat {event.seat}: reported fully={event.fully}"
+                       f" but {len(left)} prior chip(s) remain", "pull_mismatch")
+            return
+        if event.by_dealer:
+            start = remove_chips(zone.prior_start, event.chips) or ()
+            value = chip_value(event.chips)
+            self.put(evolve(zone, prior=left, prior_start=start,
+                            change=max(0, zone.change - value)))
+            return
+        me = self.state.seat(event.seat)
+        facing = self.state.call_to > me.bet
+        self.put(evolve(zone, prior=left, no_fold=zone.no_fold or facing))
+        if facing:
+            self.rulings.append(Ruling(
+                RulingKind.BINDING, (self.rules.cite("prior_chips_pulled"),),
+                f"seat {event.seat} pulled back prior chips facing a raise: he must call or "
+                "raise, he may not fold", seat=event.seat, code="pulled_back_bound"))
+
+    # --- words ---------------------------------------------------------------------------
+
+    def _declaration(self, decl: Declaration) -> None:
+        if not self._seat_ok(decl.seat, f"a '{decl.kind}' declaration"):
+            return
+        amount = decl.amount
+        if amount is not None and (isinstance(amount, bool) or not isinstance(amount, int)
+                                   or amount <= 0):
+            self.alert(decl.seat, "declaration_forms",
+                       f"seat {decl.seat}: declared amount {amount!r} is not a positive whole "
+                       "number of chips", "bad_amount")
+            return
+        waiting = self.pending.waiting_seat()
+        blocking = self._blocked_for(decl.seat)
+        if blocking is not None and blocking.seat == decl.seat:
+            self.alert(decl.seat, "floor_discretion", f"seat {decl.seat} waits for floor ruling "
+                       f"{blocking.ruling_id}", "floor_pending")
+            return
+        if (waiting is not None and waiting != decl.seat) or blocking is not None:
+            on = waiting if waiting is not None else blocking.seat if blocking else decl.seat
+            self.alert(decl.seat, "wait_for_amount", f"seat {decl.seat} acted before seat "
+                       f"{on}'s amount was clear", "amount_pending")
+            self._register(floors.premature(decl, on, self.rules), decl.seat)
+            return
+        if decl.seat != self.state.action_on:
+            mine_last = bool(self.pending.log) and self.pending.log[-1].action.seat == decl.seat
+            if mine_last and self.zone(decl.seat).chip_defined and decl.precedence in (
+                    Precedence.VERBAL_FIRST, Precedence.SIMULTANEOUS) and self._late_words(decl):
+                return
+            if mine_last and decl.precedence is Precedence.CHIPS_FIRST:
+                self.rulings.append(Ruling(
+                    RulingKind.INFO, (self.rules.cite("verbal_chips"),),
+                    f"seat {decl.seat}: the chips came first and defined the bet",
+                    seat=decl.seat, code="chips_defined"))
+                return
+            self.alert(decl.seat, "acting_in_turn", f"seat {decl.seat} declared {decl.kind} but "
+                       f"the action is on seat {self.state.action_on}", "out_of_turn")
+            return
+        zone = self.zone(decl.seat)
+        if decl.kind is DeclKind.FOLD and zone.no_fold:
+            self.alert(decl.seat, "prior_chips_pulled", f"seat {decl.seat} pulled back prior "
+                       "chips facing a raise: he may not fold; call or raise", "fold_not_allowed")
+            return
+        self._words(decl, zone)
+
+    def _words(self, decl: Declaration, zone: SeatZone) -> None:
+        ctx = self.ctx(decl.seat)
+        if ctx is None:
+            return
+        chips_present = bool(zone.motion) and not zone.motion_open
+        reading = combine(ctx, decl, zone.view(ctx.own), chips_present, self.rules)
+        if reading.waiting:
+            self.put(evolve(zone, declaration=decl, waiting=True))
+            self._note(reading)
+            return
+        if reading.code == "check_facing_bet":
+            self.put(evolve(zone, no_raise=True))
+            self._note(reading)
+            return
+        self._apply(self._restrict(reading, zone, ctx), decl.at_ms)
+
+    def _restrict(self, reading: Interpretation, zone: SeatZone,
+                  ctx: BetContext) -> Interpretation:
+        """R55: after "check" facing a bet only call or fold remain."""
+        if not zone.no_raise or reading.action is None:
+            return reading
+        if reading.action in (ActionKind.BET, ActionKind.RAISE) or (
+                reading.action is ActionKind.ALL_IN and reading.total > ctx.call_to):
+            value = zone.view(ctx.own).value
+            return call(ctx, value, (self.rules.cite("check_facing_bet"),),
+                        "he said check facing a bet: he may call or fold only",
+                        kind=RulingKind.CORRECTED)
+        return reading
+
+    def _note(self, reading: Interpretation) -> None:
+        self.interps.append(reading)
+        self.rulings.append(reading.to_ruling())
+
+    # --- applying rulings ----------------------------------------------------------------
+
+    def _register(self, ruling: FloorRuling, seat: int,
+                  reading: Interpretation | None = None) -> None:
+        numbered = floors.with_id(ruling, self.pending.next_floor, self.state.hand_id)
+        self.pending = evolve(self.pending, floors=(*self.pending.floors, numbered),
+                              next_floor=self.pending.next_floor + 1)
+        base = reading or Interpretation(seat=seat, action=None, total=self.state.seat(seat).bet,
+                                         rule_ids=numbered.rule_ids, text=numbered.text,
+                                         kind=RulingKind.FLOOR, code="floor")
+        self._note(evolve(base, floor=numbered))
+
+    def _apply(self, reading: Interpretation, at_ms: int) -> None:
+        if reading.floor is not None:
+            zone = self.zone(reading.seat)
+            self.put(evolve(zone, waiting=False))
+            self._register(reading.floor, reading.seat, reading)
+            return
+        if reading.waiting or reading.action is None:
+            self._note(reading)
+            return
+        given = self.pending.quote
+        if given is not None and given.seat == reading.seat and reading.action is ActionKind.CALL:
+            reading = evolve(reading, rule_ids=(*reading.rule_ids,
+                                                self.rules.cite("accepted_action")))
+        action = reading.player_action(at_ms)
+        assert action is not None
+        if not self._engine_action(action, reading):
+            return
+
+    def _engine_action(self, action: PlayerAction, reading: Interpretation | None) -> bool:
+        before = self.state
+        zone_before = self.zone(action.seat)
+        new, out = engine.step(before, action, self.rules)
+        rejected = [r for r in out if r.kind is RulingKind.REJECTED]
+        if rejected:
+            self.alert(action.seat, "floor_discretion",
+                       f"seat {action.seat}: the engine refused {action.kind}: "
+                       f"{rejected[0].text}", "engine_rejected")
+            return False
+        self.state = new
+        if reading is not None:
+            self.interps.append(reading)
+            self.rulings.append(reading.to_ruling())
+        self.rulings.extend(out)
+        self.pending = evolve(self.pending,
+                              log=(*self.pending.log, LogEntry(before, action, zone_before)))
+        self._commit(action.seat, reading)
+        self._after_engine()
+        return True
+
+    def _commit(self, seat: int, reading: Interpretation | None) -> None:
+        zone = self.zone(seat)
+        if self.state.seat(seat).status is SeatStatus.FOLDED:
+            self.put(SeatZone(seat))
+            return
+        chips = zone.prior + zone.motion
+        self.put(SeatZone(
+            seat, prior_start=chips, prior=chips,
+            owed=reading.add if reading else 0, change=reading.returned if reading else 0,
+            chip_defined=reading.chip_defined if reading else False,
+        ))
+
+    def _after_engine(self) -> None:
+        state = self.state
+        if state.street != self.pending.street or state.phase is Phase.COMPLETE:
+            self.pending = Pending(street=state.street, floors=self.pending.floors,
+                                   next_floor=self.pending.next_floor)
+            return
+        seat = state.action_on
+        if seat is None or self._blocked_for(seat) is not None:
+            return
+        zone = self.zone(seat)
+        if zone.motion and not zone.motion_open:
+            self._rule_turn(seat, zone, 0)  # chips put out early are ruled in turn
+        elif zone.declaration is not None and not zone.waiting:
+            self.put(evolve(zone, declaration=None))
+            self._words(zone.declaration, evolve(zone, declaration=None))
+
+    def _engine_event(self, event: EngineEvent) -> None:
+        if isinstance(event, PlayerAction):
+            if not self._seat_ok(event.seat, f"a {event.kind}"):
+                return
+            blocking = self._blocked_for(event.seat)
+            waiting = self.pending.waiting_seat()
+            if blocking is not None or (waiting is not None and waiting != event.seat):
+                self.alert(event.seat, "wait_for_amount",
+                           f"seat {event.seat} must wait: a ruling or an amount is pending",
+                           "amount_pending")
+                return
+            self._engine_action(event, None)
+            return
+        new, out = engine.step(self.state, event, self.rules)
+        self.rulings.extend(out)
+        self.state = new
+        self._after_engine()
+
+    # --- floor decisions and amendments ---------------------------------------------------
+
+    def _decide(self, decision: FloorDecision) -> None:
+        ruling = self.pending.floor(decision.ruling_id)
+        if ruling is None:
+            self.alert(None, "floor_discretion", f"no pending floor ruling "
+                       f"{decision.ruling_id!r}", "unknown_floor_ruling")
+            return
+        option = ruling.option(decision.option)
+        if option is None:
+            self.alert(ruling.seat, "floor_discretion", f"ruling {ruling.ruling_id} has no option "
+                       f"{decision.option!r}; options: {[o.name for o in ruling.options]}",
+                       "unknown_floor_option")
+            return
+        if option.action is not None and ruling.topic == "" and \
+                self.state.action_on != ruling.seat:
+            self.alert(ruling.seat, "floor_discretion", f"seat {ruling.seat} is no longer on the"
+                       " action; the ruling cannot be applied", "floor_stale")
+            return
+        self.pending = evolve(self.pending, floors=tuple(
+            f for f in self.pending.floors if f.ruling_id != ruling.ruling_id))
+        self.rulings.append(Ruling(RulingKind.INFO, ruling.rule_ids,
+                                   f"floor chose '{option.name}': {option.text}",
+                                   seat=ruling.seat, code="floor_decided"))
+        zone = self.zone(ruling.seat)
+        if ruling.topic == floors.PREMATURE:
+            if option.name == "binding" and ruling.held is not None:
+                self.put(evolve(zone, declaration=ruling.held, waiting=False))
+            self._after_engine()
+            return
+        if ruling.topic == floors.CHIPS_BEHIND:
+            self._chips_behind_decided(ruling, option.name == "in_action")
+            return
+        if ruling.topic == floors.STRING_BET:
+            if option.action is None:
+                self.put(evolve(zone, change=zone.change + ruling.excess))
+            elif self._amend_last(ruling.seat, option.total):
+                zone = self.zone(ruling.seat)  # the later chips are already in the zone
+                self.put(evolve(zone, owed=max(0, zone.owed - ruling.excess)))
+            return
+        if option.action is None:
+            return
+        own = self.state.seat(ruling.seat).bet
+        value = zone.view(own).value
+        reading = floors.chosen(ruling, option, decision, value, own)
+        self._apply(evolve(reading, chip_defined=bool(zone.motion)), decision.at_ms)
+
+    def _amend_last(self, seat: int, total: int) -> bool:
+        index = max(i for i, e in enumerate(self.pending.log) if e.action.seat == seat)
+        kind = ActionKind.RAISE if self.pending.log[index].before.call_to else ActionKind.BET
+        return self._amend(index, PlayerAction(seat, kind, total))
+
+    def _amend(self, index: int, replacement: PlayerAction,
+               start: HandState | None = None) -> bool:
+        """Replay this street from ``index`` with one action replaced (R40-A, R52, R56, R62)."""
+        log = self.pending.log
+        state = start or log[index].before
+        new_log = list(log[:index])
+        zones = [log[index].zone, *(e.zone for e in log[index + 1:])]
+        for action, zone in zip((replacement, *(e.action for e in log[index + 1:])), zones,
+                                strict=True):
+            before = state
+            state, out = engine.step(state, action, self.rules)
+            if any(r.kind is RulingKind.REJECTED for r in out):
+                self.alert(action.seat, "floor_discretion", f"correction not possible: seat "
+                           f"{action.seat}'s {action.kind} no longer fits", "amend_failed")
+                return False
+            new_log.append(LogEntry(before, action, zone))
+        old = self.state
+        self.state = state
+        self.pending = evolve(self.pending, log=tuple(new_log))
+        for s in state.seats:
+            diff = s.bet - old.seat(s.seat).bet
+            if diff > 0:
+                zone = self.zone(s.seat)
+                self.put(evolve(zone, owed=zone.owed + diff))
+        self._after_engine()
+        return True
+
+    def _late_words(self, decl: Declaration) -> bool:
+        """R40-A: words spoken first but entered after the chips were ruled replace that ruling."""
+        index = len(self.pending.log) - 1
+        entry = self.pending.log[index]
+        ctx = context_for(entry.before, decl.seat, self.rules)
+        if entry.zone is None or ctx is None:
+            return False
+        zone = entry.zone
+        reading = combine(ctx, decl, zone.view(ctx.own), True, self.rules)
+        action = reading.player_action(decl.at_ms)
+        if action is None:
+            self.alert(decl.seat, "verbal_chips", f"seat {decl.seat}: words entered after the "
+                       "chips were ruled do not give a clear action: the floor should look",
+                       "late_words_unclear")
+            return True
+        note = " (words spoken first, entered after the chips: R40-A)"
+        if action != entry.action and not self._amend(index, action):
+            return True
+        chips = zone.prior + zone.motion
+        self.put(SeatZone(decl.seat, prior_start=chips, prior=chips, owed=reading.add,
+                          change=reading.returned))
+        self._note(evolve(reading, text=reading.text + note,
+                          rule_ids=(*reading.rule_ids, self.rules.cite("verbal_chips"))))
+        return True
+
+    # --- chips found behind an all-in (R62) -----------------------------------------------
+
+    def _found_behind(self, event: ChipsFoundBehind) -> None:
+        if not self._seat_ok(event.seat, "chips found behind"):
+            return
+        value = chip_value(event.chips)
+        if self.state.seat(event.seat).status is not SeatStatus.ALL_IN or value <= 0:
+            self.alert(event.seat, "chips_behind", f"seat {event.seat} is not all in (or the "
+                       "chips have no value): nothing to rule", "not_all_in")
+            return
+        self._register(floors.chips_behind(event.seat, value, self.rules), event.seat)
+
+    def _chips_behind_decided(self, ruling: FloorRuling, in_action: bool) -> None:
+        if not in_action:
+            return
+        seat = ruling.seat
+        index = next((i for i in range(len(self.pending.log) - 1, -1, -1)
+                      if self.pending.log[i].action.seat == seat), None)
+        if index is None:
+            self.alert(seat, "chips_behind", "the all-in was on an earlier street: the engine "
+                       "cannot reopen it; correct the pot by hand", "chips_behind_late")
+            return
+        before = self.pending.log[index].before
+        me = before.seat(seat)
+        start = before.with_seat(evolve(me, stack=me.stack + ruling.excess))
+        owed_before = self.zone(seat).owed
+        if self._amend(index, PlayerAction(seat, ActionKind.ALL_IN), start):
+            self.put(evolve(self.zone(seat), owed=owed_before))  # the chips are already out
+
+    # --- pot-limit counts (R54-A, R52-B) -------------------------------------------------
+
+    def _count(self, event: PotCountGiven) -> None:
+        if not self._seat_ok(event.seat, "a pot count"):
+            return
+        if self.state.variant.betting is not Betting.POT_LIMIT:
+            self.alert(event.seat, "pot_count", "pot counts are given in pot limit only",
+                       "no_pot_count")
+            return
+        given = quote(self.state, event.seat, event.quoted, self.rules)
+        if given is None:
+            self.alert(event.seat, "pot_count", f"seat {event.seat} is not on the action",
+                       "count_not_in_turn")
+            return
+        self.pending = evolve(self.pending, quote=given)
+        if given.quoted != given.correct:
+            self.alert(event.seat, "pl_miscount", f"pot count quoted {given.quoted}; a pot-sized "
+                       f"bet for seat {event.seat} is {given.correct}", "pot_miscount")
+
+    def _count_error(self) -> None:
+        given = self.pending.quote
+        if given is None:
+            self.alert(None, "pl_miscount", "no pot count on this street to correct",
+                       "no_count")
+            return
+        self.pending = evolve(self.pending, quote=None)
+        bet = (self.state.actions[given.actions_before]
+               if len(self.state.actions) > given.actions_before else None)
+        if bet is None or bet.seat != given.seat or bet.kind not in ("bet", "raise"):
+            self.alert(given.seat, "pl_miscount", "no bet followed the wrong count",
+                       "no_count_bet")
+            return
+        ids = (self.rules.cite("pl_miscount"),)
+        if bet.to >= given.correct:
+            self.rulings.append(Ruling(RulingKind.INFO, ids, f"seat {given.seat}'s bet of "
+                                       f"{bet.to} is not below the pot", seat=given.seat,
+                                       code="count_error_none"))
+            return
+        if substantial_after(self.state, given.actions_before + 1):
+            self.rulings.append(Ruling(
+                RulingKind.ACCEPTED, ids, f"the count was too low but substantial action "
+                f"followed: seat {given.seat}'s bet of {bet.to} stands", seat=given.seat,
+                code="count_error_stands"))
+            return
+        index = next((i for i, e in enumerate(self.pending.log)
+                      if len(e.before.actions) == given.actions_before), None)
+        if index is None:
+            self.alert(given.seat, "pl_miscount", "the bet is on an earlier street: it stands",
+                       "count_error_late")
+            return
+        kind = ActionKind(bet.kind)
+        if self._amend(index, PlayerAction(given.seat, kind, given.correct)):
+            reading = Interpretation(
+                seat=given.seat, action=kind, total=given.correct, add=given.correct - bet.to,
+                complete_to=given.correct, rule_ids=ids, kind=RulingKind.CORRECTED,
+                text=f"seat {given.seat} must increase to {given.correct}: the count was too "
+                     "low and no substantial action followed", code="count_corrected")
+            self._note(reading)

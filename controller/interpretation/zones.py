@@ -1,0 +1,104 @@
+"""Per-seat betting-zone state kept beside the engine's ``HandState``.
+
+The engine knows street totals; the table also needs to know which physical chips lie in each
+zone (prior-bet chips for R46), the open chip motion (R56), a declaration waiting for chips,
+the R55 / R46-B restrictions, and the chips a player still owes or is owed after a ruling.
+Everything is frozen; ``Pending`` is replaced, never mutated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.events import PlayerAction
+from controller.interpretation.chips import ZoneView
+from controller.interpretation.events import ChipItem, Declaration, chip_value
+from controller.interpretation.outcome import FloorRuling
+from controller.interpretation.pot_limit import CountQuote
+from controller.model import HandState, Street, evolve
+
+UNTRACKED = "untracked"  # uid of the stand-in chip for a street total no chips were seen for
+
+
+@dataclass(frozen=True, slots=True)
+class SeatZone:
+    seat: int
+    prior_start: tuple[ChipItem, ...] = ()  # prior-bet chips when the current decision began
+    prior: tuple[ChipItem, ...] = ()  # what is left of them (R46 pulls)
+    motion: tuple[ChipItem, ...] = ()  # chips of the current motion, not yet ruled on
+    motion_open: bool = False
+    motion_last_ms: int = 0
+    combined_gesture: bool = False
+    declaration: Declaration | None = None  # words waiting for chips, or held by the floor
+    waiting: bool = False  # the declaration commits to a bet whose size the chips will give
+    no_raise: bool = False  # R55: said "check" facing a bet
+    no_fold: bool = False  # R46-B: pulled prior chips back facing a raise
+    owed: int = 0  # chips still to add after a ruling (completion, full call)
+    change: int = 0  # chips due back to the player
+    chip_defined: bool = False  # last ruling came from a motion: more chips = string bet
+
+    @property
+    def value(self) -> int:
+        return chip_value(self.prior) + chip_value(self.motion)
+
+    def view(self, own: int) -> ZoneView:
+        """The zone as R44-R46 see it; a street total with no chips seen is one stand-in chip."""
+        prior_start, prior = self.prior_start, self.prior
+        if not prior_start and own > 0:
+            stand_in = (ChipItem(own, uid=UNTRACKED),)
+            prior_start, prior = stand_in, stand_in
+        return ZoneView(prior_start, prior, self.motion, self.combined_gesture)
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """An action applied on this street and the state before it (for R52 amendments)."""
+
+    before: HandState
+    action: PlayerAction
+    zone: SeatZone | None = None  # the actor's zone before the action (late words, R40-A)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    street: Street = Street.PREFLOP
+    zones: tuple[SeatZone, ...] = ()
+    floors: tuple[FloorRuling, ...] = ()
+    next_floor: int = 1
+    log: tuple[LogEntry, ...] = ()
+    quote: CountQuote | None = None
+
+    def zone(self, seat: int) -> SeatZone:
+        for z in self.zones:
+            if z.seat == seat:
+                return z
+        return SeatZone(seat)
+
+    def with_zone(self, zone: SeatZone) -> Pending:
+        others = tuple(z for z in self.zones if z.seat != zone.seat)
+        return evolve(self, zones=tuple(sorted((*others, zone), key=lambda z: z.seat)))
+
+    def floor(self, ruling_id: str) -> FloorRuling | None:
+        return next((f for f in self.floors if f.ruling_id == ruling_id), None)
+
+    @property
+    def blocking(self) -> FloorRuling | None:
+        return next((f for f in self.floors if f.blocks_table), None)
+
+    def waiting_seat(self) -> int | None:
+        """A seat whose words wait for chips: nobody else may act yet (R50-B)."""
+        return next((z.seat for z in self.zones if z.waiting), None)
+
+
+def remove_chips(have: tuple[ChipItem, ...],
+                 take: tuple[ChipItem, ...]) -> tuple[ChipItem, ...] | None:
+    """Multiset difference by denomination and kind; None if ``take`` is not all there."""
+    left = list(have)
+    for chip in take:
+        match = next((i for i, c in enumerate(left)
+                      if c.denomination == chip.denomination and c.kind == chip.kind
+                      and (not chip.uid or c.uid == chip.uid)), None)
+        if match is None:
+            return None
+        del left[match]
+    return tuple(left)

@@ -1,0 +1,242 @@
+"""``pokertable run --config table.toml``: the table process that starts at boot.
+
+The composition root: it is the only place that picks real parts (serial ports, the MQTT
+bridge, GPIO pins, the wall clock) and hands them to the application. Threads only move
+data: serial and MQTT feed the input queue, one engine thread decides.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any, cast
+
+from controller.app import (
+    TableApp,
+    command_to_input,
+    console_to_input,
+    hardware_to_input,
+    wall_ms,
+)
+from controller.config import AppConfig, ConfigError, load_config
+
+log = logging.getLogger("pokertable")
+
+
+class TableRuntime:
+    """Real parts around a ``TableApp``: readers, the MQTT bridge, the engine thread."""
+
+    def __init__(
+        self,
+        config: AppConfig,
+        *,
+        publisher_factory: Callable[[str], Any] | None = None,
+        registry: Any = None,
+    ) -> None:
+        from hardware.registry import TagRegistry
+
+        self.config = config
+        self.registry = registry or TagRegistry(config.registry.path)
+        self.bridge: Any = None
+        self._publisher_factory = publisher_factory or self._bridge_factory
+        self.buses: list[Any] = []
+        self.console: Any = None
+        self.gpio: Any = None
+        self.app: TableApp | None = None
+        self._threads: list[threading.Thread] = []
+        self._stop = threading.Event()
+
+    def _bridge_factory(self, session_id: str) -> Any:
+        from mqtt.bridge import TableBridge, TlsOptions
+
+        mq = self.config.mqtt
+        if mq is None:
+            return None
+        password = None
+        if mq.password_file:
+            password = Path(mq.password_file).read_text().strip()
+        return TableBridge(
+            venue=self.config.table.venue,
+            table=self.config.table.id,
+            session=session_id,
+            outbox_path=mq.outbox,
+            host=mq.host,
+            port=mq.port,
+            username=mq.username,
+            password=password,
+            tls=TlsOptions(ca_certs=mq.tls_ca) if mq.tls_ca else None,
+            secure_delay_s=mq.secure_delay_s,
+        )
+
+    def start(self) -> TableApp:
+        from hardware.bus import BusConfig, TableBus
+        from hardware.clock import MonotonicClock
+        from hardware.console import ConsolePinMap, DealerConsole, LedMode, led_command
+        from hardware.gpio import select_backend
+
+        for reader in self.config.readers:
+            self.buses.append(
+                TableBus(
+                    self.registry,
+                    MonotonicClock(),
+                    BusConfig(
+                        ports=(reader.port,),
+                        baudrate=reader.baudrate,
+                        rs485_addresses=tuple(reader.addresses)
+                        if reader.transport == "rs485"
+                        else (),
+                    ),
+                )
+            )
+
+        def node_leds(seat: int, mode: LedMode) -> None:
+            for bus in self.buses:
+                for node in list(bus.session.node_ports):
+                    bus.send(node, *led_command(seat, mode))
+
+        if self.config.gpio.backend != "none":
+            self.gpio = select_backend(self.config.gpio.backend, clock=MonotonicClock())
+            self.console = DealerConsole(
+                self.gpio,
+                ConsolePinMap.from_config(self.config.gpio.pins),
+                MonotonicClock(),
+                led_sink=node_leds,
+            )
+
+        def led_sink(seat: int, mode: str) -> None:
+            lit = cast(LedMode, mode)
+            if self.console is not None:
+                self.console.set_seat_led(seat, lit)  # also tells the reader nodes
+            else:
+                node_leds(seat, lit)
+
+        app = TableApp(self.config, led_sink=led_sink)
+        self.app = app
+        self.bridge = self._publisher_factory(app.session_id)
+        app.publisher = self.bridge
+        replayed = app.recover()
+        log.info("journal replayed: %d inputs; hand %s", replayed, app.session.hand_number)
+        if self.bridge is not None:
+            self.bridge.start()
+            self._spawn(self._pump_commands, "mqtt-commands")
+        for bus in self.buses:
+            bus.start()
+            self._spawn(functools.partial(self._pump_bus, bus), "bus-events")
+        if self.console is not None:
+            self._spawn(self._pump_console, "console")
+        self._spawn(lambda: app.run(watchdog=self._watchdog), "engine")
+        return app
+
+    def _pump_console(self) -> None:
+        import queue
+
+        assert self.app is not None and self.console is not None
+        while not self._stop.is_set():
+            self.console.tick()  # blinking LEDs, and releases RPi.GPIO misses
+            try:
+                event = self.console.events.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            item = console_to_input(event, wall_ms())
+            if item is not None:
+                self.app.submit(item)
+
+    def _spawn(self, target: Callable[[], None], name: str) -> None:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    def _pump_bus(self, bus: Any) -> None:
+        import queue
+
+        assert self.app is not None
+        while not self._stop.is_set():
+            try:
+                event = bus.events.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            item = hardware_to_input(event, wall_ms())
+            if item is not None:
+                self.app.submit(item)
+
+    def _pump_commands(self) -> None:
+        import queue
+
+        assert self.app is not None and self.bridge is not None
+        while not self._stop.is_set():
+            try:
+                command = self.bridge.inbound.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            self.app.submit(command_to_input(command, wall_ms()))
+
+    def _watchdog(self) -> None:
+        from controller import systemd_notify
+
+        systemd_notify.notify_watchdog()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self.app is not None:
+            self.app.stop()
+        for thread in self._threads:
+            thread.join(timeout=3)
+        for bus in self.buses:
+            bus.stop()
+        if self.console is not None:
+            self.console.all_leds_off()
+            self.gpio.cleanup()
+        if self.bridge is not None:
+            self.bridge.stop()
+        if self.app is not None:
+            self.app.close()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", required=True, type=Path, help="the table's table.toml")
+    parser.add_argument("--check", action="store_true", help="validate the configuration and exit")
+    parser.add_argument("--log-level", default="INFO")
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        stream=sys.stderr,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"config error: {exc}", file=sys.stderr)
+        return 78  # EX_CONFIG: systemd does not restart a table with a broken config
+    if args.check:
+        print(
+            f"{args.config}: ok (table {config.table.venue}/{config.table.id}, "
+            f"profile {config.table.profile})"
+        )
+        return 0
+    from controller import systemd_notify
+
+    runtime = TableRuntime(config)
+    done = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        done.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    runtime.start()
+    systemd_notify.notify_ready()
+    systemd_notify.notify_status(f"table {config.table.id} running")
+    try:
+        done.wait()
+    finally:
+        runtime.stop()
+    return 0
