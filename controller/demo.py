@@ -169,10 +169,12 @@ class Dealer:
     def next_street(self, session: TableSession, deck: list[str]) -> None:
         hand = session.hand
         assert hand is not None
-        for seat, chips in session.bet_zones:
-            if chips:
-                self.clear(f"seat{seat}.bet")  # bets go to the pot
-        self.wait(lambda s: all(not c for _, c in s.bet_zones), "the bets to be collected")
+        bet_zones = [z for z in self.sim.on_felt if z.endswith(".bet")]
+        for zone in bet_zones:
+            self.clear(zone)  # the bets go to the pot
+        self.wait(lambda s: all(not c for _, c in s.bet_zones) and not any(
+            bus.zone_view(z) for bus in self.buses for z in bet_zones),
+            "the bets to be collected")
         street = hand.street
         self.deal("burn", deck.pop())
         for _ in range(Street(street + 1).board_size - len(hand.board)):

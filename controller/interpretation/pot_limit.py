@@ -89,3 +89,28 @@ def substantial_after(state: HandState, since: int) -> bool:
     """R36 counted from the first action after the bet (R52-B's reference point)."""
     after = state.actions[since:]
     return len(after) >= 3 or (len(after) >= 2 and any(a.chips_in for a in after))
+
+
+@dataclass(frozen=True, slots=True)
+class CountVerdict:
+    """What R52-B makes of a count error: ``correct`` means raise the bet to the real pot."""
+
+    code: str  # no_count_bet, count_error_none, count_error_stands, correct
+    text: str
+    bet_to: int = 0
+
+
+def judge_count_error(state: HandState, given: CountQuote) -> CountVerdict:
+    """R52-B: a too-low count is corrected until substantial action follows the bet."""
+    bet = (state.actions[given.actions_before]
+           if len(state.actions) > given.actions_before else None)
+    if bet is None or bet.seat != given.seat or bet.kind not in ("bet", "raise"):
+        return CountVerdict("no_count_bet", f"seat {given.seat}: no bet followed the wrong count")
+    if bet.to >= given.correct:
+        return CountVerdict("count_error_none", f"seat {given.seat}'s bet of {bet.to} is not "
+                            "below the pot", bet.to)
+    if substantial_after(state, given.actions_before + 1):
+        return CountVerdict("count_error_stands", f"seat {given.seat}'s bet of {bet.to} stands: "
+                            "the count was too low but substantial action followed", bet.to)
+    return CountVerdict("correct", f"seat {given.seat} must increase to {given.correct}: the "
+                        "count was too low and no substantial action followed", bet.to)

@@ -71,8 +71,9 @@ def raise_to(ctx: BetContext, total: int, zone: int, ids: tuple[str, ...], rules
                        kind=RulingKind.CORRECTED, code="capped", chip_defined=chip_defined)
     if total < ctx.min_to:
         target = ctx.min_to
-        concept = "raise_is_min_bet" if word is ActionKind.BET else "min_raise"
-        extra = below_min if below_min is not None else rules.cite(concept, "underbet")
+        extra = below_min if below_min is not None else (
+            (rules.cite("underbet"),) if word is ActionKind.BET
+            else rules.cite("min_raise", "underbet"))
         return decided(
             ctx, ctx.aggressive(target), target, zone, (*ids, *extra),
             f"seat {ctx.seat} must {word} to the minimum {target} (he put {total}): {why}",

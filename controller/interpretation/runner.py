@@ -28,7 +28,7 @@ from controller.interpretation.events import (
     chip_value,
 )
 from controller.interpretation.outcome import FloorRuling, Interpretation, alert
-from controller.interpretation.pot_limit import quote, substantial_after
+from controller.interpretation.pot_limit import judge_count_error, quote
 from controller.interpretation.raises import call
 from controller.interpretation.zones import LogEntry, Pending, SeatZone, remove_chips
 from controller.model import Betting, HandState, Phase, SeatStatus, evolve
@@ -570,35 +570,26 @@ class EventRun:
                        "no_count")
             return
         self.pending = evolve(self.pending, quote=None)
-        bet = (self.state.actions[given.actions_before]
-               if len(self.state.actions) > given.actions_before else None)
-        if bet is None or bet.seat != given.seat or bet.kind not in ("bet", "raise"):
-            self.alert(given.seat, "pl_miscount", "no bet followed the wrong count",
-                       "no_count_bet")
-            return
+        verdict = judge_count_error(self.state, given)
         ids = (self.rules.cite("pl_miscount"),)
-        if bet.to >= given.correct:
-            self.rulings.append(Ruling(RulingKind.INFO, ids, f"seat {given.seat}'s bet of "
-                                       f"{bet.to} is not below the pot", seat=given.seat,
-                                       code="count_error_none"))
+        if verdict.code == "no_count_bet":
+            self.alert(given.seat, "pl_miscount", verdict.text, verdict.code)
             return
-        if substantial_after(self.state, given.actions_before + 1):
-            self.rulings.append(Ruling(
-                RulingKind.ACCEPTED, ids, f"the count was too low but substantial action "
-                f"followed: seat {given.seat}'s bet of {bet.to} stands", seat=given.seat,
-                code="count_error_stands"))
+        if verdict.code != "correct":
+            quiet = verdict.code == "count_error_none"
+            self.rulings.append(Ruling(RulingKind.INFO if quiet else RulingKind.ACCEPTED, ids,
+                                       verdict.text, seat=given.seat, code=verdict.code))
             return
         index = next((i for i, e in enumerate(self.pending.log)
                       if len(e.before.actions) == given.actions_before), None)
         if index is None:
-            self.alert(given.seat, "pl_miscount", "the bet is on an earlier street: it stands",
-                       "count_error_late")
+            self.alert(given.seat, "pl_miscount", f"seat {given.seat}'s bet is on an earlier "
+                       "street: it stands", "count_error_late")
             return
-        kind = ActionKind(bet.kind)
+        action = self.state.actions[given.actions_before]
+        kind = ActionKind(action.kind)
         if self._amend(index, PlayerAction(given.seat, kind, given.correct)):
-            reading = Interpretation(
-                seat=given.seat, action=kind, total=given.correct, add=given.correct - bet.to,
-                complete_to=given.correct, rule_ids=ids, kind=RulingKind.CORRECTED,
-                text=f"seat {given.seat} must increase to {given.correct}: the count was too "
-                     "low and no substantial action followed", code="count_corrected")
-            self._note(reading)
+            self._note(Interpretation(
+                seat=given.seat, action=kind, total=given.correct,
+                add=given.correct - verdict.bet_to, complete_to=given.correct, rule_ids=ids,
+                kind=RulingKind.CORRECTED, text=verdict.text, code="count_corrected"))
