@@ -20,8 +20,9 @@ Figures = dict[str, dict[str, Any]]
 
 # Optional figure providers owned by other packages: module -> function returning Figures.
 PROVIDERS: tuple[tuple[str, str], ...] = (
-    ("bench.serial_figures", "figures"),
+    ("bench.serial_figures", "measure"),
     ("bench.mqtt_figures", "figures"),
+    ("bench.interpretation_figures", "figures"),
 )
 
 

@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller import betting
-from controller.engine import EngineError, start_hand, step
+from controller.engine import EngineError, start_hand
 from controller.events import (
     ActionKind,
     DealBoard,
     DealHole,
-    Event,
     MuckHand,
     PlayerAction,
     ShowHand,
@@ -35,6 +34,16 @@ from controller.inputs import (
     Input,
     RoomCommand,
 )
+from controller.interpretation.events import ChipItem as ZoneChip
+from controller.interpretation.events import (
+    ChipMotion,
+    Declaration,
+    DeclKind,
+    FloorDecision,
+    PriorChipsPulled,
+)
+from controller.interpretation.hand import TableEvent, interpret
+from controller.interpretation.zones import Pending
 from controller.model import (
     AnteFormat,
     HandState,
@@ -62,11 +71,16 @@ class SessionConfig:
 
 @dataclass(frozen=True, slots=True)
 class PendingAlert:
-    """A ruling waiting for the floor, with the options the director may choose from."""
+    """A ruling waiting for the floor, with the options the director may choose from.
+
+    ``floor_id`` is the interpretation layer's own id for the ruling (its FLOOR code) when
+    that layer holds the decision; the director answers with the table-wide ``id``.
+    """
 
     id: str
     ruling: Ruling
     hand_id: str | None
+    floor_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +98,7 @@ class TableSession:
     level: Level
     pending_level: Level | None = None
     hand: HandState | None = None
+    pending: Pending = field(default_factory=Pending)  # zones, words, floor rulings (R40-62)
     hand_number: int = 0
     paused: bool = False
     hand_for_hand: bool = False
@@ -181,48 +196,73 @@ def _public_kind(kind: RulingKind) -> str:
 
 
 def _engine(
-    session: TableSession, event: Event, out: list[Output], at_ms: int, kind: str
+    session: TableSession, event: TableEvent, out: list[Output], at_ms: int, kind: str
 ) -> TableSession:
-    """Run one engine event; publish its rulings; raise floor rulings as pending alerts."""
+    """Run one event through bet interpretation and the engine, publish the rulings, and
+    park floor rulings as pending alerts for the director."""
     rules = session.config.rules
     if isinstance(event, PlayerAction) and event.seat in session.floor_approved:
         event = evolve(event, floor_approved=True)
         session = evolve(session, floor_approved=session.floor_approved - {event.seat})
     assert session.hand is not None
-    hand, rulings = step(session.hand, event, rules)
+    before = session.hand
+    hand, pending, outcome = interpret(before, session.pending, event, rules)
+    rulings = _once(outcome.rulings)
     data: dict[str, Any] = {}
     if isinstance(event, PlayerAction):
         data = {"seat": event.seat, "action": str(event.kind), "amount": event.amount}
+    decided = outcome.interpretation
+    if decided is not None:
+        data = {
+            "seat": decided.seat,
+            "action": str(decided.action) if decided.action else None,
+            "total": decided.total,
+            "returned": decided.returned,
+            "add": decided.add,
+        }
+    session = evolve(session, pending=pending)
     for ruling in rulings:
         if ruling.kind is RulingKind.FLOOR:
             session = _raise_floor(session, ruling, out, at_ms)
-    rejected = any(r.kind is RulingKind.REJECTED for r in rulings)
-    out.append(_event(session, "rejected" if rejected else kind, rulings, data, at_ms))
-    if isinstance(event, DealHole) and not rejected:
-        out.append(
-            Output(
-                "hole_cards",
-                {
-                    "hand_id": hand.hand_id,
-                    "seat": event.seat,
-                    "cards": list(event.cards),
-                    "ts_ms": at_ms,
-                },
-            )
-        )
+    refused = hand is before and any(
+        r.kind in (RulingKind.REJECTED, RulingKind.ALERT) for r in rulings
+    )
+    if rulings or data:  # chips merely held in a zone are not news
+        out.append(_event(session, "rejected" if refused else kind, rulings, data, at_ms))
+    if (
+        isinstance(event, DealHole)
+        and hand.seat(event.seat).hole
+        and not before.seat(event.seat).hole
+    ):
+        payload = {
+            "hand_id": hand.hand_id,
+            "seat": event.seat,
+            "cards": list(event.cards),
+            "ts_ms": at_ms,
+        }
+        out.append(Output("hole_cards", payload))
     session = evolve(session, hand=hand)
-    if hand.phase is Phase.COMPLETE and not rejected:
+    if hand.phase is Phase.COMPLETE and before.phase is not Phase.COMPLETE:
         session = _finish_hand(session, out, at_ms)
     return session
+
+
+def _once(rulings: tuple[Ruling, ...]) -> tuple[Ruling, ...]:
+    """The interpretation layer and the engine may say the same sentence: say it once."""
+    kept: list[Ruling] = []
+    for ruling in rulings:
+        if all(ruling.text != k.text for k in kept):
+            kept.append(ruling)
+    return tuple(kept)
 
 
 def _raise_floor(
     session: TableSession, ruling: Ruling, out: list[Output], at_ms: int
 ) -> TableSession:
     number = session.alert_counter + 1
-    pending = PendingAlert(
-        f"a-{number}", ruling, session.hand.hand_id if session.hand is not None else None
-    )
+    own_id = ruling.code if "/F" in ruling.code else None  # the interpretation layer's id
+    hand_id = session.hand.hand_id if session.hand is not None else None
+    pending = PendingAlert(f"a-{number}", ruling, hand_id, own_id)
     return evolve(session, alerts=(*session.alerts, pending), alert_counter=number)
 
 
@@ -305,11 +345,11 @@ def _console(session: TableSession, press: ConsolePress, out: list[Output]) -> T
         )
         return session
     kind_of = {
-        "check_call": ActionKind.CHECK if opts.can_check else ActionKind.CALL,
-        "fold": ActionKind.FOLD,
-        "all_in": ActionKind.ALL_IN,
-        "bet_raise": ActionKind.RAISE,
-        "pot": ActionKind.RAISE,
+        "check_call": DeclKind.CHECK if opts.can_check else DeclKind.CALL,
+        "fold": DeclKind.FOLD,
+        "all_in": DeclKind.ALL_IN,
+        "bet_raise": DeclKind.RAISE if hand.call_to else DeclKind.BET,
+        "pot": DeclKind.POT,
     }
     if press.button not in kind_of:
         _alert(
@@ -324,13 +364,11 @@ def _console(session: TableSession, press: ConsolePress, out: list[Output]) -> T
             press.at_ms,
         )
         return session
-    amount = press.amount
-    if press.button == "pot":
-        amount = opts.max_to
-    if press.button == "bet_raise" and amount is None:
-        amount = opts.min_to  # "raise" with no amount: at least the minimum (R55-B, R51-A)
-    action = PlayerAction(seat_no, kind_of[press.button], amount, at_ms=press.at_ms)
-    return _engine(session, action, out, press.at_ms, "declaration")
+    # The dealer enters what the player said; the chips that follow fulfil it (R40-A: the
+    # declaration came first). "Raise" with no amount waits for the chips (R51-A).
+    amount = press.amount if press.button == "bet_raise" else None
+    declaration = Declaration(seat_no, kind_of[press.button], amount, at_ms=press.at_ms)
+    return _engine(session, declaration, out, press.at_ms, "declaration")
 
 
 def _start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
@@ -390,6 +428,7 @@ def _start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSe
         hand_number=number,
         level=level,
         pending_level=None,
+        pending=Pending(street=hand.street),
         bet_zones=(),
         seat_cards=(),
         board_cards=(),
@@ -435,6 +474,12 @@ def _confirm_showdown(session: TableSession, at_ms: int, out: list[Output]) -> T
 
 
 def _chips(session: TableSession, moved: ChipsMoved, out: list[Output]) -> TableSession:
+    """A settled chip motion in a bet zone goes to bet interpretation (R40-R46, R56, RP-22).
+
+    Chips leaving a zone are prior chips pulled back (R46-B) or change the dealer takes
+    out while betting is open; once the street is over they are the dealer collecting the
+    bets into the pot, which decides nothing.
+    """
     rules = session.config.rules
     if moved.seat is None or not moved.zone.endswith(".bet"):
         return session  # stack zones and the pot are not action
@@ -446,86 +491,48 @@ def _chips(session: TableSession, moved: ChipsMoved, out: list[Output]) -> Table
     zone.extend(moved.arrived)
     session = evolve(session, bet_zones=_set_pair(session.bet_zones, seat_no, tuple(zone)))
     hand = session.hand
-    if not moved.arrived:
-        return session
-    non_value = [c for c in moved.arrived if c.kind != "value"]
-    if non_value:
-        _alert(
-            out,
-            session,
-            Ruling(
-                RulingKind.FLOOR,
-                (rules.cite("rules"),),
-                f"seat {seat_no} pushed a non-value item ({non_value[0].kind}): the floor rules it",
-                seat=seat_no,
-                options=("call", "all-in", "ignore"),
-                code="non_value_item",
-            ),
-            moved.at_ms,
-        )
-        return session
-    if hand is None or hand.phase is not Phase.BETTING or not hand.has_seat(seat_no):
-        _alert(
-            out,
-            session,
-            Ruling(
+    if hand is None or hand.phase is Phase.COMPLETE:
+        if moved.arrived:
+            ruling = Ruling(
                 RulingKind.ALERT,
                 (rules.cite("rules"),),
-                f"chips arrived in seat {seat_no}'s bet zone with no betting round for that seat",
+                f"chips arrived in seat {seat_no}'s bet zone with no hand in progress",
                 seat=seat_no,
                 code="chips_out_of_round",
-            ),
-            moved.at_ms,
-        )
+            )
+            _alert(out, session, ruling, moved.at_ms)
         return session
-    seat = hand.seat(seat_no)
-    total = zone_value(tuple(zone))
-    if seat.status is SeatStatus.FOLDED:
-        _alert(
-            out,
-            session,
-            Ruling(
-                RulingKind.ALERT,
-                (rules.cite("rules"),),
-                f"chips in the zone of folded seat {seat_no}",
-                seat=seat_no,
-                code="chips_folded_seat",
-            ),
-            moved.at_ms,
+    if moved.left and hand.phase is Phase.BETTING and hand.has_seat(seat_no):
+        seat_zone = session.pending.zone(seat_no)
+        pulled = tuple(ZoneChip(c.denomination, c.kind) for c in moved.left)
+        if seat_zone.prior:
+            event: TableEvent = PriorChipsPulled(
+                seat_no, pulled, at_ms=moved.at_ms, by_dealer=seat_zone.change > 0
+            )
+            session = _engine(session, event, out, moved.at_ms, "chips_pulled")
+    if (
+        moved.arrived
+        and hand.phase is Phase.BETTING
+        and hand.has_seat(seat_no)
+        and hand.action_on != seat_no
+        and zone_value(tuple(zone)) > hand.seat(seat_no).bet
+    ):
+        # More than the seat has committed (posted blinds are fine), out of turn: R53-A.
+        # The chips are held in the zone; nothing is ruled until the action reaches him.
+        ruling = Ruling(
+            RulingKind.ALERT,
+            (rules.cite("acting_in_turn"),),
+            f"seat {seat_no} put chips out but the action is on seat {hand.action_on}: "
+            "the chips stay where they are until the action reaches him",
+            seat=seat_no,
+            code="out_of_turn",
         )
-        return session
-    if total <= seat.bet:
-        return session  # chips that fulfil a declared action, or change not yet taken
-    if hand.action_on != seat_no:
-        _alert(
-            out,
-            session,
-            Ruling(
-                RulingKind.ALERT,
-                (rules.cite("acting_in_turn"),),
-                f"seat {seat_no} put chips out but the action is on seat {hand.action_on}",
-                seat=seat_no,
-                code="out_of_turn",
-            ),
-            moved.at_ms,
-        )
-        return session
-    action = _chips_to_action(hand, seat_no, total)
-    return _engine(session, action, out, moved.at_ms, "chips")
-
-
-def _chips_to_action(hand: HandState, seat_no: int, total: int) -> PlayerAction:
-    """The street total pushed by the seat on the action, as an engine action."""
-    seat = hand.seat(seat_no)
-    all_in_to = seat.bet + seat.stack
-    if total >= all_in_to:
-        return PlayerAction(seat_no, ActionKind.ALL_IN)
-    if total <= hand.call_to:
-        # Less than the call without declaring: the engine holds him to the call (R51-B
-        # mandatory cases); the interpretation layer refines what the floor decides.
-        return PlayerAction(seat_no, ActionKind.CALL)
-    kind = ActionKind.RAISE if hand.call_to else ActionKind.BET
-    return PlayerAction(seat_no, kind, total)
+        _alert(out, session, ruling, moved.at_ms)
+    if moved.arrived:
+        chips = tuple(ZoneChip(c.denomination, c.kind) for c in moved.arrived)
+        motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True)
+        session = _engine(session, motion, out, moved.at_ms, "chips")
+    return session
 
 
 def _set_pair(
@@ -808,6 +815,10 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
         assert seat is not None
         # The dealer re-enters the raise; it now carries the floor's approval.
         return evolve(session, floor_approved=session.floor_approved | {seat})
+    if pending.floor_id is not None and session.hand is not None:
+        # The interpretation layer applies the chosen option (call, raise, forfeit...).
+        choice = FloorDecision(pending.floor_id, decision, at_ms=cmd.at_ms)
+        return _engine(session, choice, out, cmd.at_ms, "floor_applied")
     return session
 
 

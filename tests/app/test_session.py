@@ -50,8 +50,9 @@ class Table:
         return self(ConsolePress(button, self.ms(), amount))
 
     def push(self, seat: int, *denoms: int) -> tuple[Output, ...]:
-        return self(ChipsMoved(f"seat{seat}.bet", seat, tuple(ChipItem(d) for d in denoms), (),
-                               self.ms()))
+        return self(
+            ChipsMoved(f"seat{seat}.bet", seat, tuple(ChipItem(d) for d in denoms), (), self.ms())
+        )
 
     def collect(self) -> None:
         for seat, chips in self.session.bet_zones:
@@ -63,8 +64,11 @@ class Table:
         return self(CardDetected(zone, seat, card, self.ms()))
 
     def events(self, kind: str | None = None) -> list[dict[str, Any]]:
-        return [o.payload for o in self.out if o.channel == "event"
-                and (kind is None or o.payload["kind"] == kind)]
+        return [
+            o.payload
+            for o in self.out
+            if o.channel == "event" and (kind is None or o.payload["kind"] == kind)
+        ]
 
 
 def _deal(table: Table) -> None:
@@ -78,7 +82,10 @@ def test_a_hand_from_readers_and_console_with_a_side_pot() -> None:
     table.press("hand_start")
     hand = table.session.hand
     assert hand is not None and (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (
-        3, 1, 2)
+        3,
+        1,
+        2,
+    )
     _deal(table)
     assert len([o for o in table.out if o.channel == "hole_cards"]) == 3
     assert table.session.hand.action_on == 3
@@ -121,10 +128,18 @@ def test_undercall_and_out_of_turn_chips_raise_alerts_without_changing_state() -
 def test_level_announced_mid_hand_applies_to_the_next_hand_R23() -> None:
     table = Table()
     table.press("hand_start")
-    level = {"number": 2, "small_blind": 200, "big_blind": 400, "ante": 400,
-             "ante_format": "bb_ante"}
-    out = table(RoomCommand("level", "r1", {"command": "level", "request_id": "r1",
-                                            "level": level}, table.ms()))
+    level = {
+        "number": 2,
+        "small_blind": 200,
+        "big_blind": 400,
+        "ante": 400,
+        "ante_format": "bb_ante",
+    }
+    out = table(
+        RoomCommand(
+            "level", "r1", {"command": "level", "request_id": "r1", "level": level}, table.ms()
+        )
+    )
     assert out[0].channel == "reply" and out[0].payload["ok"]
     assert table.session.hand.level.big_blind == 200
     assert table.session.pending_level is not None
@@ -138,15 +153,43 @@ def test_level_announced_mid_hand_applies_to_the_next_hand_R23() -> None:
 def test_director_commands_are_answered_and_bad_ones_change_nothing() -> None:
     table = Table()
     before = table.session
-    out = table(RoomCommand("seat_player", "r2", {"command": "seat_player", "request_id": "r2",
-                                                   "seat": 1, "player": "Dan", "stack": 100},
-                            table.ms()))
-    assert out[0].payload == {"request_id": "r2", "ok": False, "command": "seat_player",
-                              "ts_ms": table.t, "error": "seat 1 is taken", "field": "seat"}
+    out = table(
+        RoomCommand(
+            "seat_player",
+            "r2",
+            {
+                "command": "seat_player",
+                "request_id": "r2",
+                "seat": 1,
+                "player": "Dan",
+                "stack": 100,
+            },
+            table.ms(),
+        )
+    )
+    assert out[0].payload == {
+        "request_id": "r2",
+        "ok": False,
+        "command": "seat_player",
+        "ts_ms": table.t,
+        "error": "seat 1 is taken",
+        "field": "seat",
+    }
     assert table.session == before
-    out = table(RoomCommand("seat_player", "r3", {"command": "seat_player", "request_id": "r3",
-                                                   "seat": 5, "player": "Dan", "stack": 100},
-                            table.ms()))
+    out = table(
+        RoomCommand(
+            "seat_player",
+            "r3",
+            {
+                "command": "seat_player",
+                "request_id": "r3",
+                "seat": 5,
+                "player": "Dan",
+                "stack": 100,
+            },
+            table.ms(),
+        )
+    )
     assert out[0].payload["ok"] and table.session.table.occupied(5) is not None
 
 
@@ -158,3 +201,37 @@ def test_seat_leds_follow_the_action() -> None:
     out = table.press("all_in")
     leds = [o.payload for o in out if o.channel == "led"]
     assert {"seat": 3, "mode": "all_in"} in leds and {"seat": 1, "mode": "action"} in leds
+
+
+def test_overchip_call_multichip_raise_and_side_pot_from_chips_alone() -> None:
+    """The issue-7 scenario, in process: R44 overchip call, R45 multi-chip raise, a side pot."""
+    table = Table()
+    table.press("hand_start")
+    _deal(table)
+    table.push(1, 100)  # the blinds go out physically: nothing to rule
+    table.push(2, 100, 100)
+    assert all(o.payload["kind"] != "out_of_turn" for o in table.out if o.channel == "event")
+
+    def rulings(out: tuple[Output, ...]) -> list[tuple[str, list[str]]]:
+        return [(r["text"], r["rule_ids"]) for o in out if o.channel == "event"
+                for r in o.payload["rulings"]]
+
+    out = table.push(3, 1000)  # Cat faces the 200 big blind with one 1000 chip: a call
+    assert any("TDA2024-44" in ids for _, ids in rulings(out))
+    assert table.session.hand.seat(3).bet == 200
+    change = [o.payload["data"] for o in out if o.channel == "event" and o.payload["data"]]
+    assert change[0]["returned"] == 800
+    out = table.push(1, 500, 100, 100)  # Ann (small blind 100 in) makes it 800
+    assert any("TDA2024-45B1" in ids for _, ids in rulings(out))
+    hand = table.session.hand
+    assert (hand.call_to, hand.increment) == (800, 600)
+    table.push(2, 500, 100)  # Bob calls: every chip is needed (R45-A)
+    table.press("all_in")  # Cat: all in for 1,500
+    table.push(1, 500, 100, 100, 1000, 500)  # Ann re-raises to 3,000
+    table.push(2, 1000, 1000, 100, 100)  # Bob calls 3,000
+    hand = table.session.hand
+    assert hand.phase is Phase.DEALING
+    from controller.pots import build_pots
+
+    assert [(p.amount, p.eligible) for p in build_pots(hand.seats)] == [
+        (4500, (1, 2, 3)), (3000, (1, 2))]
