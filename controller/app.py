@@ -79,10 +79,11 @@ def hardware_to_input(event: object, at_ms: int) -> Input | None:
         case hw.ChipsSettled():
 
             def items(chips: tuple[Any, ...]) -> tuple[ChipItem, ...]:
-                return tuple(ChipItem(c.denomination, c.kind) for c in chips)
+                return tuple(ChipItem(c.denomination, c.kind, c.uid) for c in chips)
 
             return ChipsMoved(
-                event.zone, event.seat, items(event.arrived), items(event.left), at_ms
+                event.zone, event.seat, items(event.arrived), items(event.left), at_ms,
+                event.complete,
             )
         case hw.CardSeen():
             return CardDetected(event.zone, event.seat, event.rank + event.suit, at_ms)

@@ -18,7 +18,7 @@ from controller.model import (
     Street,
     evolve,
 )
-from controller.rules import ReopenRule, RuleProfile
+from controller.rules import MinReraise, ReopenRule, RuleProfile
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +67,14 @@ def is_reopened(state: HandState, seat: SeatState, rules: RuleProfile) -> bool:
     return faced >= state.increment
 
 
+def min_raise_to(state: HandState, rules: RuleProfile) -> int:
+    """R43-A: call + the largest full increment; Clubs NZ R48 also asks for double the bet."""
+    to = state.call_to + state.increment
+    if rules.min_reraise is MinReraise.DOUBLE_PREVIOUS_BET:
+        to = max(to, 2 * state.call_to)
+    return to
+
+
 def options_for(state: HandState, rules: RuleProfile) -> Options | None:
     """Options of the seat on the action, or None when nobody is on the action."""
     if state.action_on is None:
@@ -89,7 +97,7 @@ def options_for(state: HandState, rules: RuleProfile) -> Options | None:
         fixed_to = state.call_to + small_bet(state)
         min_to = max_to = min(fixed_to, all_in_to)
     else:
-        min_to = min(state.call_to + state.increment, all_in_to)
+        min_to = min(min_raise_to(state, rules), all_in_to)
         if state.variant.betting is Betting.POT_LIMIT:
             max_to = min(pot_limit_max_to(state, seat, rules), all_in_to)
         else:

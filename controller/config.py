@@ -152,8 +152,18 @@ def parse_config(data: dict[str, object], base: Path | None = None) -> AppConfig
             "journal": PathSection(path=rel(config.journal.path)),
         }
         if config.mqtt is not None:
-            updates["mqtt"] = config.mqtt.model_copy(update={"outbox": rel(config.mqtt.outbox)})
+            mq = config.mqtt
+            updates["mqtt"] = mq.model_copy(update={
+                "outbox": rel(mq.outbox),
+                "password_file": rel(mq.password_file) if mq.password_file else None,
+                "tls_ca": rel(mq.tls_ca) if mq.tls_ca else None,
+            })
         config = config.model_copy(update=updates)
+    if config.mqtt is not None:
+        for key in ("password_file", "tls_ca"):
+            path = getattr(config.mqtt, key)
+            if path is not None and not Path(path).is_file():
+                raise ConfigError(f"mqtt.{key}: {path} does not exist or is not a file")
     return config
 
 

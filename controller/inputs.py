@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 class ChipItem:
     denomination: int
     kind: str = "value"  # value | bounty | clock_token | other_non_value (RP-22)
+    uid: str = ""  # the tag: a chip re-reported after a restart is recognised, not recounted
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,7 @@ class ChipsMoved:
     arrived: tuple[ChipItem, ...]
     left: tuple[ChipItem, ...]
     at_ms: int
+    complete: bool = False  # the readers' full view of the zone (after a restart)
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,6 +92,7 @@ class TableRuntime:
                         rs485_addresses=tuple(reader.addresses)
                         if reader.transport == "rs485"
                         else (),
+                        announce_first_view=True,
                     ),
                 )
             )

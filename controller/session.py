@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller import betting
+from controller.cards import RANKS, SUITS
 from controller.engine import EngineError, start_hand
 from controller.events import (
     ActionKind,
@@ -485,10 +486,23 @@ def _chips(session: TableSession, moved: ChipsMoved, out: list[Output]) -> Table
         return session  # stack zones and the pot are not action
     seat_no = moved.seat
     zone = list(session.zone(seat_no))
-    for chip in moved.left:
-        if chip in zone:
-            zone.remove(chip)
-    zone.extend(moved.arrived)
+    # After a controller restart the readers report every chip afresh: tags the session
+    # already holds are not new chips, and tags it never saw cannot leave.
+    known = {c.uid for c in zone if c.uid}
+    arrived = tuple(c for c in moved.arrived if not c.uid or c.uid not in known)
+    left = tuple(c for c in moved.left if c in zone)
+    if moved.complete:
+        # The readers' full view after a restart: chips we still hold that are not in it
+        # left while nobody listened; they leave the zone without a ruling.
+        present = {c.uid for c in moved.arrived if c.uid}
+        zone = [c for c in zone if not c.uid or c.uid in present]
+        session = evolve(session, bet_zones=_set_pair(session.bet_zones, seat_no, tuple(zone)))
+    moved = evolve(moved, arrived=arrived, left=left)
+    if not arrived and not left:
+        return session
+    for chip in left:
+        zone.remove(chip)
+    zone.extend(arrived)
     session = evolve(session, bet_zones=_set_pair(session.bet_zones, seat_no, tuple(zone)))
     hand = session.hand
     if hand is None or hand.phase is Phase.COMPLETE:
@@ -564,6 +578,8 @@ def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> Table
         )
         return session
     if seen.zone == "burn":
+        if seen.card in session.burn_cards:
+            return session
         return evolve(session, burn_cards=(*session.burn_cards, seen.card))
     if seen.zone == "muck":
         return _mucked(session, seen, out)
@@ -600,7 +616,10 @@ def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> Table
         if hand.phase is Phase.DEALING and hand.street < Street.RIVER:
             target = Street(hand.street + 1).board_size
             if len(board) == target:
-                new = board[len(hand.board) :]
+                # The flop's cards land together, and the order the antenna reads them in is
+                # noise: publish them in one canonical order (high card first), so the same
+                # flop always looks the same, even when re-read after a restart.
+                new = tuple(sorted(board[len(hand.board) :], key=_card_order, reverse=True))
                 return _engine(
                     session, DealBoard(tuple(new), at_ms=seen.at_ms), out, seen.at_ms, "board"
                 )
@@ -617,6 +636,10 @@ def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> Table
         seen.at_ms,
     )
     return session
+
+
+def _card_order(card: str) -> tuple[int, int]:
+    return RANKS.index(card[0]), SUITS.index(card[1])
 
 
 def _mucked(session: TableSession, seen: CardDetected, out: list[Output]) -> TableSession:
@@ -745,6 +768,12 @@ def _command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> Tabl
         return evolve(session, absent=frozenset(absent))
     if cmd.command == "floor_decision":
         return _floor_decision(session, cmd, out)
+    if cmd.command == "dealer_button":
+        # A networked dealer console (a tablet at the dealer's seat) instead of GPIO buttons.
+        _reply(session, cmd, out, True)
+        amount = p.get("amount")
+        press = ConsolePress(str(p["button"]), cmd.at_ms, int(amount) if amount else None)
+        return _console(session, press, out)
     if cmd.command == "penalty":
         seat = int(p["seat"])
         if session.table.occupied(seat) is None:

@@ -33,6 +33,7 @@ class BusConfig:
     response_window_s: float = 0.05
     heartbeat_timeout_ms: int = 1_600
     backoff_max_s: float = 2.0
+    announce_first_view: bool = False  # the controller sets it: see BusInterpreter
 
 
 class TableBus:
@@ -44,7 +45,8 @@ class TableBus:
         self.config = config
         self.events: queue.Queue[HardwareEvent] = queue.Queue()
         self.session = BusSession(
-            BusInterpreter(registry, heartbeat_timeout_ms=config.heartbeat_timeout_ms),
+            BusInterpreter(registry, heartbeat_timeout_ms=config.heartbeat_timeout_ms,
+                           announce_first_view=config.announce_first_view),
             clock, self.events.put,
         )
         self.supervisors: dict[str, PortSupervisor | Rs485Supervisor] = {}

@@ -43,6 +43,10 @@ class ChipsSettled:
     left: tuple[Chip, ...]
     node: int
     at_ms: int
+    # The first view of the zone since this process started: ``arrived`` is everything
+    # that lies there, and whatever the controller believed was there besides has gone
+    # (it left while nobody was listening, e.g. during a controller restart).
+    complete: bool = False
 
     @property
     def arrived_value(self) -> int:

@@ -81,8 +81,12 @@ class BusInterpreter:
         garbage_burst_errors: int = 3,
         garbage_window_ms: int = 1_000,
         emit_snapshots: bool = False,
+        announce_first_view: bool = False,
     ) -> None:
         self.registry = registry
+        # A controller that restarted must learn what left a zone while it was down: the
+        # first view of each chip zone is then reported as complete, even when empty.
+        self.announce_first_view = announce_first_view
         self.heartbeat_timeout_ms = heartbeat_timeout_ms
         self.garbage_burst_errors = garbage_burst_errors
         self.garbage_window_ms = garbage_window_ms
@@ -261,6 +265,7 @@ class BusInterpreter:
     def _chip_motion(
         self, node: int, zone: str, uids: frozenset[str], at_ms: int
     ) -> list[HardwareEvent]:
+        first_view = zone not in self._zone_uids
         previous = self._zone_uids.get(zone, frozenset())
         self._zone_uids[zone] = uids
         counted = self._counted_chips.setdefault(zone, {})
@@ -275,9 +280,12 @@ class BusInterpreter:
                 counted[uid] = tag
                 arrived.append(tag)
         left = [counted.pop(uid) for uid in sorted(previous - uids) if uid in counted]
-        if arrived or left:
+        complete = first_view and self.announce_first_view
+        if arrived or left or complete:
             events.insert(
-                0, ChipsSettled(zone, seat_of(zone), tuple(arrived), tuple(left), node, at_ms)
+                0,
+                ChipsSettled(zone, seat_of(zone), tuple(arrived), tuple(left), node, at_ms,
+                             complete=complete),
             )
         return events
 

@@ -33,7 +33,7 @@ from controller.interpretation.raises import (
     raise_to,
 )
 from controller.interpretation.undercalls import undercall
-from controller.rules import RuleProfile
+from controller.rules import MultichipRule, RuleProfile
 from controller.rulings import RulingKind
 
 
@@ -135,6 +135,10 @@ def _facing(ctx: BetContext, zone: ZoneView, rules: RuleProfile) -> Interpretati
     total = base + chip_value(zone.new)
     if total < ctx.call_to:
         return _short(ctx, total, zone.value, ids46, rules, "every chip is short of the call")
+    if _mixed_go_to_fifty(zone.new, rules):
+        return fifty_standard(ctx, total, zone.value, (rules.cite("multichip_fifty"), *ids46),
+                              rules, "mixed denominations: the 50% standard decides",
+                              chip_defined=True)
     smallest = min(c.denomination for c in zone.new)
     if total - smallest < ctx.call_to:
         return call(ctx, zone.value, (rules.cite("multichip_call"), *ids46),
@@ -150,6 +154,10 @@ def _multi_chip(ctx: BetContext, chips: tuple[ChipItem, ...], zone_value: int,
     total = chip_value(chips)
     if total < ctx.call_to:
         return _short(ctx, total, zone_value, ids, rules, why)
+    if _mixed_go_to_fifty(chips, rules):
+        return fifty_standard(ctx, total, zone_value, (rules.cite("multichip_fifty"), *ids),
+                              rules, f"{why}; mixed denominations: the 50% standard decides",
+                              chip_defined=True)
     smallest = min(c.denomination for c in chips)
     if total - smallest < ctx.call_to:
         return call(ctx, zone_value, (rules.cite("multichip_call"), *ids),
@@ -158,6 +166,12 @@ def _multi_chip(ctx: BetContext, chips: tuple[ChipItem, ...], zone_value: int,
                     kind=RulingKind.CORRECTED if zone_value > ctx.call_to
                     else RulingKind.ACCEPTED, chip_defined=True)
     return _rule_45b(ctx, total, zone_value, smallest, ids, rules)
+
+
+def _mixed_go_to_fifty(chips: tuple[ChipItem, ...], rules: RuleProfile) -> bool:
+    """T11 R39: the one-chip-less test covers same-denomination chips; mixed ones go to R37."""
+    return (rules.multichip_rule is MultichipRule.SAME_DENOMINATION_ONLY
+            and len({c.denomination for c in chips}) > 1)
 
 
 def _rule_45b(ctx: BetContext, total: int, zone_value: int, smallest: int,

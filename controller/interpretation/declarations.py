@@ -113,6 +113,13 @@ def read_declaration(ctx: BetContext, decl: Declaration, zone: ZoneView, chips_p
         return raise_to(ctx, ctx.min_to, value, ids, rules, f"'{kind}' declared")
     if not chips_present:
         return _waiting(ctx, decl, rules, f"'{kind}' declared: the chips will give the amount")
+    if rules.two_motion_raise and kind is DeclKind.RAISE and ctx.facing and value == ctx.call_to:
+        # T11 R36: "raise" declared, the call amount pushed, the raise in one more motion.
+        return Interpretation(seat=ctx.seat, action=None, total=ctx.own,
+                              rule_ids=(rules.cite("two_motion_raise"),),
+                              text=f"seat {ctx.seat} declared raise and pushed the call amount "
+                                   f"{ctx.call_to}: the raise follows in one more motion",
+                              kind=RulingKind.INFO, code="two_motion_pending", waiting=True)
     return raise_to(ctx, value, value, ids, rules, f"'{kind}' declared, then {value} in chips",
                     chip_defined=True)
 

@@ -13,7 +13,7 @@ from controller.events import ActionKind
 from controller.interpretation.context import BetContext
 from controller.interpretation.outcome import FloorOption, FloorRuling, Interpretation
 from controller.model import Betting
-from controller.rules import RuleProfile
+from controller.rules import FiftyBasis, RuleProfile
 from controller.rulings import RulingKind
 
 
@@ -88,21 +88,45 @@ def fifty_standard(ctx: BetContext, total: int, zone: int, ids: tuple[str, ...],
                    rules: RuleProfile, why: str, *, chip_defined: bool = False) -> Interpretation:
     """R43-A for an unannounced amount above the call: raise, complete to a min raise, or call."""
     portion = total - ctx.call_to
-    threshold = rules.raise_threshold * ctx.inc
     ids = (*ids, rules.cite("min_raise"))
     if total >= ctx.full_raise_to or total >= ctx.max_to:
         return raise_to(ctx, total, zone, ids, rules, f"{why}; a full raise",
                         chip_defined=chip_defined)
+    if rules.fifty_basis is FiftyBasis.FLOOR:
+        by_increment = _fifty(ctx, total, zone, ids, rules, why, ctx.inc, _RAISE, chip_defined)
+        by_bet = _fifty(ctx, total, zone, ids, rules, why, ctx.call_to, _BET, chip_defined)
+        if (by_increment.action, by_increment.total) == (by_bet.action, by_bet.total):
+            return by_increment
+        return floor(ctx, (*ids, rules.cite("floor_discretion")),
+                     f"seat {ctx.seat} put {portion} over {ctx.call_to}: 50% of the last raise "
+                     f"({ctx.inc}) and 50% of the previous bet ({ctx.call_to}) disagree; the TD "
+                     "chooses the basis (rules-spec A31)",
+                     (option_from("last_increment", by_increment),
+                      option_from("previous_bet", by_bet)))
+    if rules.fifty_basis is FiftyBasis.PREVIOUS_BET:
+        return _fifty(ctx, total, zone, ids, rules, why, ctx.call_to, _BET, chip_defined)
+    return _fifty(ctx, total, zone, ids, rules, why, ctx.inc, _RAISE, chip_defined)
+
+
+_RAISE = "half the last full raise"
+_BET = "half the previous bet"
+
+
+def _fifty(ctx: BetContext, total: int, zone: int, ids: tuple[str, ...], rules: RuleProfile,
+           why: str, basis: int, what: str, chip_defined: bool) -> Interpretation:
+    """The 50% test of an amount above the call against ``basis`` (R43-A; T11 R37)."""
+    portion = total - ctx.call_to
+    threshold = rules.raise_threshold * basis
     if portion >= threshold:
         if portion == threshold and rules.exact_threshold_option:
             return _exact_threshold_floor(ctx, total, zone, ids, rules, why)
         return raise_to(ctx, total, zone, ids, rules,
-                        f"{why}; {portion} is at least {threshold:g} (half the last full "
-                        f"raise {ctx.inc}), so a full minimum raise", chip_defined=chip_defined,
+                        f"{why}; {portion} is at least {threshold:g} ({what} {basis}), so a "
+                        "full minimum raise", chip_defined=chip_defined,
                         below_min=())
     return call(ctx, zone, ids,
-                f"{why}; {portion} is less than {threshold:g} (half the last full raise "
-                f"{ctx.inc}) and raise was not declared",
+                f"{why}; {portion} is less than {threshold:g} ({what} {basis}) and raise "
+                "was not declared",
                 kind=RulingKind.CORRECTED if zone > ctx.call_to else RulingKind.ACCEPTED,
                 chip_defined=chip_defined)
 

@@ -13,7 +13,7 @@ from controller.events import DealBoard
 from controller.irregularities.alerts import alert, floor
 from controller.irregularities.hand import Step, TrackedHand, apply_engine
 from controller.model import HandState, Phase, Street, evolve
-from controller.rules import RuleProfile
+from controller.rules import FlopIrregularity, RuleProfile
 from controller.rulings import RulingKind
 
 _PREMATURE = {Street.FLOP: "flop", Street.TURN: "turn", Street.RIVER: "river"}
@@ -114,7 +114,15 @@ def _deal_street(t: TrackedHand, card: str, on_board: tuple[str, ...], rules: Ru
     rulings = []
     first_card_of_street = len(on_board) == len(t.hand.board) + 1
     if first_card_of_street and t.board.burns[nxt] == 0:
-        if nxt is Street.FLOP:
+        if nxt is Street.FLOP and rules.flop_irregularity is not FlopIrregularity.TDA_2024:
+            # T11 R33 / NZ R39 prescribe only the 4-card flop: anything else is the floor's.
+            t = evolve(t, board=evolve(t.board, flop_without_burn=True))
+            rulings.append(floor(rules, ("flop_no_burn",), "flop_no_burn_floor",
+                                 "The flop is being dealt without a burn. These rules prescribe "
+                                 "no remedy: the floor decides whether to scramble and re-burn "
+                                 "or to play the flop as dealt.",
+                                 ("scramble_and_reburn", "play_as_dealt")))
+        elif nxt is Street.FLOP:
             t = evolve(t, board=evolve(t.board, flop_without_burn=True))
             rulings.append(alert(rules, ("flop_no_burn", "one_burn"), "flop_no_burn",
                                  "The flop is being dealt without a burn. If no action has "
@@ -158,6 +166,8 @@ def after_action(t: TrackedHand, rules: RuleProfile) -> Step:
     """R39-B: once anyone acts on a flop dealt without a burn, the flop stands."""
     if t.board.flop_without_burn and street_actions(t.hand, Street.FLOP) > 0:
         t = evolve(t, board=evolve(t.board, flop_without_burn=False))
+        if rules.flop_irregularity is not FlopIrregularity.TDA_2024:
+            return t, []
         return t, [alert(rules, ("flop_no_burn",), "flop_no_burn_stands",
                          "action has occurred on the flop dealt without a burn: play proceeds "
                          "with these cards; burn only one card for the turn (R39-B)",

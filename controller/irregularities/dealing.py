@@ -108,6 +108,12 @@ def _card_after_deal(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -
         return t, [*rulings, alert(rules, ("button_short",), "button_short_replaced",
                                    f"the button's missing card was replaced: seat {seat} holds "
                                    f"{len(held)} cards (R37)", seat=seat, kind=RulingKind.INFO)]
+    if seat == t.hand.button and t.deal.button_short and len(held) == need:
+        # No R37 replacement in these rules (TDA 2011): a late card to the button is the floor's.
+        return t, [floor(rules, ("button_short",), "button_short_floor",
+                         f"a card reached the short button (seat {seat}) after the deal; these "
+                         "rules do not replace a button's missing card: the floor decides",
+                         ("keep_hand", "dead_hand"), seat=seat)]
     return wrong_count(t, seat, len(held), rules)
 
 

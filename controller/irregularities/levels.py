@@ -45,7 +45,7 @@ def level_started(
     clock: LevelClock, event: LevelStarted, rules: RuleProfile = TDA_2024
 ) -> tuple[LevelClock, Ruling]:
     """Announce a level; it never touches the hand already begun (R23)."""
-    if event.during_dealer_push:
+    if event.during_dealer_push and rules.level_push_extra_hand:
         clock = evolve(clock, waiting=event.level, hands_before_waiting=1)
         text = (f"level {event.level.number} started during the dealer push: the incoming "
                 f"dealer deals one more hand at level {clock.current.number} (R23)")

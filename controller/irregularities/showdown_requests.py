@@ -15,7 +15,7 @@ from collections.abc import Collection
 from enum import StrEnum
 
 from controller.model import HandState, Street
-from controller.rules import RuleProfile
+from controller.rules import RuleProfile, SeeHandRule
 from controller.rulings import Ruling, RulingKind
 
 
@@ -62,14 +62,34 @@ def request_to_see(
     aggressor = river_aggressor(hand)
     called = any(a.street is Street.RIVER and a.seat == requester and a.kind == "call"
                  for a in hand.actions)
-    if aggressor is not None and target == aggressor and called:
+    if (aggressor is not None and target == aggressor and called
+            and rules.see_hand is not SeeHandRule.TD_PRIVILEGE):
         return SeeAnswer.MUST_TABLE, Ruling(
             RulingKind.ACCEPTED, (rules.cite("see_hand"),),
             f"seat {requester} called the river aggressor: seat {target} must table his hand",
             seat=target, code="must_table")
-    why = "there was no river bet" if aggressor is None else "only a caller of the last " \
-        "river aggressor has that right"
+    why = ("asking to see a hand is a privilege the TD grants" if rules.see_hand is
+           SeeHandRule.TD_PRIVILEGE else "there was no river bet" if aggressor is None
+           else "only a caller of the last river aggressor has that right")
     return SeeAnswer.TD_DISCRETION, Ruling(
         RulingKind.FLOOR, (rules.cite("see_hand"),),
         f"seat {requester} asks to see seat {target}'s hand: {why}; the TD decides",
         seat=target, options=("show", "refuse"), code="see_hand_td")
+
+
+def showdown_order(hand: HandState, rules: RuleProfile) -> tuple[tuple[int, ...], bool]:
+    """Who shows at a non-all-in showdown, and whether the order binds (R17-A; T11 R12).
+
+    The last river aggressor shows first, else the first live hand left of the button.
+    TDA 2024 R17-A only lets the TD require that first hand (one seat, not mandatory);
+    TDA 2011 R12 makes it mandatory and continues clockwise ("and so on clockwise").
+    """
+    live = [s.seat for s in hand.seats_clockwise_from(hand.button) if s.in_hand and not s.mucked]
+    if not live:
+        return (), rules.show_order_mandatory
+    first = river_aggressor(hand)
+    start = live.index(first) if first in live else 0
+    order = tuple(live[start:] + live[:start])
+    if not rules.show_order_mandatory:
+        return order[:1], False
+    return order, True

@@ -1,0 +1,176 @@
+"""A whole table for end-to-end tests: mosquitto with the shipped ACL, simulated reader nodes
+running the real firmware, and ``pokertable run`` as a subprocess, plus a scripted dealer.
+
+Everything between the simulated antennas and the subscriber is the real thing: firmware
+under the MicroPython unix port, ptys, pyserial, the engine, the journal, the MQTT outbox,
+mosquitto and its password file and ACL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from hardware.registry import TagRegistry
+from hardware.simulator import ClearZone, DealCard, NodeSpec, PushChips, SyntheticTags, TableSimulator
+from mqtt.mosquitto import MosquittoProcess
+
+REPO = Path(__file__).resolve().parents[2]
+USERS = {"table": "table-secret", "director": "director-secret", "overlay": "overlay-secret"}
+TIMING = {"present_after": 2, "absent_after": 2, "settle_ms": 80, "heartbeat_ms": 500}
+PREFIX = "pokertable/v1/club/t9"
+
+
+@dataclass
+class Watcher:
+    """A client of the room (the overlay or the director) recording what it receives."""
+
+    port: int
+    user: str
+    topics: tuple[str, ...]
+    messages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._ready = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"rig-{self.user}")
+        self.client.username_pw_set(self.user, USERS[self.user])
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe([(t, 1) for t in self.topics])
+        self.client.on_subscribe = lambda c, u, mid, rc, p: self._ready.set()
+        self.client.on_message = self._on_message
+        self.client.connect("127.0.0.1", self.port)
+        self.client.loop_start()
+        assert self._ready.wait(10), f"{self.user} could not subscribe"
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        with self._lock:
+            self.messages.append((msg.topic, json.loads(msg.payload)))
+
+    def on(self, leaf: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return [p for t, p in self.messages if t.endswith(leaf)]
+
+    def state(self) -> dict[str, Any] | None:
+        states = self.on("/state")
+        return max(states, key=lambda s: s["seq"]) if states else None
+
+    def wait_state(self, predicate: Callable[[dict[str, Any]], bool], what: str,
+                   timeout: float = 20.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            state = self.state()
+            if state is not None and predicate(state):
+                return state
+            time.sleep(0.02)
+        raise AssertionError(f"timed out waiting for {what}; last state: {self.state()}")
+
+    def publish(self, topic: str, payload: dict[str, Any]) -> None:
+        self.client.publish(topic, json.dumps(payload), qos=1).wait_for_publish(5)
+
+    def stop(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+class TableRig:
+    """Broker + simulated felt + controller process, torn down in ``close``."""
+
+    def __init__(self, workdir: Path, players: list[tuple[int, str, int]],
+                 first_button: int) -> None:
+        self.workdir = workdir
+        workdir.mkdir(parents=True, exist_ok=True)
+        self.broker = MosquittoProcess.from_shipped(workdir, users=USERS)
+        self.broker.start()
+        self.registry = TagRegistry(workdir / "registry.sqlite3")
+        SyntheticTags.enroll(self.registry)
+        seats = [p[0] for p in players]
+        zones = tuple(f"seat{s}.{z}" for s in seats for z in ("bet", "stack", "cards"))
+        self.sim = TableSimulator(self.registry, [NodeSpec(1, zones),
+                                                  NodeSpec(2, ("board", "burn", "muck"))],
+                                  node_config=TIMING)
+        (workdir / "table.secret").write_text(USERS["table"])
+        lines = [
+            "[table]", 'venue = "club"', 'id = "t9"', "seats = 9", f"first_button = {first_button}",
+            "[[levels]]", "number = 1", "small_blind = 100", "big_blind = 200", "chip_unit = 25",
+            '[registry]', 'path = "registry.sqlite3"', "[journal]", 'path = "journal.jsonl"',
+        ]
+        for seat, name, stack in players:
+            lines += ["[[players]]", f"seat = {seat}", f'name = "{name}"', f"stack = {stack}"]
+        for node in sorted(self.sim.nodes):
+            lines += ["[[readers]]", f'port = "{self.sim.port_of(node)}"']
+        lines += ["[mqtt]", f"port = {self.broker.port}", 'username = "table"',
+                  'password_file = "table.secret"', 'outbox = "outbox.sqlite3"']
+        self.config = workdir / "table.toml"
+        self.config.write_text("\n".join(lines) + "\n")
+        self.process: subprocess.Popen[bytes] | None = None
+        self.overlay = Watcher(self.broker.port, "overlay",
+                               (f"{PREFIX}/state", f"{PREFIX}/events", f"{PREFIX}/status"))
+        self.director = Watcher(self.broker.port, "director", (f"{PREFIX}/reply",))
+
+    def start_controller(self) -> None:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        log = (self.workdir / "controller.log").open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "controller.cli", "run", "--config", str(self.config)],
+            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        log.close()
+
+    def kill_controller(self) -> None:
+        """Power cut: SIGKILL, no chance to flush or say goodbye."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+            self.process = None
+
+    def stop_controller(self) -> int:
+        assert self.process is not None
+        self.process.terminate()
+        code = self.process.wait(15)
+        self.process = None
+        return code
+
+    def log(self) -> str:
+        path = self.workdir / "controller.log"
+        return path.read_text()[-4000:] if path.exists() else ""
+
+    # -- the dealer --------------------------------------------------------------------
+
+    def button(self, button: str, amount: int | None = None) -> None:
+        payload: dict[str, Any] = {"command": "dealer_button", "request_id": f"b{time.monotonic_ns()}",
+                                   "button": button}
+        if amount is not None:
+            payload["amount"] = amount
+        self.director.publish(f"{PREFIX}/cmd/director", payload)
+
+    def push(self, seat: int, *chips: int) -> None:
+        self.sim.perform(PushChips(f"seat{seat}.bet", chips))
+
+    def deal(self, zone: str, card: str) -> None:
+        self.sim.perform(DealCard(zone, card))
+
+    def clear(self, zone: str) -> None:
+        if self.sim.on_felt.get(zone):
+            self.sim.perform(ClearZone(zone))
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+        self.overlay.stop()
+        self.director.stop()
+        self.sim.close()
+        self.registry.close()
+        self.broker.stop()
