@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.model import Pot, SeatState
+from controller.rules import RuleProfile
 
 
 def build_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
@@ -105,3 +106,37 @@ def split_pot(
             chips += remainder  # chips below the smallest denomination cannot be split further
         shares.append((seat, chips))
     return tuple(shares)
+
+
+def split_hi_lo(
+    amount: int,
+    high_clockwise: Sequence[int],
+    low_clockwise: Sequence[int],
+    unit: int,
+    rules: RuleProfile,
+) -> tuple[tuple[int, int], ...]:
+    """Split a hi/lo pot: halves first, the odd unit of the whole pot to the high (R20-C).
+
+    Each half is then split like any pot (R20-A: odd units clockwise from the button; a
+    stud caller lists the winners by high card by suit instead). When the same hands win
+    both halves with identical value, Clubs NZ Add. 20-F and TDA 2011 R16 split the whole
+    pot as evenly as possible (``odd_chip_identical_split_evenly``); TDA 2024 deleted that
+    clause (R20-D), so the halves are split on their own (rules-spec A16).
+
+    >>> from controller.rules import TDA_2024
+    >>> split_hi_lo(66, [2, 5], [2, 5], 1, TDA_2024)
+    ((2, 34), (5, 32))
+    >>> from dataclasses import replace
+    >>> split_hi_lo(66, [2, 5], [2, 5], 1, replace(TDA_2024, odd_chip_identical_split_evenly=True))
+    ((2, 33), (5, 33))
+    """
+    if rules.odd_chip_identical_split_evenly and list(high_clockwise) == list(low_clockwise):
+        return split_pot(amount, high_clockwise, unit)
+    units = amount // unit
+    low_amount = (units // 2) * unit
+    high_amount = amount - low_amount
+    totals: dict[int, int] = {}
+    for seat, chips in (*split_pot(high_amount, high_clockwise, unit),
+                        *split_pot(low_amount, low_clockwise, unit)):
+        totals[seat] = totals.get(seat, 0) + chips
+    return tuple(totals.items())

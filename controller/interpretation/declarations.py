@@ -24,7 +24,7 @@ from controller.interpretation.raises import (
 )
 from controller.interpretation.undercalls import undercall
 from controller.model import Betting
-from controller.rules import RuleProfile
+from controller.rules import NlPotDeclaration, RuleProfile
 from controller.rulings import RulingKind
 
 NEEDS_CHIPS = frozenset({DeclKind.BET, DeclKind.RAISE, DeclKind.POT, DeclKind.COMPLETE})
@@ -103,6 +103,13 @@ def read_declaration(ctx: BetContext, decl: Declaration, zone: ZoneView, chips_p
         as_pot = pot_declaration(ctx, value, rules)
         if as_pot is not None:
             return as_pot
+        if rules.nl_pot_declaration is NlPotDeclaration.NOT_A_BET:
+            # ACE R54: "pot" binds to nothing in no-limit; the player must say an amount.
+            return Interpretation(
+                seat=ctx.seat, action=None, total=ctx.own,
+                rule_ids=(rules.cite("nl_pot_declaration"),),
+                text=f"seat {ctx.seat} said pot: not a bet in no-limit here; he must declare "
+                     "an amount", kind=RulingKind.CORRECTED, code="pot_not_a_bet")
     if kind is DeclKind.COMPLETE and ctx.betting is Betting.FIXED_LIMIT:
         return raise_to(ctx, ctx.min_to, value, general, rules, "complete to the full bet")
     if amount is not None:

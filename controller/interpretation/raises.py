@@ -74,6 +74,8 @@ def raise_to(ctx: BetContext, total: int, zone: int, ids: tuple[str, ...], rules
         extra = below_min if below_min is not None else (
             (rules.cite("underbet"),) if word is ActionKind.BET
             else rules.cite("min_raise", "underbet"))
+        if target > ctx.full_raise_to:  # a house minimum above R43-A (Clubs NZ R48)
+            extra = (*extra, rules.cite("min_reraise"))
         return decided(
             ctx, ctx.aggressive(target), target, zone, (*ids, *extra),
             f"seat {ctx.seat} must {word} to the minimum {target} (he put {total}): {why}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from controller import engine
 from controller.events import ActionKind, DealBoard, DealHole, MuckHand, PlayerAction, ShowHand
 from controller.interpretation import floor as floors
-from controller.interpretation.chips import read_chips
+from controller.interpretation.chips import ZoneView, read_chips
 from controller.interpretation.context import BetContext, context_for
 from controller.interpretation.declarations import combine
 from controller.interpretation.events import (
@@ -32,7 +32,7 @@ from controller.interpretation.pot_limit import judge_count_error, quote
 from controller.interpretation.raises import call
 from controller.interpretation.zones import LogEntry, Pending, SeatZone, remove_chips
 from controller.model import Betting, HandState, Phase, SeatStatus, evolve
-from controller.rules import RuleProfile
+from controller.rules import OverbetChange, RuleProfile
 from controller.rulings import Ruling, RulingKind
 
 EngineEvent = PlayerAction | DealHole | DealBoard | ShowHand | MuckHand
@@ -193,6 +193,9 @@ class EventRun:
                        f"the bet of {total} was ruled: string bet", "string_bet")
             self._register(ruling, seat)
             return
+        if excess and mine_last and last is not None and self._overbet_after_call(
+                seat, zone, last, value, excess):
+            return
         if excess:
             zone = evolve(zone, change=zone.change + excess)
         self.put(zone)
@@ -206,6 +209,32 @@ class EventRun:
             rule_ids=(self.rules.cite("general_declaration"),), text=text, kind=RulingKind.INFO,
             code="owed" if zone.owed else "paid"))
         self.rulings.append(self.interps[-1].to_ruling())
+
+    def _overbet_after_call(self, seat: int, zone: SeatZone, last: LogEntry, value: int,
+                            excess: int) -> bool:
+        """ACE R61: over-betting unasked is a raise "even if you declare call"."""
+        if (self.rules.overbet_change is not OverbetChange.RAISE_EVEN_IF_CALL_DECLARED
+                or last.action.kind is not ActionKind.CALL or zone.chip_defined
+                or last.before.seat(seat).bet or chip_value(zone.prior) != value):
+            return False
+        ctx = context_for(last.before, seat, self.rules)
+        if ctx is None:
+            return False
+        reading = read_chips(ctx, ZoneView.fresh(*zone.prior), self.rules)
+        if reading.action not in (ActionKind.RAISE, ActionKind.ALL_IN) or \
+                reading.total <= ctx.call_to or reading.floor is not None:
+            return False
+        self.put(evolve(zone, owed=0))
+        if not self._amend_last(seat, reading.total):
+            return False
+        zone = self.zone(seat)
+        self.put(evolve(zone, owed=max(0, zone.owed - excess)))
+        why = (f"seat {seat} declared call but pushed {value} unasked: a raise to "
+               f"{reading.total} even though call was declared (house rule)")
+        self._note(evolve(reading, text=why, rule_ids=tuple(dict.fromkeys(
+            (*reading.rule_ids, self.rules.cite("overbet_change")))), returned=0,
+            add=self.zone(seat).owed, kind=RulingKind.CORRECTED, code="overbet_raise"))
+        return True
 
     def _pull(self, event: PriorChipsPulled) -> None:
         if not self._seat_ok(event.seat, "chips pulled back"):

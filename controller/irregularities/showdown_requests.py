@@ -68,6 +68,13 @@ def request_to_see(
             RulingKind.ACCEPTED, (rules.cite("see_hand"),),
             f"seat {requester} called the river aggressor: seat {target} must table his hand",
             seat=target, code="must_table")
+    if rules.see_hand is SeeHandRule.PAID_CALLER:
+        # ACE R18: only the hand a caller paid to see must be shown; others "do not expect".
+        return SeeAnswer.DENIED, Ruling(
+            RulingKind.INFO, (rules.cite("see_hand"),),
+            f"seat {requester} may ask, but seat {target} need not show: only a caller who "
+            "paid to see the last river aggressor is entitled", seat=target,
+            code="see_hand_not_required")
     why = ("asking to see a hand is a privilege the TD grants" if rules.see_hand is
            SeeHandRule.TD_PRIVILEGE else "there was no river bet" if aggressor is None
            else "only a caller of the last river aggressor has that right")

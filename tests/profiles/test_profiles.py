@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from controller.engine import HandSetup, start_hand
-from controller.model import AnteFormat, Level, Variant
+from controller.model import AnteFormat, HandState, Level, SeatState, Variant
 from controller.profiles import ProfileError, available_profiles, diff, load, load_profile
-from controller.rules import TDA_2024
+from controller.rules import TDA_2024, RuleProfile
 from controller.rulings import RulingKind
 from tests.engine.helpers import act, options, preflop, street_state, try_act
 
@@ -54,14 +54,14 @@ def test_override_is_applied_and_named_as_the_source() -> None:
 def test_rulings_cite_the_edition_applied() -> None:
     t11 = load_profile("tda-2011")
     state = street_state({1: 20_000, 2: 20_000, 3: 20_000}, button=3)
-    state, rulings = act(state, (1, "bet", 600), rules=t11)
+    state, _ = act(state, (1, "bet", 600), rules=t11)
     _, rulings = try_act(state, 2, "raise", 900, rules=t11)
     assert rulings[0].rule_ids == ("TDA2011-37",)
     _, rulings = try_act(state, 2, "raise", 900)
     assert rulings[0].rule_ids == ("TDA2024-43A",)
 
 
-def _short_bba(rules):
+def _short_bba(rules: RuleProfile) -> SeatState:
     level = Level(small_blind=100, big_blind=200, ante=200, ante_format=AnteFormat.BIG_BLIND_ANTE)
     setup = HandSetup(
         hand_id="h",
@@ -103,7 +103,7 @@ def test_difference_pl_preflop_dead_small_blind_tda24_vs_nz_tda22() -> None:
     assert max_to("tda-2011") == 600
 
 
-def _ex1_flop(rules):
+def _ex1_flop(rules: RuleProfile) -> HandState:
     state = street_state({1: 5000, 2: 125, 3: 5000, 4: 200, 5: 5000}, button=5)
     state, _ = act(
         state, (1, "bet", 100), (2, "all_in"), (3, "call"), (4, "all_in"), (5, "call"), rules=rules
