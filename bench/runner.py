@@ -23,6 +23,7 @@ PROVIDERS: tuple[tuple[str, str], ...] = (
     ("bench.serial_figures", "measure"),
     ("bench.mqtt_figures", "figures"),
     ("bench.interpretation_figures", "figures"),
+    ("bench.app_figures", "figures"),
 )
 
 

@@ -82,7 +82,11 @@ def hardware_to_input(event: object, at_ms: int) -> Input | None:
                 return tuple(ChipItem(c.denomination, c.kind, c.uid) for c in chips)
 
             return ChipsMoved(
-                event.zone, event.seat, items(event.arrived), items(event.left), at_ms,
+                event.zone,
+                event.seat,
+                items(event.arrived),
+                items(event.left),
+                at_ms,
                 event.complete,
             )
         case hw.CardSeen():

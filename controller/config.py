@@ -153,11 +153,13 @@ def parse_config(data: dict[str, object], base: Path | None = None) -> AppConfig
         }
         if config.mqtt is not None:
             mq = config.mqtt
-            updates["mqtt"] = mq.model_copy(update={
-                "outbox": rel(mq.outbox),
-                "password_file": rel(mq.password_file) if mq.password_file else None,
-                "tls_ca": rel(mq.tls_ca) if mq.tls_ca else None,
-            })
+            updates["mqtt"] = mq.model_copy(
+                update={
+                    "outbox": rel(mq.outbox),
+                    "password_file": rel(mq.password_file) if mq.password_file else None,
+                    "tls_ca": rel(mq.tls_ca) if mq.tls_ca else None,
+                }
+            )
         config = config.model_copy(update=updates)
     if config.mqtt is not None:
         for key in ("password_file", "tls_ca"):

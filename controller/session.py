@@ -560,9 +560,29 @@ def _set_pair(
 # --- cards --------------------------------------------------------------------------------
 
 
+def _already_there(session: TableSession, seen: CardDetected) -> bool:
+    """A card re-read where the table already knows it lies (e.g. after a restart)."""
+    if seen.zone == "board":
+        return seen.card in session.board_cards
+    if seen.zone == "burn":
+        return seen.card in session.burn_cards
+    if seen.zone == "muck":
+        hand = session.hand
+        return (
+            hand is not None
+            and hand.phase is Phase.COMPLETE
+            and any(seen.card in s.hole for s in hand.seats)
+        )
+    if seen.seat is not None:
+        return seen.card in session.cards_at(seen.seat)
+    return False
+
+
 def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> TableSession:
     rules = session.config.rules
     hand = session.hand
+    if _already_there(session, seen):
+        return session  # a re-read is not a second card (R35-E) and not news
     if hand is None or hand.phase is Phase.COMPLETE:
         _alert(
             out,

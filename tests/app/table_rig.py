@@ -24,7 +24,14 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hardware.registry import TagRegistry
-from hardware.simulator import ClearZone, DealCard, NodeSpec, PushChips, SyntheticTags, TableSimulator
+from hardware.simulator import (
+    ClearZone,
+    DealCard,
+    NodeSpec,
+    PushChips,
+    SyntheticTags,
+    TableSimulator,
+)
 from mqtt.mosquitto import MosquittoProcess
 
 REPO = Path(__file__).resolve().parents[2]
@@ -66,8 +73,9 @@ class Watcher:
         states = self.on("/state")
         return max(states, key=lambda s: s["seq"]) if states else None
 
-    def wait_state(self, predicate: Callable[[dict[str, Any]], bool], what: str,
-                   timeout: float = 20.0) -> dict[str, Any]:
+    def wait_state(
+        self, predicate: Callable[[dict[str, Any]], bool], what: str, timeout: float = 20.0
+    ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             state = self.state()
@@ -87,8 +95,9 @@ class Watcher:
 class TableRig:
     """Broker + simulated felt + controller process, torn down in ``close``."""
 
-    def __init__(self, workdir: Path, players: list[tuple[int, str, int]],
-                 first_button: int) -> None:
+    def __init__(
+        self, workdir: Path, players: list[tuple[int, str, int]], first_button: int
+    ) -> None:
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
         self.broker = MosquittoProcess.from_shipped(workdir, users=USERS)
@@ -97,26 +106,45 @@ class TableRig:
         SyntheticTags.enroll(self.registry)
         seats = [p[0] for p in players]
         zones = tuple(f"seat{s}.{z}" for s in seats for z in ("bet", "stack", "cards"))
-        self.sim = TableSimulator(self.registry, [NodeSpec(1, zones),
-                                                  NodeSpec(2, ("board", "burn", "muck"))],
-                                  node_config=TIMING)
+        self.sim = TableSimulator(
+            self.registry,
+            [NodeSpec(1, zones), NodeSpec(2, ("board", "burn", "muck"))],
+            node_config=TIMING,
+        )
         (workdir / "table.secret").write_text(USERS["table"])
         lines = [
-            "[table]", 'venue = "club"', 'id = "t9"', "seats = 9", f"first_button = {first_button}",
-            "[[levels]]", "number = 1", "small_blind = 100", "big_blind = 200", "chip_unit = 25",
-            '[registry]', 'path = "registry.sqlite3"', "[journal]", 'path = "journal.jsonl"',
+            "[table]",
+            'venue = "club"',
+            'id = "t9"',
+            "seats = 9",
+            f"first_button = {first_button}",
+            "[[levels]]",
+            "number = 1",
+            "small_blind = 100",
+            "big_blind = 200",
+            "chip_unit = 25",
+            "[registry]",
+            'path = "registry.sqlite3"',
+            "[journal]",
+            'path = "journal.jsonl"',
         ]
         for seat, name, stack in players:
             lines += ["[[players]]", f"seat = {seat}", f'name = "{name}"', f"stack = {stack}"]
         for node in sorted(self.sim.nodes):
             lines += ["[[readers]]", f'port = "{self.sim.port_of(node)}"']
-        lines += ["[mqtt]", f"port = {self.broker.port}", 'username = "table"',
-                  'password_file = "table.secret"', 'outbox = "outbox.sqlite3"']
+        lines += [
+            "[mqtt]",
+            f"port = {self.broker.port}",
+            'username = "table"',
+            'password_file = "table.secret"',
+            'outbox = "outbox.sqlite3"',
+        ]
         self.config = workdir / "table.toml"
         self.config.write_text("\n".join(lines) + "\n")
         self.process: subprocess.Popen[bytes] | None = None
-        self.overlay = Watcher(self.broker.port, "overlay",
-                               (f"{PREFIX}/state", f"{PREFIX}/events", f"{PREFIX}/status"))
+        self.overlay = Watcher(
+            self.broker.port, "overlay", (f"{PREFIX}/state", f"{PREFIX}/events", f"{PREFIX}/status")
+        )
         self.director = Watcher(self.broker.port, "director", (f"{PREFIX}/reply",))
 
     def start_controller(self) -> None:
@@ -124,7 +152,10 @@ class TableRig:
         log = (self.workdir / "controller.log").open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "controller.cli", "run", "--config", str(self.config)],
-            cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         log.close()
 
@@ -149,8 +180,11 @@ class TableRig:
     # -- the dealer --------------------------------------------------------------------
 
     def button(self, button: str, amount: int | None = None) -> None:
-        payload: dict[str, Any] = {"command": "dealer_button", "request_id": f"b{time.monotonic_ns()}",
-                                   "button": button}
+        payload: dict[str, Any] = {
+            "command": "dealer_button",
+            "request_id": f"b{time.monotonic_ns()}",
+            "button": button,
+        }
         if amount is not None:
             payload["amount"] = amount
         self.director.publish(f"{PREFIX}/cmd/director", payload)

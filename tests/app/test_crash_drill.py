@@ -42,8 +42,13 @@ def script() -> list[Step]:
     cards = ((1, "Kh"), (2, "Qs"), (3, "Ah"), (1, "Kd"), (2, "Qd"), (3, "Ad"))
     for n, (seat_no, card) in enumerate(cards):
         held = 1 if n < 3 else 2
-        steps.append(("deal", (f"seat{seat_no}.cards", card),
-                      lambda s, x=seat_no, h=held: seat(s, x)["cards_held"] >= h))
+        steps.append(
+            (
+                "deal",
+                (f"seat{seat_no}.cards", card),
+                lambda s, x=seat_no, h=held: seat(s, x)["cards_held"] >= h,
+            )
+        )
     steps += [
         ("push", (3, 1000), lambda s: seat(s, 3)["bet"] == 200),
         ("push", (1, 500, 100, 100), lambda s: seat(s, 1)["bet"] == 800),

@@ -40,14 +40,16 @@ def test_scripted_hand_reaches_the_room_with_rule_ids(rig: TableRig) -> None:
     rig.push(2, 100, 100)
     for card_pair in ((1, "Kh"), (2, "Qs"), (3, "Ah"), (1, "Kd"), (2, "Qd"), (3, "Ad")):
         rig.deal(f"seat{card_pair[0]}.cards", card_pair[1])
-    watch.wait_state(lambda s: all(seat(s, n)["cards_held"] == 2 for n in (1, 2, 3)),
-                     "the hole cards")
+    watch.wait_state(
+        lambda s: all(seat(s, n)["cards_held"] == 2 for n in (1, 2, 3)), "the hole cards"
+    )
 
     rig.push(3, 1000)  # Cat: one 1000 chip facing the 200 blind: a call (R44)
     watch.wait_state(lambda s: seat(s, 3)["bet"] == 200 and s["action_on"] == 1, "Cat's call")
     rig.push(1, 500, 100, 100)  # Ann: 100 in + 700 more: raise to 800 (R45-B)
-    watch.wait_state(lambda s: seat(s, 1)["bet"] == 800 and s["min_raise_to"] == 1400,
-                     "Ann's raise")
+    watch.wait_state(
+        lambda s: seat(s, 1)["bet"] == 800 and s["min_raise_to"] == 1400, "Ann's raise"
+    )
     rig.push(2, 500, 100)  # Bob: every chip needed: a call (R45-A)
     watch.wait_state(lambda s: seat(s, 2)["bet"] == 800, "Bob's call")
     rig.button("all_in")  # Cat declares all in
@@ -56,16 +58,20 @@ def test_scripted_hand_reaches_the_room_with_rule_ids(rig: TableRig) -> None:
     rig.push(1, 1000, 1000, 100, 100)  # Ann re-raises to 3,000
     watch.wait_state(lambda s: seat(s, 1)["bet"] == 3000, "Ann's re-raise")
     rig.push(2, 1000, 1000, 100, 100)  # Bob calls 3,000
-    state = watch.wait_state(lambda s: s["street"] == "preflop" and s["action_on"] is None
-                             or s["street"] == "flop", "the end of pre-flop betting")
+    state = watch.wait_state(
+        lambda s: (s["street"] == "preflop" and s["action_on"] is None) or s["street"] == "flop",
+        "the end of pre-flop betting",
+    )
     for zone in ("seat1.bet", "seat2.bet", "seat3.bet"):
         rig.clear(zone)  # the dealer pulls the bets in
     rig.deal("burn", "5s")
     for card in ("2c", "7d", "9h"):
         rig.deal("board", card)
     state = watch.wait_state(lambda s: s["street"] == "flop" and s["action_on"] == 1, "the flop")
-    assert state["pots"] == [{"amount": 4500, "eligible": [1, 2, 3]},
-                             {"amount": 3000, "eligible": [1, 2]}]
+    assert state["pots"] == [
+        {"amount": 4500, "eligible": [1, 2, 3]},
+        {"amount": 3000, "eligible": [1, 2]},
+    ]
     for street, card in (("turn", "Jc"), ("river", "4s")):
         rig.button("check_call")
         watch.wait_state(lambda s: s["action_on"] == 2, "Ann's check")
@@ -73,8 +79,9 @@ def test_scripted_hand_reaches_the_room_with_rule_ids(rig: TableRig) -> None:
         watch.wait_state(lambda s: s["action_on"] is None, "Bob's check")
         rig.deal("burn", {"turn": "6s", "river": "8c"}[street])
         rig.deal("board", card)
-        watch.wait_state(lambda s, st=street: s["street"] == st and s["action_on"] == 1,
-                         f"the {street}")
+        watch.wait_state(
+            lambda s, st=street: s["street"] == st and s["action_on"] == 1, f"the {street}"
+        )
     rig.button("check_call")
     watch.wait_state(lambda s: s["action_on"] == 2, "Ann's river check")
     rig.button("check_call")
@@ -93,8 +100,11 @@ def test_scripted_hand_reaches_the_room_with_rule_ids(rig: TableRig) -> None:
     # The public overlay never sees a hole card.
     for _, payload in watch.messages:
         assert "cards" not in str(payload.get("seats", "")) or all(
-            "cards" not in s for s in payload.get("seats", []) if isinstance(s, dict)
-            and set(s) - {"seat", "player", "stack", "bet", "status", "cards_held"})
+            "cards" not in s
+            for s in payload.get("seats", [])
+            if isinstance(s, dict)
+            and set(s) - {"seat", "player", "stack", "bet", "status", "cards_held"}
+        )
     assert not [t for t, _ in watch.messages if "/secure/" in t]
     events = watch.on("/events")
     seqs = sorted({e["seq"] for e in events})

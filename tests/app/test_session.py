@@ -213,8 +213,12 @@ def test_overchip_call_multichip_raise_and_side_pot_from_chips_alone() -> None:
     assert all(o.payload["kind"] != "out_of_turn" for o in table.out if o.channel == "event")
 
     def rulings(out: tuple[Output, ...]) -> list[tuple[str, list[str]]]:
-        return [(r["text"], r["rule_ids"]) for o in out if o.channel == "event"
-                for r in o.payload["rulings"]]
+        return [
+            (r["text"], r["rule_ids"])
+            for o in out
+            if o.channel == "event"
+            for r in o.payload["rulings"]
+        ]
 
     out = table.push(3, 1000)  # Cat faces the 200 big blind with one 1000 chip: a call
     assert any("TDA2024-44" in ids for _, ids in rulings(out))
@@ -234,4 +238,6 @@ def test_overchip_call_multichip_raise_and_side_pot_from_chips_alone() -> None:
     from controller.pots import build_pots
 
     assert [(p.amount, p.eligible) for p in build_pots(hand.seats)] == [
-        (4500, (1, 2, 3)), (3000, (1, 2))]
+        (4500, (1, 2, 3)),
+        (3000, (1, 2)),
+    ]

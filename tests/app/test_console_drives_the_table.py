@@ -1,0 +1,78 @@
+"""The dealer console on (fake) GPIO pins drives the table: a button press becomes a ruling,
+and the table's seat LEDs come back to the console's pins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from controller.app import TableApp, console_to_input
+from controller.config import parse_config
+from hardware.clock import FakeClock
+from hardware.console import DEFAULT_PIN_MAP, DealerConsole
+from hardware.gpio import FakeGpioBackend
+
+
+def _app(tmp_path: Path, console: DealerConsole) -> TableApp:
+    config = parse_config(
+        {
+            "table": {"venue": "club", "id": "t3", "first_button": 3},
+            "levels": [{"number": 1, "small_blind": 50, "big_blind": 100}],
+            "players": [
+                {"seat": 1, "name": "Ann", "stack": 2000},
+                {"seat": 2, "name": "Bob", "stack": 2000},
+                {"seat": 3, "name": "Cat", "stack": 2000},
+            ],
+            "journal": {"path": str(tmp_path / "journal.jsonl")},
+        }
+    )
+    return TableApp(config, led_sink=lambda seat, mode: console.set_seat_led(seat, mode))
+
+
+def _press(pins: FakeGpioBackend, clock: FakeClock, pin: int) -> None:
+    pins.press(pin)
+    clock.advance(120)
+    pins.release(pin)
+    clock.advance(120)
+
+
+def test_fold_button_becomes_a_fold_ruling_and_leds_follow(tmp_path: Path) -> None:
+    clock = FakeClock(1_000)
+    pins = FakeGpioBackend(clock)
+    sent_to_nodes: list[tuple[int, str]] = []
+    console = DealerConsole(
+        pins, DEFAULT_PIN_MAP, clock, led_sink=lambda seat, mode: sent_to_nodes.append((seat, mode))
+    )
+    app = _app(tmp_path, console)
+    app.recover()
+
+    def drain() -> list:
+        outputs = []
+        while not console.events.empty():
+            item = console_to_input(console.events.get(), clock.ticks_ms())
+            assert item is not None
+            outputs.extend(app.process(item))
+        return outputs
+
+    _press(pins, clock, DEFAULT_PIN_MAP.hand_start)
+    drain()
+    hand = app.snapshot().hand
+    assert hand is not None and hand.action_on == 3
+    # Seat 3's LED pin is lit for the action, and the reader nodes were told too.
+    assert pins.input(DEFAULT_PIN_MAP.seat_leds[2]) is True
+    assert (3, "action") in sent_to_nodes
+
+    _press(pins, clock, DEFAULT_PIN_MAP.fold)
+    outputs = drain()
+    texts = [
+        (r["text"], r["rule_ids"])
+        for o in outputs
+        if o.channel == "event"
+        for r in o.payload["rulings"]
+    ]
+    assert ("seat 3 folds", ["TDA2024-50A"]) in texts
+    hand = app.snapshot().hand
+    assert hand is not None and hand.seat(3).status.value == "folded" and hand.action_on == 1
+    assert pins.input(DEFAULT_PIN_MAP.seat_leds[2]) is False
+    assert pins.input(DEFAULT_PIN_MAP.seat_leds[0]) is True
+    # Every press is in the journal before it changed the table.
+    assert [r["button"] for r in app.journal.records()] == ["hand_start", "fold"]
