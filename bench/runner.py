@@ -108,7 +108,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--only",
         action="append",
         metavar="GROUP",
-        help="replay, serial or mqtt (repeatable); default: all",
+        help="replay, serial, mqtt, interpretation or app (repeatable); default: all",
     )
 
 

@@ -161,12 +161,17 @@ def parse_config(data: dict[str, object], base: Path | None = None) -> AppConfig
                 }
             )
         config = config.model_copy(update=updates)
+    return config
+
+
+def check_files(config: AppConfig) -> None:
+    """Files the table needs to exist before it starts (not at parse time: an installer
+    checks a config before it writes the secrets)."""
     if config.mqtt is not None:
         for key in ("password_file", "tls_ca"):
             path = getattr(config.mqtt, key)
             if path is not None and not Path(path).is_file():
                 raise ConfigError(f"mqtt.{key}: {path} does not exist or is not a file")
-    return config
 
 
 def load_config(path: str | Path) -> AppConfig:

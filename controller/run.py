@@ -25,7 +25,7 @@ from controller.app import (
     hardware_to_input,
     wall_ms,
 )
-from controller.config import AppConfig, ConfigError, load_config
+from controller.config import AppConfig, ConfigError, check_files, load_config
 
 log = logging.getLogger("pokertable")
 
@@ -214,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         config = load_config(args.config)
+        check_files(config)
     except ConfigError as exc:
         print(f"config error: {exc}", file=sys.stderr)
         return 78  # EX_CONFIG: systemd does not restart a table with a broken config
