@@ -151,19 +151,25 @@ def apply(session: TableSession, item: Input) -> tuple[TableSession, tuple[Outpu
         case RoomCommand():
             session = _command(session, item, out)
         case HardwareNotice():
-            _alert(
-                out,
-                session,
-                Ruling(
-                    RulingKind.ALERT,
-                    (session.config.rules.cite("rules"),),
-                    item.text,
-                    code=item.code,
-                ),
-                item.at_ms,
-            )
+            _warn(out, session, "rules", item.text, item.code, item.at_ms)
     session = _leds(session, out)
     return session, tuple(out)
+
+
+def _warn(
+    out: list[Output],
+    session: TableSession,
+    concept: str,
+    text: str,
+    code: str,
+    at_ms: int,
+    seat: int | None = None,
+) -> None:
+    """Tell the dealer something is off, citing the rule concept (an ALERT, no decision)."""
+    ruling = Ruling(
+        RulingKind.ALERT, (session.config.rules.cite(concept),), text, seat=seat, code=code
+    )
+    _alert(out, session, ruling, at_ms)
 
 
 def _alert(
@@ -303,45 +309,36 @@ def _console(session: TableSession, press: ConsolePress, out: list[Output]) -> T
         return session
     hand = session.hand
     if hand is None or hand.phase is Phase.COMPLETE:
-        _alert(
+        _warn(
             out,
             session,
-            Ruling(
-                RulingKind.ALERT,
-                (rules.cite("rules"),),
-                f"'{press.button}' pressed with no hand in progress",
-                code="no_hand",
-            ),
+            "rules",
+            f"'{press.button}' pressed with no hand in progress",
+            "no_hand",
             press.at_ms,
         )
         return session
     if press.button == "confirm":
         return _confirm_showdown(session, press.at_ms, out)
     if press.button == "undo":
-        _alert(
+        _warn(
             out,
             session,
-            Ruling(
-                RulingKind.ALERT,
-                (rules.cite("in_turn_binding"),),
-                "an action in turn is binding (R50-A): the floor corrects errors",
-                code="undo_refused",
-            ),
+            "in_turn_binding",
+            "an action in turn is binding (R50-A): the floor corrects errors",
+            "undo_refused",
             press.at_ms,
         )
         return session
     seat_no = hand.action_on
     opts = betting.options_for(hand, rules)
     if seat_no is None or opts is None:
-        _alert(
+        _warn(
             out,
             session,
-            Ruling(
-                RulingKind.ALERT,
-                (rules.cite("in_turn_binding"),),
-                f"'{press.button}' pressed but nobody is on the action",
-                code="no_action",
-            ),
+            "in_turn_binding",
+            f"'{press.button}' pressed but nobody is on the action",
+            "no_action",
             press.at_ms,
         )
         return session
@@ -353,15 +350,12 @@ def _console(session: TableSession, press: ConsolePress, out: list[Output]) -> T
         "pot": DeclKind.POT,
     }
     if press.button not in kind_of:
-        _alert(
+        _warn(
             out,
             session,
-            Ruling(
-                RulingKind.ALERT,
-                (rules.cite("rules"),),
-                f"unknown console button {press.button!r}",
-                code="unknown_button",
-            ),
+            "rules",
+            f"unknown console button {press.button!r}",
+            "unknown_button",
             press.at_ms,
         )
         return session
@@ -375,30 +369,17 @@ def _console(session: TableSession, press: ConsolePress, out: list[Output]) -> T
 def _start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
     rules = session.config.rules
     if session.hand is not None and session.hand.phase is not Phase.COMPLETE:
-        _alert(
+        _warn(
             out,
             session,
-            Ruling(
-                RulingKind.ALERT,
-                (rules.cite("rules"),),
-                f"hand {session.hand.hand_id} is still in progress",
-                code="hand_in_progress",
-            ),
+            "rules",
+            f"hand {session.hand.hand_id} is still in progress",
+            "hand_in_progress",
             at_ms,
         )
         return session
     if session.paused:
-        _alert(
-            out,
-            session,
-            Ruling(
-                RulingKind.ALERT,
-                (rules.cite("rules"),),
-                "play is paused by the director",
-                code="paused",
-            ),
-            at_ms,
-        )
+        _warn(out, session, "rules", "play is paused by the director", "paused", at_ms)
         return session
     level = session.pending_level or session.level  # R23: a new level applies to the next hand
     number = session.hand_number + 1
@@ -416,12 +397,7 @@ def _start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSe
         )
         hand, rulings = start_hand(setup, rules)
     except EngineError as exc:
-        _alert(
-            out,
-            session,
-            Ruling(RulingKind.ALERT, (rules.cite("rules"),), str(exc), code="cannot_start"),
-            at_ms,
-        )
+        _warn(out, session, "rules", str(exc), "cannot_start", at_ms)
         return session
     session = evolve(
         session,
@@ -450,15 +426,12 @@ def _confirm_showdown(session: TableSession, at_ms: int, out: list[Output]) -> T
     hand = session.hand
     assert hand is not None
     if hand.phase is not Phase.SHOWDOWN and not (hand.face_up and hand.phase is Phase.DEALING):
-        _alert(
+        _warn(
             out,
             session,
-            Ruling(
-                RulingKind.ALERT,
-                (session.config.rules.cite("tabling"),),
-                "hands are tabled at showdown or when all in",
-                code="not_showdown",
-            ),
+            "tabling",
+            "hands are tabled at showdown or when all in",
+            "not_showdown",
             at_ms,
         )
         return session
@@ -481,7 +454,6 @@ def _chips(session: TableSession, moved: ChipsMoved, out: list[Output]) -> Table
     out while betting is open; once the street is over they are the dealer collecting the
     bets into the pot, which decides nothing.
     """
-    rules = session.config.rules
     if moved.seat is None or not moved.zone.endswith(".bet"):
         return session  # stack zones and the pot are not action
     seat_no = moved.seat
@@ -507,14 +479,15 @@ def _chips(session: TableSession, moved: ChipsMoved, out: list[Output]) -> Table
     hand = session.hand
     if hand is None or hand.phase is Phase.COMPLETE:
         if moved.arrived:
-            ruling = Ruling(
-                RulingKind.ALERT,
-                (rules.cite("rules"),),
+            _warn(
+                out,
+                session,
+                "rules",
                 f"chips arrived in seat {seat_no}'s bet zone with no hand in progress",
-                seat=seat_no,
-                code="chips_out_of_round",
+                "chips_out_of_round",
+                moved.at_ms,
+                seat_no,
             )
-            _alert(out, session, ruling, moved.at_ms)
         return session
     if moved.left and hand.phase is Phase.BETTING and hand.has_seat(seat_no):
         seat_zone = session.pending.zone(seat_no)
@@ -533,15 +506,16 @@ def _chips(session: TableSession, moved: ChipsMoved, out: list[Output]) -> Table
     ):
         # More than the seat has committed (posted blinds are fine), out of turn: R53-A.
         # The chips are held in the zone; nothing is ruled until the action reaches him.
-        ruling = Ruling(
-            RulingKind.ALERT,
-            (rules.cite("acting_in_turn"),),
+        _warn(
+            out,
+            session,
+            "acting_in_turn",
             f"seat {seat_no} put chips out but the action is on seat {hand.action_on}: "
             "the chips stay where they are until the action reaches him",
-            seat=seat_no,
-            code="out_of_turn",
+            "out_of_turn",
+            moved.at_ms,
+            seat_no,
         )
-        _alert(out, session, ruling, moved.at_ms)
     if moved.arrived:
         chips = tuple(ZoneChip(c.denomination, c.kind) for c in moved.arrived)
         motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True)
@@ -579,22 +553,18 @@ def _already_there(session: TableSession, seen: CardDetected) -> bool:
 
 
 def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> TableSession:
-    rules = session.config.rules
     hand = session.hand
     if _already_there(session, seen):
         return session  # a re-read is not a second card (R35-E) and not news
     if hand is None or hand.phase is Phase.COMPLETE:
-        _alert(
+        _warn(
             out,
             session,
-            Ruling(
-                RulingKind.ALERT,
-                (rules.cite("rules"),),
-                f"card {seen.card} read at {seen.zone} with no hand in progress",
-                seat=seen.seat,
-                code="card_outside_hand",
-            ),
+            "rules",
+            f"card {seen.card} read at {seen.zone} with no hand in progress",
+            "card_outside_hand",
             seen.at_ms,
+            seat=seen.seat,
         )
         return session
     if seen.zone == "burn":
@@ -610,17 +580,14 @@ def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> Table
         cards = (*cards, seen.card)
         session = evolve(session, seat_cards=_set_pair(session.seat_cards, seen.seat, cards))
         if not hand.has_seat(seen.seat):
-            _alert(
+            _warn(
                 out,
                 session,
-                Ruling(
-                    RulingKind.ALERT,
-                    (rules.cite("rules"),),
-                    f"card dealt to seat {seen.seat}, which is not in the hand",
-                    seat=seen.seat,
-                    code="card_not_entitled",
-                ),
+                "rules",
+                f"card dealt to seat {seen.seat}, which is not in the hand",
+                "card_not_entitled",
                 seen.at_ms,
+                seat=seen.seat,
             )
             return session
         if len(cards) == hand.variant.hole_cards and not hand.seat(seen.seat).hole:
@@ -644,15 +611,12 @@ def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> Table
                     session, DealBoard(tuple(new), at_ms=seen.at_ms), out, seen.at_ms, "board"
                 )
         return session
-    _alert(
+    _warn(
         out,
         session,
-        Ruling(
-            RulingKind.ALERT,
-            (rules.cite("rules"),),
-            f"card {seen.card} read at zone {seen.zone!r}, which is not a seat or the board",
-            code="card_wrong_zone",
-        ),
+        "rules",
+        f"card {seen.card} read at zone {seen.zone!r}, which is not a seat or the board",
+        "card_wrong_zone",
         seen.at_ms,
     )
     return session
