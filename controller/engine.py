@@ -204,6 +204,31 @@ def _apply_action(
                 )
                 rulings = (note, *rulings[1:])
             return state, rulings
+    if kind is ActionKind.FOLD and event.amount:
+        # R51-B: the floor had him forfeit (part of) an undercall and fold. The forfeited
+        # chips are dead money in the pot; they never count as a call.
+        if not 0 < event.amount <= seat.stack:
+            return _reject(
+                state, seat.seat, f"seat {seat.seat} cannot forfeit {event.amount} with "
+                f"{seat.stack} behind", rules.cite("call_undercall"), "bad_forfeit",
+            )
+        folded = evolve(
+            seat,
+            status=SeatStatus.FOLDED,
+            stack=seat.stack - event.amount,
+            committed=seat.committed + event.amount,
+            dead=seat.dead + event.amount,
+        )
+        state = betting.finish_action(state, folded, "fold", seat.bet, True)
+        return state, (
+            Ruling(
+                RulingKind.BINDING,
+                (rules.cite("call_undercall"),),
+                f"seat {seat.seat} forfeits {event.amount} to the pot and folds",
+                seat=seat.seat,
+                code="forfeit_fold",
+            ),
+        )
     if kind is ActionKind.FOLD:
         folded = evolve(seat, status=SeatStatus.FOLDED)
         state = betting.finish_action(state, folded, "fold", seat.bet, False)

@@ -24,7 +24,7 @@ class ActionKind(StrEnum):
 class PlayerAction:
     seat: int
     kind: ActionKind
-    amount: int | None = None  # street total for BET and RAISE
+    amount: int | None = None  # street total for BET and RAISE; chips forfeited for FOLD (R51-B)
     at_ms: int = 0
     floor_approved: bool = False  # the floor allowed what the rules left to it (e.g. T11 R37)
 

@@ -86,7 +86,7 @@ def chosen(floor: FloorRuling, option: FloorOption, decision: FloorDecision, zon
     return Interpretation(
         seat=floor.seat, action=option.action, total=option.total, returned=returned, add=add,
         rule_ids=floor.rule_ids, text=text, kind=RulingKind.CORRECTED,
-        code=f"floor_{option.name}", complete_to=option.total if add else None,
+        code=f"floor_{option.name}", complete_to=option.total if add else None, forfeit=forfeit,
     )
 
 

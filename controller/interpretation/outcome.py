@@ -67,6 +67,7 @@ class Interpretation:
     code: str = ""
     floor: FloorRuling | None = None
     chip_defined: bool = False  # defined by a chip motion: a later motion is a string bet (R56)
+    forfeit: int = 0  # R51-B forfeit-and-fold: chips that go to the pot as dead money
     waiting: bool = False  # a declaration waits for chips to give its amount (R42-B, R51-A)
 
     @property
@@ -74,6 +75,8 @@ class Interpretation:
         return self.action is not None
 
     def player_action(self, at_ms: int = 0) -> PlayerAction | None:
+        if self.action is ActionKind.FOLD and self.forfeit:
+            return PlayerAction(self.seat, ActionKind.FOLD, self.forfeit, at_ms)
         return _to_player_action(self.seat, self.action, self.total, at_ms)
 
     def to_ruling(self) -> Ruling:

@@ -205,6 +205,12 @@ def test_TDA24_51_EX4_undercall_forfeit_400_of_a_500_chip_and_fold() -> None:
     assert (ruled(out).action, ruled(out).returned) == ("fold", 100)
     assert "forfeits 400" in ruled(out).text
     assert hand.state.seat(3).status is SeatStatus.FOLDED
+    # The 400 reaches the pot as dead money; the other 100 went back to his stack.
+    before = _flop_abc(bb=400, stacks=20000).state.seat(3)
+    after = hand.state.seat(3)
+    assert (before.stack - after.stack, after.committed - before.committed) == (400, 400)
+    assert hand.state.pot_total - _flop_abc(bb=400, stacks=20000).state.pot_total == (
+        400 + 1200 + 400)
 
 
 def test_TDA24_51C_undercalls_in_sequence_back_up_to_the_first() -> None:
