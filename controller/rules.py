@@ -376,7 +376,7 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "reopen_limit": "47B",
         "raise_cap": "48",
         "call_undercall": "51B",
-        "check_facing_bet": "55C",
+        "check_facing_bet": "55",  # R55's check sentence has no letter (A, B: call, raise)
         "call_is_check": "55A",
         "fouled_deck": "35E",
         "nonstandard_card": "35A6",

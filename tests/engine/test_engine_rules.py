@@ -112,7 +112,7 @@ def test_check_facing_a_bet_is_refused_R55() -> None:
     state = street_state({1: 5000, 2: 5000}, button=2)
     state, _ = act(state, (1, "bet", 300))
     same, rulings = try_act(state, 2, "check")
-    assert same is state and rulings[0].rule_ids == ("TDA2024-55C",)
+    assert same is state and rulings[0].rule_ids == ("TDA2024-55",)
 
 
 def test_out_of_turn_action_is_refused_by_the_core_engine() -> None:

@@ -309,7 +309,7 @@ def test_row_see_hand_T24_right_T11_privilege_ACE_paid_caller_only() -> None:
         ("unclear_betting", "TDA2024-57", "TDA2011-44"),
         ("one_burn", "TDA2024-38", "TDA2011-1"),
         ("heads_up", "TDA2024-34B", "TDA2011-30"),
-        ("check_facing_bet", "TDA2024-55C", "TDA2011-1"),
+        ("check_facing_bet", "TDA2024-55", "TDA2011-1"),
         ("fouled_hand", "TDA2024-65A", "TDA2011-48"),
     ],
 )
