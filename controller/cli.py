@@ -35,7 +35,10 @@ def _available() -> dict[str, tuple[str, str]]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pokertable", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="pokertable",
+        description="The smart poker table controller: RFID readers, a TDA rules engine, MQTT.",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (module, help_text) in _available().items():
         mod = importlib.import_module(module)
