@@ -56,8 +56,8 @@ def _play(app: Any, hands: int, rng: random.Random) -> None:
         hand = app.session.hand
         deck = [r + s for r in RANKS for s in SUITS]
         rng.shuffle(deck)
-        for seat in hand.seats:
-            for _ in range(2):
+        for _ in range(2):  # one card at a time, starting left of the button (R35-A2)
+            for seat in hand.seats_clockwise_from(hand.button):
                 t += 1
                 feed(CardDetected(f"seat{seat.seat}.cards", seat.seat, deck.pop(), t))
         uid = 0
@@ -86,6 +86,7 @@ def _play(app: Any, hands: int, rng: random.Random) -> None:
                 for seat_no, chips in app.session.bet_zones:
                     if chips:
                         feed(ChipsMoved(f"seat{seat_no}.bet", seat_no, (), chips, t))
+                feed(CardDetected("burn", None, deck.pop(), t))  # one burn per street (R38)
                 for _ in range(Street(hand.street + 1).board_size - len(hand.board)):
                     t += 1
                     feed(CardDetected("board", None, deck.pop(), t))

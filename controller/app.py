@@ -90,9 +90,9 @@ def hardware_to_input(event: object, at_ms: int) -> Input | None:
                 event.complete,
             )
         case hw.CardSeen():
-            return CardDetected(event.zone, event.seat, event.rank + event.suit, at_ms)
+            return CardDetected(event.zone, event.seat, event.rank + event.suit, at_ms, event.uid)
         case hw.CardRemoved():
-            return CardCleared(event.zone, event.seat, event.rank + event.suit, at_ms)
+            return CardCleared(event.zone, event.seat, event.rank + event.suit, at_ms, event.uid)
         case hw.NodeDown():
             return HardwareNotice(
                 "node_down",

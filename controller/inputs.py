@@ -39,6 +39,7 @@ class CardDetected:
     seat: int | None
     card: str
     at_ms: int
+    uid: str = ""  # the tag: a second tag with the same card is a fouled deck (R35-E)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,7 @@ class CardCleared:
     seat: int | None
     card: str
     at_ms: int
+    uid: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,10 +16,9 @@ from typing import Any
 
 from controller import betting
 from controller.cards import RANKS, SUITS
-from controller.engine import EngineError, start_hand
+from controller.engine import EngineError
 from controller.events import (
     ActionKind,
-    DealBoard,
     DealHole,
     MuckHand,
     PlayerAction,
@@ -45,13 +44,19 @@ from controller.interpretation.events import (
 )
 from controller.interpretation.hand import TableEvent, interpret
 from controller.interpretation.zones import Pending
+from controller.irregularities import dealing as irregular_dealing
+from controller.irregularities import tracked as irregular
+from controller.irregularities.events import CardRemoved as ReaderCardGone
+from controller.irregularities.events import CardSeen as ReaderCard
+from controller.irregularities.events import ConfirmMisdeal
+from controller.irregularities.events import TableEvent as ReaderEvent
+from controller.irregularities.hand import HandStatus, TrackedHand
 from controller.model import (
     AnteFormat,
     HandState,
     Level,
     Phase,
     SeatStatus,
-    Street,
     Variant,
     evolve,
 )
@@ -99,6 +104,7 @@ class TableSession:
     level: Level
     pending_level: Level | None = None
     hand: HandState | None = None
+    tracked: TrackedHand | None = None  # the same hand as the card readers see it (R23-R39, 53)
     pending: Pending = field(default_factory=Pending)  # zones, words, floor rulings (R40-62)
     hand_number: int = 0
     paused: bool = False
@@ -211,10 +217,46 @@ def _engine(
     if isinstance(event, PlayerAction) and event.seat in session.floor_approved:
         event = evolve(event, floor_approved=True)
         session = evolve(session, floor_approved=session.floor_approved - {event.seat})
+    if (
+        session.tracked is not None
+        and session.tracked.over
+        and not isinstance(event, (ShowHand, MuckHand))
+    ):
+        _warn(
+            out,
+            session,
+            "rules",
+            f"the hand is over ({session.tracked.status}): no more actions",
+            "hand_over",
+            at_ms,
+        )
+        return session
     assert session.hand is not None
     before = session.hand
     hand, pending, outcome = interpret(before, session.pending, event, rules)
     rulings = _once(outcome.rulings)
+    if session.tracked is not None and hand is not before:
+        played = tuple(
+            a
+            for a in (i.player_action(at_ms) for i in outcome.interpretations if i.decided)
+            if a is not None
+        )
+        if isinstance(event, PlayerAction):
+            played = (event,)
+        status = HandStatus.COMPLETE if hand.phase is Phase.COMPLETE else session.tracked.status
+        session = evolve(
+            session,
+            hand=hand,
+            tracked=evolve(
+                session.tracked, hand=hand, played=(*session.tracked.played, *played), status=status
+            ),
+        )
+        if played:
+            # The first action ends the initial deal (R35-A counts, R30 presence); chips
+            # that only show posted blinds are not an action.
+            session = _close_deal(session, out, at_ms)
+            assert session.hand is not None
+            hand = session.hand
     data: dict[str, Any] = {}
     if isinstance(event, PlayerAction):
         data = {"seat": event.seat, "action": str(event.kind), "amount": event.amount}
@@ -319,6 +361,15 @@ def _console(session: TableSession, press: ConsolePress, out: list[Output]) -> T
         )
         return session
     if press.button == "confirm":
+        tracked = session.tracked
+        if (
+            tracked is not None
+            and tracked.misdeal is not None
+            and not tracked.over
+            and not tracked.sa(session.config.rules)  # no misdeal after SA (R35-D)
+        ):
+            # The table proved a misdeal (R35-A): the dealer's confirm declares it.
+            return _reader_step(session, ConfirmMisdeal(press.at_ms), out, press.at_ms, "misdeal")
         return _confirm_showdown(session, press.at_ms, out)
     if press.button == "undo":
         _warn(
@@ -368,6 +419,9 @@ def _console(session: TableSession, press: ConsolePress, out: list[Output]) -> T
 
 def _start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
     rules = session.config.rules
+    misdealt = session.tracked is not None and session.tracked.status is HandStatus.MISDEAL
+    if misdealt:
+        return _redeal(session, at_ms, out)
     if session.hand is not None and session.hand.phase is not Phase.COMPLETE:
         _warn(
             out,
@@ -395,13 +449,15 @@ def _start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSe
             level=level,
             first_button=first_button,
         )
-        hand, rulings = start_hand(setup, rules)
+        tracked, started = irregular.start_tracked(setup, rules, absent=session.absent)
     except EngineError as exc:
         _warn(out, session, "rules", str(exc), "cannot_start", at_ms)
         return session
+    hand, rulings = tracked.hand, tuple(started)
     session = evolve(
         session,
         hand=hand,
+        tracked=tracked,
         hand_number=number,
         level=level,
         pending_level=None,
@@ -419,6 +475,79 @@ def _start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSe
     }
     out.append(_event(session, "hand_start", rulings, data, at_ms))
     return session
+
+
+def _fresh_felt(session: TableSession, tracked: TrackedHand) -> TableSession:
+    return evolve(
+        session,
+        hand=tracked.hand,
+        tracked=tracked,
+        pending=Pending(street=tracked.hand.street),
+        bet_zones=(),
+        seat_cards=(),
+        board_cards=(),
+        burn_cards=(),
+    )
+
+
+def _redeal(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
+    """R35-C: after a misdeal the re-deal is the same hand: same button, limits, players."""
+    assert session.tracked is not None
+    tracked, rulings = irregular.redeal(session.tracked, session.config.rules)
+    session = _fresh_felt(session, tracked)
+    out.append(_event(session, "redeal", tuple(rulings), {"hand_id": tracked.hand.hand_id}, at_ms))
+    return session
+
+
+def _reader_step(
+    session: TableSession, event: ReaderEvent, out: list[Output], at_ms: int, kind: str
+) -> TableSession:
+    """Run one event through the irregularities layer (deal, burns, misdeals, fouled deck),
+    which deals to the engine; publish what it says and keep the other layers in step."""
+    assert session.tracked is not None and session.hand is not None
+    before = session.hand
+    tracked, said = irregular.step(session.tracked, event, session.config.rules)
+    rulings = _once(tuple(said))
+    for ruling in rulings:
+        if ruling.kind is RulingKind.FLOOR:
+            session = _raise_floor(session, ruling, out, at_ms)
+    if rulings:
+        out.append(_event(session, kind, rulings, {}, at_ms))
+    hand = tracked.hand
+    for seat in hand.seats:
+        if seat.hole and before.has_seat(seat.seat) and not before.seat(seat.seat).hole:
+            payload = {
+                "hand_id": hand.hand_id,
+                "seat": seat.seat,
+                "cards": list(seat.hole),
+                "ts_ms": at_ms,
+            }
+            out.append(Output("hole_cards", payload))
+    session = evolve(
+        session, tracked=tracked, hand=hand, pending=_pending_for(session.pending, hand)
+    )
+    if hand.phase is Phase.COMPLETE and before.phase is not Phase.COMPLETE:
+        session = _finish_hand(session, out, at_ms)
+    return session
+
+
+def _pending_for(pending: Pending, hand: HandState) -> Pending:
+    """Betting zones belong to one street: a new street (or the end) starts them afresh."""
+    if hand.street != pending.street or hand.phase is Phase.COMPLETE:
+        return Pending(street=hand.street, floors=pending.floors, next_floor=pending.next_floor)
+    return pending
+
+
+def _close_deal(session: TableSession, out: list[Output], at_ms: int) -> TableSession:
+    """The first action ends the initial deal (R35-A counts, R30 presence)."""
+    tracked = session.tracked
+    if tracked is None or tracked.deal.closed or tracked.over:
+        return session
+    tracked, said = irregular_dealing.close_deal(tracked, session.config.rules)
+    rulings = _once(tuple(said))
+    if rulings:
+        out.append(_event(session, "deal_closed", rulings, {}, at_ms))
+    return evolve(session, tracked=tracked, hand=tracked.hand)
 
 
 def _confirm_showdown(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
@@ -553,10 +682,12 @@ def _already_there(session: TableSession, seen: CardDetected) -> bool:
 
 
 def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> TableSession:
+    """A card read at a pad, the board, the burn or the muck: the irregularities layer deals
+    it (initial deal, streets, burns) and raises misdeals, fouled decks and the rest."""
     hand = session.hand
     if _already_there(session, seen):
         return session  # a re-read is not a second card (R35-E) and not news
-    if hand is None or hand.phase is Phase.COMPLETE:
+    if hand is None or session.tracked is None or hand.phase is Phase.COMPLETE:
         _warn(
             out,
             session,
@@ -568,57 +699,18 @@ def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> Table
         )
         return session
     if seen.zone == "burn":
-        if seen.card in session.burn_cards:
-            return session
-        return evolve(session, burn_cards=(*session.burn_cards, seen.card))
+        session = evolve(session, burn_cards=(*session.burn_cards, seen.card))
+    elif seen.zone == "board":
+        session = evolve(session, board_cards=(*session.board_cards, seen.card))
+    elif seen.seat is not None and seen.zone.endswith(".cards"):
+        cards = (*session.cards_at(seen.seat), seen.card)
+        session = evolve(session, seat_cards=_set_pair(session.seat_cards, seen.seat, cards))
+    uid = seen.uid or f"card:{seen.card}"
+    session = _reader_step(
+        session, ReaderCard(seen.zone, seen.card, uid, seen.at_ms), out, seen.at_ms, "card"
+    )
     if seen.zone == "muck":
         return _mucked(session, seen, out)
-    if seen.seat is not None and seen.zone.endswith(".cards"):
-        cards = session.cards_at(seen.seat)
-        if seen.card in cards:
-            return session  # a re-read of the same card is not a second card (R35-E)
-        cards = (*cards, seen.card)
-        session = evolve(session, seat_cards=_set_pair(session.seat_cards, seen.seat, cards))
-        if not hand.has_seat(seen.seat):
-            _warn(
-                out,
-                session,
-                "rules",
-                f"card dealt to seat {seen.seat}, which is not in the hand",
-                "card_not_entitled",
-                seen.at_ms,
-                seat=seen.seat,
-            )
-            return session
-        if len(cards) == hand.variant.hole_cards and not hand.seat(seen.seat).hole:
-            return _engine(
-                session, DealHole(seen.seat, cards, at_ms=seen.at_ms), out, seen.at_ms, "hole_cards"
-            )
-        return session
-    if seen.zone == "board":
-        if seen.card in session.board_cards:
-            return session
-        board = (*session.board_cards, seen.card)
-        session = evolve(session, board_cards=board)
-        if hand.phase is Phase.DEALING and hand.street < Street.RIVER:
-            target = Street(hand.street + 1).board_size
-            if len(board) == target:
-                # The flop's cards land together, and the order the antenna reads them in is
-                # noise: publish them in one canonical order (high card first), so the same
-                # flop always looks the same, even when re-read after a restart.
-                new = tuple(sorted(board[len(hand.board) :], key=_card_order, reverse=True))
-                return _engine(
-                    session, DealBoard(tuple(new), at_ms=seen.at_ms), out, seen.at_ms, "board"
-                )
-        return session
-    _warn(
-        out,
-        session,
-        "rules",
-        f"card {seen.card} read at zone {seen.zone!r}, which is not a seat or the board",
-        "card_wrong_zone",
-        seen.at_ms,
-    )
     return session
 
 
@@ -627,37 +719,30 @@ def _card_order(card: str) -> tuple[int, int]:
 
 
 def _mucked(session: TableSession, seen: CardDetected, out: list[Output]) -> TableSession:
+    """R14: a hand pushed into the muck is dead; in turn that is his fold. (At showdown and
+    out of turn the irregularities layer has already ruled on it.)"""
     hand = session.hand
     assert hand is not None
     owner = next((s for s in hand.seats if seen.card in s.hole), None)
     if owner is None or not owner.in_hand:
         return session
-    if hand.phase is Phase.SHOWDOWN and not owner.mucked:
-        return _engine(session, MuckHand(owner.seat, at_ms=seen.at_ms), out, seen.at_ms, "muck")
     if hand.phase is Phase.BETTING and hand.action_on == owner.seat:
-        # R14: a hand pushed into the muck is dead: in turn it is a fold.
-        return _engine(
-            session,
-            PlayerAction(owner.seat, ActionKind.FOLD, at_ms=seen.at_ms),
-            out,
-            seen.at_ms,
-            "fold",
-        )
-    _raise = Ruling(
-        RulingKind.FLOOR,
-        (session.config.rules.cite("acting_in_turn"),),
-        f"seat {owner.seat}'s card reached the muck out of turn",
-        seat=owner.seat,
-        options=("hand is dead", "hand is retrievable"),
-        code="muck_out_of_turn",
-    )
-    session = _raise_floor(session, _raise, out, seen.at_ms)
-    _alert(out, session, _raise, seen.at_ms)
+        fold = PlayerAction(owner.seat, ActionKind.FOLD, at_ms=seen.at_ms)
+        return _engine(session, fold, out, seen.at_ms, "fold")
     return session
 
 
 def _card_cleared(session: TableSession, cleared: CardCleared, out: list[Output]) -> TableSession:
-    return session  # cards leave pads when the dealer collects them; nothing to rule
+    """Cards leaving the board or a pad during a hand (a premature card going back, a flop
+    being repaired); once the hand is over the dealer is only collecting them."""
+    hand = session.hand
+    if hand is None or session.tracked is None or session.tracked.over:
+        return session
+    if hand.phase is Phase.COMPLETE:
+        return session
+    uid = cleared.uid or f"card:{cleared.card}"
+    event = ReaderCardGone(cleared.zone, cleared.card, uid, cleared.at_ms)
+    return _reader_step(session, event, out, cleared.at_ms, "card_removed")
 
 
 # --- room commands (MQTT) -----------------------------------------------------------------

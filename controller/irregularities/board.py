@@ -9,6 +9,7 @@ the card the floor moves to the burn zone becomes the next burn (R39-A).
 
 from __future__ import annotations
 
+from controller.cards import RANKS, SUITS
 from controller.events import DealBoard
 from controller.irregularities.alerts import alert, floor
 from controller.irregularities.hand import Step, TrackedHand, apply_engine
@@ -42,27 +43,52 @@ def burn_card(t: TrackedHand, card: str, from_board: bool, rules: RuleProfile) -
     """A card arrived in the burn zone (``from_board``: it was just on the board)."""
     if from_board and t.board.four_card_flop and _flop_repairable(t):
         board = t.ledger.in_zone("board")
-        t = evolve(t, hand=evolve(t.hand, board=board),
-                   board=evolve(t.board, four_card_flop=False))
+        t = evolve(t, hand=evolve(t.hand, board=board), board=evolve(t.board, four_card_flop=False))
         t = _with_burns(t, Street.TURN, 1)
-        return t, [alert(rules, ("four_card_flop",), "four_card_flop_resolved",
-                         f"{card} is the next burn; the flop is {' '.join(board)} (R39-A). "
-                         "Do not burn again before the turn.", kind=RulingKind.INFO)]
+        return t, [
+            alert(
+                rules,
+                ("four_card_flop",),
+                "four_card_flop_resolved",
+                f"{card} is the next burn; the flop is {' '.join(board)} (R39-A). "
+                "Do not burn again before the turn.",
+                kind=RulingKind.INFO,
+            )
+        ]
     if from_board and t.board.flop_without_burn and _flop_repairable(t):
         t = _with_burns(t, Street.FLOP, 1)
-        return t, [alert(rules, ("flop_no_burn",), "flop_no_burn_burned",
-                         f"{card} is the flop burn; complete the flop with the next card off "
-                         "the stub (R39-B)", kind=RulingKind.INFO)]
+        return t, [
+            alert(
+                rules,
+                ("flop_no_burn",),
+                "flop_no_burn_burned",
+                f"{card} is the flop burn; complete the flop with the next card off "
+                "the stub (R39-B)",
+                kind=RulingKind.INFO,
+            )
+        ]
     nxt = _next_street(t.hand)
     if nxt is None:
-        return t, [alert(rules, ("one_burn",), "burn_after_river",
-                         f"burn {card} read after the river: nothing is left to deal")]
+        return t, [
+            alert(
+                rules,
+                ("one_burn",),
+                "burn_after_river",
+                f"burn {card} read after the river: nothing is left to deal",
+            )
+        ]
     count = t.board.burns[nxt] + 1
     t = _with_burns(t, nxt, count)
     if count > 1:
-        return t, [alert(rules, ("one_burn",), "extra_burn",
-                         f"a second burn ({card}) for the {nxt.name.lower()}: the burn is one "
-                         "card per street, never more (R38). Call the floor before dealing.")]
+        return t, [
+            alert(
+                rules,
+                ("one_burn",),
+                "extra_burn",
+                f"a second burn ({card}) for the {nxt.name.lower()}: the burn is one "
+                "card per street, never more (R38). Call the floor before dealing.",
+            )
+        ]
     return t, []
 
 
@@ -70,41 +96,80 @@ def board_card(t: TrackedHand, card: str, rules: RuleProfile) -> Step:
     """A new card landed on the board (already in the ledger)."""
     hand = t.hand
     on_board = t.ledger.in_zone("board")
-    if len(on_board) == 3 and len(hand.board) == 3 and _flop_repairable(t) and (
-        set(on_board) != set(hand.board)
+    if (
+        len(on_board) == 3
+        and len(hand.board) == 3
+        and _flop_repairable(t)
+        and (set(on_board) != set(hand.board))
     ):
         # The flop was repaired (R39-B): one flop card became the burn, this one completes it.
-        t = evolve(t, hand=evolve(hand, board=on_board),
-                   board=evolve(t.board, flop_without_burn=False))
-        return t, [alert(rules, ("flop_no_burn",), "flop_repaired",
-                         f"the flop is {' '.join(on_board)} (R39-B)", kind=RulingKind.INFO)]
-    if (len(on_board) == 4 and _flop_repairable(t) and t.board.burns[Street.TURN] == 0
-            and not t.board.premature):
+        t = evolve(
+            t, hand=evolve(hand, board=on_board), board=evolve(t.board, flop_without_burn=False)
+        )
+        return t, [
+            alert(
+                rules,
+                ("flop_no_burn",),
+                "flop_repaired",
+                f"the flop is {' '.join(on_board)} (R39-B)",
+                kind=RulingKind.INFO,
+            )
+        ]
+    if (
+        len(on_board) == 4
+        and _flop_repairable(t)
+        and t.board.burns[Street.TURN] == 0
+        and not t.board.premature
+    ):
         t = evolve(t, board=evolve(t.board, four_card_flop=True))
-        return t, [floor(rules, ("four_card_flop",), "four_card_flop",
-                         "Four cards on the flop: call the floor. Scramble the four cards face "
-                         "down; the floor picks one at random as the next burn and moves it to "
-                         "the burn; the other three are the flop (R39-A).",
-                         ("move_one_card_to_burn",))]
+        return t, [
+            floor(
+                rules,
+                ("four_card_flop",),
+                "four_card_flop",
+                "Four cards on the flop: call the floor. Scramble the four cards face "
+                "down; the floor picks one at random as the next burn and moves it to "
+                "the burn; the other three are the flop (R39-A).",
+                ("move_one_card_to_burn",),
+            )
+        ]
     if hand.phase is Phase.DEALING:
         if t.board.premature:
-            return t, [alert(rules, ("premature_cards",), "premature_still_out",
-                             f"premature card(s) {' '.join(t.board.premature)} are still on the "
-                             f"board: return them to the stub and reshuffle before dealing "
-                             f"(RP-5); {card} is not dealt yet")]
+            return t, [
+                alert(
+                    rules,
+                    ("premature_cards",),
+                    "premature_still_out",
+                    f"premature card(s) {' '.join(t.board.premature)} are still on the "
+                    f"board: return them to the stub and reshuffle before dealing "
+                    f"(RP-5); {card} is not dealt yet",
+                )
+            ]
         return _deal_street(t, card, on_board, rules)
     if hand.phase is Phase.BETTING:
         nxt = _next_street(hand) or Street.RIVER
         t = evolve(t, board=evolve(t.board, premature=(*t.board.premature, card)))
         name = _PREMATURE[nxt]
         letter = {"flop": "A", "turn": "B", "river": "C"}[name]
-        return t, [alert(rules, ("premature_cards", "stub_reshuffle"), f"premature_{name}",
-                         f"Premature {name}: {card} was dealt before the betting round ended. "
-                         f"Leave the burn as the {name} burn; return the premature card(s) to "
-                         "the stub and reshuffle the stub face down; after the round ends deal "
-                         f"the {name} without another burn (RP-5-{letter}, R39-D).")]
-    return t, [alert(rules, ("rabbit_hunting",), "board_card_no_street",
-                     f"board card {card} read when no street is due: take it off the board")]
+        return t, [
+            alert(
+                rules,
+                ("premature_cards", "stub_reshuffle"),
+                f"premature_{name}",
+                f"Premature {name}: {card} was dealt before the betting round ended. "
+                f"Leave the burn as the {name} burn; return the premature card(s) to "
+                "the stub and reshuffle the stub face down; after the round ends deal "
+                f"the {name} without another burn (RP-5-{letter}, R39-D).",
+            )
+        ]
+    return t, [
+        alert(
+            rules,
+            ("rabbit_hunting",),
+            "board_card_no_street",
+            f"board card {card} read when no street is due: take it off the board",
+        )
+    ]
 
 
 def _deal_street(t: TrackedHand, card: str, on_board: tuple[str, ...], rules: RuleProfile) -> Step:
@@ -117,26 +182,53 @@ def _deal_street(t: TrackedHand, card: str, on_board: tuple[str, ...], rules: Ru
         if nxt is Street.FLOP and rules.flop_irregularity is not FlopIrregularity.TDA_2024:
             # T11 R33 / NZ R39 prescribe only the 4-card flop: anything else is the floor's.
             t = evolve(t, board=evolve(t.board, flop_without_burn=True))
-            rulings.append(floor(rules, ("flop_no_burn",), "flop_no_burn_floor",
-                                 "The flop is being dealt without a burn. These rules prescribe "
-                                 "no remedy: the floor decides whether to scramble and re-burn "
-                                 "or to play the flop as dealt.",
-                                 ("scramble_and_reburn", "play_as_dealt")))
+            rulings.append(
+                floor(
+                    rules,
+                    ("flop_no_burn",),
+                    "flop_no_burn_floor",
+                    "The flop is being dealt without a burn. These rules prescribe "
+                    "no remedy: the floor decides whether to scramble and re-burn "
+                    "or to play the flop as dealt.",
+                    ("scramble_and_reburn", "play_as_dealt"),
+                )
+            )
         elif nxt is Street.FLOP:
             t = evolve(t, board=evolve(t.board, flop_without_burn=True))
-            rulings.append(alert(rules, ("flop_no_burn", "one_burn"), "flop_no_burn",
-                                 "The flop is being dealt without a burn. If no action has "
-                                 "occurred on the flop: scramble the three flop cards face "
-                                 "down, pick one as the burn (move it to the burn), and complete "
-                                 "the flop with the next stub card. If any action (even one "
-                                 "check) occurs first, play proceeds with these cards and only "
-                                 "one card is burned for the turn (R39-B)."))
+            rulings.append(
+                alert(
+                    rules,
+                    ("flop_no_burn", "one_burn"),
+                    "flop_no_burn",
+                    "The flop is being dealt without a burn. If no action has "
+                    "occurred on the flop: scramble the three flop cards face "
+                    "down, pick one as the burn (move it to the burn), and complete "
+                    "the flop with the next stub card. If any action (even one "
+                    "check) occurs first, play proceeds with these cards and only "
+                    "one card is burned for the turn (R39-B).",
+                )
+            )
         else:
-            rulings.append(alert(rules, ("one_burn",), "missing_burn",
-                                 f"the {nxt.name.lower()} was dealt without a burn: one burn "
-                                 "per street (R38); call the floor"))
+            rulings.append(
+                alert(
+                    rules,
+                    ("one_burn",),
+                    "missing_burn",
+                    f"the {nxt.name.lower()} was dealt without a burn: one burn "
+                    "per street (R38); call the floor",
+                )
+            )
     if len(on_board) == nxt.board_size:
-        new = tuple(c for c in on_board if c not in t.hand.board)
+        # The flop's cards land together and the antenna's read order is noise: deal them in
+        # one canonical order (high card first), so a flop re-read after a restart looks the
+        # same as it did the first time.
+        new = tuple(
+            sorted(
+                (c for c in on_board if c not in t.hand.board),
+                key=lambda c: (RANKS.index(c[0]), SUITS.index(c[1])),
+                reverse=True,
+            )
+        )
         t, out = apply_engine(t, DealBoard(new), rules)
         rulings += out
     return t, rulings
@@ -149,17 +241,29 @@ def board_card_removed(t: TrackedHand, card: str, rules: RuleProfile) -> Step:
         t = evolve(t, board=evolve(t.board, premature=left))
         if left:
             return t, []
-        return t, [alert(rules, ("premature_cards", "stub_reshuffle"), "premature_returned",
-                         "premature card(s) back in the stub: reshuffle the stub face down; deal "
-                         "the street without another burn once the betting round ends (RP-5)",
-                         kind=RulingKind.INFO)]
+        return t, [
+            alert(
+                rules,
+                ("premature_cards", "stub_reshuffle"),
+                "premature_returned",
+                "premature card(s) back in the stub: reshuffle the stub face down; deal "
+                "the street without another burn once the betting round ends (RP-5)",
+                kind=RulingKind.INFO,
+            )
+        ]
     if (t.board.four_card_flop or t.board.flop_without_burn) and _flop_repairable(t):
         return t, []  # on its way to the burn zone
     if t.over:
         return t, []
-    return t, [alert(rules, ("reader_fault",), "board_card_removed",
-                     f"board card {card} left the board during play: put it back; call the "
-                     "floor if it cannot be identified")]
+    return t, [
+        alert(
+            rules,
+            ("reader_fault",),
+            "board_card_removed",
+            f"board card {card} left the board during play: put it back; call the "
+            "floor if it cannot be identified",
+        )
+    ]
 
 
 def after_action(t: TrackedHand, rules: RuleProfile) -> Step:
@@ -168,8 +272,14 @@ def after_action(t: TrackedHand, rules: RuleProfile) -> Step:
         t = evolve(t, board=evolve(t.board, flop_without_burn=False))
         if rules.flop_irregularity is not FlopIrregularity.TDA_2024:
             return t, []
-        return t, [alert(rules, ("flop_no_burn",), "flop_no_burn_stands",
-                         "action has occurred on the flop dealt without a burn: play proceeds "
-                         "with these cards; burn only one card for the turn (R39-B)",
-                         kind=RulingKind.INFO)]
+        return t, [
+            alert(
+                rules,
+                ("flop_no_burn",),
+                "flop_no_burn_stands",
+                "action has occurred on the flop dealt without a burn: play proceeds "
+                "with these cards; burn only one card for the turn (R39-B)",
+                kind=RulingKind.INFO,
+            )
+        ]
     return t, []

@@ -6,7 +6,10 @@ A crash can land anywhere: between reading a chip and writing the journal, betwe
 journal and the outbox, in the middle of a journal line. The readers re-report what lies
 on the felt after a restart; the journal replays; the outbox skips what it had queued.
 Commands from the room are re-sent by their sender until answered, as a dealer presses
-a button again when nothing happened; the script does the same.
+a button again when nothing happened; the script does the same. After a restart the
+script waits a moment before the next physical action, as a dealer would: the readers
+re-report the felt zone by zone, so the order of events while the controller was down
+is not knowable (see the note in the session's zone resync).
 """
 
 from __future__ import annotations
@@ -116,15 +119,24 @@ def run_session(rig: TableRig, crash_after: set[int], rng: random.Random) -> Non
             before = onlines(rig)
             rig.start_controller()
             wait_ready(rig, before)
+            # The readers re-report the felt zone by zone after a restart, so the order of
+            # what happened while the controller was down is lost. A dealer does not deal
+            # in the same instant the table comes back: give the re-reports time to land.
+            time.sleep(0.6)
         deadline = time.monotonic() + 20
+        pressed_again = 0
         while True:
             state = rig.overlay.state()
             if state is not None and done(state):
                 break
-            if step[0] == "button" and time.monotonic() > deadline - 15:
+            if step[0] == "button" and pressed_again < 2 and time.monotonic() > deadline - 15:
                 perform(rig, step)  # the dealer presses again: nothing happened
+                pressed_again += 1
                 deadline = time.monotonic() + 20
-            assert time.monotonic() < deadline, f"step {index} {step[:2]} never took effect"
+            assert time.monotonic() < deadline, (
+                f"step {index} {step[:2]} never took effect; state {state}; "
+                f"events {rig.overlay.on('/events')[-3:]}"
+            )
             time.sleep(0.02)
         time.sleep(0.15)  # let the readers settle before the next physical action
     rig.overlay.wait_state(lambda s: s["street"] == "complete", "the end of the hand")
@@ -161,7 +173,9 @@ def test_kill_9_at_20_random_points_loses_and_repeats_nothing(tmp_path: Path) ->
     finally:
         crashy.close()
     assert seqs == list(range(1, len(seqs) + 1)), "a gap in the event stream"
-    assert [e["kind"] for e in events] == [e["kind"] for e in expected_events]
+    extra = [e for e in events if e not in expected_events]
+    missing = [e for e in expected_events if e not in events]
+    assert [e["kind"] for e in events] == [e["kind"] for e in expected_events], (extra, missing)
     assert events == expected_events
     assert state == expected_state
     # Cat's aces take the 4,500 main pot; Ann's kings take the 5,000 side pot from Bob.

@@ -97,8 +97,17 @@ def test_a_hand_from_readers_and_console_with_a_side_pot() -> None:
     hand = table.session.hand
     assert hand.phase is Phase.DEALING and hand.face_up  # one player with chips left: R16
     table.collect()
-    for c in ("2c", "7d", "9h", "Jc", "4s"):
-        table.card("board", c)
+    for zone, c in (
+        ("burn", "5s"),
+        ("board", "2c"),
+        ("board", "7d"),
+        ("board", "9h"),
+        ("burn", "6s"),
+        ("board", "Jc"),
+        ("burn", "8c"),
+        ("board", "4s"),
+    ):
+        table.card(zone, c)
     table.press("confirm")  # dealer: live hands tabled
     hand = table.session.hand
     assert hand.phase is Phase.COMPLETE
@@ -241,3 +250,56 @@ def test_overchip_call_multichip_raise_and_side_pot_from_chips_alone() -> None:
         (4500, (1, 2, 3)),
         (3000, (1, 2)),
     ]
+
+
+def test_first_card_to_the_wrong_seat_is_a_misdeal_and_the_redeal_is_the_same_hand() -> None:
+    """R35-A2 from the card readers; the dealer's confirm declares it; R35-C re-deal."""
+    table = Table()
+    table.press("hand_start")
+    hand = table.session.hand
+    assert hand is not None and hand.button == 3  # the first card belongs to seat 1
+    out = table.card("seat2.cards", "As")
+    codes = [r["text"] for o in out if o.channel == "event" for r in o.payload["rulings"]]
+    assert table.session.tracked is not None and table.session.tracked.misdeal is not None
+    assert any(
+        "TDA2024-35A2" in r["rule_ids"]
+        for o in table.out
+        if o.channel == "event"
+        for r in o.payload["rulings"]
+    ), codes
+    table.press("confirm")  # the dealer declares the misdeal
+    assert table.session.tracked.status.value == "misdeal"
+    table.press("hand_start")  # the re-deal
+    redeal = table.session.hand
+    assert redeal is not None and redeal.hand_id.startswith(hand.hand_id + "-redeal")
+    assert (redeal.button, redeal.big_blind_seat) == (hand.button, hand.big_blind_seat)
+    assert table.session.hand_number == 1  # still one hand (R35-C)
+
+
+def test_a_second_tag_with_the_same_card_fouls_the_deck_and_returns_all_bets() -> None:
+    """R35-E: identity is rank and suit, not the tag; all bets go back."""
+    table = Table()
+    table.press("hand_start")
+    _deal(table)
+    table.push(3, 1000)  # Cat calls 200 with an overchip
+    table(CardDetected("board", None, "As", table.ms(), uid="another-tag-As"))
+    hand = table.session.hand
+    assert hand is not None and hand.phase is Phase.COMPLETE and not hand.awards
+    assert table.session.tracked is not None and table.session.tracked.status.value == "fouled"
+    stacks = {s.seat: s.stack for s in table.session.table.seats}
+    assert stacks == {1: 5000, 2: 5000, 3: 1500}
+    assert any(
+        "TDA2024-35E" in r["rule_ids"]
+        for o in table.out
+        if o.channel == "event"
+        for r in o.payload["rulings"]
+    )
+
+
+def test_the_same_tag_read_again_is_not_a_second_card() -> None:
+    table = Table()
+    table.press("hand_start")
+    _deal(table)
+    before = table.session
+    out = table(CardDetected("seat1.cards", 1, "As", table.ms()))
+    assert out == () and table.session.hand == before.hand
