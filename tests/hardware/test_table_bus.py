@@ -30,6 +30,9 @@ def test_point_to_point_ports_and_command_routing(
     bus = TableBus(registry, MonotonicClock(), BusConfig(ports=(a.path, b.path)))
     bus.start()
     try:
+        # Opening a port flushes its input: speak only once both ports are open.
+        for supervisor in bus.supervisors.values():
+            assert supervisor.wait_connected(timeout=5.0)
         a.write(wire.encode_frame(1, wire.MSG_BIRTH, 0, wire.pack_birth(1, "1", "t", ["board"])))
         b.write(wire.encode_frame(2, wire.MSG_BIRTH, 0, wire.pack_birth(2, "1", "t", ["muck"])))
         ups = {next_of(bus, NodeUp).node, next_of(bus, NodeUp).node}  # type: ignore[attr-defined]
