@@ -50,6 +50,8 @@ def build_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
     top = sum(max(0, b - previous) for b in bets.values())
     if top and pots:
         pots[-1] = Pot(pots[-1].amount + top, pots[-1].eligible)
+    elif top:
+        pots.append(Pot(top, tuple(s.seat for s in live)))
     return _merge_same_eligibility(pots)
 
 
