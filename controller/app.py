@@ -135,6 +135,7 @@ class TableApp:
         self.session = self._fresh_session()
         self._lock = threading.Lock()  # guards self.session for readers on other threads
         self._stopped = threading.Event()
+        self._last_state: dict[str, Any] | None = None  # last public state, without ts_ms
 
     @property
     def session_id(self) -> str:
@@ -166,6 +167,9 @@ class TableApp:
     def recover(self) -> int:
         """Replay the journal into the session, re-publishing only what was never queued."""
         count = 0
+        # What the first start published before any input: replays start from the same
+        # point, so they skip exactly the unchanged states the first run skipped.
+        self._last_state = _without_time(table_state(self.session, 0))
         for index, record in enumerate(self.journal.records()):
             item = from_record(record)
             self._apply(index, item)
@@ -246,10 +250,18 @@ class TableApp:
         if self.publisher is None:
             return
         state = table_state(self.session, at_ms)
+        unchanged = _without_time(state)
+        if origin is not None and unchanged == self._last_state:
+            return  # chips merely held, a card re-read: the room already has this state
+        self._last_state = unchanged
         self.publisher.publish_state(state, origin=origin)
 
     def close(self) -> None:
         self.journal.close()
+
+
+def _without_time(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k != "ts_ms"}
 
 
 def console_to_input(event: object, at_ms: int) -> ConsolePress | None:

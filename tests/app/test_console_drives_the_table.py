@@ -76,3 +76,47 @@ def test_fold_button_becomes_a_fold_ruling_and_leds_follow(tmp_path: Path) -> No
     assert pins.input(DEFAULT_PIN_MAP.seat_leds[0]) is True
     # Every press is in the journal before it changed the table.
     assert [r["button"] for r in app.journal.records()] == ["hand_start", "fold"]
+
+
+class RecordingPublisher:
+    """Our own Publisher interface, recording instead of sending (the bridge is tested
+    against mosquitto elsewhere); enough to see *what* the application publishes."""
+
+    def __init__(self) -> None:
+        self.states: list[dict] = []
+        self.events: list[dict] = []
+
+    def publish_state(self, state: dict, *, origin: int | None = None) -> int:
+        self.states.append(state)
+        return len(self.states)
+
+    def publish_event(self, event: dict, *, origin: int | None = None) -> int:
+        self.events.append(event)
+        return len(self.events)
+
+    def publish_hole_cards(self, cards: dict, *, origin: int | None = None) -> int:
+        return 0
+
+    def reply(self, request_id: str | None, **kwargs: object) -> int:
+        return 0
+
+
+def test_an_input_that_changes_nothing_publishes_no_new_state(tmp_path: Path) -> None:
+    from controller.inputs import CardDetected, ConsolePress
+
+    clock = FakeClock(1_000)
+    console = DealerConsole(FakeGpioBackend(clock), DEFAULT_PIN_MAP, clock)
+    app = _app(tmp_path, console)
+    publisher = RecordingPublisher()
+    app.publisher = publisher
+    app.recover()
+    assert len(publisher.states) == 1  # the table as it starts
+    app.process(ConsolePress("hand_start", 2_000))
+    app.process(CardDetected("seat1.cards", 1, "As", 2_010, "tag-As"))
+    published = len(publisher.states)
+    assert published == 3
+    app.process(CardDetected("seat1.cards", 1, "As", 2_020, "tag-As"))  # a re-read
+    assert len(publisher.states) == published
+    app.process(ConsolePress("hand_start", 2_030))  # refused: an alert, same state
+    assert len(publisher.states) == published and publisher.events[-1]["kind"] == (
+        "hand_in_progress")
