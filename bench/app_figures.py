@@ -40,10 +40,10 @@ def _idle_cpu_percent() -> float:
 
 
 def _play(app: Any, hands: int, rng: random.Random) -> None:
-    from controller import betting
-    from controller.cards import RANKS, SUITS
-    from controller.inputs import CardDetected, ChipItem, ChipsMoved, ConsolePress
-    from controller.model import Phase, Street
+    from pokertable.controller import betting
+    from pokertable.controller.cards import RANKS, SUITS
+    from pokertable.controller.inputs import CardDetected, ChipItem, ChipsMoved, ConsolePress
+    from pokertable.controller.model import Phase, Street
 
     t = 0
 
@@ -95,9 +95,9 @@ def _play(app: Any, hands: int, rng: random.Random) -> None:
 
 
 def _controller(port: int, hands: int, result: Any) -> None:
-    from controller.app import TableApp
-    from controller.config import parse_config
-    from mqtt.bridge import TableBridge
+    from pokertable.controller.app import TableApp
+    from pokertable.controller.config import parse_config
+    from pokertable.mqtt.bridge import TableBridge
 
     with tempfile.TemporaryDirectory() as folder:
         config = parse_config(
@@ -158,8 +158,8 @@ def _in_child(target: Any, *args: Any) -> dict[str, float]:
 
 
 def figures(hands: int = 1000) -> dict[str, dict[str, Any]]:
-    from mqtt.inprocess_broker import AmqttBroker
-    from mqtt.mosquitto import MosquittoProcess, find_mosquitto
+    from pokertable.mqtt.inprocess_broker import AmqttBroker
+    from pokertable.mqtt.mosquitto import MosquittoProcess, find_mosquitto
 
     with tempfile.TemporaryDirectory() as folder:
         broker: Any = (

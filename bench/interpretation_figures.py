@@ -15,18 +15,18 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller import engine
-from controller.events import ActionKind, PlayerAction
-from controller.interpretation import (
+from pokertable.controller import engine
+from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.interpretation import (
     ChipMotion,
     Declaration,
     DeclKind,
     FloorDecision,
     InterpretedHand,
 )
-from controller.interpretation.hand import TableEvent
-from controller.model import HandState, Level, Phase, SeatState, Street, Variant
-from controller.rules import TDA_2024
+from pokertable.controller.interpretation.hand import TableEvent
+from pokertable.controller.model import HandState, Level, Phase, SeatState, Street, Variant
+from pokertable.controller.rules import TDA_2024
 
 PEER_NAME = "bare engine.step applying the same decided PlayerActions (no interpretation)"
 DENOMINATIONS = (25, 100, 500, 1000, 5000)

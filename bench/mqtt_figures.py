@@ -24,9 +24,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from mqtt.bridge import TableBridge
-from mqtt.mosquitto import MosquittoProcess
-from mqtt.topics import TableTopics
+from pokertable.mqtt.bridge import TableBridge
+from pokertable.mqtt.mosquitto import MosquittoProcess
+from pokertable.mqtt.topics import TableTopics
 
 PEER_NAME = "mosquitto publish->subscribe round trip (bare paho, QoS 1)"
 WARMUP = 200

@@ -16,9 +16,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from controller.engine import start_hand, step
-from controller.phh import parse_hand, to_event
-from controller.rulings import RulingKind
+from pokertable.controller.engine import start_hand, step
+from pokertable.controller.phh import parse_hand, to_event
+from pokertable.controller.rulings import RulingKind
 
 AUTOMATIONS_NAMES = (
     "ANTE_POSTING",

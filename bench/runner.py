@@ -20,10 +20,10 @@ Figures = dict[str, dict[str, Any]]
 
 # Optional figure providers owned by other packages: module -> function returning Figures.
 PROVIDERS: tuple[tuple[str, str], ...] = (
-    ("bench.serial_figures", "measure"),
-    ("bench.mqtt_figures", "figures"),
-    ("bench.interpretation_figures", "figures"),
-    ("bench.app_figures", "figures"),
+    ("pokertable.bench.serial_figures", "measure"),
+    ("pokertable.bench.mqtt_figures", "figures"),
+    ("pokertable.bench.interpretation_figures", "figures"),
+    ("pokertable.bench.app_figures", "figures"),
 )
 
 
@@ -44,9 +44,9 @@ def replay_figures(hands: int = 300, seed: int = 7) -> Figures:
     """Hands per second replaying the same PHH hands: our engine vs PokerKit."""
     import pokerkit
 
-    from bench.phh_corpus import generate
-    from controller.phh import parse_hand
-    from controller.replay import replay_hand
+    from pokertable.bench.phh_corpus import generate
+    from pokertable.controller.phh import parse_hand
+    from pokertable.controller.replay import replay_hand
 
     docs = generate(hands, seed=seed).hands
 

@@ -23,12 +23,12 @@ from typing import Any
 
 import serial.threaded
 
-from firmware import wire
-from hardware.clock import MonotonicClock
-from hardware.events import ChipsSettled, HardwareEvent
-from hardware.interpreter import BusInterpreter
-from hardware.registry import TagRegistry
-from hardware.transport import BusSession, NodeLink, open_port
+from pokertable.firmware import wire
+from pokertable.hardware.clock import MonotonicClock
+from pokertable.hardware.events import ChipsSettled, HardwareEvent
+from pokertable.hardware.interpreter import BusInterpreter
+from pokertable.hardware.registry import TagRegistry
+from pokertable.hardware.transport import BusSession, NodeLink, open_port
 
 PEER_NAME = "pyserial threaded.Packetizer (splits on 0x00, no COBS/CRC/registry)"
 _CHIP_A = bytes.fromhex("e004090000000001")

@@ -2,8 +2,8 @@
 
 The engine (``controller.engine``) is a step function over frozen data::
 
-    from controller.engine import start_hand, step
-    from controller.rules import TDA_2024
+    from pokertable.controller.engine import start_hand, step
+    from pokertable.controller.rules import TDA_2024
 
     state = start_hand(table, TDA_2024, hand_id="h1")
     state, rulings = step(state, PlayerAction(seat=3, kind=ActionKind.CALL), TDA_2024)

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from controller.config import AppConfig
-from controller.inputs import (
+from pokertable.controller.config import AppConfig
+from pokertable.controller.inputs import (
     CardCleared,
     CardDetected,
     ChipItem,
@@ -36,10 +36,10 @@ from controller.inputs import (
     from_record,
     to_record,
 )
-from controller.journal import Journal
-from controller.public_state import table_state
-from controller.session import Output, SessionConfig, TableSession, apply, new_session
-from controller.table import TableSeat
+from pokertable.controller.journal import Journal
+from pokertable.controller.public_state import table_state
+from pokertable.controller.session import Output, SessionConfig, TableSession, apply, new_session
+from pokertable.controller.table import TableSeat
 
 log = logging.getLogger("pokertable")
 
@@ -73,7 +73,7 @@ class Publisher(Protocol):
 
 def hardware_to_input(event: object, at_ms: int) -> Input | None:
     """Convert a ``hardware.events`` event to a session input (None: nothing to decide)."""
-    from hardware import events as hw
+    from pokertable.hardware import events as hw
 
     match event:
         case hw.ChipsSettled():
@@ -266,7 +266,7 @@ def _without_time(state: dict[str, Any]) -> dict[str, Any]:
 
 def console_to_input(event: object, at_ms: int) -> ConsolePress | None:
     """A ``hardware.console`` button event as a session input (None: nothing to decide)."""
-    from hardware import console as c
+    from pokertable.hardware import console as c
 
     match event:
         case c.HandStartPressed():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.model import (
+from pokertable.controller.model import (
     ActionRecord,
     Betting,
     HandState,
@@ -18,7 +18,7 @@ from controller.model import (
     Street,
     evolve,
 )
-from controller.rules import MinReraise, ReopenRule, RuleProfile
+from pokertable.controller.rules import MinReraise, ReopenRule, RuleProfile
 
 
 @dataclass(frozen=True, slots=True)

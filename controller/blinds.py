@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.model import AnteFormat, Level, SeatState, SeatStatus, evolve
-from controller.rules import BbaShortOrder, RuleProfile, ShortBlindCallTo
+from pokertable.controller.model import AnteFormat, Level, SeatState, SeatStatus, evolve
+from pokertable.controller.rules import BbaShortOrder, RuleProfile, ShortBlindCallTo
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,13 +15,34 @@ from collections.abc import Sequence
 
 # subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("controller.replay", "replay PHH files through the engine and print the outcome"),
-    "bench": ("bench.runner", "run the benchmarks and print our figures beside the peers'"),
-    "watch": ("mqtt.watch", "live terminal view of one table or the whole room from MQTT"),
-    "enroll": ("hardware.enroll", "enroll chips or a deck into the tag registry"),
-    "rules": ("controller.rules_cli", "show a rule profile's parameters or diff two profiles"),
-    "run": ("controller.run", "run the table: readers, rules engine and MQTT (starts at boot)"),
-    "demo": ("controller.demo", "a whole simulated table with bot players, no hardware needed"),
+    "replay": (
+        "pokertable.controller.replay",
+        "replay PHH files through the engine and print the outcome",
+    ),
+    "bench": (
+        "pokertable.bench.runner",
+        "run the benchmarks and print our figures beside the peers'",
+    ),
+    "watch": (
+        "pokertable.mqtt.watch",
+        "live terminal view of one table or the whole room from MQTT",
+    ),
+    "enroll": (
+        "pokertable.hardware.enroll",
+        "enroll chips or a deck into the tag registry",
+    ),
+    "rules": (
+        "pokertable.controller.rules_cli",
+        "show a rule profile's parameters or diff two profiles",
+    ),
+    "run": (
+        "pokertable.controller.run",
+        "run the table: readers, rules engine and MQTT (starts at boot)",
+    ),
+    "demo": (
+        "pokertable.controller.demo",
+        "a whole simulated table with bot players, no hardware needed",
+    ),
 }
 
 

@@ -13,9 +13,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from controller.model import AnteFormat, Level, Variant
-from controller.profiles import ProfileError, load_profile
-from controller.rules import RuleProfile
+from pokertable.controller.model import AnteFormat, Level, Variant
+from pokertable.controller.profiles import ProfileError, load_profile
+from pokertable.controller.rules import RuleProfile
 
 
 class ConfigError(ValueError):

@@ -21,10 +21,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller import betting
-from controller.app import TableApp, wall_ms
-from controller.cards import RANKS, SUITS
-from controller.config import (
+from pokertable.controller import betting
+from pokertable.controller.app import TableApp, wall_ms
+from pokertable.controller.cards import RANKS, SUITS
+from pokertable.controller.config import (
     AppConfig,
     LevelSection,
     MqttSection,
@@ -33,10 +33,10 @@ from controller.config import (
     ReaderSection,
     TableSection,
 )
-from controller.inputs import ConsolePress
-from controller.model import Phase, Street
-from controller.run import TableRuntime
-from controller.session import TableSession, zone_value
+from pokertable.controller.inputs import ConsolePress
+from pokertable.controller.model import Phase, Street
+from pokertable.controller.run import TableRuntime
+from pokertable.controller.session import TableSession, zone_value
 
 DENOMINATIONS = (5000, 1000, 500, 100, 25)
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo")
@@ -96,18 +96,18 @@ class Dealer:
         self.app.submit(ConsolePress(button, wall_ms(), amount))
 
     def push(self, seat: int, amount: int) -> None:
-        from hardware.simulator import PushChips
+        from pokertable.hardware.simulator import PushChips
 
         if amount > 0:
             self.sim.perform(PushChips(f"seat{seat}.bet", tuple(compose(amount))))
 
     def deal(self, zone: str, card: str) -> None:
-        from hardware.simulator import DealCard
+        from pokertable.hardware.simulator import DealCard
 
         self.sim.perform(DealCard(zone, card))
 
     def clear(self, zone: str) -> None:
-        from hardware.simulator import ClearZone
+        from pokertable.hardware.simulator import ClearZone
 
         if self.sim.on_felt.get(zone):
             self.sim.perform(ClearZone(zone))
@@ -247,7 +247,7 @@ class Viewer:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
-        from mqtt.watch import Room
+        from pokertable.mqtt.watch import Room
 
         self.room = Room()
         self.events = 0
@@ -273,7 +273,7 @@ class Viewer:
         self.client.loop_start()
 
     def renderable(self) -> Any:
-        from mqtt.watch import render
+        from pokertable.mqtt.watch import render
 
         with self._lock:
             return render(self.room, single=True)
@@ -313,7 +313,7 @@ def _config(
 
 
 def _node_specs(players: int) -> list[Any]:
-    from hardware.simulator import NodeSpec
+    from pokertable.hardware.simulator import NodeSpec
 
     specs: list[Any] = []
     seats = list(range(1, players + 1))
@@ -345,9 +345,9 @@ def _clock_level(host: str, port: int) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hardware.registry import TagRegistry
-    from hardware.simulator import SyntheticTags, TableSimulator
-    from mqtt.inprocess_broker import AmqttBroker
+    from pokertable.hardware.registry import TagRegistry
+    from pokertable.hardware.simulator import SyntheticTags, TableSimulator
+    from pokertable.mqtt.inprocess_broker import AmqttBroker
 
     interactive = sys.stdout.isatty()
     broker = None

@@ -5,8 +5,8 @@ state. One external event runs to completion: automatic follow-ups (return an un
 bet, close a street, turn hands face up, award pots) are drained by a flat loop in
 ``settle`` rather than by recursive phase chaining.
 
->>> from controller.model import Level, Variant
->>> from controller.events import PlayerAction, ActionKind
+>>> from pokertable.controller.model import Level, Variant
+>>> from pokertable.controller.events import PlayerAction, ActionKind
 >>> setup = HandSetup(hand_id="demo", variant=Variant.NLHE,
 ...     level=Level(small_blind=50, big_blind=100), button=3, small_blind_seat=1,
 ...     big_blind_seat=2, players=((1, "Ann", 1000), (2, "Bob", 1000), (3, "Cat", 1000)))
@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from controller import betting
-from controller.blinds import post_forced_bets
-from controller.cards import STANDARD_DECK
-from controller.evaluation import strength
-from controller.events import (
+from pokertable.controller import betting
+from pokertable.controller.blinds import post_forced_bets
+from pokertable.controller.cards import STANDARD_DECK
+from pokertable.controller.evaluation import strength
+from pokertable.controller.events import (
     ActionKind,
     DealBoard,
     DealHole,
@@ -36,7 +36,7 @@ from controller.events import (
     PlayerAction,
     ShowHand,
 )
-from controller.model import (
+from pokertable.controller.model import (
     Award,
     Betting,
     HandState,
@@ -48,9 +48,9 @@ from controller.model import (
     Variant,
     evolve,
 )
-from controller.pots import build_pots, split_pot, uncalled_excess
-from controller.rules import TDA_2024, PotLimitPreflopBlinds, ReopenRule, RuleProfile
-from controller.rulings import Ruling, RulingKind
+from pokertable.controller.pots import build_pots, split_pot, uncalled_excess
+from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, ReopenRule, RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
 
 MAX_SEATS = 10
 

@@ -17,7 +17,7 @@ from itertools import combinations
 
 import eval7
 
-from controller.model import Variant
+from pokertable.controller.model import Variant
 
 
 @lru_cache(maxsize=64)

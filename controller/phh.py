@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.cards import STANDARD_DECK
-from controller.engine import HandSetup
-from controller.events import (
+from pokertable.controller.cards import STANDARD_DECK
+from pokertable.controller.engine import HandSetup
+from pokertable.controller.events import (
     ActionKind,
     DealBoard,
     DealHole,
@@ -26,7 +26,7 @@ from controller.events import (
     PlayerAction,
     ShowHand,
 )
-from controller.model import AnteFormat, Level, Variant
+from pokertable.controller.model import AnteFormat, Level, Variant
 
 
 class PhhError(ValueError):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from controller.model import Pot, SeatState
-from controller.rules import RuleProfile
+from pokertable.controller.model import Pot, SeatState
+from pokertable.controller.rules import RuleProfile
 
 
 def build_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
@@ -20,7 +20,7 @@ def build_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
     the players still in the hand; folded players' bets are dead money in the layers
     they reach.
 
-    >>> from controller.model import SeatStatus
+    >>> from pokertable.controller.model import SeatStatus
     >>> a = SeatState(1, "a", 0, committed=100, status=SeatStatus.ALL_IN)
     >>> b = SeatState(2, "b", 500, committed=300)
     >>> c = SeatState(3, "c", 500, committed=300)
@@ -125,7 +125,7 @@ def split_hi_lo(
     pot as evenly as possible (``odd_chip_identical_split_evenly``); TDA 2024 deleted that
     clause (R20-D), so the halves are split on their own (rules-spec A16).
 
-    >>> from controller.rules import TDA_2024
+    >>> from pokertable.controller.rules import TDA_2024
     >>> split_hi_lo(66, [2, 5], [2, 5], 1, TDA_2024)
     ((2, 34), (5, 32))
     >>> from dataclasses import replace

@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from controller.rules import TDA_2024_CITATIONS, RuleProfile
+from pokertable.controller.rules import TDA_2024_CITATIONS, RuleProfile
 
 DEFAULT_PROFILE = "tda-2024"
 # Fields that describe the profile itself rather than a rule.
@@ -49,7 +49,7 @@ def parameter_names() -> tuple[str, ...]:
 
 
 def available_profiles() -> tuple[str, ...]:
-    folder = resources.files("controller") / "rulebooks"
+    folder = resources.files("pokertable.controller") / "rulebooks"
     return tuple(
         sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
     )
@@ -60,7 +60,8 @@ def _read(name: str) -> dict[str, Any]:
         raise ProfileError(
             f"unknown profile {name!r}; available: {', '.join(available_profiles())}"
         )
-    text = (resources.files("controller") / "rulebooks" / f"{name}.toml").read_text("utf-8")
+    rulebook = resources.files("pokertable.controller") / "rulebooks" / f"{name}.toml"
+    text = rulebook.read_text("utf-8")
     return tomllib.loads(text)
 
 

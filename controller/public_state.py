@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller import betting
-from controller.model import AnteFormat, Level, Phase, SeatStatus
-from controller.pots import build_pots
-from controller.session import TableSession
+from pokertable.controller import betting
+from pokertable.controller.model import AnteFormat, Level, Phase, SeatStatus
+from pokertable.controller.pots import build_pots
+from pokertable.controller.session import TableSession
 
 _ANTE_FORMAT = {
     AnteFormat.NONE: "none",

@@ -13,12 +13,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.engine import EngineError, start_hand, step
-from controller.events import ShowHand
-from controller.model import HandState, Phase
-from controller.phh import PhhError, PhhHand, action_where, load_hands, to_event
-from controller.rules import TDA_2024, RuleProfile
-from controller.rulings import Ruling, RulingKind
+from pokertable.controller.engine import EngineError, start_hand, step
+from pokertable.controller.events import ShowHand
+from pokertable.controller.model import HandState, Phase
+from pokertable.controller.phh import PhhError, PhhHand, action_where, load_hands, to_event
+from pokertable.controller.rules import TDA_2024, RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from controller.profiles import (
+from pokertable.controller.profiles import (
     ProfileError,
     available_profiles,
     diff,

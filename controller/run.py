@@ -18,14 +18,14 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, cast
 
-from controller.app import (
+from pokertable.controller.app import (
     TableApp,
     command_to_input,
     console_to_input,
     hardware_to_input,
     wall_ms,
 )
-from controller.config import AppConfig, ConfigError, check_files, load_config
+from pokertable.controller.config import AppConfig, ConfigError, check_files, load_config
 
 log = logging.getLogger("pokertable")
 
@@ -40,7 +40,7 @@ class TableRuntime:
         publisher_factory: Callable[[str], Any] | None = None,
         registry: Any = None,
     ) -> None:
-        from hardware.registry import TagRegistry
+        from pokertable.hardware.registry import TagRegistry
 
         self.config = config
         self.registry = registry or TagRegistry(config.registry.path)
@@ -54,7 +54,7 @@ class TableRuntime:
         self._stop = threading.Event()
 
     def _bridge_factory(self, session_id: str) -> Any:
-        from mqtt.bridge import TableBridge, TlsOptions
+        from pokertable.mqtt.bridge import TableBridge, TlsOptions
 
         mq = self.config.mqtt
         if mq is None:
@@ -76,10 +76,10 @@ class TableRuntime:
         )
 
     def start(self) -> TableApp:
-        from hardware.bus import BusConfig, TableBus
-        from hardware.clock import MonotonicClock
-        from hardware.console import ConsolePinMap, DealerConsole, LedMode, led_command
-        from hardware.gpio import select_backend
+        from pokertable.hardware.bus import BusConfig, TableBus
+        from pokertable.hardware.clock import MonotonicClock
+        from pokertable.hardware.console import ConsolePinMap, DealerConsole, LedMode, led_command
+        from pokertable.hardware.gpio import select_backend
 
         for reader in self.config.readers:
             self.buses.append(
@@ -179,7 +179,7 @@ class TableRuntime:
             self.app.submit(command_to_input(command, wall_ms()))
 
     def _watchdog(self) -> None:
-        from controller import systemd_notify
+        from pokertable.controller import systemd_notify
 
         systemd_notify.notify_watchdog()
 
@@ -224,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
             f"profile {config.table.profile})"
         )
         return 0
-    from controller import systemd_notify
+    from pokertable.controller import systemd_notify
 
     runtime = TableRuntime(config)
     done = threading.Event()

@@ -14,17 +14,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller import betting
-from controller.cards import RANKS, SUITS
-from controller.engine import EngineError
-from controller.events import (
+from pokertable.controller import betting
+from pokertable.controller.cards import RANKS, SUITS
+from pokertable.controller.engine import EngineError
+from pokertable.controller.events import (
     ActionKind,
     DealHole,
     MuckHand,
     PlayerAction,
     ShowHand,
 )
-from controller.inputs import (
+from pokertable.controller.inputs import (
     CardCleared,
     CardDetected,
     ChipItem,
@@ -34,24 +34,24 @@ from controller.inputs import (
     Input,
     RoomCommand,
 )
-from controller.interpretation.events import ChipItem as ZoneChip
-from controller.interpretation.events import (
+from pokertable.controller.interpretation.events import ChipItem as ZoneChip
+from pokertable.controller.interpretation.events import (
     ChipMotion,
     Declaration,
     DeclKind,
     FloorDecision,
     PriorChipsPulled,
 )
-from controller.interpretation.hand import TableEvent, interpret
-from controller.interpretation.zones import Pending
-from controller.irregularities import dealing as irregular_dealing
-from controller.irregularities import tracked as irregular
-from controller.irregularities.events import CardRemoved as ReaderCardGone
-from controller.irregularities.events import CardSeen as ReaderCard
-from controller.irregularities.events import ConfirmMisdeal
-from controller.irregularities.events import TableEvent as ReaderEvent
-from controller.irregularities.hand import HandStatus, TrackedHand
-from controller.model import (
+from pokertable.controller.interpretation.hand import TableEvent, interpret
+from pokertable.controller.interpretation.zones import Pending
+from pokertable.controller.irregularities import dealing as irregular_dealing
+from pokertable.controller.irregularities import tracked as irregular
+from pokertable.controller.irregularities.events import CardRemoved as ReaderCardGone
+from pokertable.controller.irregularities.events import CardSeen as ReaderCard
+from pokertable.controller.irregularities.events import ConfirmMisdeal
+from pokertable.controller.irregularities.events import TableEvent as ReaderEvent
+from pokertable.controller.irregularities.hand import HandStatus, TrackedHand
+from pokertable.controller.model import (
     AnteFormat,
     HandState,
     Level,
@@ -60,9 +60,9 @@ from controller.model import (
     Variant,
     evolve,
 )
-from controller.rules import TDA_2024, RuleProfile
-from controller.rulings import Ruling, RulingKind
-from controller.table import TableSeat, TableState, after_hand, next_hand
+from pokertable.controller.rules import TDA_2024, RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
+from pokertable.controller.table import TableSeat, TableState, after_hand, next_hand
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

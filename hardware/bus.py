@@ -17,12 +17,12 @@ from __future__ import annotations
 import queue
 from dataclasses import dataclass
 
-from hardware.clock import Clock
-from hardware.events import HardwareEvent
-from hardware.interpreter import BusInterpreter
-from hardware.registry import TagRegistry
-from hardware.rs485 import Rs485Supervisor
-from hardware.transport import BusSession, HeartbeatWatch, PortSupervisor
+from pokertable.hardware.clock import Clock
+from pokertable.hardware.events import HardwareEvent
+from pokertable.hardware.interpreter import BusInterpreter
+from pokertable.hardware.registry import TagRegistry
+from pokertable.hardware.rs485 import Rs485Supervisor
+from pokertable.hardware.transport import BusSession, HeartbeatWatch, PortSupervisor
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

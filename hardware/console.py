@@ -23,10 +23,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from firmware import wire
-from hardware.clock import Clock
-from hardware.errors import HardwareError
-from hardware.gpio import BCM_PINS, PinBackend
+from pokertable.firmware import wire
+from pokertable.hardware.clock import Clock
+from pokertable.hardware.errors import HardwareError
+from pokertable.hardware.gpio import BCM_PINS, PinBackend
 
 DeclarationKind = Literal["check_call", "bet_raise", "all_in", "fold", "pot"]
 LedMode = Literal["off", "action", "all_in", "blink"]

@@ -23,12 +23,12 @@ import queue
 import sys
 from dataclasses import dataclass, field
 
-from hardware.clock import Clock, MonotonicClock
-from hardware.errors import EnrollmentError, HardwareError
-from hardware.events import HardwareEvent, ZoneSnapshot
-from hardware.interpreter import BusInterpreter
-from hardware.registry import RANKS, SUITS, Card, Chip, ChipKind, TagRegistry
-from hardware.transport import BusSession, PortSupervisor
+from pokertable.hardware.clock import Clock, MonotonicClock
+from pokertable.hardware.errors import EnrollmentError, HardwareError
+from pokertable.hardware.events import HardwareEvent, ZoneSnapshot
+from pokertable.hardware.interpreter import BusInterpreter
+from pokertable.hardware.registry import RANKS, SUITS, Card, Chip, ChipKind, TagRegistry
+from pokertable.hardware.transport import BusSession, PortSupervisor
 
 DECK_ORDER: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 """The order cards are scanned in: ``('As', '2s', ..., 'Ks', 'Ah', ..., 'Kc')``."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from hardware.registry import Chip
+from pokertable.hardware.registry import Chip
 
 AlertCode = Literal[
     "foreign_uid",  # a UID not in the registry lies in a play zone: never counted

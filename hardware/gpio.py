@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from hardware.clock import Clock, FakeClock
-from hardware.errors import HardwareError
+from pokertable.hardware.clock import Clock, FakeClock
+from pokertable.hardware.errors import HardwareError
 
 Edge = Literal["falling", "rising", "both"]
 EdgeCallback = Callable[[int], None]

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from firmware import wire
-from hardware.events import (
+from pokertable.firmware import wire
+from pokertable.hardware.events import (
     Alert,
     AlertCode,
     CardRemoved,
@@ -31,8 +31,8 @@ from hardware.events import (
     NodeUp,
     ZoneSnapshot,
 )
-from hardware.registry import Card, Chip, TagRegistry
-from hardware.zones import is_valid_zone, seat_of, zone_kind
+from pokertable.hardware.registry import Card, Chip, TagRegistry
+from pokertable.hardware.zones import is_valid_zone, seat_of, zone_kind
 
 # (node, msg_type, payload) the transport should send to a node.
 Command = tuple[int, int, bytes]

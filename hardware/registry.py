@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, get_args
 
-from hardware.errors import RegistryError
+from pokertable.hardware.errors import RegistryError
 
 ChipKind = Literal["value", "bounty", "clock_token", "other_non_value"]
 ChipStatus = Literal["in_play", "removed_denomination", "retired"]

@@ -24,8 +24,8 @@ from typing import Literal
 import serial
 import serial.rs485
 
-from firmware import wire
-from hardware.transport import BusSession, decode_error_total, open_port
+from pokertable.firmware import wire
+from pokertable.hardware.transport import BusSession, decode_error_total, open_port
 
 log = logging.getLogger(__name__)
 

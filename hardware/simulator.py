@@ -34,11 +34,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from hardware.errors import HardwareError
-from hardware.registry import RANKS, SUITS, Card, Chip, TagRegistry
-from hardware.zones import is_valid_zone
+from pokertable.hardware.errors import HardwareError
+from pokertable.hardware.registry import RANKS, SUITS, Card, Chip, TagRegistry
+from pokertable.hardware.zones import is_valid_zone
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE_DIR = Path(__file__).resolve().parent.parent / "firmware"
+"""The firmware folder as installed (``pokertable.firmware``): the flat files a node runs."""
 
 
 class SimulatorError(HardwareError):
@@ -246,7 +247,7 @@ class SimulatedNode:
         spec: NodeSpec,
         *,
         micropython: Path | None = None,
-        repo_root: Path = REPO_ROOT,
+        firmware_dir: Path = FIRMWARE_DIR,
         node_config: Mapping[str, object] | None = None,
     ) -> None:
         for zone in spec.zones:
@@ -255,14 +256,14 @@ class SimulatedNode:
         self.spec = spec
         self.bridge = PtyBridge(f"ttyNODE{spec.node_id}")
         env = dict(os.environ)
-        env["MICROPYPATH"] = f"{repo_root / 'firmware' / 'host'}:{repo_root / 'firmware'}"
+        env["MICROPYPATH"] = f"{firmware_dir / 'host'}:{firmware_dir}"
         self._config_file: str | None = None
         if node_config is not None:
             fd, self._config_file = tempfile.mkstemp(prefix="node-config-", suffix=".json")
             with os.fdopen(fd, "w") as handle:
                 json.dump(dict(node_config), handle)
             env["POKERTABLE_NODE_CONFIG"] = self._config_file
-        sim_node = repo_root / "firmware" / "host" / "sim_node.py"
+        sim_node = firmware_dir / "host" / "sim_node.py"
         if not sim_node.exists():
             self.bridge.close()
             raise SimulatorError(f"firmware: {sim_node} is missing")

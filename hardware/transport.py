@@ -25,10 +25,10 @@ from typing import Any
 import serial
 import serial.threaded
 
-from firmware import wire
-from hardware.clock import Clock
-from hardware.events import HardwareEvent
-from hardware.interpreter import BusInterpreter, Command
+from pokertable.firmware import wire
+from pokertable.hardware.clock import Clock
+from pokertable.hardware.events import HardwareEvent
+from pokertable.hardware.interpreter import BusInterpreter, Command
 
 log = logging.getLogger(__name__)
 

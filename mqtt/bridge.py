@@ -35,10 +35,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from mqtt.errors import MqttBridgeError, PayloadError
-from mqtt.outbox import Outbox
-from mqtt.payloads import SchemaName, decode, validate
-from mqtt.topics import TableTopics, check_name
+from pokertable.mqtt.errors import MqttBridgeError, PayloadError
+from pokertable.mqtt.outbox import Outbox
+from pokertable.mqtt.payloads import SchemaName, decode, validate
+from pokertable.mqtt.topics import TableTopics, check_name
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ import asyncio
 import threading
 from typing import Any
 
-from mqtt.mosquitto import free_port
+from pokertable.mqtt.mosquitto import free_port
 
 
 class AmqttBroker:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from mqtt.errors import MqttBridgeError
+from pokertable.mqtt.errors import MqttBridgeError
 
 BROKER_DIR = Path(__file__).parent / "broker"
 ROLES = ("table", "clock", "director", "overlay", "overlay-secure")

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from mqtt.errors import MqttBridgeError
+from pokertable.mqtt.errors import MqttBridgeError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (

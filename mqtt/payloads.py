@@ -20,7 +20,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
-from mqtt.errors import PayloadError
+from pokertable.mqtt.errors import PayloadError
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
 SchemaName = Literal[

@@ -27,7 +27,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from mqtt.topics import TableTopics, parse_table_topic
+from pokertable.mqtt.topics import TableTopics, parse_table_topic
 
 SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 

@@ -1,6 +1,7 @@
 """Bet interpretation: RFID chip motions and dealer-entered words -> what a TDA floor rules.
 
->>> from controller.interpretation import InterpretedHand, ChipMotion, Declaration, DeclKind
+>>> from pokertable.controller.interpretation import (
+...     InterpretedHand, ChipMotion, Declaration, DeclKind)
 
 Feed ``ChipMotion``, ``PriorChipsPulled``, ``Declaration`` and ``FloorDecision`` events (and
 the engine's own events) to ``InterpretedHand.step``; each returns the new hand and an
@@ -8,7 +9,7 @@ the engine's own events) to ``InterpretedHand.step``; each returns the new hand 
 ids and a sentence for the dealer, or a FLOOR ruling with the TD's options.
 """
 
-from controller.interpretation.events import (
+from pokertable.controller.interpretation.events import (
     ChipItem,
     ChipMotion,
     ChipsFoundBehind,
@@ -20,8 +21,8 @@ from controller.interpretation.events import (
     Precedence,
     PriorChipsPulled,
 )
-from controller.interpretation.hand import InterpretedHand, Outcome, interpret
-from controller.interpretation.outcome import FloorOption, FloorRuling, Interpretation
+from pokertable.controller.interpretation.hand import InterpretedHand, Outcome, interpret
+from pokertable.controller.interpretation.outcome import FloorOption, FloorRuling, Interpretation
 
 __all__ = [
     "ChipItem",

@@ -4,9 +4,9 @@
 define the bet. The zone is seen as prior-bet chips (already out on this street, perhaps
 partly or fully pulled back) plus the new chips of the motion:
 
->>> from controller.interpretation.context import BetContext
->>> from controller.model import Betting
->>> from controller.rules import TDA_2024
+>>> from pokertable.controller.interpretation.context import BetContext
+>>> from pokertable.controller.model import Betting
+>>> from pokertable.controller.rules import TDA_2024
 >>> ctx = BetContext(seat=2, call_to=1100, own=0, inc=600, stack=20000, min_to=1700,
 ...     max_to=20000, can_raise=True, reopened=True, betting=Betting.NO_LIMIT,
 ...     heads_up=False, opening_bet=False, pot=1850, players_in_hand=3)
@@ -20,11 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from controller.events import ActionKind
-from controller.interpretation.context import BetContext
-from controller.interpretation.events import ChipItem, chip_value
-from controller.interpretation.outcome import FloorOption, Interpretation
-from controller.interpretation.raises import (
+from pokertable.controller.events import ActionKind
+from pokertable.controller.interpretation.context import BetContext
+from pokertable.controller.interpretation.events import ChipItem, chip_value
+from pokertable.controller.interpretation.outcome import FloorOption, Interpretation
+from pokertable.controller.interpretation.raises import (
     call,
     decided,
     fifty_standard,
@@ -32,9 +32,9 @@ from controller.interpretation.raises import (
     option_from,
     raise_to,
 )
-from controller.interpretation.undercalls import undercall
-from controller.rules import MultichipRule, RuleProfile
-from controller.rulings import RulingKind
+from pokertable.controller.interpretation.undercalls import undercall
+from pokertable.controller.rules import MultichipRule, RuleProfile
+from pokertable.controller.rulings import RulingKind
 
 
 class Pulled(StrEnum):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller import betting
-from controller.events import ActionKind
-from controller.model import Betting, HandState, Street
-from controller.rules import RuleProfile
+from pokertable.controller import betting
+from pokertable.controller.events import ActionKind
+from pokertable.controller.model import Betting, HandState, Street
+from pokertable.controller.rules import RuleProfile
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,13 +8,22 @@ contradictory input goes to the TD with both readings as options.
 
 from __future__ import annotations
 
-from controller.events import ActionKind
-from controller.interpretation.chips import ZoneView, read_chips
-from controller.interpretation.context import BetContext
-from controller.interpretation.events import Declaration, DeclKind, Precedence, chip_value
-from controller.interpretation.outcome import FloorOption, Interpretation
-from controller.interpretation.pot_limit import ambiguous_amount, ambiguous_floor, pot_declaration
-from controller.interpretation.raises import (
+from pokertable.controller.events import ActionKind
+from pokertable.controller.interpretation.chips import ZoneView, read_chips
+from pokertable.controller.interpretation.context import BetContext
+from pokertable.controller.interpretation.events import (
+    Declaration,
+    DeclKind,
+    Precedence,
+    chip_value,
+)
+from pokertable.controller.interpretation.outcome import FloorOption, Interpretation
+from pokertable.controller.interpretation.pot_limit import (
+    ambiguous_amount,
+    ambiguous_floor,
+    pot_declaration,
+)
+from pokertable.controller.interpretation.raises import (
     call,
     decided,
     fifty_standard,
@@ -22,10 +31,10 @@ from controller.interpretation.raises import (
     option_from,
     raise_to,
 )
-from controller.interpretation.undercalls import undercall
-from controller.model import Betting
-from controller.rules import NlPotDeclaration, RuleProfile
-from controller.rulings import RulingKind
+from pokertable.controller.interpretation.undercalls import undercall
+from pokertable.controller.model import Betting
+from pokertable.controller.rules import NlPotDeclaration, RuleProfile
+from pokertable.controller.rulings import RulingKind
 
 NEEDS_CHIPS = frozenset({DeclKind.BET, DeclKind.RAISE, DeclKind.POT, DeclKind.COMPLETE})
 UNCLEAR_WORDS = frozenset({DeclKind.CONDITIONAL, DeclKind.NONSTANDARD})
@@ -221,7 +230,7 @@ def _waiting(ctx: BetContext, decl: Declaration, rules: RuleProfile, why: str) -
 
 
 def _with_ids(reading: Interpretation, ids: tuple[str, ...], note: str) -> Interpretation:
-    from controller.model import evolve
+    from pokertable.controller.model import evolve
 
     merged = tuple(dict.fromkeys((*reading.rule_ids, *ids)))
     if reading.floor is not None:

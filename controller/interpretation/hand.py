@@ -5,9 +5,9 @@ applied as a ``PlayerAction`` through ``engine.step``; a TD decision is parked a
 ruling that blocks that seat (and, for an unclear amount, the table, R50-B) until a
 ``FloorDecision`` arrives. Bad input yields an ALERT and changes nothing.
 
->>> from controller.engine import HandSetup
->>> from controller.model import Level, Variant
->>> from controller.interpretation.events import ChipMotion
+>>> from pokertable.controller.engine import HandSetup
+>>> from pokertable.controller.model import Level, Variant
+>>> from pokertable.controller.interpretation.events import ChipMotion
 >>> hand, _ = InterpretedHand.start(HandSetup(hand_id="doc", variant=Variant.NLHE,
 ...     level=Level(small_blind=250, big_blind=500), button=4, small_blind_seat=1,
 ...     big_blind_seat=2, players=((1, "A", 20000), (2, "B", 20000), (3, "C", 20000),
@@ -22,14 +22,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller import engine
-from controller.engine import HandSetup
-from controller.interpretation.outcome import FloorRuling, Interpretation
-from controller.interpretation.runner import EngineEvent, EventRun, TableEvent
-from controller.interpretation.zones import Pending
-from controller.model import HandState
-from controller.rules import TDA_2024, RuleProfile
-from controller.rulings import Ruling, RulingKind
+from pokertable.controller import engine
+from pokertable.controller.engine import HandSetup
+from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
+from pokertable.controller.interpretation.runner import EngineEvent, EventRun, TableEvent
+from pokertable.controller.interpretation.zones import Pending
+from pokertable.controller.model import HandState
+from pokertable.controller.rules import TDA_2024, RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
 
 __all__ = ["EngineEvent", "InterpretedHand", "Outcome", "TableEvent", "interpret"]
 

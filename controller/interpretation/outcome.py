@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.events import ActionKind, PlayerAction
-from controller.interpretation.events import Declaration
-from controller.rulings import Ruling, RulingKind
+from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.interpretation.events import Declaration
+from pokertable.controller.rulings import Ruling, RulingKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.interpretation.context import BetContext
-from controller.interpretation.outcome import FloorOption, Interpretation
-from controller.interpretation.raises import floor, raise_to
-from controller.model import Betting, HandState
-from controller.rules import RuleProfile
+from pokertable.controller.interpretation.context import BetContext
+from pokertable.controller.interpretation.outcome import FloorOption, Interpretation
+from pokertable.controller.interpretation.raises import floor, raise_to
+from pokertable.controller.model import Betting, HandState
+from pokertable.controller.rules import RuleProfile
 
 
 def pot_declaration(ctx: BetContext, zone: int, rules: RuleProfile) -> Interpretation | None:
@@ -34,11 +34,11 @@ def ambiguous_amount(ctx: BetContext, spoken: int, rules: RuleProfile) -> tuple[
     T11 R44 takes the lesser value instead. None when no legal meaning is within the pot
     (rules-spec A21: the TD decides between the legal meanings).
 
-    >>> from controller.model import Betting
+    >>> from pokertable.controller.model import Betting
     >>> ctx = BetContext(seat=1, call_to=0, own=0, inc=400, stack=100000, min_to=400,
     ...     max_to=100000, can_raise=True, reopened=True, betting=Betting.NO_LIMIT,
     ...     heads_up=True, opening_bet=False, pot=4900, players_in_hand=2)
-    >>> from controller.rules import TDA_2024
+    >>> from pokertable.controller.rules import TDA_2024
     >>> ambiguous_amount(ctx, 5, TDA_2024)
     (500, (500, 5000, 50000))
     """
@@ -77,7 +77,7 @@ class CountQuote:
 
 def quote(state: HandState, seat: int, quoted: int, rules: RuleProfile) -> CountQuote | None:
     """Record a count for the seat on the action; None when there is nothing to check."""
-    from controller.interpretation.context import context_for
+    from pokertable.controller.interpretation.context import context_for
 
     ctx = context_for(state, seat, rules)
     if ctx is None:

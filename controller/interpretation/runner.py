@@ -7,13 +7,20 @@ keeps the betting zones in step with the engine (prior chips, chips owed, change
 
 from __future__ import annotations
 
-from controller import engine
-from controller.events import ActionKind, DealBoard, DealHole, MuckHand, PlayerAction, ShowHand
-from controller.interpretation import floor as floors
-from controller.interpretation.chips import ZoneView, read_chips
-from controller.interpretation.context import BetContext, context_for
-from controller.interpretation.declarations import combine
-from controller.interpretation.events import (
+from pokertable.controller import engine
+from pokertable.controller.events import (
+    ActionKind,
+    DealBoard,
+    DealHole,
+    MuckHand,
+    PlayerAction,
+    ShowHand,
+)
+from pokertable.controller.interpretation import floor as floors
+from pokertable.controller.interpretation.chips import ZoneView, read_chips
+from pokertable.controller.interpretation.context import BetContext, context_for
+from pokertable.controller.interpretation.declarations import combine
+from pokertable.controller.interpretation.events import (
     KNOWN_KINDS,
     ChipMotion,
     ChipsFoundBehind,
@@ -27,13 +34,13 @@ from controller.interpretation.events import (
     PriorChipsPulled,
     chip_value,
 )
-from controller.interpretation.outcome import FloorRuling, Interpretation, alert
-from controller.interpretation.pot_limit import judge_count_error, quote
-from controller.interpretation.raises import call
-from controller.interpretation.zones import LogEntry, Pending, SeatZone, remove_chips
-from controller.model import Betting, HandState, Phase, SeatStatus, evolve
-from controller.rules import OverbetChange, RuleProfile
-from controller.rulings import Ruling, RulingKind
+from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation, alert
+from pokertable.controller.interpretation.pot_limit import judge_count_error, quote
+from pokertable.controller.interpretation.raises import call
+from pokertable.controller.interpretation.zones import LogEntry, Pending, SeatZone, remove_chips
+from pokertable.controller.model import Betting, HandState, Phase, SeatStatus, evolve
+from pokertable.controller.rules import OverbetChange, RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
 
 EngineEvent = PlayerAction | DealHole | DealBoard | ShowHand | MuckHand
 TableEvent = InterpretationEvent | EngineEvent

@@ -11,7 +11,7 @@ TDA Rules 23, 30, 34-39, 53, 58, 65 and RP-5, around the pure hand engine::
 Every alert is a ``Ruling`` with rule ids and the procedure the dealer must follow.
 """
 
-from controller.irregularities.hand import HandStatus, TrackedHand
-from controller.irregularities.tracked import redeal, start_tracked, step
+from pokertable.controller.irregularities.hand import HandStatus, TrackedHand
+from pokertable.controller.irregularities.tracked import redeal, start_tracked, step
 
 __all__ = ["HandStatus", "TrackedHand", "redeal", "start_tracked", "step"]

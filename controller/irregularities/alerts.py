@@ -1,6 +1,6 @@
 """Building the rulings the dealer sees: every one names its rules and says what to do.
 
->>> from controller.rules import TDA_2024
+>>> from pokertable.controller.rules import TDA_2024
 >>> r = alert(TDA_2024, ("fouled_deck",), "fouled_deck", "Stop play.")
 >>> r.rule_ids, r.kind.value
 (('TDA2024-35E',), 'alert')
@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
-from controller.rules import RuleProfile
-from controller.rulings import Ruling, RulingKind
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
 
 
 def alert(

@@ -9,13 +9,13 @@ the card the floor moves to the burn zone becomes the next burn (R39-A).
 
 from __future__ import annotations
 
-from controller.cards import RANKS, SUITS
-from controller.events import DealBoard
-from controller.irregularities.alerts import alert, floor
-from controller.irregularities.hand import Step, TrackedHand, apply_engine
-from controller.model import HandState, Phase, Street, evolve
-from controller.rules import FlopIrregularity, RuleProfile
-from controller.rulings import RulingKind
+from pokertable.controller.cards import RANKS, SUITS
+from pokertable.controller.events import DealBoard
+from pokertable.controller.irregularities.alerts import alert, floor
+from pokertable.controller.irregularities.hand import Step, TrackedHand, apply_engine
+from pokertable.controller.model import HandState, Phase, Street, evolve
+from pokertable.controller.rules import FlopIrregularity, RuleProfile
+from pokertable.controller.rulings import RulingKind
 
 _PREMATURE = {Street.FLOP: "flop", Street.TURN: "turn", Street.RIVER: "river"}
 

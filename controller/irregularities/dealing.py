@@ -6,10 +6,10 @@ dealt out, too many or too few cards, the button exception of R37) once the deal
 Boxed cards and exposures come from the dealer. A misdeal is offered, never forced: the
 dealer confirms it, and once substantial action occurs the offer is withdrawn (R35-D).
 
->>> from controller.engine import HandSetup
->>> from controller.model import Level, Variant
->>> from controller.rules import TDA_2024
->>> from controller.irregularities.tracked import start_tracked
+>>> from pokertable.controller.engine import HandSetup
+>>> from pokertable.controller.model import Level, Variant
+>>> from pokertable.controller.rules import TDA_2024
+>>> from pokertable.controller.irregularities.tracked import start_tracked
 >>> setup = HandSetup(hand_id="d", variant=Variant.NLHE, level=Level(small_blind=50,
 ...     big_blind=100), button=3, small_blind_seat=1, big_blind_seat=2,
 ...     players=((1, "A", 1000), (2, "B", 1000), (3, "C", 1000)))
@@ -21,20 +21,20 @@ dealer confirms it, and once substantial action occurs the offer is withdrawn (R
 
 from __future__ import annotations
 
-from controller.events import DealHole
-from controller.irregularities.alerts import alert, floor
-from controller.irregularities.hand import (
+from pokertable.controller.events import DealHole
+from pokertable.controller.irregularities.alerts import alert, floor
+from pokertable.controller.irregularities.hand import (
     HandStatus,
     MisdealOffer,
     Step,
     TrackedHand,
     apply_engine,
 )
-from controller.irregularities.killed import kill_hand, return_all_bets
-from controller.irregularities.presence import kill_at_deal
-from controller.model import evolve
-from controller.rules import RuleProfile
-from controller.rulings import Ruling, RulingKind
+from pokertable.controller.irregularities.killed import kill_hand, return_all_bets
+from pokertable.controller.irregularities.presence import kill_at_deal
+from pokertable.controller.model import evolve
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
 
 MISDEAL_PROCEDURE = (
     "Stop dealing and call the misdeal: collect every card, reshuffle and re-deal as an exact "

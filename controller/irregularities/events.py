@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from controller.events import Event as EngineEvent
-from controller.model import Level
+from pokertable.controller.events import Event as EngineEvent
+from pokertable.controller.model import Level
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,19 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from controller import engine
-from controller.engine import HandSetup
-from controller.events import Event, PlayerAction
-from controller.irregularities.ledger import CardLedger
-from controller.irregularities.substantial import (
+from pokertable.controller import engine
+from pokertable.controller.engine import HandSetup
+from pokertable.controller.events import Event, PlayerAction
+from pokertable.controller.irregularities.ledger import CardLedger
+from pokertable.controller.irregularities.substantial import (
     HAND_START,
     ReferencePoints,
     is_substantial,
     records_as_pairs,
 )
-from controller.model import HandState, Phase, SeatStatus, Street, evolve
-from controller.rules import RuleProfile
-from controller.rulings import Ruling, RulingKind
+from pokertable.controller.model import HandState, Phase, SeatStatus, Street, evolve
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
 
 
 class HandStatus(StrEnum):

@@ -10,22 +10,22 @@ bind and the floor decides what happens to the skipped hand (R53-B).
 
 from __future__ import annotations
 
-from controller import betting
-from controller.events import ActionKind, PlayerAction
-from controller.irregularities.alerts import alert, floor
-from controller.irregularities.events import FloorDecision, SkippedChoice
-from controller.irregularities.hand import (
+from pokertable.controller import betting
+from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.irregularities.alerts import alert, floor
+from pokertable.controller.irregularities.events import FloorDecision, SkippedChoice
+from pokertable.controller.irregularities.hand import (
     PendingOot,
     Step,
     TrackedHand,
     apply_engine,
     betting_open,
 )
-from controller.irregularities.killed import kill_hand
-from controller.irregularities.substantial import is_substantial
-from controller.model import SeatStatus, evolve
-from controller.rules import RuleProfile
-from controller.rulings import Ruling, RulingKind
+from pokertable.controller.irregularities.killed import kill_hand
+from pokertable.controller.irregularities.substantial import is_substantial
+from pokertable.controller.model import SeatStatus, evolve
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
 
 _CHIPS_IN = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN)
 _AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN)

@@ -7,15 +7,21 @@ each give an alert (with a rule id and what the dealer should do) and nothing el
 
 from __future__ import annotations
 
-from controller.events import MuckHand
-from controller.irregularities import board, dealing
-from controller.irregularities.alerts import alert
-from controller.irregularities.events import CardRemoved, CardSeen
-from controller.irregularities.hand import HandStatus, Step, TrackedHand, apply_engine, live_seat
-from controller.irregularities.ledger import card_kind, parse_zone
-from controller.model import Phase, evolve
-from controller.rules import RuleProfile
-from controller.rulings import RulingKind
+from pokertable.controller.events import MuckHand
+from pokertable.controller.irregularities import board, dealing
+from pokertable.controller.irregularities.alerts import alert
+from pokertable.controller.irregularities.events import CardRemoved, CardSeen
+from pokertable.controller.irregularities.hand import (
+    HandStatus,
+    Step,
+    TrackedHand,
+    apply_engine,
+    live_seat,
+)
+from pokertable.controller.irregularities.ledger import card_kind, parse_zone
+from pokertable.controller.model import Phase, evolve
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import RulingKind
 
 
 def card_seen(t: TrackedHand, event: CardSeen, rules: RuleProfile) -> Step:

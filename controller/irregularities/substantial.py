@@ -5,7 +5,7 @@ error is corrected (R34-A, R23), whether a wrong-count hand is a misdeal or dead
 whether out-of-turn action binds over a skipped player (R53-B). Only actions in turn
 count; posted blinds and antes are not actions at all, so they never count.
 
->>> from controller.rules import TDA_2024
+>>> from pokertable.controller.rules import TDA_2024
 >>> is_substantial([("fold", False), ("call", True)], TDA_2024)
 True
 >>> is_substantial([("check", False), ("fold", False)], TDA_2024)
@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from controller.model import ActionRecord
-from controller.rules import RuleProfile
+from pokertable.controller.model import ActionRecord
+from pokertable.controller.rules import RuleProfile
 
 HAND_START = "hand_start"
 """Reference point of R35-D, R34-A, R23 and R38: the first action after the forced bets."""

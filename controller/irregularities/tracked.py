@@ -1,9 +1,9 @@
 """The irregularities layer's step function: card and dealer events in, rulings out.
 
->>> from controller.engine import HandSetup
->>> from controller.model import Level, Variant
->>> from controller.rules import TDA_2024
->>> from controller.irregularities.events import CardSeen
+>>> from pokertable.controller.engine import HandSetup
+>>> from pokertable.controller.model import Level, Variant
+>>> from pokertable.controller.rules import TDA_2024
+>>> from pokertable.controller.irregularities.events import CardSeen
 >>> setup = HandSetup(hand_id="h1", variant=Variant.NLHE, level=Level(small_blind=50,
 ...     big_blind=100), button=3, small_blind_seat=1, big_blind_seat=2,
 ...     players=((1, "A", 1000), (2, "B", 1000), (3, "C", 1000)))
@@ -19,13 +19,20 @@
 
 from __future__ import annotations
 
-from controller import engine
-from controller.cards import STANDARD_DECK
-from controller.engine import HandSetup
-from controller.events import DealBoard, DealHole, MuckHand, PlayerAction, ShowHand
-from controller.irregularities import board, dealing, levels, out_of_turn, presence, readers
-from controller.irregularities.alerts import alert
-from controller.irregularities.events import (
+from pokertable.controller import engine
+from pokertable.controller.cards import STANDARD_DECK
+from pokertable.controller.engine import HandSetup
+from pokertable.controller.events import DealBoard, DealHole, MuckHand, PlayerAction, ShowHand
+from pokertable.controller.irregularities import (
+    board,
+    dealing,
+    levels,
+    out_of_turn,
+    presence,
+    readers,
+)
+from pokertable.controller.irregularities.alerts import alert
+from pokertable.controller.irregularities.events import (
     Absent,
     BoxedCard,
     CardRemoved,
@@ -40,11 +47,17 @@ from controller.irregularities.events import (
     Present,
     TableEvent,
 )
-from controller.irregularities.hand import HandStatus, Step, TrackedHand, apply_engine, note
-from controller.irregularities.killed import kill_hand
-from controller.model import Phase, SeatStatus, evolve
-from controller.rules import RuleProfile
-from controller.rulings import Ruling, RulingKind
+from pokertable.controller.irregularities.hand import (
+    HandStatus,
+    Step,
+    TrackedHand,
+    apply_engine,
+    note,
+)
+from pokertable.controller.irregularities.killed import kill_hand
+from pokertable.controller.model import Phase, SeatStatus, evolve
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
 
 
 def start_tracked(

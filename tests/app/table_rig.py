@@ -23,8 +23,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from hardware.registry import TagRegistry
-from hardware.simulator import (
+from pokertable.hardware.registry import TagRegistry
+from pokertable.hardware.simulator import (
     ClearZone,
     DealCard,
     NodeSpec,
@@ -32,7 +32,7 @@ from hardware.simulator import (
     SyntheticTags,
     TableSimulator,
 )
-from mqtt.mosquitto import MosquittoProcess
+from pokertable.mqtt.mosquitto import MosquittoProcess
 
 REPO = Path(__file__).resolve().parents[2]
 USERS = {"table": "table-secret", "director": "director-secret", "overlay": "overlay-secret"}
@@ -151,7 +151,8 @@ class TableRig:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         log = (self.workdir / "controller.log").open("ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "run", "--config", str(self.config)],
+            [sys.executable, "-m", "pokertable.controller.cli", "run",
+             "--config", str(self.config)],
             cwd=REPO,
             env=env,
             stdout=log,

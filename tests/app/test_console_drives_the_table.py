@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.app import TableApp, console_to_input
-from controller.config import parse_config
-from hardware.clock import FakeClock
-from hardware.console import DEFAULT_PIN_MAP, DealerConsole
-from hardware.gpio import FakeGpioBackend
+from pokertable.controller.app import TableApp, console_to_input
+from pokertable.controller.config import parse_config
+from pokertable.hardware.clock import FakeClock
+from pokertable.hardware.console import DEFAULT_PIN_MAP, DealerConsole
+from pokertable.hardware.gpio import FakeGpioBackend
 
 
 def _app(tmp_path: Path, console: DealerConsole) -> TableApp:
@@ -102,7 +102,7 @@ class RecordingPublisher:
 
 
 def test_an_input_that_changes_nothing_publishes_no_new_state(tmp_path: Path) -> None:
-    from controller.inputs import CardDetected, ConsolePress
+    from pokertable.controller.inputs import CardDetected, ConsolePress
 
     clock = FakeClock(1_000)
     console = DealerConsole(FakeGpioBackend(clock), DEFAULT_PIN_MAP, clock)

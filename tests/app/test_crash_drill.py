@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from mqtt.mosquitto import find_mosquitto
+from pokertable.mqtt.mosquitto import find_mosquitto
 from tests.app.table_rig import TableRig
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mqtt.mosquitto import find_mosquitto
+from pokertable.mqtt.mosquitto import find_mosquitto
 from tests.app.table_rig import PREFIX, TableRig
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.inputs import (
+from pokertable.controller.inputs import (
     CardDetected,
     ChipItem,
     ChipsMoved,
@@ -13,11 +13,11 @@ from controller.inputs import (
     from_record,
     to_record,
 )
-from controller.model import Level, Phase
-from controller.public_state import table_state
-from controller.session import Output, SessionConfig, TableSession, apply, new_session
-from controller.table import TableSeat
-from mqtt.payloads import validate
+from pokertable.controller.model import Level, Phase
+from pokertable.controller.public_state import table_state
+from pokertable.controller.session import Output, SessionConfig, TableSession, apply, new_session
+from pokertable.controller.table import TableSeat
+from pokertable.mqtt.payloads import validate
 
 LEVEL = Level(small_blind=100, big_blind=200)
 
@@ -244,7 +244,7 @@ def test_overchip_call_multichip_raise_and_side_pot_from_chips_alone() -> None:
     table.push(2, 1000, 1000, 100, 100)  # Bob calls 3,000
     hand = table.session.hand
     assert hand.phase is Phase.DEALING
-    from controller.pots import build_pots
+    from pokertable.controller.pots import build_pots
 
     assert [(p.amount, p.eligible) for p in build_pots(hand.seats)] == [
         (4500, (1, 2, 3)),

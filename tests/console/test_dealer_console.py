@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import hardware.console
-from firmware import wire
-from hardware.clock import FakeClock
-from hardware.console import (
+import pokertable.hardware.console
+from pokertable.firmware import wire
+from pokertable.hardware.clock import FakeClock
+from pokertable.hardware.console import (
     DEFAULT_PIN_MAP,
     ClockCallPressed,
     ConfirmPressed,
@@ -28,7 +28,7 @@ from hardware.console import (
     UndoPressed,
     led_command,
 )
-from hardware.gpio import FakeGpioBackend, GpioError
+from pokertable.hardware.gpio import FakeGpioBackend, GpioError
 
 PINS = DEFAULT_PIN_MAP
 
@@ -253,7 +253,7 @@ def test_led_command_is_a_wire_led_frame_the_node_understands() -> None:
 
 
 def test_console_doctests() -> None:
-    result = doctest.testmod(hardware.console)
+    result = doctest.testmod(pokertable.hardware.console)
     assert result.attempted > 0 and result.failed == 0
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import parse_config
-from hardware.console import DEFAULT_PIN_MAP, ConsolePinMap
+from pokertable.controller.config import parse_config
+from pokertable.hardware.console import DEFAULT_PIN_MAP, ConsolePinMap
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

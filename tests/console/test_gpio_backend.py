@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hardware.clock import FakeClock, MonotonicClock
-from hardware.gpio import (
+from pokertable.hardware.clock import FakeClock, MonotonicClock
+from pokertable.hardware.gpio import (
     FakeGpioBackend,
     GpioError,
     RpiGpioBackend,

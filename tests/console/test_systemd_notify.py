@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller import systemd_notify
+from pokertable.controller import systemd_notify
 
 
 @pytest.fixture

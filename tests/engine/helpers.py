@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from controller import betting
-from controller.engine import HandSetup, start_hand, step
-from controller.events import ActionKind, PlayerAction
-from controller.model import HandState, Level, Phase, SeatState, Street, Variant
-from controller.rules import TDA_2024, RuleProfile
-from controller.rulings import Ruling, RulingKind
+from pokertable.controller import betting
+from pokertable.controller.engine import HandSetup, start_hand, step
+from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.model import HandState, Level, Phase, SeatState, Street, Variant
+from pokertable.controller.rules import TDA_2024, RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
 
 
 def preflop(

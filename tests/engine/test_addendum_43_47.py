@@ -5,8 +5,8 @@ Each test name carries the case id from shared/spec/addendum-cases.md.
 
 from __future__ import annotations
 
-from controller.model import Level, SeatStatus, Street
-from controller.rulings import RulingKind
+from pokertable.controller.model import Level, SeatStatus, Street
+from pokertable.controller.rulings import RulingKind
 from tests.engine.helpers import act, options, preflop, street_state, try_act
 
 DEEP = 20_000

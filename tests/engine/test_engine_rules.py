@@ -6,12 +6,20 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller import betting
-from controller.engine import HandSetup, start_hand, step
-from controller.events import ActionKind, DealBoard, DealHole, PlayerAction, ShowHand
-from controller.model import AnteFormat, Level, Phase, SeatState, SeatStatus, Street, Variant
-from controller.pots import build_pots, split_pot
-from controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
+from pokertable.controller import betting
+from pokertable.controller.engine import HandSetup, start_hand, step
+from pokertable.controller.events import ActionKind, DealBoard, DealHole, PlayerAction, ShowHand
+from pokertable.controller.model import (
+    AnteFormat,
+    Level,
+    Phase,
+    SeatState,
+    SeatStatus,
+    Street,
+    Variant,
+)
+from pokertable.controller.pots import build_pots, split_pot
+from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
 from tests.engine.helpers import act, codes, options, preflop, street_state, try_act
 
 PLO = Level(small_blind=100, big_blind=200)
@@ -168,7 +176,7 @@ def test_big_blind_ante_big_blind_first_for_a_short_stack_RP11() -> None:
     state = preflop({1: 5000, 2: 300, 3: 5000}, button=3, sb=1, bb=2, level=level)
     bb = state.seat(2)
     assert (bb.bet, bb.dead, bb.stack) == (200, 100, 0)  # blind first, remainder to the ante
-    from controller.rules import BbaShortOrder
+    from pokertable.controller.rules import BbaShortOrder
 
     ante_first = RuleProfile(bba_short_order=BbaShortOrder.ANTE_FIRST)
     state = preflop({1: 5000, 2: 300, 3: 5000}, button=3, sb=1, bb=2, level=level, rules=ante_first)

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("pokerkit")
 
-from bench.phh_corpus import generate
+from pokertable.bench.phh_corpus import generate
 
 HANDS = 1200
 
@@ -30,7 +30,7 @@ def replayed(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict], obje
         path.write_text(doc)
         files.append(str(path))
     proc = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "replay", "--json", *files],
+        [sys.executable, "-m", "pokertable.controller.cli", "replay", "--json", *files],
         capture_output=True,
         text=True,
         check=False,

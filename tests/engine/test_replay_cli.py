@@ -23,7 +23,7 @@ def _replay(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProces
     path = tmp_path / "hand.phh"
     path.write_text(text)
     return subprocess.run(
-        [sys.executable, "-m", "controller.cli", "replay", *args, str(path)],
+        [sys.executable, "-m", "pokertable.controller.cli", "replay", *args, str(path)],
         capture_output=True,
         text=True,
         check=False,
@@ -33,7 +33,8 @@ def _replay(tmp_path: Path, text: str, *args: str) -> subprocess.CompletedProces
 
 def test_side_pot_example_from_the_readme(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "replay", "--json", "docs/examples/side-pot.phh"],
+        [sys.executable, "-m", "pokertable.controller.cli", "replay", "--json",
+         "docs/examples/side-pot.phh"],
         capture_output=True,
         text=True,
         check=True,
@@ -46,7 +47,7 @@ def test_side_pot_example_from_the_readme(tmp_path: Path) -> None:
         {"amount": 9600, "eligible": ["Bob", "Cat"]},
     ]
     text = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "replay", "docs/examples/side-pot.phh"],
+        [sys.executable, "-m", "pokertable.controller.cli", "replay", "docs/examples/side-pot.phh"],
         capture_output=True,
         text=True,
         check=True,

@@ -6,7 +6,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from firmware import wire
+from pokertable.firmware import wire
 
 from .conftest import FIRMWARE, mp_env
 

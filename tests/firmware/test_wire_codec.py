@@ -1,9 +1,10 @@
 """Property tests of the wire codec on CPython (the same file runs on the node)."""
 
 import pytest
-from firmware import wire
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from pokertable.firmware import wire
 
 from .codec_vectors import vectors
 

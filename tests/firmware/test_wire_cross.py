@@ -4,7 +4,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware import wire
+from pokertable.firmware import wire
 
 from .codec_vectors import vectors
 

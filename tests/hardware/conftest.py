@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hw_testkit import EventLog, Pty
 
-from hardware.clock import FakeClock
-from hardware.registry import TagRegistry
+from pokertable.hardware.clock import FakeClock
+from pokertable.hardware.registry import TagRegistry
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ import time
 import tty
 from collections.abc import Callable
 
-from firmware import wire
-from hardware.events import HardwareEvent
+from pokertable.firmware import wire
+from pokertable.hardware.events import HardwareEvent
 
 CHIP = bytes.fromhex("e004050000000001")
 

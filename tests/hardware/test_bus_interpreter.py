@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from firmware import wire
-from hardware.events import (
+from pokertable.firmware import wire
+from pokertable.hardware.events import (
     Alert,
     CardRemoved,
     CardSeen,
@@ -15,8 +15,8 @@ from hardware.events import (
     NodeRebooted,
     NodeUp,
 )
-from hardware.interpreter import BusInterpreter
-from hardware.registry import TagRegistry
+from pokertable.hardware.interpreter import BusInterpreter
+from pokertable.hardware.registry import TagRegistry
 
 
 def uid(n: int) -> bytes:

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from hw_testkit import Pty
 
-from controller.cli import main
-from firmware import wire
-from hardware.enroll import DECK_ORDER
-from hardware.registry import Chip, TagRegistry
+from pokertable.controller.cli import main
+from pokertable.firmware import wire
+from pokertable.hardware.enroll import DECK_ORDER
+from pokertable.hardware.registry import Chip, TagRegistry
 
 
 class PadNode:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from hardware.enroll import DECK_ORDER, ChipEnrollment, DeckEnrollment, store_chips
-from hardware.registry import TagRegistry
+from pokertable.hardware.enroll import DECK_ORDER, ChipEnrollment, DeckEnrollment, store_chips
+from pokertable.hardware.registry import TagRegistry
 
 
 def uids(*ns: int) -> frozenset[str]:

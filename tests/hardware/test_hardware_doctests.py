@@ -9,7 +9,12 @@ import pytest
 
 
 @pytest.mark.parametrize(
-    "module", ["hardware.zones", "hardware.registry", "hardware.interpreter", "hardware.events"]
+    "module", [
+        "pokertable.hardware.zones",
+        "pokertable.hardware.registry",
+        "pokertable.hardware.interpreter",
+        "pokertable.hardware.events",
+    ]
 )
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))

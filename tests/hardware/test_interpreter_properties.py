@@ -7,10 +7,10 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware import wire
-from hardware.events import Alert, ChipsSettled, HardwareEvent
-from hardware.interpreter import BusInterpreter
-from hardware.registry import TagRegistry
+from pokertable.firmware import wire
+from pokertable.hardware.events import Alert, ChipsSettled, HardwareEvent
+from pokertable.hardware.interpreter import BusInterpreter
+from pokertable.hardware.registry import TagRegistry
 
 ZONES = ("seat1.bet", "seat1.stack", "seat2.bet")
 KNOWN = [bytes.fromhex("e0040a00") + n.to_bytes(4, "big") for n in range(12)]

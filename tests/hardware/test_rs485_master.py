@@ -9,13 +9,13 @@ import pytest
 import serial
 from hw_testkit import CHIP, EventLog, PolledNodes, Pty
 
-from hardware import rs485
-from hardware.clock import FakeClock
-from hardware.events import ChipsSettled, NodeDown, NodeUp
-from hardware.interpreter import BusInterpreter
-from hardware.registry import TagRegistry
-from hardware.rs485 import Rs485Master, configure_direction
-from hardware.transport import BusSession, open_port
+from pokertable.hardware import rs485
+from pokertable.hardware.clock import FakeClock
+from pokertable.hardware.events import ChipsSettled, NodeDown, NodeUp
+from pokertable.hardware.interpreter import BusInterpreter
+from pokertable.hardware.registry import TagRegistry
+from pokertable.hardware.rs485 import Rs485Master, configure_direction
+from pokertable.hardware.transport import BusSession, open_port
 
 
 @pytest.fixture
@@ -33,7 +33,7 @@ def test_direction_control_tolerates_enotty_and_logs_once(
     rs485._logged_ports.discard(pty.path)  # pty numbers are reused across tests
     ser = open_port(pty.path)
     try:
-        with caplog.at_level(logging.WARNING, logger="hardware.rs485"):
+        with caplog.at_level(logging.WARNING, logger="pokertable.hardware.rs485"):
             assert configure_direction(ser) == "none"
             assert configure_direction(ser) == "none"
         assert len(caplog.records) == 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bench.serial_figures import PEER_NAME, measure
+from pokertable.bench.serial_figures import PEER_NAME, measure
 
 
 def test_measure_reports_ours_beside_the_peer() -> None:

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from hw_testkit import EventLog, Pty
 
-from firmware import wire
-from hardware.clock import FakeClock
-from hardware.events import Alert, ChipsSettled, NodeDown, NodeRebooted, NodeUp
-from hardware.interpreter import BusInterpreter
-from hardware.registry import TagRegistry
-from hardware.transport import BusSession, PortSupervisor
+from pokertable.firmware import wire
+from pokertable.hardware.clock import FakeClock
+from pokertable.hardware.events import Alert, ChipsSettled, NodeDown, NodeRebooted, NodeUp
+from pokertable.hardware.interpreter import BusInterpreter
+from pokertable.hardware.registry import TagRegistry
+from pokertable.hardware.transport import BusSession, PortSupervisor
 
 
 def uid(n: int) -> bytes:

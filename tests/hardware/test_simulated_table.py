@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from hw_testkit import EventLog
 
-from controller.cli import main
-from hardware.clock import MonotonicClock
-from hardware.events import (
+from pokertable.controller.cli import main
+from pokertable.hardware.clock import MonotonicClock
+from pokertable.hardware.events import (
     Alert,
     CardRemoved,
     CardSeen,
@@ -21,10 +21,10 @@ from hardware.events import (
     NodeRebooted,
     NodeUp,
 )
-from hardware.interpreter import BusInterpreter
-from hardware.registry import TagRegistry
-from hardware.rs485 import Rs485Master
-from hardware.simulator import (
+from pokertable.hardware.interpreter import BusInterpreter
+from pokertable.hardware.registry import TagRegistry
+from pokertable.hardware.rs485 import Rs485Master
+from pokertable.hardware.simulator import (
     ClearZone,
     DealCard,
     NodeSpec,
@@ -35,7 +35,7 @@ from hardware.simulator import (
     SyntheticTags,
     TableSimulator,
 )
-from hardware.transport import BusSession, HeartbeatWatch, PortSupervisor, open_port
+from pokertable.hardware.transport import BusSession, HeartbeatWatch, PortSupervisor, open_port
 
 pytestmark = pytest.mark.slow
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from hw_testkit import CHIP, PolledNodes, Pty
 
-from firmware import wire
-from hardware.bus import BusConfig, TableBus
-from hardware.clock import MonotonicClock
-from hardware.events import ChipsSettled, HardwareEvent, NodeUp
-from hardware.registry import TagRegistry
+from pokertable.firmware import wire
+from pokertable.hardware.bus import BusConfig, TableBus
+from pokertable.hardware.clock import MonotonicClock
+from pokertable.hardware.events import ChipsSettled, HardwareEvent, NodeUp
+from pokertable.hardware.registry import TagRegistry
 
 
 def next_of(bus: TableBus, kind: type, timeout: float = 5.0) -> HardwareEvent:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from hardware.errors import RegistryError
-from hardware.registry import Card, Chip, TagRegistry, uid_hex
+from pokertable.hardware.errors import RegistryError
+from pokertable.hardware.registry import Card, Chip, TagRegistry, uid_hex
 
 UID_A = bytes.fromhex("e004010000000001")
 UID_B = bytes.fromhex("e004010000000002")

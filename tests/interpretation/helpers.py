@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from controller.engine import HandSetup
-from controller.events import ActionKind
-from controller.interpretation import (
+from pokertable.controller.engine import HandSetup
+from pokertable.controller.events import ActionKind
+from pokertable.controller.interpretation import (
     ChipMotion,
     Declaration,
     DeclKind,
@@ -13,11 +13,11 @@ from controller.interpretation import (
     Precedence,
     PriorChipsPulled,
 )
-from controller.interpretation.hand import TableEvent
-from controller.interpretation.outcome import Interpretation
-from controller.model import Level, Street, Variant
-from controller.rules import TDA_2024, RuleProfile
-from controller.rulings import RulingKind
+from pokertable.controller.interpretation.hand import TableEvent
+from pokertable.controller.interpretation.outcome import Interpretation
+from pokertable.controller.model import Level, Street, Variant
+from pokertable.controller.rules import TDA_2024, RuleProfile
+from pokertable.controller.rulings import RulingKind
 from tests.engine.helpers import street_state
 
 

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from controller.interpretation import ChipItem, ChipMotion, Declaration, DeclKind, InterpretedHand
-from controller.interpretation.hand import TableEvent
-from controller.model import Street
+from pokertable.controller.interpretation import (
+    ChipItem,
+    ChipMotion,
+    Declaration,
+    DeclKind,
+    InterpretedHand,
+)
+from pokertable.controller.interpretation.hand import TableEvent
+from pokertable.controller.model import Street
 from tests.interpretation.helpers import (
     check,
     options,
@@ -94,7 +100,7 @@ def test_dealer_making_change_reduces_change_due_without_binding() -> None:
     assert hand.pending.zone(2).change == 4000
     hand, out = run(hand, pull(2, 5000), push(2, 1000))
     assert hand.pending.zone(2).change == 4000  # not by the dealer: still owed back
-    from controller.interpretation import PriorChipsPulled
+    from pokertable.controller.interpretation import PriorChipsPulled
 
     hand2, _ = run(_facing_bet(), push(2, 5000))
     hand2, out = hand2.step(PriorChipsPulled.of(2, 5000, by_dealer=True))
@@ -102,7 +108,7 @@ def test_dealer_making_change_reduces_change_due_without_binding() -> None:
 
 
 def test_zones_are_cleared_when_the_street_changes() -> None:
-    from controller.events import DealBoard
+    from pokertable.controller.events import DealBoard
 
     hand, _ = run(_facing_bet(), say(2, "call"), say(3, "fold"))
     assert hand.state.street is Street.FLOP and hand.pending.zones
@@ -112,7 +118,7 @@ def test_zones_are_cleared_when_the_street_changes() -> None:
 
 
 def test_floor_decision_with_unknown_id_or_option_alerts() -> None:
-    from controller.interpretation import FloorDecision
+    from pokertable.controller.interpretation import FloorDecision
 
     hand, out = run(_facing_bet(), ChipMotion(2, (ChipItem(0, kind="clock_token"),)))
     ruling_id = ruled(out).floor.ruling_id  # type: ignore[union-attr]

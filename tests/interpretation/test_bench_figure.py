@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 
-from bench.interpretation_figures import figures, script
-from controller import engine
-from controller.interpretation import InterpretedHand
+from pokertable.bench.interpretation_figures import figures, script
+from pokertable.controller import engine
+from pokertable.controller.interpretation import InterpretedHand
 
 
 def test_scripts_replay_to_the_actions_the_peer_applies() -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from controller.betting import Options, options_for
-from controller.interpretation import FloorDecision, InterpretedHand
-from controller.model import SeatStatus, Street
-from controller.rulings import RulingKind
+from pokertable.controller.betting import Options, options_for
+from pokertable.controller.interpretation import FloorDecision, InterpretedHand
+from pokertable.controller.model import SeatStatus, Street
+from pokertable.controller.rulings import RulingKind
 from tests.interpretation.helpers import (
     check,
     floor_rules,
@@ -284,7 +284,7 @@ def test_TDA24_46_B_D1_fold_after_pulling_back_prior_chips_is_refused() -> None:
 
 
 def test_T24_RP22_D1_bounty_chip_alert_and_floor_call_or_all_in() -> None:
-    from controller.interpretation import ChipItem, ChipMotion
+    from pokertable.controller.interpretation import ChipItem, ChipMotion
 
     hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
     hand, _ = run(hand, say(1, "bet", 2000))

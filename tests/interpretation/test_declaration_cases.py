@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from controller.betting import Options, options_for
-from controller.interpretation import (
+from pokertable.controller.betting import Options, options_for
+from pokertable.controller.interpretation import (
     CountErrorNoticed,
     FloorDecision,
     InterpretedHand,
     PotCountGiven,
     Precedence,
 )
-from controller.model import SeatStatus, Street, Variant
-from controller.rulings import RulingKind
+from pokertable.controller.model import SeatStatus, Street, Variant
+from pokertable.controller.rulings import RulingKind
 from tests.interpretation.helpers import (
     check,
     floor_rules,
@@ -362,7 +362,7 @@ def test_R40A_words_spoken_first_but_entered_after_the_chips_replace_the_chip_ru
 
 
 def test_R62_chips_found_behind_an_all_in_floor_decides() -> None:
-    from controller.interpretation import ChipsFoundBehind
+    from pokertable.controller.interpretation import ChipsFoundBehind
 
     hand = postflop({1: 3000, 2: 20000}, button=2, big=200)
     hand, _ = run(hand, say(1, "all_in"), say(2, "call"))

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from controller.events import ActionKind, DealBoard, PlayerAction
-from controller.irregularities.events import (
+from pokertable.controller.events import ActionKind, DealBoard, PlayerAction
+from pokertable.controller.irregularities.events import (
     Absent,
     BoxedCard,
     CardSeen,
@@ -18,9 +18,9 @@ from controller.irregularities.events import (
     KillHand,
     SkippedChoice,
 )
-from controller.irregularities.hand import TrackedHand
-from controller.model import Phase
-from controller.rulings import RulingKind
+from pokertable.controller.irregularities.hand import TrackedHand
+from pokertable.controller.model import Phase
+from pokertable.controller.rulings import RulingKind
 from tests.irregularities.table_driver import Table, codes, find, rejected, setup
 
 FOUR = {1: 5000, 2: 5000, 3: 5000, 4: 5000}

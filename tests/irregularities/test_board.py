@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.model import Phase, SeatStatus, Street
+from pokertable.controller.model import Phase, SeatStatus, Street
 from tests.irregularities.table_driver import Table, codes, find, rejected, setup
 
 SIX = {1: 5000, 2: 5000, 3: 5000, 4: 5000, 5: 5000, 6: 5000}

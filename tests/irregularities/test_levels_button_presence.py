@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from controller.engine import HandSetup
-from controller.irregularities import HandStatus, redeal
-from controller.irregularities.dealing import first_seat
-from controller.irregularities.events import (
+from pokertable.controller.engine import HandSetup
+from pokertable.controller.irregularities import HandStatus, redeal
+from pokertable.controller.irregularities.dealing import first_seat
+from pokertable.controller.irregularities.events import (
     Absent,
     CorrectButton,
     CorrectLevel,
@@ -15,10 +15,10 @@ from controller.irregularities.events import (
     LevelStarted,
     Present,
 )
-from controller.irregularities.levels import LevelClock, hand_started, level_started
-from controller.model import Level, Phase, SeatStatus, Variant
-from controller.rules import TDA_2024
-from controller.table import TableSeat, TableState, after_hand, next_hand
+from pokertable.controller.irregularities.levels import LevelClock, hand_started, level_started
+from pokertable.controller.model import Level, Phase, SeatStatus, Variant
+from pokertable.controller.rules import TDA_2024
+from pokertable.controller.table import TableSeat, TableState, after_hand, next_hand
 from tests.irregularities.table_driver import Table, codes, find, setup
 
 L100 = Level(number=1, small_blind=100, big_blind=200)

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from controller.irregularities import HandStatus, redeal
-from controller.irregularities.events import (
+from pokertable.controller.irregularities import HandStatus, redeal
+from pokertable.controller.irregularities.events import (
     Absent,
     BoxedCard,
     ConfirmMisdeal,
     DealerExposure,
     Present,
 )
-from controller.model import Level, SeatStatus
-from controller.rules import TDA_2024
-from controller.rulings import RulingKind
+from pokertable.controller.model import Level, SeatStatus
+from pokertable.controller.rules import TDA_2024
+from pokertable.controller.rulings import RulingKind
 from tests.irregularities.table_driver import Table, codes, find, rejected, setup
 
 SIX = {1: 5000, 2: 5000, 3: 5000, 4: 5000, 5: 5000, 6: 5000}

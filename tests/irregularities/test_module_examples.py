@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from controller.rules import TDA_2024
+from pokertable.controller.rules import TDA_2024
 from tests.irregularities.table_driver import Table, setup
 
 MODULES = [
@@ -19,7 +19,7 @@ MODULES = [
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name: str) -> None:
-    module = importlib.import_module(f"controller.irregularities.{name}")
+    module = importlib.import_module(f"pokertable.controller.irregularities.{name}")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
 

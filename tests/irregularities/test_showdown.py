@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from controller.events import ShowHand
-from controller.irregularities.showdown_requests import SeeAnswer, request_to_see
-from controller.model import Level, Phase
-from controller.rules import TDA_2024
-from controller.rulings import Ruling
+from pokertable.controller.events import ShowHand
+from pokertable.controller.irregularities.showdown_requests import SeeAnswer, request_to_see
+from pokertable.controller.model import Level, Phase
+from pokertable.controller.rules import TDA_2024
+from pokertable.controller.rulings import Ruling
 from tests.irregularities.table_driver import Table, codes, setup
 
 L100 = Level(small_blind=100, big_blind=200)

@@ -23,8 +23,8 @@ import pytest
 from mqtt_samples import PASSWORDS
 from paho.mqtt.enums import CallbackAPIVersion
 
-from mqtt.inprocess_broker import AmqttBroker
-from mqtt.mosquitto import MosquittoProcess, find_mosquitto, free_port
+from pokertable.mqtt.inprocess_broker import AmqttBroker
+from pokertable.mqtt.mosquitto import MosquittoProcess, find_mosquitto, free_port
 
 _FALLBACK_USED: list[str] = []
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqtt.mosquitto import ROLES
+from pokertable.mqtt.mosquitto import ROLES
 
 # Role passwords of the test broker (hashed into a real mosquitto password file).
 PASSWORDS = {role: f"{role}-pw" for role in ROLES}

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from mqtt_samples import sample_event, sample_hole_cards, sample_state
 
-from mqtt.bridge import TableBridge
-from mqtt.payloads import validate
-from mqtt.topics import TableTopics
+from pokertable.mqtt.bridge import TableBridge
+from pokertable.mqtt.payloads import validate
+from pokertable.mqtt.topics import TableTopics
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TableTopics("casino", "t07")
@@ -82,7 +82,7 @@ def test_unclean_death_publishes_lost_will(broker, subscribers, tmp_path):
     script = textwrap.dedent(f"""
         import sys, time
         sys.path.insert(0, {str(ROOT)!r})
-        from mqtt.bridge import TableBridge
+        from pokertable.mqtt.bridge import TableBridge
         b = TableBridge(venue="casino", table="t07", session="s1", port={broker.port},
                         outbox_path={str(tmp_path / "child.sqlite")!r}, validate_outbound=True)
         b.start()

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from mqtt_samples import sample_state
 
-from mqtt.bridge import TableBridge
-from mqtt.payloads import validate
-from mqtt.topics import TableTopics
+from pokertable.mqtt.bridge import TableBridge
+from pokertable.mqtt.payloads import validate
+from pokertable.mqtt.topics import TableTopics
 
 T = TableTopics("casino", "t07")
 LEVEL_8 = {"number": 8, "small_blind": 300, "big_blind": 600, "ante": 600,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mqtt.errors import PayloadError
-from mqtt.outbox import Outbox
+from pokertable.mqtt.errors import PayloadError
+from pokertable.mqtt.outbox import Outbox
 
 
 def _payload(seq: int) -> bytes:

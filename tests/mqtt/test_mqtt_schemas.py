@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from mqtt_samples import sample_event, sample_hole_cards, sample_state
 
-from mqtt.errors import PayloadError
-from mqtt.payloads import SCHEMA_DIR, SCHEMA_NAMES, decode, load_schema, validate
+from pokertable.mqtt.errors import PayloadError
+from pokertable.mqtt.payloads import SCHEMA_DIR, SCHEMA_NAMES, decode, load_schema, validate
 
 ORIGIN = {"venue": "casino", "table": "t07", "session": "s1", "seq": 1, "ts_ms": 1}
 

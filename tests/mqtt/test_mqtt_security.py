@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from mqtt_samples import PASSWORDS, sample_event, sample_hole_cards, sample_state
 
-from mqtt.bridge import TableBridge, TlsOptions
-from mqtt.mosquitto import MosquittoProcess, TlsFiles
-from mqtt.topics import TableTopics
+from pokertable.mqtt.bridge import TableBridge, TlsOptions
+from pokertable.mqtt.mosquitto import MosquittoProcess, TlsFiles
+from pokertable.mqtt.topics import TableTopics
 
 T = TableTopics("casino", "t07")
 EVERYTHING = "pokertable/v1/#"
@@ -105,7 +105,7 @@ def _make_certs(directory: Path) -> TlsFiles:
 def test_tls_variant_accepts_bridge_and_refuses_plain_tcp(tmp_path, subscribers):
     if shutil.which("openssl") is None or MosquittoProcess is None:
         pytest.skip("openssl CLI needed to make test certificates")
-    from mqtt.mosquitto import find_mosquitto
+    from pokertable.mqtt.mosquitto import find_mosquitto
 
     if find_mosquitto() is None:
         pytest.skip("TLS variant is a mosquitto config")

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from mqtt_samples import sample_event, sample_state
 
-from mqtt.bridge import TableBridge
-from mqtt.topics import TableTopics
+from pokertable.mqtt.bridge import TableBridge
+from pokertable.mqtt.topics import TableTopics
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TableTopics("casino", "t07")
@@ -78,7 +78,7 @@ def test_controller_killed_while_offline_delivers_after_restart(broker, subscrib
         import sys
         sys.path.insert(0, {str(ROOT)!r})
         sys.path.insert(0, {str(Path(__file__).parent)!r})
-        from mqtt.bridge import TableBridge
+        from pokertable.mqtt.bridge import TableBridge
         from mqtt_samples import sample_event, sample_state
         b = TableBridge(venue="casino", table="t07", session="s1", port={broker.port},
                         outbox_path={str(outbox)!r}, validate_outbound=True)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from mqtt_samples import sample_event, sample_state
 
-from mqtt import watch
-from mqtt.bridge import TableBridge
-from mqtt.topics import TableTopics
+from pokertable.mqtt import watch
+from pokertable.mqtt.bridge import TableBridge
+from pokertable.mqtt.topics import TableTopics
 
 
 def _args(port: int, **overrides: object) -> argparse.Namespace:

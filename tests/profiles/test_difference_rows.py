@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from controller.events import ActionKind
-from controller.interpretation import Interpretation, InterpretedHand, Outcome
-from controller.irregularities.events import HandStart, HandStartKind, LevelStarted
-from controller.irregularities.levels import LevelClock, hand_started, level_started
-from controller.irregularities.showdown_requests import SeeAnswer, request_to_see
-from controller.model import Level, Phase
-from controller.profiles import available_profiles, load, load_profile, parameter_names
-from controller.rules import TDA_2024, RuleProfile
-from controller.rulings import RulingKind
+from pokertable.controller.events import ActionKind
+from pokertable.controller.interpretation import Interpretation, InterpretedHand, Outcome
+from pokertable.controller.irregularities.events import HandStart, HandStartKind, LevelStarted
+from pokertable.controller.irregularities.levels import LevelClock, hand_started, level_started
+from pokertable.controller.irregularities.showdown_requests import SeeAnswer, request_to_see
+from pokertable.controller.model import Level, Phase
+from pokertable.controller.profiles import available_profiles, load, load_profile, parameter_names
+from pokertable.controller.rules import TDA_2024, RuleProfile
+from pokertable.controller.rulings import RulingKind
 from tests.interpretation.helpers import check, options, postflop, preflop, push, ruled, run, say
 from tests.irregularities.table_driver import Table, codes, find, setup
 
@@ -146,7 +146,8 @@ def test_every_shipped_parameter_value_has_a_source() -> None:
     base = load("tda-2024")
     assert set(base.sources) >= set(parameter_names()), set(parameter_names()) - set(base.sources)
     for name in available_profiles():
-        text = (resources.files("controller") / "rulebooks" / f"{name}.toml").read_text("utf-8")
+        rulebook = resources.files("pokertable.controller") / "rulebooks" / f"{name}.toml"
+        text = rulebook.read_text("utf-8")
         data = tomllib.loads(text)
         sources = data.get("sources", {})
         for key in data.get("parameters", {}):

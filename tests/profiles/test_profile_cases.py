@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import pytest
 
-from controller.betting import options_for
-from controller.engine import step
-from controller.events import ActionKind, PlayerAction
-from controller.interpretation import FloorDecision, InterpretedHand
-from controller.irregularities import redeal
-from controller.irregularities.events import Absent, ConfirmMisdeal, Present
-from controller.irregularities.showdown_requests import showdown_order
-from controller.model import Level, SeatStatus, Street, Variant
-from controller.pots import split_hi_lo
-from controller.profiles import load_profile
-from controller.rules import (
+from pokertable.controller.betting import options_for
+from pokertable.controller.engine import step
+from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.interpretation import FloorDecision, InterpretedHand
+from pokertable.controller.irregularities import redeal
+from pokertable.controller.irregularities.events import Absent, ConfirmMisdeal, Present
+from pokertable.controller.irregularities.showdown_requests import showdown_order
+from pokertable.controller.model import Level, SeatStatus, Street, Variant
+from pokertable.controller.pots import split_hi_lo
+from pokertable.controller.profiles import load_profile
+from pokertable.controller.rules import (
     BalanceHalt,
     BreakingMethod,
     ClockExpiry,
@@ -29,7 +29,7 @@ from controller.rules import (
     PriorChipsOrder,
     RuleProfile,
 )
-from controller.rulings import RulingKind
+from pokertable.controller.rulings import RulingKind
 from tests.engine.helpers import preflop as engine_preflop
 from tests.interpretation.helpers import (
     check,

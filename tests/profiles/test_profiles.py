@@ -9,11 +9,17 @@ import sys
 
 import pytest
 
-from controller.engine import HandSetup, start_hand
-from controller.model import AnteFormat, HandState, Level, SeatState, Variant
-from controller.profiles import ProfileError, available_profiles, diff, load, load_profile
-from controller.rules import TDA_2024, RuleProfile
-from controller.rulings import RulingKind
+from pokertable.controller.engine import HandSetup, start_hand
+from pokertable.controller.model import AnteFormat, HandState, Level, SeatState, Variant
+from pokertable.controller.profiles import (
+    ProfileError,
+    available_profiles,
+    diff,
+    load,
+    load_profile,
+)
+from pokertable.controller.rules import TDA_2024, RuleProfile
+from pokertable.controller.rulings import RulingKind
 from tests.engine.helpers import act, options, preflop, street_state, try_act
 
 PROFILES = ("ace-league", "clubs-nz-2022", "tda-2011", "tda-2022", "tda-2024")
@@ -123,8 +129,8 @@ def test_difference_cumulative_reopen_tda24_vs_tda11_floor() -> None:
     assert same is state
     assert rulings[0].kind is RulingKind.FLOOR and rulings[0].rule_ids == ("TDA2011-37",)
     assert rulings[0].options == ("allow the raise", "call or fold only")
-    from controller.engine import step
-    from controller.events import ActionKind, PlayerAction
+    from pokertable.controller.engine import step
+    from pokertable.controller.events import ActionKind, PlayerAction
 
     after, rulings = step(state, PlayerAction(1, ActionKind.RAISE, 300, floor_approved=True), t11)
     assert rulings[0].kind is RulingKind.ACCEPTED and after.call_to == 300
@@ -132,7 +138,7 @@ def test_difference_cumulative_reopen_tda24_vs_tda11_floor() -> None:
 
 def test_rules_cli_show_and_diff() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "rules", "show", "tda-2011", "--json"],
+        [sys.executable, "-m", "pokertable.controller.cli", "rules", "show", "tda-2011", "--json"],
         capture_output=True,
         text=True,
         check=True,
@@ -144,7 +150,7 @@ def test_rules_cli_show_and_diff() -> None:
         [
             sys.executable,
             "-m",
-            "controller.cli",
+            "pokertable.controller.cli",
             "rules",
             "diff",
             "tda-2024",
@@ -160,7 +166,7 @@ def test_rules_cli_show_and_diff() -> None:
         [
             sys.executable,
             "-m",
-            "controller.cli",
+            "pokertable.controller.cli",
             "rules",
             "show",
             "tda-2024",
