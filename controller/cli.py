@@ -39,6 +39,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "pokertable.controller.run",
         "run the table: readers, rules engine and MQTT (starts at boot)",
     ),
+    "overlay": (
+        "pokertable.room.overlay_service",
+        "broadcast relay (delayed feed, equities) and the overlay page for OBS/vMix",
+    ),
     "demo": (
         "pokertable.controller.demo",
         "a whole simulated table with bot players, no hardware needed",

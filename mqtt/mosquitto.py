@@ -24,7 +24,9 @@ from types import TracebackType
 from pokertable.mqtt.errors import MqttBridgeError
 
 BROKER_DIR = Path(__file__).parent / "broker"
-ROLES = ("table", "clock", "director", "overlay", "overlay-secure")
+ROLES = ("table", "clock", "director", "overlay", "overlay-secure", "broadcaster", "broadcast")
+WEBSOCKET_PORTS = ("9001", "9443")
+"""The shipped configs' WebSockets listeners (the overlay page); the others are MQTT."""
 MOSQUITTO_CANDIDATES = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto")
 
 
@@ -77,6 +79,7 @@ def render_shipped_config(
     *,
     port: int,
     workdir: Path,
+    ws_port: int | None = None,
     password_file: Path | None,
     acl_file: Path | None,
     tls: TlsFiles | None = None,
@@ -84,8 +87,12 @@ def render_shipped_config(
 ) -> str:
     """The shipped config ``name`` with paths and port pointed at ``workdir`` (tests, bench)."""
     text = (BROKER_DIR / name).read_text(encoding="utf-8")
+    def listener(match: re.Match[str]) -> str:
+        websocket = match.group(1) in WEBSOCKET_PORTS
+        return f"listener {(ws_port or free_port()) if websocket else port} 127.0.0.1"
+
+    text = re.sub(r"(?m)^listener (\d+)$", listener, text)
     replacements = {
-        "listener": f"listener {port} 127.0.0.1",
         "persistence_location": f"persistence_location {workdir}/",
         "password_file": f"password_file {password_file}" if password_file else "",
         "acl_file": f"acl_file {acl_file}" if acl_file else "",
@@ -110,13 +117,16 @@ def render_shipped_config(
 class MosquittoProcess:
     """A mosquitto child process on a free port; restartable on the same port."""
 
-    def __init__(self, config_path: Path, port: int, binary: str | None = None) -> None:
+    def __init__(self, config_path: Path, port: int, binary: str | None = None,
+                 ws_port: int | None = None) -> None:
         found = binary or find_mosquitto()
         if found is None:
             raise BrokerError("mosquitto not installed (apt-get install mosquitto)")
         self.binary = found
         self.config_path = config_path
         self.port = port
+        self.ws_port = ws_port
+        """The MQTT-over-WebSockets port, when the config has that listener."""
         self.log_path = config_path.with_suffix(".log")
         self._proc: subprocess.Popen[bytes] | None = None
 
@@ -132,6 +142,7 @@ class MosquittoProcess:
     ) -> MosquittoProcess:
         """Broker from a shipped config; ``users`` None means anonymous and no ACL."""
         port = port or free_port()
+        ws_port = free_port()
         password_file = acl_file = None
         if users is not None:
             password_file = write_password_file(workdir / "passwd", users)
@@ -140,11 +151,11 @@ class MosquittoProcess:
         config = workdir / "mosquitto.conf"
         config.write_text(
             render_shipped_config(
-                name, port=port, workdir=workdir, password_file=password_file,
+                name, port=port, ws_port=ws_port, workdir=workdir, password_file=password_file,
                 acl_file=acl_file, tls=tls, run_as="root" if os.geteuid() == 0 else None,
             )
         )
-        return cls(config, port)
+        return cls(config, port, ws_port=ws_port)
 
     def start(self, timeout: float = 5.0) -> None:
         if self._proc is not None:

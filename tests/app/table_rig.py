@@ -35,7 +35,9 @@ from pokertable.hardware.simulator import (
 from pokertable.mqtt.mosquitto import MosquittoProcess
 
 REPO = Path(__file__).resolve().parents[2]
-USERS = {"table": "table-secret", "director": "director-secret", "overlay": "overlay-secret"}
+USERS = {"table": "table-secret", "director": "director-secret", "overlay": "overlay-secret",
+         "overlay-secure": "secure-secret", "broadcaster": "relay-secret",
+         "broadcast": "page-secret"}
 TIMING = {"present_after": 2, "absent_after": 2, "settle_ms": 80, "heartbeat_ms": 500}
 PREFIX = "pokertable/v1/club/t9"
 

@@ -1,0 +1,166 @@
+// The broadcast overlay: reads the delayed broadcast/ subtree of one table over MQTT-over-
+// WebSockets (config.json, served by `pokertable overlay`) and draws seats, board, pot,
+// equities and the latest ruling. It never sees the live feed: the broker's ACL gives its
+// login the delayed subtree only.
+"use strict";
+
+const SUIT = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+
+const view = {
+  state: null,
+  holes: {},
+  equities: null,
+  lastAction: {},
+  ruling: null,
+  lastMessageAt: 0,
+};
+
+function cardElement(text) {
+  const el = document.createElement("div");
+  el.className = "card";
+  if (!text) {
+    el.classList.add("back");
+    return el;
+  }
+  const rank = text[0] === "T" ? "10" : text[0];
+  el.textContent = rank + SUIT[text[1]];
+  el.dataset.card = text;
+  if (text[1] === "d" || text[1] === "h") el.classList.add("red");
+  return el;
+}
+
+function chips(n) {
+  return Number(n || 0).toLocaleString("en-US");
+}
+
+function seatShown(layout, seat) {
+  return !Array.isArray(layout.seats) || layout.seats.includes(seat.seat);
+}
+
+function render(layout) {
+  const state = view.state;
+  const board = document.getElementById("board");
+  const pot = document.getElementById("pot");
+  const seats = document.getElementById("seats");
+  board.replaceChildren(...(state ? state.board.map(cardElement) : []));
+  if (state && state.pots.length) {
+    const total = state.pots.reduce((sum, p) => sum + p.amount, 0);
+    const sides = state.pots.length > 1
+      ? " (" + state.pots.map((p) => chips(p.amount)).join(" + ") + ")" : "";
+    pot.textContent = "Pot " + chips(total) + sides;
+  } else {
+    pot.textContent = "";
+  }
+  const equity = {};
+  if (view.equities && state && view.equities.hand_id === state.hand_id) {
+    for (const s of view.equities.seats) equity[s.seat] = s;
+  }
+  const boxes = [];
+  for (const seat of state ? state.seats : []) {
+    if (seat.status === "empty" || !seatShown(layout, seat)) continue;
+    const box = document.createElement("div");
+    box.className = "seat " + seat.status;
+    if (state.action_on === seat.seat) box.classList.add("acting");
+    box.dataset.seat = String(seat.seat);
+    const hole = view.holes[seat.seat];
+    const cards = hole && hole.hand_id === state.hand_id ? hole.cards : [];
+    const shown = cards.length ? cards : Array(seat.cards_held).fill(null);
+    const eq = equity[seat.seat];
+    const win = eq ? (eq.equity * 100).toFixed(1) + "%" : "";
+    box.innerHTML =
+      '<div class="head"><span class="name"></span><span class="win"></span></div>' +
+      '<div class="cards"></div>' +
+      '<div class="row"><span class="stack"></span><span class="bet"></span></div>' +
+      '<div class="row"><span class="label"></span><span class="tie"></span></div>' +
+      '<div class="action"></div>';
+    box.querySelector(".name").textContent = seat.player || "Seat " + seat.seat;
+    box.querySelector(".win").textContent = seat.status === "folded" ? "" : win;
+    box.querySelector(".cards").replaceChildren(...shown.map(cardElement));
+    box.querySelector(".stack").textContent = chips(seat.stack);
+    box.querySelector(".bet").textContent = seat.bet ? "bet " + chips(seat.bet) : "";
+    box.querySelector(".label").textContent = eq && seat.status !== "folded" ? eq.label : "";
+    box.querySelector(".tie").textContent = eq && eq.tie > 0
+      ? "tie " + (eq.tie * 100).toFixed(1) + "%" : "";
+    box.querySelector(".action").textContent = view.lastAction[seat.seat] || "";
+    boxes.push(box);
+  }
+  seats.replaceChildren(...boxes);
+  const lower = document.getElementById("lower-third");
+  if (view.ruling) {
+    document.getElementById("ruling-rules").textContent = view.ruling.rule_ids.join(" ");
+    document.getElementById("ruling-text").textContent = view.ruling.text;
+    lower.hidden = false;
+  } else {
+    lower.hidden = true;
+  }
+}
+
+function onMessage(config, leaf, msg) {
+  view.lastMessageAt = Date.now();
+  if (leaf === "broadcast/state") {
+    if (!view.state || view.state.hand_id !== msg.hand_id) {
+      view.lastAction = {};
+      view.ruling = null;
+    }
+    view.state = msg;
+  } else if (leaf.startsWith("broadcast/hole_cards/")) {
+    view.holes[msg.seat] = msg;
+  } else if (leaf === "broadcast/equities") {
+    view.equities = msg;
+  } else if (leaf === "broadcast/events") {
+    for (const ruling of msg.rulings || []) {
+      if (ruling.seat) view.lastAction[ruling.seat] = ruling.text;
+      if (ruling.rule_ids && ruling.rule_ids.length) view.ruling = ruling;
+    }
+  }
+  render(config.layout);
+}
+
+async function main() {
+  const config = await (await fetch("config.json", { cache: "no-store" })).json();
+  const layout = config.layout;
+  for (const [name, value] of Object.entries(layout.colours || {})) {
+    document.documentElement.style.setProperty("--" + name, value);
+  }
+  if (layout.logo) {
+    const logo = document.getElementById("logo");
+    logo.src = layout.logo;
+    logo.hidden = false;
+  }
+  const status = document.getElementById("connection");
+  const client = mqtt.connect(config.ws_url, {
+    username: config.username,
+    password: config.password,
+    clientId: config.username,
+    reconnectPeriod: 2000,
+  });
+  client.on("connect", () => {
+    client.subscribe(config.base + "/broadcast/#", { qos: 1 });
+    status.textContent = "online";
+    status.className = "online";
+  });
+  client.on("close", () => {
+    status.textContent = "offline";
+    status.className = "offline";
+  });
+  client.on("message", (topic, payload) => {
+    let msg;
+    try {
+      msg = JSON.parse(payload.toString());
+    } catch (error) {
+      return;
+    }
+    onMessage(config, topic.slice(config.base.length + 1), msg);
+  });
+  const staleAfter = (layout.stale_after_s || 10) * 1000;
+  setInterval(() => {
+    const age = Date.now() - view.lastMessageAt;
+    const stale = view.lastMessageAt > 0 && age > staleAfter;
+    const marker = document.getElementById("stale-marker");
+    marker.hidden = !stale;
+    document.getElementById("stale-age").textContent = stale ? Math.round(age / 1000) + " s" : "";
+    document.body.classList.toggle("stale", stale);
+  }, 500);
+}
+
+main();

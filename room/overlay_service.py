@@ -1,0 +1,239 @@
+"""``pokertable overlay``: the broadcast relay and the overlay page for OBS/vMix.
+
+One process per broadcast table, on any machine of the room's network (not the table's
+Pi: equities cost CPU the Pi's hot path should keep). It reads the table's live and secure
+feed with the ``broadcaster`` login, publishes ``secure/equities`` at once, republishes the
+whole feed ``--delay`` seconds late under ``broadcast/`` (``room.broadcast``), and serves
+the overlay page over HTTP. The page connects to the broker over MQTT-over-WebSockets with
+the ``broadcast`` login, which may read only the delayed subtree (docs/overlay.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import logging
+import os
+import queue
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+PAGE_DIR = Path(__file__).resolve().parent / "overlay"
+LOG = logging.getLogger(__name__)
+DEFAULT_LAYOUT: dict[str, Any] = {
+    "seats": None,  # every seat; or a list such as [1, 2, 3]
+    "colours": {"panel": "rgba(12, 16, 24, 0.86)", "accent": "#f2c14e", "text": "#ffffff",
+                "win": "#5fd38d"},
+    "logo": None,  # a URL or a path served beside the page
+    "stale_after_s": 10,
+}
+
+
+class OverlayService:
+    """The relay (MQTT in, MQTT out, delayed) and the page server, each on its own thread."""
+
+    def __init__(self, *, host: str, port: int, venue: str, table: str, delay_s: float,
+                 relay_login: tuple[str, str], page_config: dict[str, Any],
+                 http_port: int = 0, heartbeat_s: float = 2.0) -> None:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        from pokertable.mqtt.topics import TableTopics
+        from pokertable.room.broadcast import BroadcastLane
+
+        self.topics = TableTopics(venue, table)
+        self.lane = BroadcastLane(delay_s)
+        self.heartbeat_s = heartbeat_s
+        self._inbox: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue()
+        self._subscribed = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=relay_login[0])
+        self.client.username_pw_set(*relay_login)
+        self.client.on_connect = self._on_connect
+        self.client.on_subscribe = lambda *_: self._subscribed.set()
+        self.client.on_message = self._on_message
+        self.client.connect_async(host, port)
+        config = {**page_config, "base": self.topics.base}
+        handler = functools.partial(_PageHandler, config=config, directory=str(PAGE_DIR))
+        self.http = ThreadingHTTPServer(("127.0.0.1" if http_port == 0 else "0.0.0.0",
+                                         http_port), handler)
+        self._worker = threading.Thread(target=self._run, name="broadcast-lane", daemon=True)
+        self._server = threading.Thread(target=self.http.serve_forever, name="overlay-http",
+                                        daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.http.server_address[:2]
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        return f"http://{name if name != '0.0.0.0' else '127.0.0.1'}:{port}/"
+
+    def start(self) -> None:
+        self.client.loop_start()
+        self._worker.start()
+        self._server.start()
+
+    def wait_subscribed(self, timeout_s: float = 30.0) -> bool:
+        return self._subscribed.wait(timeout_s)
+
+    def stop(self) -> None:
+        self._inbox.put(None)
+        self._worker.join(timeout=5)
+        self.http.shutdown()
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
+                    ) -> None:
+        base = self.topics.base
+        client.subscribe([(f"{base}/state", 1), (f"{base}/events", 1), (f"{base}/status", 1),
+                          (f"{base}/secure/hole_cards/+", 1)])
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        """Never lets a bad payload kill paho's thread: it is logged and dropped."""
+        try:
+            payload = json.loads(message.payload)
+            if not isinstance(payload, dict):
+                raise ValueError("not a JSON object")
+        except (ValueError, RecursionError) as error:
+            LOG.warning("overlay: dropped a bad payload on %s: %s", message.topic, error)
+            return
+        self._inbox.put((message.topic.removeprefix(self.topics.base + "/"), payload))
+
+    def _run(self) -> None:
+        """Feed the lane, publish what is due, beat the heart; wake on a message or a due
+        time, whichever is first."""
+        next_beat = time.monotonic()
+        while True:
+            now = time.monotonic()
+            if now >= next_beat:
+                self._publish("broadcast/heartbeat", {"delay_s": self.lane.delay_s}, False)
+                next_beat = now + self.heartbeat_s
+            release = self.lane.next_release_s()
+            wait = min(next_beat, release if release is not None else next_beat) - now
+            try:
+                item = self._inbox.get(timeout=max(0.0, wait))
+            except queue.Empty:
+                item = ("", {})
+            if item is None:
+                return
+            leaf, payload = item
+            try:
+                if leaf:
+                    for out in self.lane.on_message(leaf, payload, time.monotonic()):
+                        self._publish(out.leaf, out.payload, out.retain)
+                for out in self.lane.due(time.monotonic()):
+                    self._publish(out.leaf, out.payload, out.retain)
+            except Exception:  # a bad message must not stop the broadcast
+                LOG.exception("overlay: could not relay %s", leaf)
+
+    def _publish(self, leaf: str, payload: dict[str, Any], retain: bool) -> None:
+        self.client.publish(f"{self.topics.base}/{leaf}", json.dumps(payload), qos=1,
+                            retain=retain)
+
+
+class _PageHandler(SimpleHTTPRequestHandler):
+    """Static page files, plus ``config.json`` built from the command line and layout."""
+
+    def __init__(self, *args: Any, config: dict[str, Any], **kwargs: Any) -> None:
+        self.config = config
+        super().__init__(*args, **kwargs)
+
+    def do_GET(self) -> None:
+        if self.path.split("?")[0] == "/config.json":
+            body = json.dumps(self.config).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        LOG.debug("overlay http: " + format, *args)
+
+
+def load_layout(path: Path | None) -> dict[str, Any]:
+    """The default layout with a JSON file's keys over it; unknown keys are an error."""
+    layout: dict[str, Any] = json.loads(json.dumps(DEFAULT_LAYOUT))
+    if path is None:
+        return layout
+    try:
+        given: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"pokertable overlay: --layout {path}: {error}") from None
+    unknown = set(given) - set(DEFAULT_LAYOUT)
+    if unknown:
+        raise SystemExit(f"pokertable overlay: --layout {path}: unknown keys "
+                         f"{sorted(unknown)}; known: {sorted(DEFAULT_LAYOUT)}")
+    for key, value in given.items():
+        layout[key] = {**layout[key], **value} if isinstance(layout[key], dict) else value
+    return layout
+
+
+DESCRIPTION = (
+    "Relay one table's feed to the delayed broadcast subtree (with equities) and serve the "
+    "overlay page for an OBS/vMix browser source (docs/overlay.md). Passwords come from "
+    "POKERTABLE_RELAY_PASSWORD and POKERTABLE_PAGE_PASSWORD.")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = DESCRIPTION
+    parser.add_argument("--broker", default="127.0.0.1:1883",
+                        help="MQTT broker HOST:PORT for the relay (default 127.0.0.1:1883)")
+    parser.add_argument("--ws-url", default="ws://127.0.0.1:9001",
+                        help="the broker's WebSockets URL as the page's browser reaches it")
+    parser.add_argument("--venue", required=True, help="venue name in the topic tree")
+    parser.add_argument("--table", required=True, help="table id in the topic tree")
+    parser.add_argument("--delay", type=float, default=1800.0,
+                        help="broadcast delay in seconds for the whole feed (default 1800)")
+    parser.add_argument("--http-port", type=int, default=8080,
+                        help="port of the page (default 8080; 0 picks a free one)")
+    parser.add_argument("--layout", type=Path, help="JSON file: seats, colours, logo, "
+                        "stale_after_s (see docs/overlay.md)")
+    parser.add_argument("--relay-user", default="broadcaster",
+                        help="login that reads the secure feed and writes broadcast/")
+    parser.add_argument("--page-user", default="broadcast",
+                        help="login the page uses; it may read only broadcast/")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="pokertable overlay")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    host, _, port_text = args.broker.rpartition(":")
+    if not host or not port_text.isdigit():
+        print(f"pokertable overlay: --broker {args.broker!r} is not HOST:PORT", file=sys.stderr)
+        return 2
+    if args.delay < 0:
+        print("pokertable overlay: --delay must be 0 or more seconds", file=sys.stderr)
+        return 2
+    page = {"ws_url": args.ws_url, "username": args.page_user,
+            "password": os.environ.get("POKERTABLE_PAGE_PASSWORD", ""),
+            "layout": load_layout(args.layout)}
+    service = OverlayService(
+        host=host, port=int(port_text), venue=args.venue, table=args.table,
+        delay_s=args.delay, page_config=page, http_port=args.http_port,
+        relay_login=(args.relay_user, os.environ.get("POKERTABLE_RELAY_PASSWORD", "")))
+    service.start()
+    print(f"overlay page: {service.url} (broadcast delay {args.delay:g} s)", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
