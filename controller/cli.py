@@ -43,6 +43,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "pokertable.room.overlay_service",
         "broadcast relay (delayed feed, equities) and the overlay page for OBS/vMix",
     ),
+    "floor": (
+        "pokertable.room.floor_service",
+        "the floor console: a web page that answers floor calls and runs the tables",
+    ),
     "demo": (
         "pokertable.controller.demo",
         "a whole simulated table with bot players, no hardware needed",

@@ -24,7 +24,8 @@ from types import TracebackType
 from pokertable.mqtt.errors import MqttBridgeError
 
 BROKER_DIR = Path(__file__).parent / "broker"
-ROLES = ("table", "clock", "director", "overlay", "overlay-secure", "broadcaster", "broadcast")
+ROLES = ("table", "clock", "director", "floor", "overlay", "overlay-secure", "broadcaster",
+         "broadcast")
 WEBSOCKET_PORTS = ("9001", "9443")
 """The shipped configs' WebSockets listeners (the overlay page); the others are MQTT."""
 MOSQUITTO_CANDIDATES = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto")

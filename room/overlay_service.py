@@ -11,7 +11,6 @@ the ``broadcast`` login, which may read only the delayed subtree (docs/overlay.m
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import logging
 import os
@@ -20,11 +19,12 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-PAGE_DIR = Path(__file__).resolve().parent / "overlay"
+from pokertable.room.web import ROOM_DIR, PageServer
+
+PAGE_DIR = ROOM_DIR / "overlay"
 LOG = logging.getLogger(__name__)
 DEFAULT_LAYOUT: dict[str, Any] = {
     "seats": None,  # every seat; or a list such as [1, 2, 3]
@@ -58,24 +58,17 @@ class OverlayService:
         self.client.on_subscribe = lambda *_: self._subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)
-        config = {**page_config, "base": self.topics.base}
-        handler = functools.partial(_PageHandler, config=config, directory=str(PAGE_DIR))
-        self.http = ThreadingHTTPServer(("127.0.0.1" if http_port == 0 else "0.0.0.0",
-                                         http_port), handler)
+        self.pages = PageServer(PAGE_DIR, {**page_config, "base": self.topics.base}, http_port)
         self._worker = threading.Thread(target=self._run, name="broadcast-lane", daemon=True)
-        self._server = threading.Thread(target=self.http.serve_forever, name="overlay-http",
-                                        daemon=True)
 
     @property
     def url(self) -> str:
-        host, port = self.http.server_address[:2]
-        name = host.decode() if isinstance(host, bytes) else str(host)
-        return f"http://{name if name != '0.0.0.0' else '127.0.0.1'}:{port}/"
+        return self.pages.url
 
     def start(self) -> None:
         self.client.loop_start()
         self._worker.start()
-        self._server.start()
+        self.pages.start()
 
     def wait_subscribed(self, timeout_s: float = 30.0) -> bool:
         return self._subscribed.wait(timeout_s)
@@ -83,7 +76,7 @@ class OverlayService:
     def stop(self) -> None:
         self._inbox.put(None)
         self._worker.join(timeout=5)
-        self.http.shutdown()
+        self.pages.stop()
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -134,29 +127,6 @@ class OverlayService:
     def _publish(self, leaf: str, payload: dict[str, Any], retain: bool) -> None:
         self.client.publish(f"{self.topics.base}/{leaf}", json.dumps(payload), qos=1,
                             retain=retain)
-
-
-class _PageHandler(SimpleHTTPRequestHandler):
-    """Static page files, plus ``config.json`` built from the command line and layout."""
-
-    def __init__(self, *args: Any, config: dict[str, Any], **kwargs: Any) -> None:
-        self.config = config
-        super().__init__(*args, **kwargs)
-
-    def do_GET(self) -> None:
-        if self.path.split("?")[0] == "/config.json":
-            body = json.dumps(self.config).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        super().do_GET()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        LOG.debug("overlay http: " + format, *args)
 
 
 def load_layout(path: Path | None) -> dict[str, Any]:

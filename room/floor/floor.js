@@ -1,0 +1,214 @@
+// The floor console: every table of the venue live, every open floor call with its options
+// as buttons, and the table actions a director needs. It speaks MQTT over WebSockets with
+// the person's own broker login (the ACL is the authorisation); every command it sends
+// carries `note: "by <login> (floor console)"`, which the table journals with the time.
+"use strict";
+
+const DEALER_BUTTONS = ["hand_start", "check_call", "bet_raise", "all_in", "fold", "pot",
+  "clock", "confirm", "undo"];
+const tables = new Map(); // table id -> {state, status}
+const pending = new Map(); // request id -> {table, what}
+let client = null;
+let login = "";
+let config = null;
+
+function topic(table, leaf) {
+  return `pokertable/v1/${config.venue}/${table}/${leaf}`;
+}
+
+function send(table, command) {
+  const requestId = `floor-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const payload = { ...command, request_id: requestId, note: `by ${login} (floor console)` };
+  pending.set(requestId, { table, what: command.command });
+  client.publish(topic(table, "cmd/director"), JSON.stringify(payload), { qos: 1 });
+  return requestId;
+}
+
+function text(el, value) {
+  el.textContent = value;
+  return el;
+}
+
+function renderCalls() {
+  const calls = document.getElementById("calls");
+  const items = [];
+  for (const [id, table] of [...tables.entries()].sort()) {
+    for (const alert of (table.state && table.state.alerts) || []) {
+      const card = document.createElement("div");
+      card.className = "call";
+      card.dataset.alert = alert.id;
+      card.dataset.table = id;
+      if (table.answered && table.answered.has(alert.id)) card.classList.add("pending");
+      card.append(
+        text(document.createElement("div"), `Table ${id} · ${alert.kind}`),
+        text(Object.assign(document.createElement("div"), { className: "rules" }),
+          alert.rule_ids.join(" ")),
+        text(document.createElement("p"), alert.text),
+      );
+      for (const option of alert.options) {
+        const button = text(document.createElement("button"), option);
+        button.dataset.option = option;
+        button.addEventListener("click", () => {
+          table.answered = table.answered || new Set();
+          table.answered.add(alert.id);
+          send(id, { command: "floor_decision", alert_id: alert.id, decision: option });
+          renderCalls();
+        });
+        card.append(button);
+      }
+      items.push(card);
+    }
+  }
+  const none = text(Object.assign(document.createElement("p"), { className: "none" }),
+    "None open.");
+  calls.replaceChildren(text(document.createElement("h2"), "Floor calls"),
+    ...(items.length ? items : [none]));
+}
+
+function tableElement(id) {
+  let el = document.querySelector(`.table[data-table="${id}"]`);
+  if (el) return el;
+  el = document.getElementById("table-template").content.firstElementChild.cloneNode(true);
+  el.dataset.table = id;
+  el.querySelector(".name").textContent = `Table ${id}`;
+  for (const button of el.querySelectorAll(".actions button")) {
+    button.addEventListener("click", () => {
+      const command = { command: button.dataset.command };
+      if (button.dataset.enabled) command.enabled = button.dataset.enabled === "true";
+      send(id, command);
+    });
+  }
+  const buttons = el.querySelector(".dealer .buttons");
+  for (const name of DEALER_BUTTONS) {
+    const button = text(document.createElement("button"), name.replace("_", " "));
+    button.dataset.button = name;
+    button.addEventListener("click", () => {
+      const command = { command: "dealer_button", button: name };
+      const amount = parseInt(el.querySelector(".dealer .amount").value, 10);
+      if (name === "bet_raise" && amount > 0) command.amount = amount;
+      send(id, command);
+    });
+    buttons.append(button);
+  }
+  el.querySelector(".seat-player").addEventListener("click", () => send(id, {
+    command: "seat_player",
+    seat: parseInt(el.querySelector(".seat-no").value, 10),
+    player: el.querySelector(".player-name").value,
+    stack: parseInt(el.querySelector(".player-stack").value, 10),
+  }));
+  el.querySelector(".record-penalty").addEventListener("click", () => {
+    const command = {
+      command: "penalty",
+      seat: parseInt(el.querySelector(".penalty-seat").value, 10),
+      penalty: el.querySelector(".penalty-kind").value,
+      rule_ids: [el.querySelector(".penalty-rule").value],
+    };
+    if (command.penalty === "missed_hands" || command.penalty === "missed_rounds") {
+      command.count = parseInt(el.querySelector(".penalty-count").value, 10);
+    }
+    send(id, command);
+  });
+  const all = [...document.querySelectorAll("#tables .table")];
+  const after = all.find((other) => other.dataset.table > id);
+  document.getElementById("tables").insertBefore(el, after || null);
+  return el;
+}
+
+function renderTable(id) {
+  const table = tables.get(id);
+  const el = tableElement(id);
+  const status = el.querySelector(".status");
+  status.textContent = table.status || "unknown";
+  status.className = "status " + (table.status || "");
+  const state = table.state;
+  if (!state) return;
+  el.querySelector(".hand").textContent = `hand ${state.hand_number}` +
+    (state.paused ? " · paused" : "") + (state.hand_for_hand ? " · hand-for-hand" : "");
+  const level = state.level;
+  el.querySelector(".level").textContent = `level ${level.number}: ` +
+    `${level.small_blind}/${level.big_blind}` + (level.ante ? ` ante ${level.ante}` : "");
+  const rows = [];
+  for (const seat of state.seats) {
+    if (seat.status === "empty") continue;
+    const row = document.createElement("tr");
+    row.dataset.seat = seat.seat;
+    if (state.action_on === seat.seat) row.className = "acting";
+    for (const value of [seat.seat, seat.player || "", seat.stack.toLocaleString("en-US"),
+      seat.bet ? seat.bet.toLocaleString("en-US") : "", seat.status]) {
+      row.append(text(document.createElement("td"), String(value)));
+    }
+    const cell = document.createElement("td");
+    const away = seat.status === "absent";
+    const toggle = text(document.createElement("button"), away ? "present" : "absent");
+    toggle.addEventListener("click", () => send(id, {
+      command: away ? "player_present" : "player_absent", seat: seat.seat }));
+    cell.append(toggle);
+    row.append(cell);
+    rows.push(row);
+  }
+  el.querySelector(".players tbody").replaceChildren(...rows);
+}
+
+function onMessage(topicName, payload) {
+  const parts = topicName.split("/");
+  const id = parts[3];
+  const leaf = parts.slice(4).join("/");
+  let msg;
+  try {
+    msg = JSON.parse(payload.toString());
+  } catch (error) {
+    return;
+  }
+  if (!tables.has(id)) tables.set(id, { state: null, status: null });
+  const table = tables.get(id);
+  if (leaf === "state") {
+    table.state = msg;
+    if (table.answered) {
+      const open = new Set((msg.alerts || []).map((a) => a.id));
+      for (const answered of [...table.answered]) if (!open.has(answered)) table.answered.delete(answered);
+    }
+  } else if (leaf === "status") {
+    table.status = msg.state;
+  } else if (leaf === "reply" && pending.has(msg.request_id)) {
+    const asked = pending.get(msg.request_id);
+    pending.delete(msg.request_id);
+    const line = tableElement(id).querySelector(".reply");
+    line.textContent = msg.ok ? `${asked.what}: done` : `${asked.what}: ${msg.error}`;
+    line.className = "reply" + (msg.ok ? "" : " error");
+    if (!msg.ok && table.answered) table.answered.clear();
+  }
+  renderTable(id);
+  renderCalls();
+}
+
+function connect(username, password) {
+  const error = document.getElementById("login-error");
+  error.textContent = "";
+  client = mqtt.connect(config.ws_url, { username, password, clientId: username,
+    reconnectPeriod: 0, connectTimeout: 10000 });
+  client.on("connect", () => {
+    login = username;
+    document.getElementById("login").hidden = true;
+    document.getElementById("room").hidden = false;
+    document.getElementById("who").textContent = `signed in as ${username}`;
+    const base = `pokertable/v1/${config.venue}/+/`;
+    client.subscribe(["state", "status", "reply"].map((leaf) => base + leaf), { qos: 1 });
+  });
+  client.on("error", (err) => {
+    error.textContent = `sign-in refused: ${err.message}`;
+    client.end(true);
+  });
+  client.on("message", onMessage);
+}
+
+async function main() {
+  config = await (await fetch("/config.json", { cache: "no-store" })).json();
+  document.getElementById("venue").textContent = config.venue;
+  document.getElementById("login").addEventListener("submit", (event) => {
+    event.preventDefault();
+    connect(document.getElementById("username").value,
+      document.getElementById("password").value);
+  });
+}
+
+main();
