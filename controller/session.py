@@ -73,6 +73,10 @@ class SessionConfig:
     rules: RuleProfile = TDA_2024
     max_seats: int = 10
     first_button: int | None = None  # drawn for the button; default: lowest occupied seat
+    # Cards placed within this many ms of each other may be reported in any order: each node
+    # scans its antennas in turn (a tag counts after two reads) and the Pi polls the nodes
+    # in turn. Deal order (R35-A2) and burns (R38) are judged with this tolerance.
+    card_read_window_ms: int = 1500
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +235,7 @@ def _engine(
             at_ms,
         )
         return session
+    session = _judge_due(session, out, at_ms, acting=False)
     assert session.hand is not None
     before = session.hand
     hand, pending, outcome = interpret(before, session.pending, event, rules)
@@ -254,6 +259,7 @@ def _engine(
         if played:
             # The first action ends the initial deal (R35-A counts, R30 presence); chips
             # that only show posted blinds are not an action.
+            session = _judge_due(session, out, at_ms, acting=True)
             session = _close_deal(session, out, at_ms)
             assert session.hand is not None
             hand = session.hand
@@ -449,7 +455,12 @@ def _start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSe
             level=level,
             first_button=first_button,
         )
-        tracked, started = irregular.start_tracked(setup, rules, absent=session.absent)
+        tracked, started = irregular.start_tracked(
+            setup,
+            rules,
+            absent=session.absent,
+            read_window_ms=session.config.card_read_window_ms,
+        )
     except EngineError as exc:
         _warn(out, session, "rules", str(exc), "cannot_start", at_ms)
         return session
@@ -536,6 +547,23 @@ def _pending_for(pending: Pending, hand: HandState) -> Pending:
     if hand.street != pending.street or hand.phase is Phase.COMPLETE:
         return Pending(street=hand.street, floors=pending.floors, next_floor=pending.next_floor)
     return pending
+
+
+def _judge_due(
+    session: TableSession, out: list[Output], at_ms: int, acting: bool
+) -> TableSession:
+    """What waited for the readers' window (first card's seat, a street's burn) is decided
+    once the window has passed or a player acts."""
+    tracked = session.tracked
+    if tracked is None or tracked.over:
+        return session
+    tracked, said = irregular.judge_due(tracked, session.config.rules, at_ms, acting)
+    if said:
+        for ruling in said:
+            if ruling.kind is RulingKind.FLOOR:
+                session = _raise_floor(session, ruling, out, at_ms)
+        out.append(_event(session, "card", tuple(said), {}, at_ms))
+    return evolve(session, tracked=tracked, hand=tracked.hand)
 
 
 def _close_deal(session: TableSession, out: list[Output], at_ms: int) -> TableSession:
@@ -687,6 +715,8 @@ def _card(session: TableSession, seen: CardDetected, out: list[Output]) -> Table
     hand = session.hand
     if _already_there(session, seen):
         return session  # a re-read is not a second card (R35-E) and not news
+    if hand is not None and hand.phase is Phase.COMPLETE and seen.zone in ("burn", "muck"):
+        return session  # the dealer gathers the cards (a last burn's read may come late)
     if hand is None or session.tracked is None or hand.phase is Phase.COMPLETE:
         _warn(
             out,
