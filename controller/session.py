@@ -83,14 +83,18 @@ class SessionConfig:
 class PendingAlert:
     """A ruling waiting for the floor, with the options the director may choose from.
 
-    ``floor_id`` is the interpretation layer's own id for the ruling (its FLOOR code) when
-    that layer holds the decision; the director answers with the table-wide ``id``.
+    ``id`` is the one name of this floor call everywhere: the state's alert, the event
+    that raised it, the rejections that wait for it, the director's ``floor_decision`` and
+    its reply. It is ``<hand_id>/F<n>``, numbered per hand by one counter
+    (``Pending.next_floor``) whichever layer raised the call. ``kind`` says what the call
+    is about (``string_bet``, ``bet_ruling``, ``skipped_player``, ...).
     """
 
     id: str
     ruling: Ruling
     hand_id: str | None
-    floor_id: str | None = None
+    kind: str
+    interpretation: bool = False  # the interpretation layer holds the decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,15 +195,18 @@ def _alert(
 def _event(
     session: TableSession, kind: str, rulings: tuple[Ruling, ...], data: dict[str, Any], at_ms: int
 ) -> Output:
-    public = [
-        {
+    public: list[dict[str, Any]] = []
+    for r in rulings:
+        said: dict[str, Any] = {
             "rule_ids": list(r.rule_ids),
             "kind": _public_kind(r.kind),
             "seat": r.seat,
             "text": r.text[:500],
         }
-        for r in rulings
-    ]
+        alert_id = _alert_id(session, r) if r.kind is RulingKind.FLOOR else None
+        if alert_id is not None:
+            said["alert_id"] = alert_id  # what the director answers with floor_decision
+        public.append(said)
     hand_id = session.hand.hand_id if session.hand is not None else None
     return Output(
         "event", {"hand_id": hand_id, "kind": kind, "rulings": public, "data": data, "ts_ms": at_ms}
@@ -314,11 +321,26 @@ def _once(rulings: tuple[Ruling, ...]) -> tuple[Ruling, ...]:
 def _raise_floor(
     session: TableSession, ruling: Ruling, out: list[Output], at_ms: int
 ) -> TableSession:
-    number = session.alert_counter + 1
-    own_id = ruling.code if "/F" in ruling.code else None  # the interpretation layer's id
+    """Park a FLOOR ruling as a pending alert under its one id (see ``PendingAlert``)."""
     hand_id = session.hand.hand_id if session.hand is not None else None
-    pending = PendingAlert(f"a-{number}", ruling, hand_id, own_id)
-    return evolve(session, alerts=(*session.alerts, pending), alert_counter=number)
+    held = session.pending.floor(ruling.code)
+    if held is not None:  # the interpretation layer numbered it already
+        kind = held.topic or "bet_ruling"
+        pending = PendingAlert(held.ruling_id, ruling, hand_id, kind, interpretation=True)
+        return evolve(session, alerts=(*session.alerts, pending))
+    number = session.pending.next_floor
+    alert_id = f"{hand_id or session.config.table}/F{number}"
+    pending = PendingAlert(alert_id, ruling, hand_id, ruling.code or "floor")
+    return evolve(
+        session,
+        alerts=(*session.alerts, pending),
+        pending=evolve(session.pending, next_floor=number + 1),
+        alert_counter=session.alert_counter + 1,
+    )
+
+
+def _alert_id(session: TableSession, ruling: Ruling) -> str | None:
+    return next((a.id for a in session.alerts if a.ruling is ruling), None)
 
 
 def _finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSession:
@@ -943,9 +965,9 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
         assert seat is not None
         # The dealer re-enters the raise; it now carries the floor's approval.
         return evolve(session, floor_approved=session.floor_approved | {seat})
-    if pending.floor_id is not None and session.hand is not None:
+    if pending.interpretation and session.hand is not None:
         # The interpretation layer applies the chosen option (call, raise, forfeit...).
-        choice = FloorDecision(pending.floor_id, decision, at_ms=cmd.at_ms)
+        choice = FloorDecision(pending.id, decision, at_ms=cmd.at_ms)
         return _engine(session, choice, out, cmd.at_ms, "floor_applied")
     return session
 

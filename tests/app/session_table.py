@@ -25,16 +25,24 @@ from pokertable.controller.table import TableSeat
 LEVEL = Level(small_blind=100, big_blind=200)
 
 
-def _session() -> TableSession:
-    seats = (TableSeat(1, "Ann", 5000), TableSeat(2, "Bob", 5000), TableSeat(3, "Cat", 1500))
-    return new_session(SessionConfig(venue="v", table="t1", first_button=3), LEVEL, seats)
+THREE_HANDED = ((1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500))
+
+
+def _session(
+    players: tuple[tuple[int, str, int], ...] = THREE_HANDED, first_button: int = 3
+) -> TableSession:
+    seats = tuple(TableSeat(*p) for p in players)
+    config = SessionConfig(venue="v", table="t1", first_button=first_button)
+    return new_session(config, LEVEL, seats)
 
 
 class Table:
     """Feeds inputs through ``apply`` and keeps every output, like the application does."""
 
-    def __init__(self) -> None:
-        self.session = _session()
+    def __init__(
+        self, players: tuple[tuple[int, str, int], ...] = THREE_HANDED, first_button: int = 3
+    ) -> None:
+        self.session = _session(players, first_button)
         self.out: list[Output] = []
         self.t = 0
 

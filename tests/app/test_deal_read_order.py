@@ -53,7 +53,7 @@ def _everyone_checks_or_calls(rig: TableRig, street: str) -> None:
 def test_TDA2024_35A2_38_a_correct_deal_read_in_scan_order_raises_no_alert(rig: TableRig) -> None:
     rig.start_controller()
     watch = rig.overlay
-    watch.wait_state(lambda s: s["hand_number"] == 0, "the controller's first state")
+    watch.wait_state(lambda s: s["hand_number"] == 0, "the controller's first state", 90)
     rig.button("hand_start")
     watch.wait_state(lambda s: s["hand_number"] == 1 and s["action_on"] == 4, "hand 1")
     rig.push(2, 100)  # the blinds go out
