@@ -26,9 +26,8 @@ from pokertable.controller.interpretation.events import (
     ChipMotion,
     PriorChipsPulled,
 )
-from pokertable.controller.interpretation.hand import TableEvent, interpret
+from pokertable.controller.interpretation.hand import EngineEvent, TableEvent, interpret
 from pokertable.controller.interpretation.zones import Pending
-from pokertable.controller.irregularities import dealing as irregular_dealing
 from pokertable.controller.irregularities import tracked as irregular
 from pokertable.controller.irregularities.events import CardRemoved as ReaderCardGone
 from pokertable.controller.irregularities.events import CardSeen as ReaderCard
@@ -40,10 +39,26 @@ from pokertable.controller.model import (
     SeatStatus,
     evolve,
 )
-from pokertable.controller.rulings import RulingKind
-from pokertable.controller.session_outputs import event_out, once, raise_floor, warn
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
+from pokertable.controller.session_outputs import event_out, raise_floor, warn
 from pokertable.controller.session_state import Output, TableSession, set_pair, zone_value
 from pokertable.controller.table import after_hand, next_hand
+
+
+class TrackedApplier:
+    """The one layer that applies decided actions: the irregularities layer's step over the
+    hand's ``TrackedHand``. Lives for one input; ``tracked`` is the result."""
+
+    def __init__(self, tracked: TrackedHand, rules: RuleProfile) -> None:
+        self.tracked, self.rules = tracked, rules
+
+    def __call__(
+        self, state: HandState, event: EngineEvent
+    ) -> tuple[HandState, tuple[Ruling, ...]]:
+        current = self.tracked if self.tracked.hand is state else evolve(self.tracked, hand=state)
+        self.tracked, said = irregular.step(current, event, self.rules)
+        return self.tracked.hand, tuple(said)
 
 
 def run_event(
@@ -70,33 +85,17 @@ def run_event(
         )
         return session
     session = _judge_due(session, out, at_ms, acting=False)
-    assert session.hand is not None
+    assert session.hand is not None and session.tracked is not None
     before = session.hand
-    hand, pending, outcome = interpret(before, session.pending, event, rules)
-    rulings = once(outcome.rulings)
-    if session.tracked is not None and hand is not before:
-        played = tuple(
-            a
-            for a in (i.player_action(at_ms) for i in outcome.interpretations if i.decided)
-            if a is not None
-        )
-        if isinstance(event, PlayerAction):
-            played = (event,)
-        status = HandStatus.COMPLETE if hand.phase is Phase.COMPLETE else session.tracked.status
-        session = evolve(
-            session,
-            hand=hand,
-            tracked=evolve(
-                session.tracked, hand=hand, played=(*session.tracked.played, *played), status=status
-            ),
-        )
-        if played:
-            # The first action ends the initial deal (R35-A counts, R30 presence); chips
-            # that only show posted blinds are not an action.
-            session = _judge_due(session, out, at_ms, acting=True)
-            session = _close_deal(session, out, at_ms)
-            assert session.hand is not None
-            hand = session.hand
+    # Interpretation decides; the irregularities layer applies (deal close, R37, R53 held
+    # actions, SA follow-ups): one pipeline, one owner of the hand.
+    applier = TrackedApplier(session.tracked, rules)
+    hand, pending, outcome = interpret(before, session.pending, event, rules, applier)
+    rulings = outcome.rulings
+    tracked = applier.tracked
+    if tracked.hand is not hand:  # an R52 correction replayed the street in the engine
+        tracked = evolve(tracked, hand=hand)
+    session = evolve(session, tracked=tracked, hand=tracked.hand)
     data: dict[str, Any] = {}
     if isinstance(event, PlayerAction):
         data = {"seat": event.seat, "action": str(event.kind), "amount": event.amount}
@@ -249,7 +248,7 @@ def reader_step(
     assert session.tracked is not None and session.hand is not None
     before = session.hand
     tracked, said = irregular.step(session.tracked, event, session.config.rules)
-    rulings = once(tuple(said))
+    rulings = tuple(said)
     for ruling in rulings:
         if ruling.kind is RulingKind.FLOOR:
             session = raise_floor(session, ruling, out, at_ms)
@@ -292,18 +291,6 @@ def _judge_due(session: TableSession, out: list[Output], at_ms: int, acting: boo
             if ruling.kind is RulingKind.FLOOR:
                 session = raise_floor(session, ruling, out, at_ms)
         out.append(event_out(session, "card", tuple(said), {}, at_ms))
-    return evolve(session, tracked=tracked, hand=tracked.hand)
-
-
-def _close_deal(session: TableSession, out: list[Output], at_ms: int) -> TableSession:
-    """The first action ends the initial deal (R35-A counts, R30 presence)."""
-    tracked = session.tracked
-    if tracked is None or tracked.deal.closed or tracked.over:
-        return session
-    tracked, said = irregular_dealing.close_deal(tracked, session.config.rules)
-    rulings = once(tuple(said))
-    if rulings:
-        out.append(event_out(session, "deal_closed", rulings, {}, at_ms))
     return evolve(session, tracked=tracked, hand=tracked.hand)
 
 

@@ -67,15 +67,6 @@ def _public_kind(kind: RulingKind) -> str:
     return {RulingKind.REJECTED: "alert", RulingKind.INFO: "accepted"}.get(kind, str(kind))
 
 
-def once(rulings: tuple[Ruling, ...]) -> tuple[Ruling, ...]:
-    """The interpretation layer and the engine may say the same sentence: say it once."""
-    kept: list[Ruling] = []
-    for ruling in rulings:
-        if all(ruling.text != k.text for k in kept):
-            kept.append(ruling)
-    return tuple(kept)
-
-
 def raise_floor(
     session: TableSession, ruling: Ruling, out: list[Output], at_ms: int
 ) -> TableSession:

@@ -1,11 +1,15 @@
 """The event runner behind ``InterpretedHand.step``: one event, run to completion.
 
 ``EventRun`` is the only mutable object of the layer and lives for one event: it routes chips,
-words, floor decisions and pot counts, applies decided rulings through ``engine.step`` and
-keeps the betting zones in step with the engine (prior chips, chips owed, change, R52 replays).
+words, floor decisions and pot counts, decides actions and hands them to one ``Applier``
+(``engine.step`` on its own; at the live table the irregularities layer's ``TrackedHand``
+step, which also holds out-of-turn actions, R53), and keeps the betting zones in step with
+the hand (prior chips, chips owed, change, R52 replays).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from pokertable.controller import engine
 from pokertable.controller.events import (
@@ -44,13 +48,22 @@ from pokertable.controller.rulings import Ruling, RulingKind
 
 EngineEvent = PlayerAction | DealHole | DealBoard | ShowHand | MuckHand
 TableEvent = InterpretationEvent | EngineEvent
+Applier = Callable[[HandState, EngineEvent], tuple[HandState, tuple[Ruling, ...]]]
+"""Applies one decided action or engine event to the hand; a REJECTED ruling changes nothing."""
+
+
+def engine_applier(rules: RuleProfile) -> Applier:
+    """The engine alone (the layer's own tests, replays, tools without card readers)."""
+    return lambda state, event: engine.step(state, event, rules)
 
 
 class EventRun:
     """Scratch for one event: the only mutable object, discarded when the event is done."""
 
-    def __init__(self, state: HandState, pending: Pending, rules: RuleProfile) -> None:
+    def __init__(self, state: HandState, pending: Pending, rules: RuleProfile,
+                 apply: Applier | None = None) -> None:
         self.state, self.pending, self.rules = state, pending, rules
+        self.apply = apply or engine_applier(rules)
         self.interps: list[Interpretation] = []
         self.rulings: list[Ruling] = []
 
@@ -383,7 +396,7 @@ class EventRun:
     def _engine_action(self, action: PlayerAction, reading: Interpretation | None) -> bool:
         before = self.state
         zone_before = self.zone(action.seat)
-        new, out = engine.step(before, action, self.rules)
+        new, out = self.apply(before, action)
         rejected = [r for r in out if r.kind is RulingKind.REJECTED]
         if rejected:
             self.alert(action.seat, "floor_discretion",
@@ -394,7 +407,8 @@ class EventRun:
         if reading is not None:
             self.interps.append(reading)
             self.rulings.append(reading.to_ruling())
-        self.rulings.extend(out)
+        said = {r.text for r in self.rulings}
+        self.rulings.extend(r for r in out if r.text not in said)  # nothing said twice
         self.pending = evolve(self.pending,
                               log=(*self.pending.log, LogEntry(before, action, zone_before)))
         self._commit(action.seat, reading)
@@ -442,8 +456,10 @@ class EventRun:
                 return
             self._engine_action(event, None)
             return
-        new, out = engine.step(self.state, event, self.rules)
+        new, out = self.apply(self.state, event)
         self.rulings.extend(out)
+        if any(r.kind is RulingKind.REJECTED for r in out):
+            return
         self.state = new
         self._after_engine()
 

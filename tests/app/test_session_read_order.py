@@ -106,6 +106,8 @@ def test_TDA2024_39B_a_flop_with_no_burn_acted_on_stands_once_the_window_has_pas
         table.card("board", card)
     table.press("check_call")  # a quick check: the burn's read may still be on its way
     assert not _alerts(table)
+    tracked = table.session.tracked
+    assert tracked is not None and tracked.board.burn_due is not None
     table.t += table.session.config.card_read_window_ms
     table.press("check_call")
     texts = _alerts(table)
