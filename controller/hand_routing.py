@@ -27,6 +27,7 @@ from pokertable.controller.interpretation.events import (
     PriorChipsPulled,
 )
 from pokertable.controller.interpretation.hand import EngineEvent, TableEvent, interpret
+from pokertable.controller.interpretation.held import settle_held
 from pokertable.controller.interpretation.zones import Pending
 from pokertable.controller.irregularities import tracked as irregular
 from pokertable.controller.irregularities.events import CardRemoved as ReaderCardGone
@@ -42,7 +43,7 @@ from pokertable.controller.model import (
 from pokertable.controller.rules import RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
 from pokertable.controller.session_outputs import event_out, raise_floor, warn
-from pokertable.controller.session_state import Output, TableSession, set_pair, zone_value
+from pokertable.controller.session_state import Output, TableSession, set_pair
 from pokertable.controller.table import after_hand, next_hand
 
 
@@ -115,8 +116,12 @@ def run_event(
     refused = hand is before and any(
         r.kind in (RulingKind.REJECTED, RulingKind.ALERT) for r in rulings
     )
+    if any(r.code == "out_of_turn" for r in rulings):
+        kind = "out_of_turn"  # held until the action reaches the seat (R53-A), not refused
+    elif refused:
+        kind = "rejected"
     if rulings or data:  # chips merely held in a zone are not news
-        out.append(event_out(session, "rejected" if refused else kind, rulings, data, at_ms))
+        out.append(event_out(session, kind, rulings, data, at_ms))
     if (
         isinstance(event, DealHole)
         and hand.seat(event.seat).hole
@@ -264,9 +269,8 @@ def reader_step(
                 "ts_ms": at_ms,
             }
             out.append(Output("hole_cards", payload))
-    session = evolve(
-        session, tracked=tracked, hand=hand, pending=_pending_for(session.pending, hand)
-    )
+    pending = settle_held(_pending_for(session.pending, hand), rulings)  # R53 held chips
+    session = evolve(session, tracked=tracked, hand=hand, pending=pending)
     if hand.phase is Phase.COMPLETE and before.phase is not Phase.COMPLETE:
         session = finish_hand(session, out, at_ms)
     return session
@@ -367,25 +371,8 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
                 seat_no, pulled, at_ms=moved.at_ms, by_dealer=seat_zone.change > 0
             )
             session = run_event(session, event, out, moved.at_ms, "chips_pulled")
-    if (
-        moved.arrived
-        and hand.phase is Phase.BETTING
-        and hand.has_seat(seat_no)
-        and hand.action_on != seat_no
-        and zone_value(tuple(zone)) > hand.seat(seat_no).bet
-    ):
-        # More than the seat has committed (posted blinds are fine), out of turn: R53-A.
-        # The chips are held in the zone; nothing is ruled until the action reaches him.
-        warn(
-            out,
-            session,
-            "acting_in_turn",
-            f"seat {seat_no} put chips out but the action is on seat {hand.action_on}: "
-            "the chips stay where they are until the action reaches him",
-            "out_of_turn",
-            moved.at_ms,
-            seat_no,
-        )
+    # Chips out of turn (R53-A) are interpretation's to read and the irregularities layer's
+    # to hold: both say so on the event below.
     if moved.arrived:
         chips = tuple(ZoneChip(c.denomination, c.kind) for c in moved.arrived)
         motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pokertable.controller.console_words import console_press
 from pokertable.controller.engine import EngineError
-from pokertable.controller.hand_routing import run_event
+from pokertable.controller.hand_routing import reader_step, run_event
 from pokertable.controller.inputs import (
     ConsolePress,
     RoomCommand,
@@ -168,6 +168,10 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
         assert seat is not None
         # The dealer re-enters the raise; it now carries the floor's approval.
         return evolve(session, floor_approved=session.floor_approved | {seat})
+    if pending.kind == "skipped_player" and session.tracked is not None:
+        # R53-B: the irregularities layer rules on the skipped seat, then held actions go on.
+        choice = FloorDecision(pending.id, decision, at_ms=cmd.at_ms)
+        return reader_step(session, choice, out, cmd.at_ms, "floor_applied")
     if pending.interpretation and session.hand is not None:
         # The interpretation layer applies the chosen option (call, raise, forfeit...).
         choice = FloorDecision(pending.id, decision, at_ms=cmd.at_ms)

@@ -21,6 +21,7 @@ from pokertable.controller.events import (
     ShowHand,
 )
 from pokertable.controller.interpretation import floor as floors
+from pokertable.controller.interpretation import held
 from pokertable.controller.interpretation.chips import ZoneView, read_chips
 from pokertable.controller.interpretation.context import BetContext, context_for
 from pokertable.controller.interpretation.declarations import combine
@@ -179,10 +180,27 @@ class EventRun:
             self.alert(seat, "wait_for_amount",
                        f"seat {seat} put chips out before seat {blocking.seat}'s ruling: held "
                        "until the floor decides", "amount_pending")
-        else:
+        elif not self._hold_out_of_turn(zone, at_ms):
             self.alert(seat, "acting_in_turn",
                        f"seat {seat} put {zone.value} out of turn (action on seat "
                        f"{self.state.action_on}): chips held", "out_of_turn")
+
+    def _hold_out_of_turn(self, zone: SeatZone, at_ms: int) -> bool:
+        """R53-A: the chips are the action they would be now; the applying layer holds it
+        until the action reaches the seat (the engine alone refuses it: chips just wait)."""
+        if zone.held:
+            return False
+        reading = held.reading_out_of_turn(self.state, zone, self.rules)
+        action = reading.player_action(at_ms) if reading is not None else None
+        if action is None:
+            return False
+        new, out = self.apply(self.state, action)
+        if any(r.kind is RulingKind.REJECTED for r in out):
+            return False
+        self.put(evolve(zone, held=True))
+        self.rulings.extend(out)
+        self.state = new
+        return True
 
     def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int) -> None:
         ctx = self.ctx(seat)
@@ -409,6 +427,7 @@ class EventRun:
             self.rulings.append(reading.to_ruling())
         said = {r.text for r in self.rulings}
         self.rulings.extend(r for r in out if r.text not in said)  # nothing said twice
+        self.pending = held.settle_held(self.pending, out)  # R53-A: held chips bound or back
         self.pending = evolve(self.pending,
                               log=(*self.pending.log, LogEntry(before, action, zone_before)))
         self._commit(action.seat, reading)
@@ -437,7 +456,7 @@ class EventRun:
         if seat is None or self._blocked_for(seat) is not None:
             return
         zone = self.zone(seat)
-        if zone.motion and not zone.motion_open:
+        if zone.motion and not zone.motion_open and not zone.held:
             self._rule_turn(seat, zone, 0)  # chips put out early are ruled in turn
         elif zone.declaration is not None and not zone.waiting:
             self.put(evolve(zone, declaration=None))

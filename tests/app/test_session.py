@@ -60,6 +60,8 @@ def test_undercall_and_out_of_turn_chips_raise_alerts_without_changing_state() -
     table = Table()
     table.press("hand_start")
     _deal(table)
+    table.push(1, 100)  # the blinds go out
+    table.push(2, 100, 100)
     before = table.session.hand
     out = table.push(1, 500)  # seat 3 is on the action
     assert before is table.session.hand
