@@ -13,6 +13,7 @@ from pokertable.controller.inputs import (
 from pokertable.controller.interpretation.events import (
     FloorDecision,
 )
+from pokertable.controller.irregularities.events import ConfirmMisdeal, KillHand
 from pokertable.controller.model import (
     AnteFormat,
     Level,
@@ -128,6 +129,9 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
     return session
 
 
+_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor"})
+
+
 def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:
     alert_id = str(cmd.payload["alert_id"])
     decision = str(cmd.payload["decision"])
@@ -168,6 +172,14 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
         assert seat is not None
         # The dealer re-enters the raise; it now carries the floor's approval.
         return evolve(session, floor_approved=session.floor_approved | {seat})
+    if pending.kind in _DEALING_FLOORS and session.tracked is not None:
+        # R35-A5 / R37 left to the TD: a misdeal or a dead hand is applied; "keep" is not.
+        seat = pending.ruling.seat
+        if decision == "misdeal":
+            return reader_step(session, ConfirmMisdeal(cmd.at_ms), out, cmd.at_ms, "misdeal")
+        if decision == "dead_hand" and seat is not None:
+            return reader_step(session, KillHand(seat, cmd.at_ms), out, cmd.at_ms, "floor_applied")
+        return session
     if pending.kind == "skipped_player" and session.tracked is not None:
         # R53-B: the irregularities layer rules on the skipped seat, then held actions go on.
         choice = FloorDecision(pending.id, decision, at_ms=cmd.at_ms)

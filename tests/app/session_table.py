@@ -19,6 +19,7 @@ from pokertable.controller.inputs import (
     to_record,
 )
 from pokertable.controller.model import Level
+from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.session import Output, SessionConfig, TableSession, apply, new_session
 from pokertable.controller.table import TableSeat
 
@@ -29,10 +30,12 @@ THREE_HANDED = ((1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500))
 
 
 def _session(
-    players: tuple[tuple[int, str, int], ...] = THREE_HANDED, first_button: int = 3
+    players: tuple[tuple[int, str, int], ...] = THREE_HANDED,
+    first_button: int = 3,
+    rules: RuleProfile = TDA_2024,
 ) -> TableSession:
     seats = tuple(TableSeat(*p) for p in players)
-    config = SessionConfig(venue="v", table="t1", first_button=first_button)
+    config = SessionConfig(venue="v", table="t1", first_button=first_button, rules=rules)
     return new_session(config, LEVEL, seats)
 
 
@@ -40,9 +43,12 @@ class Table:
     """Feeds inputs through ``apply`` and keeps every output, like the application does."""
 
     def __init__(
-        self, players: tuple[tuple[int, str, int], ...] = THREE_HANDED, first_button: int = 3
+        self,
+        players: tuple[tuple[int, str, int], ...] = THREE_HANDED,
+        first_button: int = 3,
+        rules: RuleProfile = TDA_2024,
     ) -> None:
-        self.session = _session(players, first_button)
+        self.session = _session(players, first_button, rules)
         self.out: list[Output] = []
         self.t = 0
 

@@ -7,6 +7,7 @@ rejections that wait for it, in ``floor_decision`` and in its reply is the same 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 
 from pokertable.controller.inputs import RoomCommand
 from pokertable.controller.public_state import table_state
+from pokertable.controller.rules import TDA_2024
 from pokertable.mqtt.mosquitto import find_mosquitto
 from pokertable.mqtt.payloads import validate
 from tests.app.session_table import Table, _deal
@@ -56,6 +58,23 @@ def test_A6_bb_option_chips_floor_call_has_one_id_and_floor_decision_unblocks() 
     hand = table.session.hand
     assert hand is not None and hand.action_on is None  # Bob checked: the round is over
     assert table_state(table.session, table.t)["alerts"] == []
+
+
+def test_TDA2024_35A5_card_count_left_to_the_floor_dead_hand_answered_by_floor_decision() -> None:
+    rules = replace(TDA_2024, misdeal_on_card_count=False)  # as profiles that leave it to the TD
+    table = Table(rules=rules)
+    table.press("hand_start")
+    for seat, card in ((1, "As"), (2, "Ks"), (3, "Qs"), (1, "Ad"), (2, "Kd"), (3, "Qd")):
+        table.card(f"seat{seat}.cards", card)
+    table.card("seat2.cards", "2h")  # a third card to Bob
+    [alert] = table_state(table.session, table.t)["alerts"]
+    assert alert["kind"] == "card_count_floor" and alert["options"] == ["misdeal", "dead_hand"]
+    out = table(RoomCommand("floor_decision", "f1", {"alert_id": alert["id"],
+                                                     "decision": "dead_hand"}, 1))
+    assert next(o.payload for o in out if o.channel == "reply")["ok"] is True
+    hand = table.session.hand
+    assert hand is not None and hand.seat(2).status.value == "folded"
+    assert table.session.tracked is not None and 2 in table.session.tracked.killed
 
 
 @pytest.fixture
