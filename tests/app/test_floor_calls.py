@@ -6,6 +6,7 @@ rejections that wait for it, in ``floor_decision`` and in its reply is the same 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -69,8 +70,9 @@ def test_TDA2024_35A5_card_count_left_to_the_floor_dead_hand_answered_by_floor_d
     table.card("seat2.cards", "2h")  # a third card to Bob
     [alert] = table_state(table.session, table.t)["alerts"]
     assert alert["kind"] == "card_count_floor" and alert["options"] == ["misdeal", "dead_hand"]
-    out = table(RoomCommand("floor_decision", "f1", {"alert_id": alert["id"],
-                                                     "decision": "dead_hand"}, 1))
+    out = table(
+        RoomCommand("floor_decision", "f1", {"alert_id": alert["id"], "decision": "dead_hand"}, 1)
+    )
     assert next(o.payload for o in out if o.channel == "reply")["ok"] is True
     hand = table.session.hand
     assert hand is not None and hand.seat(2).status.value == "folded"
@@ -82,6 +84,8 @@ def rig(tmp_path: Path) -> Iterator[TableRig]:
     if find_mosquitto() is None:
         pytest.skip("needs mosquitto")
     table = TableRig(tmp_path, [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500)], 3)
+    # A generous stall limit: both cores may be busy with other work (the waits are on state).
+    table.overlay.wait_state = functools.partial(table.overlay.wait_state, timeout=120)  # type: ignore[method-assign]
     try:
         yield table
     finally:
@@ -91,7 +95,7 @@ def rig(tmp_path: Path) -> Iterator[TableRig]:
 def test_A6_floor_call_answered_over_mqtt_unblocks_the_hand(rig: TableRig) -> None:
     rig.start_controller()
     watch = rig.overlay
-    watch.wait_state(lambda s: s["hand_number"] == 0, "the controller's first state", 90)
+    watch.wait_state(lambda s: s["hand_number"] == 0, "the controller's first state")
     rig.button("hand_start")
     watch.wait_state(lambda s: s["hand_number"] == 1 and s["action_on"] == 3, "hand 1")
     rig.push(1, 100)
@@ -114,8 +118,12 @@ def test_A6_floor_call_answered_over_mqtt_unblocks_the_hand(rig: TableRig) -> No
     assert [r.get("alert_id") for r in raised] == [alert_id]
     rig.director.publish(
         f"{PREFIX}/cmd/director",
-        {"command": "floor_decision", "request_id": "fd1", "alert_id": alert_id,
-         "decision": "check"},
+        {
+            "command": "floor_decision",
+            "request_id": "fd1",
+            "alert_id": alert_id,
+            "decision": "check",
+        },
     )
     state = watch.wait_state(
         lambda s: not s["alerts"] and s["action_on"] is None, "the hand to move on"
