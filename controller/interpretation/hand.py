@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from pokertable.controller import engine
 from pokertable.controller.engine import HandSetup
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
-from pokertable.controller.interpretation.runner import (
+from pokertable.controller.interpretation.run_base import (
     Applier,
     EngineEvent,
-    EventRun,
     TableEvent,
     engine_applier,
 )
+from pokertable.controller.interpretation.runner import EventRun
 from pokertable.controller.interpretation.zones import Pending
 from pokertable.controller.model import HandState
 from pokertable.controller.rules import TDA_2024, RuleProfile

@@ -9,16 +9,10 @@ the hand (prior chips, chips owed, change, R52 replays).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from pokertable.controller import engine
 from pokertable.controller.events import (
     ActionKind,
-    DealBoard,
-    DealHole,
-    MuckHand,
     PlayerAction,
-    ShowHand,
 )
 from pokertable.controller.interpretation import floor as floors
 from pokertable.controller.interpretation import held
@@ -33,40 +27,27 @@ from pokertable.controller.interpretation.events import (
     Declaration,
     DeclKind,
     FloorDecision,
-    InterpretationEvent,
     PotCountGiven,
     Precedence,
     PriorChipsPulled,
     chip_value,
 )
-from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation, alert
+from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.pot_limit import judge_count_error, quote
 from pokertable.controller.interpretation.raises import call
-from pokertable.controller.interpretation.zones import LogEntry, Pending, SeatZone, remove_chips
+from pokertable.controller.interpretation.run_base import (
+    EngineEvent,
+    EventRunBase,
+    TableEvent,
+)
+from pokertable.controller.interpretation.zones import LogEntry, SeatZone, remove_chips
 from pokertable.controller.model import Betting, HandState, Phase, SeatStatus, evolve
-from pokertable.controller.rules import OverbetChange, RuleProfile
+from pokertable.controller.rules import OverbetChange
 from pokertable.controller.rulings import Ruling, RulingKind
 
-EngineEvent = PlayerAction | DealHole | DealBoard | ShowHand | MuckHand
-TableEvent = InterpretationEvent | EngineEvent
-Applier = Callable[[HandState, EngineEvent], tuple[HandState, tuple[Ruling, ...]]]
-"""Applies one decided action or engine event to the hand; a REJECTED ruling changes nothing."""
 
-
-def engine_applier(rules: RuleProfile) -> Applier:
-    """The engine alone (the layer's own tests, replays, tools without card readers)."""
-    return lambda state, event: engine.step(state, event, rules)
-
-
-class EventRun:
+class EventRun(EventRunBase):
     """Scratch for one event: the only mutable object, discarded when the event is done."""
-
-    def __init__(self, state: HandState, pending: Pending, rules: RuleProfile,
-                 apply: Applier | None = None) -> None:
-        self.state, self.pending, self.rules = state, pending, rules
-        self.apply = apply or engine_applier(rules)
-        self.interps: list[Interpretation] = []
-        self.rulings: list[Ruling] = []
 
     # --- dispatch ------------------------------------------------------------------------
 
@@ -89,35 +70,7 @@ class EventRun:
             case _:
                 self._engine_event(event)
 
-    def alert(self, seat: int | None, concept: str, text: str, code: str) -> None:
-        self.rulings.append(alert(seat, self.rules.cite(concept), text, code))
-
-    def zone(self, seat: int) -> SeatZone:
-        return self.pending.zone(seat)
-
-    def put(self, zone: SeatZone) -> None:
-        self.pending = self.pending.with_zone(zone)
-
-    def ctx(self, seat: int) -> BetContext | None:
-        return context_for(self.state, seat, self.rules)
-
     # --- validation (bad input: alert, no state change) ----------------------------------
-
-    def _seat_ok(self, seat: int, what: str) -> bool:
-        if not self.state.has_seat(seat):
-            self.alert(seat, "floor_discretion", f"{what} at seat {seat}, which is not dealt in",
-                       "seat_not_in_hand")
-            return False
-        if self.state.seat(seat).status is SeatStatus.FOLDED:
-            self.alert(seat, "in_turn_binding", f"{what} at seat {seat}, which has folded",
-                       "seat_folded")
-            return False
-        return True
-
-    def _blocked_for(self, seat: int) -> FloorRuling | None:
-        """A floor ruling that must be answered before this seat may act."""
-        return next((f for f in self.pending.floors
-                     if f.seat == seat or (f.blocks_table and f.seat != seat)), None)
 
     # --- chips ---------------------------------------------------------------------------
 
@@ -377,21 +330,7 @@ class EventRun:
                         kind=RulingKind.CORRECTED)
         return reading
 
-    def _note(self, reading: Interpretation) -> None:
-        self.interps.append(reading)
-        self.rulings.append(reading.to_ruling())
-
     # --- applying rulings ----------------------------------------------------------------
-
-    def _register(self, ruling: FloorRuling, seat: int,
-                  reading: Interpretation | None = None) -> None:
-        numbered = floors.with_id(ruling, self.pending.next_floor, self.state.hand_id)
-        self.pending = evolve(self.pending, floors=(*self.pending.floors, numbered),
-                              next_floor=self.pending.next_floor + 1)
-        base = reading or Interpretation(seat=seat, action=None, total=self.state.seat(seat).bet,
-                                         rule_ids=numbered.rule_ids, text=numbered.text,
-                                         kind=RulingKind.FLOOR, code="floor")
-        self._note(evolve(base, floor=numbered))
 
     def _apply(self, reading: Interpretation, at_ms: int) -> None:
         if reading.floor is not None:
@@ -410,57 +349,6 @@ class EventRun:
         assert action is not None
         if not self._engine_action(action, reading):
             return
-
-    def _engine_action(self, action: PlayerAction, reading: Interpretation | None) -> bool:
-        before = self.state
-        zone_before = self.zone(action.seat)
-        new, out = self.apply(before, action)
-        rejected = [r for r in out if r.kind is RulingKind.REJECTED]
-        if rejected:
-            self.alert(action.seat, "floor_discretion",
-                       f"seat {action.seat}: the engine refused {action.kind}: "
-                       f"{rejected[0].text}", "engine_rejected")
-            return False
-        self.state = new
-        if reading is not None:
-            self.interps.append(reading)
-            self.rulings.append(reading.to_ruling())
-        said = {r.text for r in self.rulings}
-        self.rulings.extend(r for r in out if r.text not in said)  # nothing said twice
-        self.pending = held.settle_held(self.pending, out)  # R53-A: held chips bound or back
-        self.pending = evolve(self.pending,
-                              log=(*self.pending.log, LogEntry(before, action, zone_before)))
-        self._commit(action.seat, reading)
-        self._after_engine()
-        return True
-
-    def _commit(self, seat: int, reading: Interpretation | None) -> None:
-        zone = self.zone(seat)
-        if self.state.seat(seat).status is SeatStatus.FOLDED:
-            self.put(SeatZone(seat))
-            return
-        chips = zone.prior + zone.motion
-        self.put(SeatZone(
-            seat, prior_start=chips, prior=chips,
-            owed=reading.add if reading else 0, change=reading.returned if reading else 0,
-            chip_defined=reading.chip_defined if reading else False,
-        ))
-
-    def _after_engine(self) -> None:
-        state = self.state
-        if state.street != self.pending.street or state.phase is Phase.COMPLETE:
-            self.pending = Pending(street=state.street, floors=self.pending.floors,
-                                   next_floor=self.pending.next_floor)
-            return
-        seat = state.action_on
-        if seat is None or self._blocked_for(seat) is not None:
-            return
-        zone = self.zone(seat)
-        if zone.motion and not zone.motion_open and not zone.held:
-            self._rule_turn(seat, zone, 0)  # chips put out early are ruled in turn
-        elif zone.declaration is not None and not zone.waiting:
-            self.put(evolve(zone, declaration=None))
-            self._words(zone.declaration, evolve(zone, declaration=None))
 
     def _engine_event(self, event: EngineEvent) -> None:
         if isinstance(event, PlayerAction):
