@@ -72,6 +72,8 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
         return session
     seat_no = hand.action_on
     opts = betting.options_for(hand, rules)
+    if press.seat is not None and press.seat != seat_no and hand.has_seat(press.seat):
+        return _out_of_turn_words(session, press, out)
     if seat_no is None or opts is None:
         warn(
             out,
@@ -103,4 +105,35 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
     # declaration came first). "Raise" with no amount waits for the chips (R51-A).
     amount = press.amount if press.button == "bet_raise" else None
     declaration = Declaration(seat_no, kind_of[press.button], amount, at_ms=press.at_ms)
+    return run_event(session, declaration, out, press.at_ms, "declaration")
+
+
+def _out_of_turn_words(
+    session: TableSession, press: ConsolePress, out: list[Output]
+) -> TableSession:
+    """Words of a seat the action has not reached (R53-A): interpretation reads them as the
+    action they would be now; the irregularities layer holds it until his turn."""
+    hand = session.hand
+    assert hand is not None and press.seat is not None
+    facing = hand.call_to > hand.seat(press.seat).bet
+    kind_of = {
+        "check_call": DeclKind.CALL if facing else DeclKind.CHECK,
+        "fold": DeclKind.FOLD,
+        "all_in": DeclKind.ALL_IN,
+        "bet_raise": DeclKind.RAISE if hand.call_to else DeclKind.BET,
+        "pot": DeclKind.POT,
+    }
+    kind = kind_of.get(press.button)
+    if kind is None:
+        warn(
+            out,
+            session,
+            "rules",
+            f"unknown console button {press.button!r}",
+            "unknown_button",
+            press.at_ms,
+        )
+        return session
+    amount = press.amount if press.button == "bet_raise" else None
+    declaration = Declaration(press.seat, kind, amount, at_ms=press.at_ms)
     return run_event(session, declaration, out, press.at_ms, "declaration")

@@ -96,8 +96,13 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
     if cmd.command == "dealer_button":
         # A networked dealer console (a tablet at the dealer's seat) instead of GPIO buttons.
         reply(session, cmd, out, True)
-        amount = p.get("amount")
-        press = ConsolePress(str(p["button"]), cmd.at_ms, int(amount) if amount else None)
+        amount, speaker = p.get("amount"), p.get("seat")  # seat: words out of turn (R53)
+        press = ConsolePress(
+            str(p["button"]),
+            cmd.at_ms,
+            int(amount) if amount else None,
+            int(speaker) if speaker is not None else None,
+        )
         return console_press(session, press, out)
     if cmd.command == "penalty":
         seat = int(p["seat"])

@@ -14,7 +14,8 @@ from collections.abc import Iterable
 
 from pokertable.controller.interpretation.chips import read_chips
 from pokertable.controller.interpretation.context import context_for
-from pokertable.controller.interpretation.events import chip_value
+from pokertable.controller.interpretation.declarations import combine
+from pokertable.controller.interpretation.events import Declaration, chip_value
 from pokertable.controller.interpretation.outcome import Interpretation
 from pokertable.controller.interpretation.zones import Pending, SeatZone
 from pokertable.controller.model import HandState, evolve
@@ -33,6 +34,18 @@ def reading_out_of_turn(state: HandState, zone: SeatZone,
         return None
     reading = read_chips(ctx, zone.view(ctx.own), rules)
     if reading.action is None or reading.floor is not None:
+        return None
+    return reading
+
+
+def words_out_of_turn(state: HandState, decl: Declaration, zone: SeatZone,
+                      rules: RuleProfile) -> Interpretation | None:
+    """The action ``decl`` would be if its seat were on the action now (words need no chips)."""
+    ctx = context_for(evolve(state, action_on=decl.seat), decl.seat, rules)
+    if ctx is None:
+        return None
+    reading = combine(ctx, decl, zone.view(ctx.own), False, rules)
+    if reading.action is None or reading.floor is not None or reading.waiting:
         return None
     return reading
 

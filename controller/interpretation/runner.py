@@ -138,19 +138,21 @@ class EventRun(EventRunBase):
                        f"seat {seat} put {zone.value} out of turn (action on seat "
                        f"{self.state.action_on}): chips held", "out_of_turn")
 
-    def _hold_out_of_turn(self, zone: SeatZone, at_ms: int) -> bool:
-        """R53-A: the chips are the action they would be now; the applying layer holds it
-        until the action reaches the seat (the engine alone refuses it: chips just wait)."""
+    def _hold_out_of_turn(self, zone: SeatZone, at_ms: int,
+                          decl: Declaration | None = None) -> bool:
+        """R53-A: chips or words out of turn are the action they would be now; the applying
+        layer holds it until the action reaches the seat (the engine alone refuses it)."""
         if zone.held:
             return False
-        reading = held.reading_out_of_turn(self.state, zone, self.rules)
+        reading = (held.reading_out_of_turn(self.state, zone, self.rules) if decl is None
+                   else held.words_out_of_turn(self.state, decl, zone, self.rules))
         action = reading.player_action(at_ms) if reading is not None else None
         if action is None:
             return False
         new, out = self.apply(self.state, action)
         if any(r.kind is RulingKind.REJECTED for r in out):
             return False
-        self.put(evolve(zone, held=True))
+        self.put(evolve(zone, held=bool(zone.motion)))
         self.rulings.extend(out)
         self.state = new
         return True
@@ -291,8 +293,9 @@ class EventRun(EventRunBase):
                     f"seat {decl.seat}: the chips came first and defined the bet",
                     seat=decl.seat, code="chips_defined"))
                 return
-            self.alert(decl.seat, "acting_in_turn", f"seat {decl.seat} declared {decl.kind} but "
-                       f"the action is on seat {self.state.action_on}", "out_of_turn")
+            if not self._hold_out_of_turn(self.zone(decl.seat), decl.at_ms, decl):
+                self.alert(decl.seat, "acting_in_turn", f"seat {decl.seat} declared {decl.kind} "
+                           f"but the action is on seat {self.state.action_on}", "out_of_turn")
             return
         zone = self.zone(decl.seat)
         if decl.kind is DeclKind.FOLD and zone.no_fold:

@@ -99,3 +99,26 @@ def test_TDA2024_53B_out_of_turn_substantial_action_binds_and_the_floor_rules_th
     assert [hand.seat(n).bet for n in (1, 2, 3, 4)] == [200, 200, 200, 200]
     assert hand.action_on == 2  # Bob's option
     assert table.session.pending.zone(4).change == 0  # Dan's chips are his call
+
+
+def test_TDA2024_53A_spoken_out_of_turn_call_is_held_and_binds_in_turn() -> None:
+    table = _table()
+    out = table(RoomCommand("dealer_button", "b1", {"button": "check_call", "seat": 1}, 1))
+    event = next(o.payload for o in out if o.channel == "event")
+    assert event["kind"] == "out_of_turn" and event["rulings"][0]["rule_ids"] == ["TDA2024-53A"]
+    hand = table.session.hand
+    assert hand is not None and hand.action_on == 3 and hand.seat(1).bet == 100
+    table.press("check_call")  # Cat calls: Ann's spoken call binds
+    hand = table.session.hand
+    assert hand is not None and hand.seat(1).bet == 200 and hand.action_on == 2
+
+
+def test_TDA2024_53A_spoken_out_of_turn_fold_binds_even_after_a_raise() -> None:
+    table = _table()
+    table(RoomCommand("dealer_button", "b1", {"button": "fold", "seat": 2}, 1))  # binds
+    table.press("bet_raise", 600)  # Cat raises to 600
+    hand = table.session.hand
+    assert hand is not None and hand.action_on == 1
+    table.press("check_call")  # Ann calls; Bob's out-of-turn fold binds (an OOT fold always does)
+    hand = table.session.hand
+    assert hand is not None and hand.seat(2).status.value == "folded"
