@@ -96,7 +96,7 @@ def run_event(
     tracked = applier.tracked
     if tracked.hand is not hand:  # an R52 correction replayed the street in the engine
         tracked = evolve(tracked, hand=hand)
-    session = evolve(session, tracked=tracked, hand=tracked.hand)
+    session = evolve(session, tracked=tracked)
     data: dict[str, Any] = {}
     if isinstance(event, PlayerAction):
         data = {"seat": event.seat, "action": str(event.kind), "amount": event.amount}
@@ -134,7 +134,6 @@ def run_event(
             "ts_ms": at_ms,
         }
         out.append(Output("hole_cards", payload))
-    session = evolve(session, hand=hand)
     if hand.phase is Phase.COMPLETE and before.phase is not Phase.COMPLETE:
         session = finish_hand(session, out, at_ms)
     return session
@@ -200,7 +199,6 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
     hand, rulings = tracked.hand, tuple(started)
     session = evolve(
         session,
-        hand=hand,
         tracked=tracked,
         hand_number=number,
         level=level,
@@ -224,7 +222,6 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
 def _fresh_felt(session: TableSession, tracked: TrackedHand) -> TableSession:
     return evolve(
         session,
-        hand=tracked.hand,
         tracked=tracked,
         pending=Pending(street=tracked.hand.street),
         bet_zones=(),
@@ -270,7 +267,7 @@ def reader_step(
             }
             out.append(Output("hole_cards", payload))
     pending = settle_held(_pending_for(session.pending, hand), rulings)  # R53 held chips
-    session = evolve(session, tracked=tracked, hand=hand, pending=pending)
+    session = evolve(session, tracked=tracked, pending=pending)
     if hand.phase is Phase.COMPLETE and before.phase is not Phase.COMPLETE:
         session = finish_hand(session, out, at_ms)
     return session
@@ -295,7 +292,7 @@ def _judge_due(session: TableSession, out: list[Output], at_ms: int, acting: boo
             if ruling.kind is RulingKind.FLOOR:
                 session = raise_floor(session, ruling, out, at_ms)
         out.append(event_out(session, "card", tuple(said), {}, at_ms))
-    return evolve(session, tracked=tracked, hand=tracked.hand)
+    return evolve(session, tracked=tracked)
 
 
 def confirm_showdown(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:

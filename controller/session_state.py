@@ -70,8 +70,7 @@ class TableSession:
     table: TableState
     level: Level
     pending_level: Level | None = None
-    hand: HandState | None = None
-    tracked: TrackedHand | None = None  # the same hand as the card readers see it (R23-R39, 53)
+    tracked: TrackedHand | None = None  # the hand in play, owned by the irregularities layer
     pending: Pending = field(default_factory=Pending)  # zones, words, floor rulings (R40-62)
     hand_number: int = 0
     paused: bool = False
@@ -86,6 +85,11 @@ class TableSession:
     alert_counter: int = 0
     leds: tuple[tuple[int, str], ...] = ()
     history: tuple[str, ...] = field(default=())  # hand ids completed this session
+
+    @property
+    def hand(self) -> HandState | None:
+        """The hand in play: the irregularities layer's ``TrackedHand`` owns it (one copy)."""
+        return self.tracked.hand if self.tracked is not None else None
 
     def zone(self, seat: int) -> tuple[ChipItem, ...]:
         return dict(self.bet_zones).get(seat, ())
