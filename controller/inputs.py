@@ -72,6 +72,9 @@ class ConsolePress:
     button: str
     at_ms: int
     amount: int | None = None
+    # The seat that spoke, when the dealer enters words of a seat not on the action (R53):
+    # None is the seat on the action.
+    seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from pokertable.controller import betting
-from pokertable.controller.model import AnteFormat, Level, Phase, SeatStatus
+from pokertable.controller.model import (
+    AnteFormat,
+    HandState,
+    Level,
+    Phase,
+    Pot,
+    SeatStatus,
+    evolve,
+)
 from pokertable.controller.pots import build_pots
 from pokertable.controller.session import TableSession
 
@@ -30,6 +38,26 @@ def level_json(level: Level) -> dict[str, Any]:
         "ante": level.ante,
         "ante_format": _ANTE_FORMAT[level.ante_format],
     }
+
+
+def formed_pots(hand: HandState) -> tuple[Pot, ...]:
+    """The pots the dealer has formed: what earlier streets (and the antes) put in the
+    middle, layered by who may win each part. Chips bet on the current street are still in
+    front of the seats (each seat's ``bet``) and join the pots when the street ends; once
+    the hand is over these are the pots that were awarded.
+
+    >>> from pokertable.controller.engine import HandSetup, start_hand
+    >>> from pokertable.controller.model import Level, Variant
+    >>> hand, _ = start_hand(HandSetup(hand_id="d", variant=Variant.NLHE,
+    ...     level=Level(small_blind=100, big_blind=200), button=3, small_blind_seat=1,
+    ...     big_blind_seat=2, players=((1, "A", 900), (2, "B", 900), (3, "C", 900))))
+    >>> formed_pots(hand)  # only blinds, still in front of the seats
+    ()
+    """
+    if hand.phase is Phase.COMPLETE:
+        return hand.pots
+    settled = tuple(evolve(s, committed=s.committed - s.bet) for s in hand.seats)
+    return build_pots(settled)
 
 
 def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
@@ -95,10 +123,7 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             street = "showdown"
         else:
             street = _STREET[int(hand.street)]
-        source = (
-            hand.pots if hand.phase is Phase.COMPLETE else build_pots(tuple(s for s in hand.seats))
-        )
-        pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in source]
+        pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in formed_pots(hand)]
         opts = betting.options_for(hand, rules)
         if opts is not None:
             action_on, to_call, min_raise_to = opts.seat, opts.to_call, opts.min_to
@@ -123,7 +148,7 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             {
                 "id": a.id,
                 "rule_ids": list(a.ruling.rule_ids),
-                "kind": a.ruling.code or "floor",
+                "kind": a.kind,
                 "text": a.ruling.text[:500],
                 "options": list(a.ruling.options),
             }

@@ -1,7 +1,8 @@
 """``InterpretedHand``: the engine's hand plus betting zones, words and pending floor rulings.
 
 One event runs to completion: chips and words become an ``Interpretation``; a decided one is
-applied as a ``PlayerAction`` through ``engine.step``; a TD decision is parked as a FLOOR
+applied as a ``PlayerAction`` by one ``Applier`` (``engine.step`` unless the table passes
+the irregularities layer's); a TD decision is parked as a FLOOR
 ruling that blocks that seat (and, for an unclear amount, the table, R50-B) until a
 ``FloorDecision`` arrives. Bad input yields an ALERT and changes nothing.
 
@@ -25,13 +26,27 @@ from dataclasses import dataclass
 from pokertable.controller import engine
 from pokertable.controller.engine import HandSetup
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
-from pokertable.controller.interpretation.runner import EngineEvent, EventRun, TableEvent
+from pokertable.controller.interpretation.run_base import (
+    Applier,
+    EngineEvent,
+    TableEvent,
+    engine_applier,
+)
+from pokertable.controller.interpretation.runner import EventRun
 from pokertable.controller.interpretation.zones import Pending
 from pokertable.controller.model import HandState
 from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
 
-__all__ = ["EngineEvent", "InterpretedHand", "Outcome", "TableEvent", "interpret"]
+__all__ = [
+    "Applier",
+    "EngineEvent",
+    "InterpretedHand",
+    "Outcome",
+    "TableEvent",
+    "engine_applier",
+    "interpret",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,9 +93,13 @@ class InterpretedHand:
 
 
 def interpret(state: HandState, pending: Pending, event: TableEvent,
-              rules: RuleProfile = TDA_2024) -> tuple[HandState, Pending, Outcome]:
-    """The pure step as a function: (state, pending, event) -> (state, pending, outcome)."""
-    hand, outcome = InterpretedHand(state, pending, rules).step(event)
-    return hand.state, hand.pending, outcome
+              rules: RuleProfile = TDA_2024,
+              apply: Applier | None = None) -> tuple[HandState, Pending, Outcome]:
+    """The pure step as a function: (state, pending, event) -> (state, pending, outcome).
+
+    ``apply`` is the one layer that applies decided actions (default: the engine)."""
+    run = EventRun(state, pending, rules, apply)
+    run.handle(event)
+    return run.state, run.pending, Outcome(tuple(run.interps), tuple(run.rulings))
 
 

@@ -1,8 +1,10 @@
 """The event runner behind ``InterpretedHand.step``: one event, run to completion.
 
 ``EventRun`` is the only mutable object of the layer and lives for one event: it routes chips,
-words, floor decisions and pot counts, applies decided rulings through ``engine.step`` and
-keeps the betting zones in step with the engine (prior chips, chips owed, change, R52 replays).
+words, floor decisions and pot counts, decides actions and hands them to one ``Applier``
+(``engine.step`` on its own; at the live table the irregularities layer's ``TrackedHand``
+step, which also holds out-of-turn actions, R53), and keeps the betting zones in step with
+the hand (prior chips, chips owed, change, R52 replays).
 """
 
 from __future__ import annotations
@@ -10,13 +12,10 @@ from __future__ import annotations
 from pokertable.controller import engine
 from pokertable.controller.events import (
     ActionKind,
-    DealBoard,
-    DealHole,
-    MuckHand,
     PlayerAction,
-    ShowHand,
 )
 from pokertable.controller.interpretation import floor as floors
+from pokertable.controller.interpretation import held
 from pokertable.controller.interpretation.chips import ZoneView, read_chips
 from pokertable.controller.interpretation.context import BetContext, context_for
 from pokertable.controller.interpretation.declarations import combine
@@ -28,31 +27,27 @@ from pokertable.controller.interpretation.events import (
     Declaration,
     DeclKind,
     FloorDecision,
-    InterpretationEvent,
     PotCountGiven,
     Precedence,
     PriorChipsPulled,
     chip_value,
 )
-from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation, alert
+from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.pot_limit import judge_count_error, quote
 from pokertable.controller.interpretation.raises import call
-from pokertable.controller.interpretation.zones import LogEntry, Pending, SeatZone, remove_chips
+from pokertable.controller.interpretation.run_base import (
+    EngineEvent,
+    EventRunBase,
+    TableEvent,
+)
+from pokertable.controller.interpretation.zones import LogEntry, SeatZone, remove_chips
 from pokertable.controller.model import Betting, HandState, Phase, SeatStatus, evolve
-from pokertable.controller.rules import OverbetChange, RuleProfile
+from pokertable.controller.rules import OverbetChange
 from pokertable.controller.rulings import Ruling, RulingKind
 
-EngineEvent = PlayerAction | DealHole | DealBoard | ShowHand | MuckHand
-TableEvent = InterpretationEvent | EngineEvent
 
-
-class EventRun:
+class EventRun(EventRunBase):
     """Scratch for one event: the only mutable object, discarded when the event is done."""
-
-    def __init__(self, state: HandState, pending: Pending, rules: RuleProfile) -> None:
-        self.state, self.pending, self.rules = state, pending, rules
-        self.interps: list[Interpretation] = []
-        self.rulings: list[Ruling] = []
 
     # --- dispatch ------------------------------------------------------------------------
 
@@ -75,35 +70,7 @@ class EventRun:
             case _:
                 self._engine_event(event)
 
-    def alert(self, seat: int | None, concept: str, text: str, code: str) -> None:
-        self.rulings.append(alert(seat, self.rules.cite(concept), text, code))
-
-    def zone(self, seat: int) -> SeatZone:
-        return self.pending.zone(seat)
-
-    def put(self, zone: SeatZone) -> None:
-        self.pending = self.pending.with_zone(zone)
-
-    def ctx(self, seat: int) -> BetContext | None:
-        return context_for(self.state, seat, self.rules)
-
     # --- validation (bad input: alert, no state change) ----------------------------------
-
-    def _seat_ok(self, seat: int, what: str) -> bool:
-        if not self.state.has_seat(seat):
-            self.alert(seat, "floor_discretion", f"{what} at seat {seat}, which is not dealt in",
-                       "seat_not_in_hand")
-            return False
-        if self.state.seat(seat).status is SeatStatus.FOLDED:
-            self.alert(seat, "in_turn_binding", f"{what} at seat {seat}, which has folded",
-                       "seat_folded")
-            return False
-        return True
-
-    def _blocked_for(self, seat: int) -> FloorRuling | None:
-        """A floor ruling that must be answered before this seat may act."""
-        return next((f for f in self.pending.floors
-                     if f.seat == seat or (f.blocks_table and f.seat != seat)), None)
 
     # --- chips ---------------------------------------------------------------------------
 
@@ -166,10 +133,29 @@ class EventRun:
             self.alert(seat, "wait_for_amount",
                        f"seat {seat} put chips out before seat {blocking.seat}'s ruling: held "
                        "until the floor decides", "amount_pending")
-        else:
+        elif not self._hold_out_of_turn(zone, at_ms):
             self.alert(seat, "acting_in_turn",
                        f"seat {seat} put {zone.value} out of turn (action on seat "
                        f"{self.state.action_on}): chips held", "out_of_turn")
+
+    def _hold_out_of_turn(self, zone: SeatZone, at_ms: int,
+                          decl: Declaration | None = None) -> bool:
+        """R53-A: chips or words out of turn are the action they would be now; the applying
+        layer holds it until the action reaches the seat (the engine alone refuses it)."""
+        if zone.held:
+            return False
+        reading = (held.reading_out_of_turn(self.state, zone, self.rules) if decl is None
+                   else held.words_out_of_turn(self.state, decl, zone, self.rules))
+        action = reading.player_action(at_ms) if reading is not None else None
+        if action is None:
+            return False
+        new, out = self.apply(self.state, action)
+        if any(r.kind is RulingKind.REJECTED for r in out):
+            return False
+        self.put(evolve(zone, held=bool(zone.motion)))
+        self.rulings.extend(out)
+        self.state = new
+        return True
 
     def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int) -> None:
         ctx = self.ctx(seat)
@@ -307,8 +293,9 @@ class EventRun:
                     f"seat {decl.seat}: the chips came first and defined the bet",
                     seat=decl.seat, code="chips_defined"))
                 return
-            self.alert(decl.seat, "acting_in_turn", f"seat {decl.seat} declared {decl.kind} but "
-                       f"the action is on seat {self.state.action_on}", "out_of_turn")
+            if not self._hold_out_of_turn(self.zone(decl.seat), decl.at_ms, decl):
+                self.alert(decl.seat, "acting_in_turn", f"seat {decl.seat} declared {decl.kind} "
+                           f"but the action is on seat {self.state.action_on}", "out_of_turn")
             return
         zone = self.zone(decl.seat)
         if decl.kind is DeclKind.FOLD and zone.no_fold:
@@ -346,21 +333,7 @@ class EventRun:
                         kind=RulingKind.CORRECTED)
         return reading
 
-    def _note(self, reading: Interpretation) -> None:
-        self.interps.append(reading)
-        self.rulings.append(reading.to_ruling())
-
     # --- applying rulings ----------------------------------------------------------------
-
-    def _register(self, ruling: FloorRuling, seat: int,
-                  reading: Interpretation | None = None) -> None:
-        numbered = floors.with_id(ruling, self.pending.next_floor, self.state.hand_id)
-        self.pending = evolve(self.pending, floors=(*self.pending.floors, numbered),
-                              next_floor=self.pending.next_floor + 1)
-        base = reading or Interpretation(seat=seat, action=None, total=self.state.seat(seat).bet,
-                                         rule_ids=numbered.rule_ids, text=numbered.text,
-                                         kind=RulingKind.FLOOR, code="floor")
-        self._note(evolve(base, floor=numbered))
 
     def _apply(self, reading: Interpretation, at_ms: int) -> None:
         if reading.floor is not None:
@@ -380,55 +353,6 @@ class EventRun:
         if not self._engine_action(action, reading):
             return
 
-    def _engine_action(self, action: PlayerAction, reading: Interpretation | None) -> bool:
-        before = self.state
-        zone_before = self.zone(action.seat)
-        new, out = engine.step(before, action, self.rules)
-        rejected = [r for r in out if r.kind is RulingKind.REJECTED]
-        if rejected:
-            self.alert(action.seat, "floor_discretion",
-                       f"seat {action.seat}: the engine refused {action.kind}: "
-                       f"{rejected[0].text}", "engine_rejected")
-            return False
-        self.state = new
-        if reading is not None:
-            self.interps.append(reading)
-            self.rulings.append(reading.to_ruling())
-        self.rulings.extend(out)
-        self.pending = evolve(self.pending,
-                              log=(*self.pending.log, LogEntry(before, action, zone_before)))
-        self._commit(action.seat, reading)
-        self._after_engine()
-        return True
-
-    def _commit(self, seat: int, reading: Interpretation | None) -> None:
-        zone = self.zone(seat)
-        if self.state.seat(seat).status is SeatStatus.FOLDED:
-            self.put(SeatZone(seat))
-            return
-        chips = zone.prior + zone.motion
-        self.put(SeatZone(
-            seat, prior_start=chips, prior=chips,
-            owed=reading.add if reading else 0, change=reading.returned if reading else 0,
-            chip_defined=reading.chip_defined if reading else False,
-        ))
-
-    def _after_engine(self) -> None:
-        state = self.state
-        if state.street != self.pending.street or state.phase is Phase.COMPLETE:
-            self.pending = Pending(street=state.street, floors=self.pending.floors,
-                                   next_floor=self.pending.next_floor)
-            return
-        seat = state.action_on
-        if seat is None or self._blocked_for(seat) is not None:
-            return
-        zone = self.zone(seat)
-        if zone.motion and not zone.motion_open:
-            self._rule_turn(seat, zone, 0)  # chips put out early are ruled in turn
-        elif zone.declaration is not None and not zone.waiting:
-            self.put(evolve(zone, declaration=None))
-            self._words(zone.declaration, evolve(zone, declaration=None))
-
     def _engine_event(self, event: EngineEvent) -> None:
         if isinstance(event, PlayerAction):
             if not self._seat_ok(event.seat, f"a {event.kind}"):
@@ -442,8 +366,10 @@ class EventRun:
                 return
             self._engine_action(event, None)
             return
-        new, out = engine.step(self.state, event, self.rules)
+        new, out = self.apply(self.state, event)
         self.rulings.extend(out)
+        if any(r.kind is RulingKind.REJECTED for r in out):
+            return
         self.state = new
         self._after_engine()
 

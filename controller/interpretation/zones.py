@@ -36,6 +36,7 @@ class SeatZone:
     owed: int = 0  # chips still to add after a ruling (completion, full call)
     change: int = 0  # chips due back to the player
     chip_defined: bool = False  # last ruling came from a motion: more chips = string bet
+    held: bool = False  # the motion is an out-of-turn action the applying layer holds (R53-A)
 
     @property
     def value(self) -> int:

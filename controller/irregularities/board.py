@@ -15,7 +15,7 @@ from pokertable.controller.irregularities.alerts import alert, floor
 from pokertable.controller.irregularities.hand import Step, TrackedHand, apply_engine
 from pokertable.controller.model import HandState, Phase, Street, evolve
 from pokertable.controller.rules import FlopIrregularity, RuleProfile
-from pokertable.controller.rulings import RulingKind
+from pokertable.controller.rulings import Ruling, RulingKind
 
 _PREMATURE = {Street.FLOP: "flop", Street.TURN: "turn", Street.RIVER: "river"}
 
@@ -39,8 +39,16 @@ def _flop_repairable(t: TrackedHand) -> bool:
     return t.hand.street is Street.FLOP and street_actions(t.hand, Street.FLOP) == 0
 
 
-def burn_card(t: TrackedHand, card: str, from_board: bool, rules: RuleProfile) -> Step:
+def burn_card(
+    t: TrackedHand, card: str, from_board: bool, rules: RuleProfile, at_ms: int = 0
+) -> Step:
     """A card arrived in the burn zone (``from_board``: it was just on the board)."""
+    due = t.board.burn_due
+    if due is not None and not from_board and at_ms - due[1] <= t.read_window_ms:
+        # The street's board card was read first, within one read window: the readers'
+        # order, not the dealer's. This is that street's burn.
+        t = _with_burns(evolve(t, board=evolve(t.board, burn_due=None)), due[0], 1)
+        return t, []
     if from_board and t.board.four_card_flop and _flop_repairable(t):
         board = t.ledger.in_zone("board")
         t = evolve(t, hand=evolve(t.hand, board=board), board=evolve(t.board, four_card_flop=False))
@@ -92,7 +100,7 @@ def burn_card(t: TrackedHand, card: str, from_board: bool, rules: RuleProfile) -
     return t, []
 
 
-def board_card(t: TrackedHand, card: str, rules: RuleProfile) -> Step:
+def board_card(t: TrackedHand, card: str, rules: RuleProfile, at_ms: int = 0) -> Step:
     """A new card landed on the board (already in the ledger)."""
     hand = t.hand
     on_board = t.ledger.in_zone("board")
@@ -115,11 +123,13 @@ def board_card(t: TrackedHand, card: str, rules: RuleProfile) -> Step:
                 kind=RulingKind.INFO,
             )
         ]
+    runout = t.read_window_ms and hand.phase is Phase.DEALING  # no flop betting: turn is due
     if (
         len(on_board) == 4
         and _flop_repairable(t)
         and t.board.burns[Street.TURN] == 0
         and not t.board.premature
+        and not runout  # a turn read before its burn; no burn within the window is R38's
     ):
         t = evolve(t, board=evolve(t.board, four_card_flop=True))
         return t, [
@@ -145,7 +155,7 @@ def board_card(t: TrackedHand, card: str, rules: RuleProfile) -> Step:
                     f"(RP-5); {card} is not dealt yet",
                 )
             ]
-        return _deal_street(t, card, on_board, rules)
+        return _deal_street(t, card, on_board, rules, at_ms)
     if hand.phase is Phase.BETTING:
         nxt = _next_street(hand) or Street.RIVER
         t = evolve(t, board=evolve(t.board, premature=(*t.board.premature, card)))
@@ -172,52 +182,21 @@ def board_card(t: TrackedHand, card: str, rules: RuleProfile) -> Step:
     ]
 
 
-def _deal_street(t: TrackedHand, card: str, on_board: tuple[str, ...], rules: RuleProfile) -> Step:
+def _deal_street(
+    t: TrackedHand, card: str, on_board: tuple[str, ...], rules: RuleProfile, at_ms: int
+) -> Step:
     nxt = _next_street(t.hand)
     if nxt is None:
         return t, []
-    rulings = []
+    rulings: list[Ruling] = []
     first_card_of_street = len(on_board) == len(t.hand.board) + 1
     if first_card_of_street and t.board.burns[nxt] == 0:
-        if nxt is Street.FLOP and rules.flop_irregularity is not FlopIrregularity.TDA_2024:
-            # T11 R33 / NZ R39 prescribe only the 4-card flop: anything else is the floor's.
-            t = evolve(t, board=evolve(t.board, flop_without_burn=True))
-            rulings.append(
-                floor(
-                    rules,
-                    ("flop_no_burn",),
-                    "flop_no_burn_floor",
-                    "The flop is being dealt without a burn. These rules prescribe "
-                    "no remedy: the floor decides whether to scramble and re-burn "
-                    "or to play the flop as dealt.",
-                    ("scramble_and_reburn", "play_as_dealt"),
-                )
-            )
-        elif nxt is Street.FLOP:
-            t = evolve(t, board=evolve(t.board, flop_without_burn=True))
-            rulings.append(
-                alert(
-                    rules,
-                    ("flop_no_burn", "one_burn"),
-                    "flop_no_burn",
-                    "The flop is being dealt without a burn. If no action has "
-                    "occurred on the flop: scramble the three flop cards face "
-                    "down, pick one as the burn (move it to the burn), and complete "
-                    "the flop with the next stub card. If any action (even one "
-                    "check) occurs first, play proceeds with these cards and only "
-                    "one card is burned for the turn (R39-B).",
-                )
-            )
+        if t.read_window_ms:
+            # The burn may still be on its way through the readers: judged once the read
+            # window has passed (``judge_burn``).
+            t = evolve(t, board=evolve(t.board, burn_due=(nxt, at_ms)))
         else:
-            rulings.append(
-                alert(
-                    rules,
-                    ("one_burn",),
-                    "missing_burn",
-                    f"the {nxt.name.lower()} was dealt without a burn: one burn "
-                    "per street (R38); call the floor",
-                )
-            )
+            t, rulings = _no_burn(t, nxt, rules)
     if len(on_board) == nxt.board_size:
         # The flop's cards land together and the antenna's read order is noise: deal them in
         # one canonical order (high card first), so a flop re-read after a restart looks the
@@ -232,6 +211,65 @@ def _deal_street(t: TrackedHand, card: str, on_board: tuple[str, ...], rules: Ru
         t, out = apply_engine(t, DealBoard(new), rules)
         rulings += out
     return t, rulings
+
+
+def _no_burn(t: TrackedHand, nxt: Street, rules: RuleProfile) -> Step:
+    """The street's first card landed and no burn came with it (R38, R39-B)."""
+    rulings: list[Ruling] = []
+    if nxt is Street.FLOP and rules.flop_irregularity is not FlopIrregularity.TDA_2024:
+        # T11 R33 / NZ R39 prescribe only the 4-card flop: anything else is the floor's.
+        t = evolve(t, board=evolve(t.board, flop_without_burn=True))
+        rulings.append(
+            floor(
+                rules,
+                ("flop_no_burn",),
+                "flop_no_burn_floor",
+                "The flop is being dealt without a burn. These rules prescribe "
+                "no remedy: the floor decides whether to scramble and re-burn "
+                "or to play the flop as dealt.",
+                ("scramble_and_reburn", "play_as_dealt"),
+            )
+        )
+    elif nxt is Street.FLOP:
+        t = evolve(t, board=evolve(t.board, flop_without_burn=True))
+        rulings.append(
+            alert(
+                rules,
+                ("flop_no_burn", "one_burn"),
+                "flop_no_burn",
+                "The flop is being dealt without a burn. If no action has "
+                "occurred on the flop: scramble the three flop cards face "
+                "down, pick one as the burn (move it to the burn), and complete "
+                "the flop with the next stub card. If any action (even one "
+                "check) occurs first, play proceeds with these cards and only "
+                "one card is burned for the turn (R39-B).",
+            )
+        )
+    else:
+        rulings.append(
+            alert(
+                rules,
+                ("one_burn",),
+                "missing_burn",
+                f"the {nxt.name.lower()} was dealt without a burn: one burn "
+                "per street (R38); call the floor",
+            )
+        )
+    return t, rulings
+
+
+def judge_burn(t: TrackedHand, rules: RuleProfile, at_ms: int) -> Step:
+    """Decide a street's burn once the read window after its first card has passed; a flop
+    already acted on stands (R39-B)."""
+    due = t.board.burn_due
+    if due is None or at_ms - due[1] <= t.read_window_ms:
+        return t, []
+    t = evolve(t, board=evolve(t.board, burn_due=None))
+    if t.board.burns[due[0]]:
+        return t, []
+    t, rulings = _no_burn(t, due[0], rules)
+    t, stands = after_action(t, rules)
+    return t, rulings + stands
 
 
 def board_card_removed(t: TrackedHand, card: str, rules: RuleProfile) -> Step:

@@ -65,15 +65,16 @@ def offer_misdeal(
     return evolve(t, misdeal=offer), [ruling]
 
 
-def seat_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -> Step:
+def seat_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile, at_ms: int = 0) -> Step:
     """A new standard card landed at ``seat``'s card zone."""
     entitled = t.hand.has_seat(seat)
     if not t.deal.closed:
         rulings: list[Ruling] = []
-        if not t.deal.order and seat != first_seat(t):
-            t, out = offer_misdeal(
-                t, rules, "misdeal_first_card", "misdeal_first_card",
-                f"the first card went to seat {seat}; it belongs to seat {first_seat(t)}", seat)
+        t, out = judge_first_card(t, rules, at_ms)  # a read after the window: decide now
+        rulings += out
+        t = _note_first_read(t, seat, at_ms)
+        if t.read_window_ms == 0:
+            t, out = judge_first_card(t, rules, at_ms, now=True)
             rulings += out
         if not entitled:
             t, out = offer_misdeal(t, rules, "misdeal_not_entitled", "misdeal_not_entitled",
@@ -87,6 +88,41 @@ def seat_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -> Step:
             rulings += out
         return t, rulings
     return _card_after_deal(t, seat, card, rules)
+
+
+def _note_first_read(t: TrackedHand, seat: int, at_ms: int) -> TrackedHand:
+    deal = t.deal
+    if deal.first_judged:
+        return t
+    if deal.first_read_ms is None:
+        deal = evolve(deal, first_read_ms=at_ms, first_window=(seat,))
+    elif seat not in deal.first_window:
+        deal = evolve(deal, first_window=(*deal.first_window, seat))
+    return evolve(t, deal=deal)
+
+
+def judge_first_card(t: TrackedHand, rules: RuleProfile, at_ms: int, now: bool = False) -> Step:
+    """R35-A2, judged on what the readers can prove: the seat the first card belongs to must
+    be among the seats read within one read window of the first read.
+
+    The readers report in antenna-scan and bus-poll order, so cards dealt within one window
+    of each other arrive in any order; only a first seat read later than that proves the
+    first card went elsewhere. Decided once the window has passed (``at_ms``), the deal
+    closes, or ``now``.
+    """
+    deal = t.deal
+    if deal.first_judged or deal.first_read_ms is None:
+        return t, []
+    if not now and at_ms - deal.first_read_ms <= t.read_window_ms:
+        return t, []
+    t = evolve(t, deal=evolve(deal, first_judged=True))
+    expected = first_seat(t)
+    if expected in deal.first_window:
+        return t, []
+    seat = deal.first_window[0]
+    return offer_misdeal(
+        t, rules, "misdeal_first_card", "misdeal_first_card",
+        f"the first card went to seat {seat}; it belongs to seat {expected}", seat)
 
 
 def _card_after_deal(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -> Step:
@@ -147,9 +183,9 @@ def kill_wrong_count(t: TrackedHand, seat: int, rules: RuleProfile) -> Step:
 def close_deal(t: TrackedHand, rules: RuleProfile) -> Step:
     """The last card of the initial deal landed (or the first action came): judge the counts."""
     need = t.hand.variant.hole_cards
+    t, rulings = judge_first_card(t, rules, 0, now=True)
     t = evolve(t, deal=evolve(t.deal, closed=True, absent_at_deal=t.absent),
                status=HandStatus.PLAYING)
-    rulings: list[Ruling] = []
     for s in t.hand.seats:
         held = t.deal.cards_of(s.seat)
         if s.hole:  # dealt through an engine ``DealHole`` (no card readers at this seat)

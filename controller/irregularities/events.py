@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from pokertable.controller.events import Event as EngineEvent
+from pokertable.controller.interpretation.events import FloorDecision as InterpretationFloorDecision
 from pokertable.controller.model import Level
 
 
@@ -122,11 +123,9 @@ class SkippedChoice(StrEnum):
     ALL_OPTIONS = "all_options"
 
 
-@dataclass(frozen=True, slots=True)
-class FloorDecision:
-    seat: int
-    choice: SkippedChoice
-    at_ms: int = 0
+# One floor decision for every layer: ``ruling_id`` is the floor call's id, ``option`` the
+# choice (here a ``SkippedChoice`` for R53-B).
+FloorDecision = InterpretationFloorDecision
 
 
 TableEvent = (

@@ -46,6 +46,9 @@ class MisdealOffer:
 class DealTrack:
     order: tuple[tuple[int, str], ...] = ()  # (seat, card) as the initial deal landed
     closed: bool = False
+    first_read_ms: int | None = None  # when the readers reported the deal's first card
+    first_window: tuple[int, ...] = ()  # seats read within one read window of that card
+    first_judged: bool = False  # R35-A2 (first card to the wrong seat) has been decided
     boxed: int = 0
     exposures: tuple[tuple[int, int], ...] = ()  # (seat, card_index) exposed by the dealer
     wrong_count: tuple[int, ...] = ()  # seats with the wrong number of cards (dead after SA)
@@ -62,6 +65,7 @@ class BoardTrack:
     premature: tuple[str, ...] = ()  # board cards dealt before the round ended (RP-5)
     four_card_flop: bool = False  # R39-A: waiting for the floor to move one card to the burn
     flop_without_burn: bool = False  # R39-B: flop dealt with no burn, no flop action yet
+    burn_due: tuple[Street, int] | None = None  # a street's first card came before its burn
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +107,9 @@ class TrackedHand:
     played: tuple[PlayerAction, ...] = ()  # actions the engine accepted, for exact rebuilds
     killed: tuple[int, ...] = ()  # seats whose hands were killed (not folded in turn)
     alerts: tuple[Ruling, ...] = ()  # every alert and floor call of the hand, published
+    # The readers scan antennas in turn and the Pi polls nodes in turn: cards placed within
+    # this many ms of each other may be reported in any order (0: reports are in deal order).
+    read_window_ms: int = 0
 
     @property
     def over(self) -> bool:

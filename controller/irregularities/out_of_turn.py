@@ -35,7 +35,7 @@ def _describe(action: PlayerAction) -> str:
     return f"{action.kind} to {action.amount}" if action.amount is not None else str(action.kind)
 
 
-def _reject(rules: RuleProfile, concept: str, code: str, text: str, seat: int) -> Ruling:
+def _reject(rules: RuleProfile, concept: str, code: str, text: str, seat: int | None) -> Ruling:
     return Ruling(RulingKind.REJECTED, (rules.rule_id(concept),), text, seat=seat, code=code)
 
 
@@ -113,22 +113,31 @@ def _check_skipped(t: TrackedHand, skipped: int, rules: RuleProfile) -> Step:
 
 
 def floor_decision(t: TrackedHand, event: FloorDecision, rules: RuleProfile) -> Step:
-    if t.oot.floor_pending != event.seat:
+    """R53-B: the floor's choice for the skipped seat (one question is open at a time)."""
+    seat = t.oot.floor_pending
+    if seat is None:
         return t, [_reject(rules, "skipped_player", "no_floor_question",
-                           f"no floor decision is pending for seat {event.seat}", event.seat)]
+                           f"no floor decision is pending for a skipped seat "
+                           f"({event.ruling_id})", None)]
+    if event.option not in {str(c) for c in SkippedChoice}:
+        return t, [_reject(rules, "skipped_player", "unknown_floor_option",
+                           f"{event.option!r} is not one of "
+                           f"{[str(c) for c in SkippedChoice]}", seat)]
+    choice = SkippedChoice(event.option)
     t = evolve(t, oot=evolve(t.oot, floor_pending=None))
     rulings: list[Ruling] = [alert(rules, ("skipped_player",), "floor_ruled",
-                                   f"floor: seat {event.seat} {event.choice}", seat=event.seat,
+                                   f"floor: seat {seat} {choice}", seat=seat,
                                    kind=RulingKind.INFO)]
-    if event.choice is SkippedChoice.DEAD_HAND:
-        hand, out = kill_hand(t.hand, event.seat, rules, refund_uncalled=True)
-        t = evolve(t, hand=hand, killed=(*t.killed, event.seat))
+    if choice is SkippedChoice.DEAD_HAND:
+        hand, out = kill_hand(t.hand, seat, rules, refund_uncalled=True)
+        t = evolve(t, hand=hand, killed=(*t.killed, seat))
         rulings += out
         t, more = resolve_pending(t, rules)
         return t, rulings + more
-    if event.choice is SkippedChoice.CALL_OR_FOLD_ONLY:
-        t = evolve(t, oot=evolve(t.oot, limited=t.oot.limited | {event.seat}))
-    return t, rulings
+    if choice is SkippedChoice.CALL_OR_FOLD_ONLY:
+        t = evolve(t, oot=evolve(t.oot, limited=t.oot.limited | {seat}))
+    t, more = resolve_pending(t, rules)
+    return t, rulings + more
 
 
 def resolve_pending(t: TrackedHand, rules: RuleProfile) -> Step:

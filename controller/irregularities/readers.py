@@ -52,18 +52,18 @@ def card_seen(t: TrackedHand, event: CardSeen, rules: RuleProfile) -> Step:
     if previous is not None:
         return _known_card(t, event, where, seat, rules)
     t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
-    return _route_new(t, event.card, where, seat, rules)
+    return _route_new(t, event.card, where, seat, rules, event.at_ms)
 
 
 def _route_new(t: TrackedHand, card: str, where: str, seat: int | None,
-               rules: RuleProfile) -> Step:
+               rules: RuleProfile, at_ms: int) -> Step:
     if where == "seat":
         assert seat is not None
-        return dealing.seat_card(t, seat, card, rules)
+        return dealing.seat_card(t, seat, card, rules, at_ms)
     if where == "board":
-        return board.board_card(t, card, rules)
+        return board.board_card(t, card, rules, at_ms)
     if where == "burn":
-        return board.burn_card(t, card, False, rules)
+        return board.burn_card(t, card, False, rules, at_ms)
     return t, []  # a card seen first in the muck: a stub card or a discard, nothing to track
 
 
@@ -100,11 +100,11 @@ def _known_card(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
         return t, []
     if where == "burn" and came_from_board:
         t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
-        return board.burn_card(t, event.card, True, rules)
+        return board.burn_card(t, event.card, True, rules, event.at_ms)
     if came_from_board and not previous.present:
         # A premature card went back to the stub and is dealt again.
         t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
-        return _route_new(t, event.card, where, seat, rules)
+        return _route_new(t, event.card, where, seat, rules, event.at_ms)
     return t, [alert(rules, ("reader_fault",), "card_two_zones",
                      f"{event.card} (tag {event.tag_uid}) was in {previous.zone} and is now read "
                      f"in {event.zone}: check where the card is; nothing was changed")]

@@ -68,6 +68,7 @@ def start_tracked(
     deck: frozenset[str] = STANDARD_DECK,
     absent: frozenset[int] = frozenset(),
     on_penalty: frozenset[int] = frozenset(),
+    read_window_ms: int = 0,
 ) -> tuple[TrackedHand, list[Ruling]]:
     """Post the forced bets and wait for the initial deal.
 
@@ -76,7 +77,7 @@ def start_tracked(
     """
     hand, rulings = engine.start_hand(setup, rules)
     t = TrackedHand(hand=hand, setup=setup, expected_setup=expected or setup, deck=deck,
-                    absent=absent, on_penalty=on_penalty)
+                    absent=absent, on_penalty=on_penalty, read_window_ms=read_window_ms)
     out = list(rulings)
     if expected is not None and expected.button != setup.button:
         out.append(alert(rules, ("button_placement",), "button_mismatch",
@@ -102,7 +103,8 @@ def redeal(t: TrackedHand, rules: RuleProfile) -> tuple[TrackedHand, list[Ruling
     original = t.redeal_of or t.setup.hand_id
     setup = evolve(t.setup, hand_id=f"{original}-redeal{_redeal_number(t) + 1}")
     new, rulings = start_tracked(setup, rules, expected=t.expected_setup, deck=t.deck,
-                                 absent=t.absent, on_penalty=t.on_penalty)
+                                 absent=t.absent, on_penalty=t.on_penalty,
+                                 read_window_ms=t.read_window_ms)
     return evolve(new, kill_at_deal=kill, redeal_of=original), rulings
 
 
@@ -112,8 +114,18 @@ def _redeal_number(t: TrackedHand) -> int:
     return int(hand_id.rsplit(marker, 1)[1]) if marker in hand_id else 0
 
 
+def judge_due(t: TrackedHand, rules: RuleProfile, at_ms: int, acting: bool = False) -> Step:
+    """Decide what waited for the readers' window once ``at_ms`` is past it: the first
+    card's seat (at the latest when a player acts), a street's burn (only by time: a
+    player may act on the river before its burn's read arrives)."""
+    t, rulings = dealing.judge_first_card(t, rules, at_ms, now=acting)
+    t, more = board.judge_burn(t, rules, at_ms)
+    return t, rulings + more
+
+
 def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
-    """Apply one event. Rejections and bad input leave ``t`` unchanged."""
+    """Apply one event. Rejections and bad input leave ``t`` as the readers' window left it."""
+    t, due = judge_due(t, rules, getattr(event, "at_ms", 0), isinstance(event, PlayerAction))
     before_sa = t.sa(rules)
     before = t
     match event:
@@ -146,9 +158,9 @@ def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
         case DealHole() | DealBoard() | ShowHand() | MuckHand():
             t, rulings = _engine_event(t, event, rules)
     if any(r.kind is RulingKind.REJECTED for r in rulings):
-        return before, rulings
+        return note(before, due), due + rulings
     t, more = _follow_ups(t, before_sa, rules)
-    rulings = rulings + more
+    rulings = due + rulings + more
     return note(t, rulings), rulings
 
 
@@ -200,7 +212,7 @@ def _correct_button(t: TrackedHand, rules: RuleProfile) -> Step:
                          "card went to the wrong seat: misdeal, re-deal from the corrected "
                          "button (R34-A, R35-A2)"), *rulings]
     new, rulings = start_tracked(expected, rules, deck=t.deck, absent=t.absent,
-                                 on_penalty=t.on_penalty)
+                                 on_penalty=t.on_penalty, read_window_ms=t.read_window_ms)
     new = evolve(new, alerts=t.alerts, kill_at_deal=t.kill_at_deal, redeal_of=t.redeal_of)
     return new, [alert(rules, ("button_placement",), "button_corrected",
                        f"button corrected to seat {expected.button} before the deal: blinds "

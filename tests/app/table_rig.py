@@ -98,7 +98,11 @@ class TableRig:
     """Broker + simulated felt + controller process, torn down in ``close``."""
 
     def __init__(
-        self, workdir: Path, players: list[tuple[int, str, int]], first_button: int
+        self,
+        workdir: Path,
+        players: list[tuple[int, str, int]],
+        first_button: int,
+        seats_per_node: int = 0,  # 0: one node reads every seat
     ) -> None:
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
@@ -107,12 +111,20 @@ class TableRig:
         self.registry = TagRegistry(workdir / "registry.sqlite3")
         SyntheticTags.enroll(self.registry)
         seats = [p[0] for p in players]
-        zones = tuple(f"seat{s}.{z}" for s in seats for z in ("bet", "stack", "cards"))
-        self.sim = TableSimulator(
-            self.registry,
-            [NodeSpec(1, zones), NodeSpec(2, ("board", "burn", "muck"))],
-            node_config=TIMING,
-        )
+        per_node = seats_per_node or len(seats)
+        specs = [
+            NodeSpec(
+                n + 1,
+                tuple(
+                    f"seat{s}.{z}"
+                    for s in seats[n * per_node : (n + 1) * per_node]
+                    for z in ("bet", "stack", "cards")
+                ),
+            )
+            for n in range((len(seats) + per_node - 1) // per_node)
+        ]
+        specs.append(NodeSpec(len(specs) + 1, ("board", "burn", "muck")))
+        self.sim = TableSimulator(self.registry, specs, node_config=TIMING)
         (workdir / "table.secret").write_text(USERS["table"])
         lines = [
             "[table]",

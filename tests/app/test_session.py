@@ -2,79 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from pokertable.controller.inputs import (
-    CardDetected,
-    ChipItem,
-    ChipsMoved,
-    ConsolePress,
-    RoomCommand,
-    from_record,
-    to_record,
-)
-from pokertable.controller.model import Level, Phase
+from pokertable.controller.inputs import CardDetected, RoomCommand
+from pokertable.controller.model import Phase
 from pokertable.controller.public_state import table_state
-from pokertable.controller.session import Output, SessionConfig, TableSession, apply, new_session
-from pokertable.controller.table import TableSeat
+from pokertable.controller.session import Output
 from pokertable.mqtt.payloads import validate
-
-LEVEL = Level(small_blind=100, big_blind=200)
-
-
-def _session() -> TableSession:
-    seats = (TableSeat(1, "Ann", 5000), TableSeat(2, "Bob", 5000), TableSeat(3, "Cat", 1500))
-    return new_session(SessionConfig(venue="v", table="t1", first_button=3), LEVEL, seats)
-
-
-class Table:
-    """Feeds inputs through ``apply`` and keeps every output, like the application does."""
-
-    def __init__(self) -> None:
-        self.session = _session()
-        self.out: list[Output] = []
-        self.t = 0
-
-    def __call__(self, item: Any) -> tuple[Output, ...]:
-        # Every input survives the journal round trip unchanged.
-        assert from_record(to_record(item)) == item
-        self.session, out = apply(self.session, item)
-        self.out.extend(out)
-        return out
-
-    def ms(self) -> int:
-        self.t += 10
-        return self.t
-
-    def press(self, button: str, amount: int | None = None) -> tuple[Output, ...]:
-        return self(ConsolePress(button, self.ms(), amount))
-
-    def push(self, seat: int, *denoms: int) -> tuple[Output, ...]:
-        return self(
-            ChipsMoved(f"seat{seat}.bet", seat, tuple(ChipItem(d) for d in denoms), (), self.ms())
-        )
-
-    def collect(self) -> None:
-        for seat, chips in self.session.bet_zones:
-            if chips:
-                self(ChipsMoved(f"seat{seat}.bet", seat, (), chips, self.ms()))
-
-    def card(self, zone: str, card: str) -> tuple[Output, ...]:
-        seat = int(zone[4:].split(".")[0]) if zone.startswith("seat") else None
-        return self(CardDetected(zone, seat, card, self.ms()))
-
-    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
-        return [
-            o.payload
-            for o in self.out
-            if o.channel == "event" and (kind is None or o.payload["kind"] == kind)
-        ]
-
-
-def _deal(table: Table) -> None:
-    for seat, cards in ((1, ("As", "Ad")), (2, ("Ks", "Kd")), (3, ("Qs", "Qd"))):
-        for c in cards:
-            table.card(f"seat{seat}.cards", c)
+from tests.app.session_table import Table, _deal
 
 
 def test_a_hand_from_readers_and_console_with_a_side_pot() -> None:
@@ -127,6 +60,8 @@ def test_undercall_and_out_of_turn_chips_raise_alerts_without_changing_state() -
     table = Table()
     table.press("hand_start")
     _deal(table)
+    table.push(1, 100)  # the blinds go out
+    table.push(2, 100, 100)
     before = table.session.hand
     out = table.push(1, 500)  # seat 3 is on the action
     assert before is table.session.hand
@@ -258,7 +193,10 @@ def test_first_card_to_the_wrong_seat_is_a_misdeal_and_the_redeal_is_the_same_ha
     table.press("hand_start")
     hand = table.session.hand
     assert hand is not None and hand.button == 3  # the first card belongs to seat 1
-    out = table.card("seat2.cards", "As")
+    table.card("seat2.cards", "As")
+    assert table.session.tracked is not None and table.session.tracked.misdeal is None
+    table.t += table.session.config.card_read_window_ms  # seat 1 is not read within the window
+    out = table.card("seat1.cards", "Kd")
     codes = [r["text"] for o in out if o.channel == "event" for r in o.payload["rulings"]]
     assert table.session.tracked is not None and table.session.tracked.misdeal is not None
     assert any(

@@ -172,7 +172,7 @@ def out_of_turn_and_floor() -> Table:
     table.act(5, "call")
     table.act(5, "fold")
     table.act(6, "fold")
-    table.send(FloorDecision(4, SkippedChoice.ALL_OPTIONS))
+    table.send(FloorDecision("R53-B seat 4", SkippedChoice.ALL_OPTIONS))
     table.act(4, "raise", 1000)
     table.card("muck", table.t.hand.seat(1).hole[0])
     return table

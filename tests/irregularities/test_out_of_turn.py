@@ -116,7 +116,7 @@ def test_TDA24_53B_EX1_skipped_player_SA_out_of_turn_binds_floor_decides() -> No
     assert ruling.options == ("dead_hand", "call_or_fold_only", "all_options")
     assert all(p.bound for p in table.t.oot.pending)
     assert rejected(table.act(4, "call"))  # waiting for the floor
-    out = table.send(FloorDecision(4, SkippedChoice.DEAD_HAND))
+    out = table.send(FloorDecision("R53-B seat 4", SkippedChoice.DEAD_HAND))
     hand = table.t.hand
     assert hand.seat(4).status is SeatStatus.FOLDED
     assert hand.seat(5).bet == 600 and hand.seat(6).status is SeatStatus.FOLDED
@@ -130,7 +130,7 @@ def test_TDA24_53B_EX1_limited_to_call_or_fold() -> None:
     table.acts((3, "raise", 600))
     table.act(5, "call")
     table.act(6, "fold")
-    table.send(FloorDecision(4, SkippedChoice.CALL_OR_FOLD_ONLY))
+    table.send(FloorDecision("R53-B seat 4", SkippedChoice.CALL_OR_FOLD_ONLY))
     assert rejected(table.act(4, "raise", 1200))[0].code == "limited_to_call_or_fold"
     table.acts((4, "call"))
     assert table.t.hand.seat(5).bet == 600 and table.t.hand.action_on == 1
@@ -155,7 +155,7 @@ def test_TDA24_53B_EX2_skipped_on_the_turn_check_facing_a_bet() -> None:
     table.act(5, "check")  # OOT, facing 600
     out = table.act(6, "call")
     assert "skipped_player" in codes(out)
-    table.send(FloorDecision(4, SkippedChoice.ALL_OPTIONS))
+    table.send(FloorDecision("R53-B seat 4", SkippedChoice.ALL_OPTIONS))
     out = table.act(4, "call")
     # seat 5's OOT "check" facing a bet cannot stand (A13, R55): call or fold only
     invalid = find(out, "oot_not_valid")

@@ -1,0 +1,139 @@
+"""The dealer console's words: hand start, declarations for the seat on the action,
+confirm (misdeal or showdown), floor and clock calls."""
+
+from __future__ import annotations
+
+from pokertable.controller import betting
+from pokertable.controller.hand_routing import confirm_showdown, reader_step, run_event, start_hand
+from pokertable.controller.inputs import (
+    ConsolePress,
+)
+from pokertable.controller.interpretation.events import (
+    Declaration,
+    DeclKind,
+)
+from pokertable.controller.irregularities.events import ConfirmMisdeal
+from pokertable.controller.model import (
+    Phase,
+)
+from pokertable.controller.rulings import Ruling, RulingKind
+from pokertable.controller.session_outputs import event_out, warn
+from pokertable.controller.session_state import Output, TableSession
+
+
+def console_press(session: TableSession, press: ConsolePress, out: list[Output]) -> TableSession:
+    rules = session.config.rules
+    if press.button == "hand_start":
+        return start_hand(session, press.at_ms, out)
+    if press.button in ("floor", "clock"):
+        text = "floor called to the table" if press.button == "floor" else "clock called"
+        concept = "rules"
+        out.append(
+            event_out(
+                session,
+                f"{press.button}_call",
+                (Ruling(RulingKind.ALERT, (rules.cite(concept),), text),),
+                {},
+                press.at_ms,
+            )
+        )
+        return session
+    hand = session.hand
+    if hand is None or hand.phase is Phase.COMPLETE:
+        warn(
+            out,
+            session,
+            "rules",
+            f"'{press.button}' pressed with no hand in progress",
+            "no_hand",
+            press.at_ms,
+        )
+        return session
+    if press.button == "confirm":
+        tracked = session.tracked
+        if (
+            tracked is not None
+            and tracked.misdeal is not None
+            and not tracked.over
+            and not tracked.sa(session.config.rules)  # no misdeal after SA (R35-D)
+        ):
+            # The table proved a misdeal (R35-A): the dealer's confirm declares it.
+            return reader_step(session, ConfirmMisdeal(press.at_ms), out, press.at_ms, "misdeal")
+        return confirm_showdown(session, press.at_ms, out)
+    if press.button == "undo":
+        warn(
+            out,
+            session,
+            "in_turn_binding",
+            "an action in turn is binding (R50-A): the floor corrects errors",
+            "undo_refused",
+            press.at_ms,
+        )
+        return session
+    seat_no = hand.action_on
+    opts = betting.options_for(hand, rules)
+    if press.seat is not None and press.seat != seat_no and hand.has_seat(press.seat):
+        return _out_of_turn_words(session, press, out)
+    if seat_no is None or opts is None:
+        warn(
+            out,
+            session,
+            "in_turn_binding",
+            f"'{press.button}' pressed but nobody is on the action",
+            "no_action",
+            press.at_ms,
+        )
+        return session
+    kind_of = {
+        "check_call": DeclKind.CHECK if opts.can_check else DeclKind.CALL,
+        "fold": DeclKind.FOLD,
+        "all_in": DeclKind.ALL_IN,
+        "bet_raise": DeclKind.RAISE if hand.call_to else DeclKind.BET,
+        "pot": DeclKind.POT,
+    }
+    if press.button not in kind_of:
+        warn(
+            out,
+            session,
+            "rules",
+            f"unknown console button {press.button!r}",
+            "unknown_button",
+            press.at_ms,
+        )
+        return session
+    # The dealer enters what the player said; the chips that follow fulfil it (R40-A: the
+    # declaration came first). "Raise" with no amount waits for the chips (R51-A).
+    amount = press.amount if press.button == "bet_raise" else None
+    declaration = Declaration(seat_no, kind_of[press.button], amount, at_ms=press.at_ms)
+    return run_event(session, declaration, out, press.at_ms, "declaration")
+
+
+def _out_of_turn_words(
+    session: TableSession, press: ConsolePress, out: list[Output]
+) -> TableSession:
+    """Words of a seat the action has not reached (R53-A): interpretation reads them as the
+    action they would be now; the irregularities layer holds it until his turn."""
+    hand = session.hand
+    assert hand is not None and press.seat is not None
+    facing = hand.call_to > hand.seat(press.seat).bet
+    kind_of = {
+        "check_call": DeclKind.CALL if facing else DeclKind.CHECK,
+        "fold": DeclKind.FOLD,
+        "all_in": DeclKind.ALL_IN,
+        "bet_raise": DeclKind.RAISE if hand.call_to else DeclKind.BET,
+        "pot": DeclKind.POT,
+    }
+    kind = kind_of.get(press.button)
+    if kind is None:
+        warn(
+            out,
+            session,
+            "rules",
+            f"unknown console button {press.button!r}",
+            "unknown_button",
+            press.at_ms,
+        )
+        return session
+    amount = press.amount if press.button == "bet_raise" else None
+    declaration = Declaration(press.seat, kind, amount, at_ms=press.at_ms)
+    return run_event(session, declaration, out, press.at_ms, "declaration")

@@ -1,0 +1,480 @@
+"""Hand routing: chips, cards and decided actions of the hand in play.
+
+Chips and words go to bet interpretation, cards to the irregularities layer; their
+rulings become events, and floor calls are parked under one id (``raise_floor``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokertable.controller.engine import EngineError
+from pokertable.controller.events import (
+    ActionKind,
+    DealHole,
+    MuckHand,
+    PlayerAction,
+    ShowHand,
+)
+from pokertable.controller.inputs import (
+    CardCleared,
+    CardDetected,
+    ChipsMoved,
+)
+from pokertable.controller.interpretation.events import ChipItem as ZoneChip
+from pokertable.controller.interpretation.events import (
+    ChipMotion,
+    PriorChipsPulled,
+)
+from pokertable.controller.interpretation.hand import EngineEvent, TableEvent, interpret
+from pokertable.controller.interpretation.held import settle_held
+from pokertable.controller.interpretation.zones import Pending
+from pokertable.controller.irregularities import tracked as irregular
+from pokertable.controller.irregularities.events import CardRemoved as ReaderCardGone
+from pokertable.controller.irregularities.events import CardSeen as ReaderCard
+from pokertable.controller.irregularities.events import TableEvent as ReaderEvent
+from pokertable.controller.irregularities.hand import HandStatus, TrackedHand
+from pokertable.controller.model import (
+    HandState,
+    Phase,
+    SeatStatus,
+    evolve,
+)
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
+from pokertable.controller.session_outputs import event_out, raise_floor, warn
+from pokertable.controller.session_state import Output, TableSession, set_pair
+from pokertable.controller.table import after_hand, next_hand
+
+
+class TrackedApplier:
+    """The one layer that applies decided actions: the irregularities layer's step over the
+    hand's ``TrackedHand``. Lives for one input; ``tracked`` is the result."""
+
+    def __init__(self, tracked: TrackedHand, rules: RuleProfile) -> None:
+        self.tracked, self.rules = tracked, rules
+
+    def __call__(
+        self, state: HandState, event: EngineEvent
+    ) -> tuple[HandState, tuple[Ruling, ...]]:
+        current = self.tracked if self.tracked.hand is state else evolve(self.tracked, hand=state)
+        self.tracked, said = irregular.step(current, event, self.rules)
+        return self.tracked.hand, tuple(said)
+
+
+def run_event(
+    session: TableSession, event: TableEvent, out: list[Output], at_ms: int, kind: str
+) -> TableSession:
+    """Run one event through bet interpretation and the engine, publish the rulings, and
+    park floor rulings as pending alerts for the director."""
+    rules = session.config.rules
+    if isinstance(event, PlayerAction) and event.seat in session.floor_approved:
+        event = evolve(event, floor_approved=True)
+        session = evolve(session, floor_approved=session.floor_approved - {event.seat})
+    if (
+        session.tracked is not None
+        and session.tracked.over
+        and not isinstance(event, (ShowHand, MuckHand))
+    ):
+        warn(
+            out,
+            session,
+            "rules",
+            f"the hand is over ({session.tracked.status}): no more actions",
+            "hand_over",
+            at_ms,
+        )
+        return session
+    session = _judge_due(session, out, at_ms, acting=False)
+    assert session.hand is not None and session.tracked is not None
+    before = session.hand
+    # Interpretation decides; the irregularities layer applies (deal close, R37, R53 held
+    # actions, SA follow-ups): one pipeline, one owner of the hand.
+    applier = TrackedApplier(session.tracked, rules)
+    hand, pending, outcome = interpret(before, session.pending, event, rules, applier)
+    rulings = outcome.rulings
+    tracked = applier.tracked
+    if tracked.hand is not hand:  # an R52 correction replayed the street in the engine
+        tracked = evolve(tracked, hand=hand)
+    session = evolve(session, tracked=tracked)
+    data: dict[str, Any] = {}
+    if isinstance(event, PlayerAction):
+        data = {"seat": event.seat, "action": str(event.kind), "amount": event.amount}
+    decided = outcome.interpretation
+    if decided is not None:
+        data = {
+            "seat": decided.seat,
+            "action": str(decided.action) if decided.action else None,
+            "total": decided.total,
+            "returned": decided.returned,
+            "add": decided.add,
+        }
+    session = evolve(session, pending=pending)
+    for ruling in rulings:
+        if ruling.kind is RulingKind.FLOOR:
+            session = raise_floor(session, ruling, out, at_ms)
+    refused = hand is before and any(
+        r.kind in (RulingKind.REJECTED, RulingKind.ALERT) for r in rulings
+    )
+    if any(r.code == "out_of_turn" for r in rulings):
+        kind = "out_of_turn"  # held until the action reaches the seat (R53-A), not refused
+    elif refused:
+        kind = "rejected"
+    if rulings or data:  # chips merely held in a zone are not news
+        out.append(event_out(session, kind, rulings, data, at_ms))
+    if (
+        isinstance(event, DealHole)
+        and hand.seat(event.seat).hole
+        and not before.seat(event.seat).hole
+    ):
+        payload = {
+            "hand_id": hand.hand_id,
+            "seat": event.seat,
+            "cards": list(event.cards),
+            "ts_ms": at_ms,
+        }
+        out.append(Output("hole_cards", payload))
+    if hand.phase is Phase.COMPLETE and before.phase is not Phase.COMPLETE:
+        session = finish_hand(session, out, at_ms)
+    return session
+
+
+def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSession:
+    hand = session.hand
+    assert hand is not None
+    table = after_hand(session.table, hand)
+    awards = [
+        {"seat": a.seat, "pot": a.pot_index, "amount": a.amount, "hand": a.hand_name}
+        for a in hand.awards
+    ]
+    out.append(
+        event_out(
+            session, "hand_complete", (), {"awards": awards, "board": list(hand.board)}, at_ms
+        )
+    )
+    return evolve(session, table=table, history=(*session.history, hand.hand_id))
+
+
+def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
+    rules = session.config.rules
+    misdealt = session.tracked is not None and session.tracked.status is HandStatus.MISDEAL
+    if misdealt:
+        return _redeal(session, at_ms, out)
+    if session.hand is not None and session.hand.phase is not Phase.COMPLETE:
+        warn(
+            out,
+            session,
+            "rules",
+            f"hand {session.hand.hand_id} is still in progress",
+            "hand_in_progress",
+            at_ms,
+        )
+        return session
+    if session.paused:
+        warn(out, session, "rules", "play is paused by the director", "paused", at_ms)
+        return session
+    level = session.pending_level or session.level  # R23: a new level applies to the next hand
+    number = session.hand_number + 1
+    hand_id = f"{session.config.table}-h{number:05d}"
+    first_button = session.config.first_button
+    if first_button is None and session.table.seats:
+        first_button = session.table.seats[0].seat
+    try:
+        setup = next_hand(
+            session.table,
+            hand_id=hand_id,
+            variant=session.config.variant,
+            level=level,
+            first_button=first_button,
+        )
+        tracked, started = irregular.start_tracked(
+            setup,
+            rules,
+            absent=session.absent,
+            read_window_ms=session.config.card_read_window_ms,
+        )
+    except EngineError as exc:
+        warn(out, session, "rules", str(exc), "cannot_start", at_ms)
+        return session
+    hand, rulings = tracked.hand, tuple(started)
+    session = evolve(
+        session,
+        tracked=tracked,
+        hand_number=number,
+        level=level,
+        pending_level=None,
+        pending=Pending(street=hand.street),
+        bet_zones=(),
+        seat_cards=(),
+        board_cards=(),
+        burn_cards=(),
+    )
+    data = {
+        "button": setup.button,
+        "small_blind_seat": setup.small_blind_seat,
+        "big_blind_seat": setup.big_blind_seat,
+        "level": level.number,
+    }
+    out.append(event_out(session, "hand_start", rulings, data, at_ms))
+    return session
+
+
+def _fresh_felt(session: TableSession, tracked: TrackedHand) -> TableSession:
+    return evolve(
+        session,
+        tracked=tracked,
+        pending=Pending(street=tracked.hand.street),
+        bet_zones=(),
+        seat_cards=(),
+        board_cards=(),
+        burn_cards=(),
+    )
+
+
+def _redeal(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
+    """R35-C: after a misdeal the re-deal is the same hand: same button, limits, players."""
+    assert session.tracked is not None
+    tracked, rulings = irregular.redeal(session.tracked, session.config.rules)
+    session = _fresh_felt(session, tracked)
+    out.append(
+        event_out(session, "redeal", tuple(rulings), {"hand_id": tracked.hand.hand_id}, at_ms)
+    )
+    return session
+
+
+def reader_step(
+    session: TableSession, event: ReaderEvent, out: list[Output], at_ms: int, kind: str
+) -> TableSession:
+    """Run one event through the irregularities layer (deal, burns, misdeals, fouled deck),
+    which deals to the engine; publish what it says and keep the other layers in step."""
+    assert session.tracked is not None and session.hand is not None
+    before = session.hand
+    tracked, said = irregular.step(session.tracked, event, session.config.rules)
+    rulings = tuple(said)
+    for ruling in rulings:
+        if ruling.kind is RulingKind.FLOOR:
+            session = raise_floor(session, ruling, out, at_ms)
+    if rulings:
+        out.append(event_out(session, kind, rulings, {}, at_ms))
+    hand = tracked.hand
+    for seat in hand.seats:
+        if seat.hole and before.has_seat(seat.seat) and not before.seat(seat.seat).hole:
+            payload = {
+                "hand_id": hand.hand_id,
+                "seat": seat.seat,
+                "cards": list(seat.hole),
+                "ts_ms": at_ms,
+            }
+            out.append(Output("hole_cards", payload))
+    pending = settle_held(_pending_for(session.pending, hand), rulings)  # R53 held chips
+    session = evolve(session, tracked=tracked, pending=pending)
+    if hand.phase is Phase.COMPLETE and before.phase is not Phase.COMPLETE:
+        session = finish_hand(session, out, at_ms)
+    return session
+
+
+def _pending_for(pending: Pending, hand: HandState) -> Pending:
+    """Betting zones belong to one street: a new street (or the end) starts them afresh."""
+    if hand.street != pending.street or hand.phase is Phase.COMPLETE:
+        return Pending(street=hand.street, floors=pending.floors, next_floor=pending.next_floor)
+    return pending
+
+
+def _judge_due(session: TableSession, out: list[Output], at_ms: int, acting: bool) -> TableSession:
+    """What waited for the readers' window (first card's seat, a street's burn) is decided
+    once the window has passed or a player acts."""
+    tracked = session.tracked
+    if tracked is None or tracked.over:
+        return session
+    tracked, said = irregular.judge_due(tracked, session.config.rules, at_ms, acting)
+    if said:
+        for ruling in said:
+            if ruling.kind is RulingKind.FLOOR:
+                session = raise_floor(session, ruling, out, at_ms)
+        out.append(event_out(session, "card", tuple(said), {}, at_ms))
+    return evolve(session, tracked=tracked)
+
+
+def confirm_showdown(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
+    """The dealer confirms the live hands are tabled (R13-A): the table reads them."""
+    hand = session.hand
+    assert hand is not None
+    if hand.phase is not Phase.SHOWDOWN and not (hand.face_up and hand.phase is Phase.DEALING):
+        warn(
+            out,
+            session,
+            "tabling",
+            "hands are tabled at showdown or when all in",
+            "not_showdown",
+            at_ms,
+        )
+        return session
+    for seat in hand.in_hand:
+        current = session.hand
+        if current is None or current.phase is Phase.COMPLETE:
+            break
+        if not seat.mucked and not seat.shown and seat.hole:
+            session = run_event(session, ShowHand(seat.seat, at_ms=at_ms), out, at_ms, "tabled")
+    return session
+
+
+def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> TableSession:
+    """A settled chip motion in a bet zone goes to bet interpretation (R40-R46, R56, RP-22).
+
+    Chips leaving a zone are prior chips pulled back (R46-B) or change the dealer takes
+    out while betting is open; once the street is over they are the dealer collecting the
+    bets into the pot, which decides nothing.
+    """
+    if moved.seat is None or not moved.zone.endswith(".bet"):
+        return session  # stack zones and the pot are not action
+    seat_no = moved.seat
+    zone = list(session.zone(seat_no))
+    # After a controller restart the readers report every chip afresh: tags the session
+    # already holds are not new chips, and tags it never saw cannot leave.
+    known = {c.uid for c in zone if c.uid}
+    arrived = tuple(c for c in moved.arrived if not c.uid or c.uid not in known)
+    left = tuple(c for c in moved.left if c in zone)
+    if moved.complete:
+        # The readers' full view after a restart: chips we still hold that are not in it
+        # left while nobody listened; they leave the zone without a ruling.
+        present = {c.uid for c in moved.arrived if c.uid}
+        zone = [c for c in zone if not c.uid or c.uid in present]
+        session = evolve(session, bet_zones=set_pair(session.bet_zones, seat_no, tuple(zone)))
+    moved = evolve(moved, arrived=arrived, left=left)
+    if not arrived and not left:
+        return session
+    for chip in left:
+        zone.remove(chip)
+    zone.extend(arrived)
+    session = evolve(session, bet_zones=set_pair(session.bet_zones, seat_no, tuple(zone)))
+    hand = session.hand
+    if hand is None or hand.phase is Phase.COMPLETE:
+        if moved.arrived:
+            warn(
+                out,
+                session,
+                "rules",
+                f"chips arrived in seat {seat_no}'s bet zone with no hand in progress",
+                "chips_out_of_round",
+                moved.at_ms,
+                seat_no,
+            )
+        return session
+    if moved.left and hand.phase is Phase.BETTING and hand.has_seat(seat_no):
+        seat_zone = session.pending.zone(seat_no)
+        pulled = tuple(ZoneChip(c.denomination, c.kind) for c in moved.left)
+        if seat_zone.prior:
+            event: TableEvent = PriorChipsPulled(
+                seat_no, pulled, at_ms=moved.at_ms, by_dealer=seat_zone.change > 0
+            )
+            session = run_event(session, event, out, moved.at_ms, "chips_pulled")
+    # Chips out of turn (R53-A) are interpretation's to read and the irregularities layer's
+    # to hold: both say so on the event below.
+    if moved.arrived:
+        chips = tuple(ZoneChip(c.denomination, c.kind) for c in moved.arrived)
+        motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True)
+        session = run_event(session, motion, out, moved.at_ms, "chips")
+    return session
+
+
+def _already_there(session: TableSession, seen: CardDetected) -> bool:
+    """A card re-read where the table already knows it lies (e.g. after a restart)."""
+    if seen.zone == "board":
+        return seen.card in session.board_cards
+    if seen.zone == "burn":
+        return seen.card in session.burn_cards
+    if seen.zone == "muck":
+        hand = session.hand
+        return (
+            hand is not None
+            and hand.phase is Phase.COMPLETE
+            and any(seen.card in s.hole for s in hand.seats)
+        )
+    if seen.seat is not None:
+        return seen.card in session.cards_at(seen.seat)
+    return False
+
+
+def card_detected(session: TableSession, seen: CardDetected, out: list[Output]) -> TableSession:
+    """A card read at a pad, the board, the burn or the muck: the irregularities layer deals
+    it (initial deal, streets, burns) and raises misdeals, fouled decks and the rest."""
+    hand = session.hand
+    if _already_there(session, seen):
+        return session  # a re-read is not a second card (R35-E) and not news
+    if hand is not None and hand.phase is Phase.COMPLETE and seen.zone in ("burn", "muck"):
+        return session  # the dealer gathers the cards (a last burn's read may come late)
+    if hand is None or session.tracked is None or hand.phase is Phase.COMPLETE:
+        warn(
+            out,
+            session,
+            "rules",
+            f"card {seen.card} read at {seen.zone} with no hand in progress",
+            "card_outside_hand",
+            seen.at_ms,
+            seat=seen.seat,
+        )
+        return session
+    if seen.zone == "burn":
+        session = evolve(session, burn_cards=(*session.burn_cards, seen.card))
+    elif seen.zone == "board":
+        session = evolve(session, board_cards=(*session.board_cards, seen.card))
+    elif seen.seat is not None and seen.zone.endswith(".cards"):
+        cards = (*session.cards_at(seen.seat), seen.card)
+        session = evolve(session, seat_cards=set_pair(session.seat_cards, seen.seat, cards))
+    uid = seen.uid or f"card:{seen.card}"
+    session = reader_step(
+        session, ReaderCard(seen.zone, seen.card, uid, seen.at_ms), out, seen.at_ms, "card"
+    )
+    if seen.zone == "muck":
+        return _mucked(session, seen, out)
+    return session
+
+
+def _mucked(session: TableSession, seen: CardDetected, out: list[Output]) -> TableSession:
+    """R14: a hand pushed into the muck is dead; in turn that is his fold. (At showdown and
+    out of turn the irregularities layer has already ruled on it.)"""
+    hand = session.hand
+    assert hand is not None
+    owner = next((s for s in hand.seats if seen.card in s.hole), None)
+    if owner is None or not owner.in_hand:
+        return session
+    if hand.phase is Phase.BETTING and hand.action_on == owner.seat:
+        fold = PlayerAction(owner.seat, ActionKind.FOLD, at_ms=seen.at_ms)
+        return run_event(session, fold, out, seen.at_ms, "fold")
+    return session
+
+
+def card_cleared(session: TableSession, cleared: CardCleared, out: list[Output]) -> TableSession:
+    """Cards leaving the board or a pad during a hand (a premature card going back, a flop
+    being repaired); once the hand is over the dealer is only collecting them."""
+    hand = session.hand
+    if hand is None or session.tracked is None or session.tracked.over:
+        return session
+    if hand.phase is Phase.COMPLETE:
+        return session
+    uid = cleared.uid or f"card:{cleared.card}"
+    event = ReaderCardGone(cleared.zone, cleared.card, uid, cleared.at_ms)
+    return reader_step(session, event, out, cleared.at_ms, "card_removed")
+
+
+def update_leds(session: TableSession, out: list[Output]) -> TableSession:
+    """Seat LEDs follow the hand: action-on, all-in, otherwise off."""
+    wanted: dict[int, str] = {}
+    hand = session.hand
+    if hand is not None and hand.phase is not Phase.COMPLETE:
+        for s in hand.seats:
+            if s.status is SeatStatus.ALL_IN:
+                wanted[s.seat] = "all_in"
+        if hand.action_on is not None:
+            wanted[hand.action_on] = "action"
+    current = dict(session.leds)
+    changes = []
+    for seat in sorted(set(current) | set(wanted)):
+        mode = wanted.get(seat, "off")
+        if current.get(seat, "off") != mode:
+            changes.append((seat, mode))
+    if not changes:
+        return session
+    for seat, mode in changes:
+        out.append(Output("led", {"seat": seat, "mode": mode}))
+    return evolve(session, leds=tuple(sorted((s, m) for s, m in wanted.items())))

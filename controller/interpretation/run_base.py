@@ -1,0 +1,151 @@
+"""The core of ``EventRun``: its scratch state and the one place decided actions are applied.
+
+``EventRunBase`` holds the hand, the betting zones and what the event said so far, and hands
+every decided action to the ``Applier`` (the engine, or the irregularities layer at the live
+table); ``runner.EventRun`` adds the routing of chips, words and floor decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pokertable.controller import engine
+from pokertable.controller.events import (
+    DealBoard,
+    DealHole,
+    MuckHand,
+    PlayerAction,
+    ShowHand,
+)
+from pokertable.controller.interpretation import floor as floors
+from pokertable.controller.interpretation import held
+from pokertable.controller.interpretation.context import BetContext, context_for
+from pokertable.controller.interpretation.events import (
+    Declaration,
+    InterpretationEvent,
+)
+from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation, alert
+from pokertable.controller.interpretation.zones import LogEntry, Pending, SeatZone
+from pokertable.controller.model import HandState, Phase, SeatStatus, evolve
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
+
+EngineEvent = PlayerAction | DealHole | DealBoard | ShowHand | MuckHand
+TableEvent = InterpretationEvent | EngineEvent
+Applier = Callable[[HandState, EngineEvent], tuple[HandState, tuple[Ruling, ...]]]
+"""Applies one decided action or engine event to the hand; a REJECTED ruling changes nothing."""
+
+
+def engine_applier(rules: RuleProfile) -> Applier:
+    """The engine alone (the layer's own tests, replays, tools without card readers)."""
+    return lambda state, event: engine.step(state, event, rules)
+
+
+class EventRunBase:
+    """Scratch for one event: the only mutable object, discarded when the event is done."""
+
+    def __init__(self, state: HandState, pending: Pending, rules: RuleProfile,
+                 apply: Applier | None = None) -> None:
+        self.state, self.pending, self.rules = state, pending, rules
+        self.apply = apply or engine_applier(rules)
+        self.interps: list[Interpretation] = []
+        self.rulings: list[Ruling] = []
+
+    def alert(self, seat: int | None, concept: str, text: str, code: str) -> None:
+        self.rulings.append(alert(seat, self.rules.cite(concept), text, code))
+
+    def zone(self, seat: int) -> SeatZone:
+        return self.pending.zone(seat)
+
+    def put(self, zone: SeatZone) -> None:
+        self.pending = self.pending.with_zone(zone)
+
+    def ctx(self, seat: int) -> BetContext | None:
+        return context_for(self.state, seat, self.rules)
+
+    def _seat_ok(self, seat: int, what: str) -> bool:
+        if not self.state.has_seat(seat):
+            self.alert(seat, "floor_discretion", f"{what} at seat {seat}, which is not dealt in",
+                       "seat_not_in_hand")
+            return False
+        if self.state.seat(seat).status is SeatStatus.FOLDED:
+            self.alert(seat, "in_turn_binding", f"{what} at seat {seat}, which has folded",
+                       "seat_folded")
+            return False
+        return True
+
+    def _blocked_for(self, seat: int) -> FloorRuling | None:
+        """A floor ruling that must be answered before this seat may act."""
+        return next((f for f in self.pending.floors
+                     if f.seat == seat or (f.blocks_table and f.seat != seat)), None)
+
+    def _note(self, reading: Interpretation) -> None:
+        self.interps.append(reading)
+        self.rulings.append(reading.to_ruling())
+
+    def _register(self, ruling: FloorRuling, seat: int,
+                  reading: Interpretation | None = None) -> None:
+        numbered = floors.with_id(ruling, self.pending.next_floor, self.state.hand_id)
+        self.pending = evolve(self.pending, floors=(*self.pending.floors, numbered),
+                              next_floor=self.pending.next_floor + 1)
+        base = reading or Interpretation(seat=seat, action=None, total=self.state.seat(seat).bet,
+                                         rule_ids=numbered.rule_ids, text=numbered.text,
+                                         kind=RulingKind.FLOOR, code="floor")
+        self._note(evolve(base, floor=numbered))
+
+    def _engine_action(self, action: PlayerAction, reading: Interpretation | None) -> bool:
+        before = self.state
+        zone_before = self.zone(action.seat)
+        new, out = self.apply(before, action)
+        rejected = [r for r in out if r.kind is RulingKind.REJECTED]
+        if rejected:
+            self.alert(action.seat, "floor_discretion",
+                       f"seat {action.seat}: the engine refused {action.kind}: "
+                       f"{rejected[0].text}", "engine_rejected")
+            return False
+        self.state = new
+        if reading is not None:
+            self.interps.append(reading)
+            self.rulings.append(reading.to_ruling())
+        said = {r.text for r in self.rulings}
+        self.rulings.extend(r for r in out if r.text not in said)  # nothing said twice
+        self.pending = held.settle_held(self.pending, out)  # R53-A: held chips bound or back
+        self.pending = evolve(self.pending,
+                              log=(*self.pending.log, LogEntry(before, action, zone_before)))
+        self._commit(action.seat, reading)
+        self._after_engine()
+        return True
+
+    def _commit(self, seat: int, reading: Interpretation | None) -> None:
+        zone = self.zone(seat)
+        if self.state.seat(seat).status is SeatStatus.FOLDED:
+            self.put(SeatZone(seat))
+            return
+        chips = zone.prior + zone.motion
+        self.put(SeatZone(
+            seat, prior_start=chips, prior=chips,
+            owed=reading.add if reading else 0, change=reading.returned if reading else 0,
+            chip_defined=reading.chip_defined if reading else False,
+        ))
+
+    def _after_engine(self) -> None:
+        state = self.state
+        if state.street != self.pending.street or state.phase is Phase.COMPLETE:
+            self.pending = Pending(street=state.street, floors=self.pending.floors,
+                                   next_floor=self.pending.next_floor)
+            return
+        seat = state.action_on
+        if seat is None or self._blocked_for(seat) is not None:
+            return
+        zone = self.zone(seat)
+        if zone.motion and not zone.motion_open and not zone.held:
+            self._rule_turn(seat, zone, 0)  # chips put out early are ruled in turn
+        elif zone.declaration is not None and not zone.waiting:
+            self.put(evolve(zone, declaration=None))
+            self._words(zone.declaration, evolve(zone, declaration=None))
+
+    def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int) -> None:
+        raise NotImplementedError  # chips ruled in turn: ``runner.EventRun``
+
+    def _words(self, decl: Declaration, zone: SeatZone) -> None:
+        raise NotImplementedError  # words ruled in turn: ``runner.EventRun``

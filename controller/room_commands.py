@@ -1,0 +1,196 @@
+"""Room commands from MQTT: the clock's levels and breaks, the director's pauses, seating,
+penalties and floor decisions, and a networked dealer console."""
+
+from __future__ import annotations
+
+from pokertable.controller.console_words import console_press
+from pokertable.controller.engine import EngineError
+from pokertable.controller.hand_routing import reader_step, run_event
+from pokertable.controller.inputs import (
+    ConsolePress,
+    RoomCommand,
+)
+from pokertable.controller.interpretation.events import (
+    FloorDecision,
+)
+from pokertable.controller.irregularities.events import ConfirmMisdeal, KillHand
+from pokertable.controller.model import (
+    AnteFormat,
+    Level,
+    Phase,
+    evolve,
+)
+from pokertable.controller.rulings import Ruling, RulingKind
+from pokertable.controller.session_outputs import event_out, reply
+from pokertable.controller.session_state import Output, TableSession
+
+
+def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:
+    p = cmd.payload
+    if cmd.command == "level":
+        lv = p["level"]
+        fmt = {
+            "none": AnteFormat.NONE,
+            "bb_ante": AnteFormat.BIG_BLIND_ANTE,
+            "per_player": AnteFormat.PER_PLAYER,
+        }.get(lv["ante_format"])
+        if fmt is None:
+            reply(
+                session,
+                cmd,
+                out,
+                False,
+                f"ante format {lv['ante_format']!r} is not supported at this table",
+                "level.ante_format",
+            )
+            return session
+        try:
+            # The chip unit belongs to the chip set in play, not to the clock's level.
+            level = Level(
+                number=lv["number"],
+                small_blind=lv["small_blind"],
+                big_blind=lv["big_blind"],
+                ante=lv["ante"],
+                ante_format=fmt,
+                chip_unit=session.level.chip_unit,
+            )
+        except ValueError as exc:
+            reply(session, cmd, out, False, str(exc), "level")
+            return session
+        in_hand = session.hand is not None and session.hand.phase is not Phase.COMPLETE
+        reply(session, cmd, out, True)
+        if in_hand or session.hand is not None:
+            return evolve(session, pending_level=level)
+        return evolve(session, level=level, pending_level=None)
+    if cmd.command in ("pause", "resume"):
+        reply(session, cmd, out, True)
+        return evolve(session, paused=cmd.command == "pause")
+    if cmd.command == "hand_for_hand":
+        reply(session, cmd, out, True)
+        return evolve(session, hand_for_hand=bool(p["enabled"]))
+    if cmd.command in ("break_start", "break_end"):
+        reply(session, cmd, out, True)
+        return evolve(session, paused=cmd.command == "break_start")
+    if cmd.command == "seat_player":
+        try:
+            table = session.table.seat_player(int(p["seat"]), str(p["player"]), int(p["stack"]))
+        except EngineError as exc:
+            reply(session, cmd, out, False, str(exc), "seat")
+            return session
+        reply(session, cmd, out, True)
+        return evolve(session, table=table)
+    if cmd.command in ("player_absent", "player_present"):
+        seat = int(p["seat"])
+        if session.table.occupied(seat) is None:
+            reply(session, cmd, out, False, f"seat {seat} is empty", "seat")
+            return session
+        absent = (
+            (session.absent | {seat})
+            if cmd.command == "player_absent"
+            else (session.absent - {seat})
+        )
+        reply(session, cmd, out, True)
+        return evolve(session, absent=frozenset(absent))
+    if cmd.command == "floor_decision":
+        return _floor_decision(session, cmd, out)
+    if cmd.command == "dealer_button":
+        # A networked dealer console (a tablet at the dealer's seat) instead of GPIO buttons.
+        reply(session, cmd, out, True)
+        amount, speaker = p.get("amount"), p.get("seat")  # seat: words out of turn (R53)
+        press = ConsolePress(
+            str(p["button"]),
+            cmd.at_ms,
+            int(amount) if amount else None,
+            int(speaker) if speaker is not None else None,
+        )
+        return console_press(session, press, out)
+    if cmd.command == "penalty":
+        seat = int(p["seat"])
+        if session.table.occupied(seat) is None:
+            reply(session, cmd, out, False, f"seat {seat} is empty", "seat")
+            return session
+        reply(session, cmd, out, True)
+        rules_cited = tuple(str(r) for r in p["rule_ids"])
+        out.append(
+            event_out(
+                session,
+                "penalty",
+                (
+                    Ruling(
+                        RulingKind.BINDING,
+                        rules_cited,
+                        f"penalty for seat {seat}: {p['penalty']}",
+                        seat=seat,
+                    ),
+                ),
+                {"seat": seat, "penalty": p["penalty"], "count": p.get("count")},
+                cmd.at_ms,
+            )
+        )
+        return session
+    reply(
+        session, cmd, out, False, f"command {cmd.command!r} is not handled by this table", "command"
+    )
+    return session
+
+
+_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor"})
+
+
+def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:
+    alert_id = str(cmd.payload["alert_id"])
+    decision = str(cmd.payload["decision"])
+    pending = next((a for a in session.alerts if a.id == alert_id), None)
+    if pending is None:
+        reply(session, cmd, out, False, f"no pending alert {alert_id!r}", "alert_id")
+        return session
+    if pending.ruling.options and decision not in pending.ruling.options:
+        reply(
+            session,
+            cmd,
+            out,
+            False,
+            f"decision must be one of {list(pending.ruling.options)}",
+            "decision",
+        )
+        return session
+    session = evolve(session, alerts=tuple(a for a in session.alerts if a.id != alert_id))
+    reply(session, cmd, out, True)
+    ruling = Ruling(
+        RulingKind.BINDING,
+        pending.ruling.rule_ids,
+        f"floor decision on {alert_id}: {decision}",
+        seat=pending.ruling.seat,
+        code="floor_decision",
+    )
+    out.append(
+        event_out(
+            session,
+            "floor_decision",
+            (ruling,),
+            {"alert_id": alert_id, "decision": decision},
+            cmd.at_ms,
+        )
+    )
+    if pending.ruling.code == "reopen_floor" and decision == "allow the raise":
+        seat = pending.ruling.seat
+        assert seat is not None
+        # The dealer re-enters the raise; it now carries the floor's approval.
+        return evolve(session, floor_approved=session.floor_approved | {seat})
+    if pending.kind in _DEALING_FLOORS and session.tracked is not None:
+        # R35-A5 / R37 left to the TD: a misdeal or a dead hand is applied; "keep" is not.
+        seat = pending.ruling.seat
+        if decision == "misdeal":
+            return reader_step(session, ConfirmMisdeal(cmd.at_ms), out, cmd.at_ms, "misdeal")
+        if decision == "dead_hand" and seat is not None:
+            return reader_step(session, KillHand(seat, cmd.at_ms), out, cmd.at_ms, "floor_applied")
+        return session
+    if pending.kind == "skipped_player" and session.tracked is not None:
+        # R53-B: the irregularities layer rules on the skipped seat, then held actions go on.
+        choice = FloorDecision(pending.id, decision, at_ms=cmd.at_ms)
+        return reader_step(session, choice, out, cmd.at_ms, "floor_applied")
+    if pending.interpretation and session.hand is not None:
+        # The interpretation layer applies the chosen option (call, raise, forfeit...).
+        choice = FloorDecision(pending.id, decision, at_ms=cmd.at_ms)
+        return run_event(session, choice, out, cmd.at_ms, "floor_applied")
+    return session

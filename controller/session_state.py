@@ -1,0 +1,118 @@
+"""What a live table holds between inputs: its configuration, the hand in play (through the
+irregularities layer's ``TrackedHand``), pending floor calls and what it must publish.
+
+Frozen records only; ``session.apply`` folds inputs over them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pokertable.controller.inputs import (
+    ChipItem,
+)
+from pokertable.controller.interpretation.zones import Pending
+from pokertable.controller.irregularities.hand import TrackedHand
+from pokertable.controller.model import (
+    HandState,
+    Level,
+    Variant,
+)
+from pokertable.controller.rules import TDA_2024, RuleProfile
+from pokertable.controller.rulings import Ruling
+from pokertable.controller.table import TableSeat, TableState
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SessionConfig:
+    venue: str
+    table: str
+    variant: Variant = Variant.NLHE
+    rules: RuleProfile = TDA_2024
+    max_seats: int = 10
+    first_button: int | None = None  # drawn for the button; default: lowest occupied seat
+    # Cards placed within this many ms of each other may be reported in any order: each node
+    # scans its antennas in turn (a tag counts after two reads) and the Pi polls the nodes
+    # in turn. Deal order (R35-A2) and burns (R38) are judged with this tolerance.
+    card_read_window_ms: int = 1500
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAlert:
+    """A ruling waiting for the floor, with the options the director may choose from.
+
+    ``id`` is the one name of this floor call everywhere: the state's alert, the event
+    that raised it, the rejections that wait for it, the director's ``floor_decision`` and
+    its reply. It is ``<hand_id>/F<n>``, numbered per hand by one counter
+    (``Pending.next_floor``) whichever layer raised the call. ``kind`` says what the call
+    is about (``string_bet``, ``bet_ruling``, ``skipped_player``, ...).
+    """
+
+    id: str
+    ruling: Ruling
+    hand_id: str | None
+    kind: str
+    interpretation: bool = False  # the interpretation layer holds the decision
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    """Something the table must say: an event, a hole-card reveal, a reply, a seat LED."""
+
+    channel: str  # event | hole_cards | reply | led
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableSession:
+    config: SessionConfig
+    table: TableState
+    level: Level
+    pending_level: Level | None = None
+    tracked: TrackedHand | None = None  # the hand in play, owned by the irregularities layer
+    pending: Pending = field(default_factory=Pending)  # zones, words, floor rulings (R40-62)
+    hand_number: int = 0
+    paused: bool = False
+    hand_for_hand: bool = False
+    absent: frozenset[int] = frozenset()
+    bet_zones: tuple[tuple[int, tuple[ChipItem, ...]], ...] = ()  # chips seen in each bet zone
+    seat_cards: tuple[tuple[int, tuple[str, ...]], ...] = ()  # cards read at each seat pad
+    board_cards: tuple[str, ...] = ()
+    burn_cards: tuple[str, ...] = ()
+    alerts: tuple[PendingAlert, ...] = ()
+    floor_approved: frozenset[int] = frozenset()  # seats the floor allowed to raise (T11 R37)
+    alert_counter: int = 0
+    leds: tuple[tuple[int, str], ...] = ()
+    history: tuple[str, ...] = field(default=())  # hand ids completed this session
+
+    @property
+    def hand(self) -> HandState | None:
+        """The hand in play: the irregularities layer's ``TrackedHand`` owns it (one copy)."""
+        return self.tracked.hand if self.tracked is not None else None
+
+    def zone(self, seat: int) -> tuple[ChipItem, ...]:
+        return dict(self.bet_zones).get(seat, ())
+
+    def cards_at(self, seat: int) -> tuple[str, ...]:
+        return dict(self.seat_cards).get(seat, ())
+
+
+def new_session(config: SessionConfig, level: Level, seats: tuple[TableSeat, ...]) -> TableSession:
+    return TableSession(
+        config=config,
+        table=TableState(seats=seats, max_seats=config.max_seats),
+        level=level,
+    )
+
+
+def zone_value(chips: tuple[ChipItem, ...]) -> int:
+    return sum(c.denomination for c in chips if c.kind == "value")
+
+
+def set_pair(
+    pairs: tuple[tuple[int, Any], ...], key: int, value: Any
+) -> tuple[tuple[int, Any], ...]:
+    items = dict(pairs)
+    items[key] = value
+    return tuple(sorted(items.items()))

@@ -1,0 +1,124 @@
+"""Action out of turn at the live table (R53), through ``TableSession`` (issue #11).
+
+Interpretation reads the chips as the action they would be now; the irregularities layer
+holds that action until the action reaches the seat, and the chips in the zone follow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokertable.controller.inputs import RoomCommand
+from pokertable.controller.public_state import table_state
+from tests.app.session_table import Table, _deal
+
+
+def _table() -> Table:
+    """Button 3: Ann 100 and Bob 200 post (chips out); Cat is first to act."""
+    table = Table()
+    table.press("hand_start")
+    _deal(table)
+    table.push(1, 100)
+    table.push(2, 100, 100)
+    return table
+
+
+def _rulings(table: Table) -> list[dict[str, Any]]:
+    return [r for e in table.events() for r in e["rulings"]]
+
+
+def test_TDA2024_53A_out_of_turn_call_binds_when_the_action_to_him_did_not_change() -> None:
+    table = _table()
+    out = table.push(1, 100)  # Ann completes her small blind while Cat is on the action
+    assert out[0].payload["kind"] == "out_of_turn"
+    assert out[0].payload["rulings"][0]["rule_ids"] == ["TDA2024-53A"]
+    hand = table.session.hand
+    assert hand is not None and hand.action_on == 3 and hand.seat(1).bet == 100  # held
+    table.press("check_call")  # Cat calls: the action to Ann did not change
+    hand = table.session.hand
+    assert hand is not None and hand.seat(1).bet == 200 and hand.action_on == 2
+    assert any("is binding: the action to him did not change" in r["text"]
+               for r in _rulings(table))
+    zone = table.session.pending.zone(1)
+    assert zone.change == 0 and not zone.held  # her chips are her call
+
+
+def test_TDA2024_53A_action_changed_chips_go_back_and_he_has_all_options() -> None:
+    table = _table()
+    table.push(1, 100)  # Ann's out-of-turn call of 200
+    table.push(3, 500, 100)  # Cat raises to 600 by chips: the action to Ann changed
+    hand = table.session.hand
+    assert hand is not None and hand.action_on == 1 and hand.seat(1).bet == 100
+    zone = table.session.pending.zone(1)
+    assert zone.change == 100 and not zone.motion and not zone.held  # the 100 goes back
+    void = [r for r in _rulings(table) if "does not bind" in r["text"]]
+    assert void and void[0]["rule_ids"] == ["TDA2024-53A"]
+    assert "fold, call 500, raise to 1000..5000" in void[0]["text"]  # all options
+    state = table_state(table.session, table.t)
+    assert state["action_on"] == 1 and state["min_raise_to"] == 1000
+    table.press("bet_raise", 1200)  # and she may raise: all her options
+    hand = table.session.hand
+    assert hand is not None and hand.seat(1).bet == 1200
+
+
+FOUR = ((1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 5000), (4, "Dan", 5000))
+
+
+def test_TDA2024_53B_out_of_turn_substantial_action_binds_and_the_floor_rules_the_skipped_seat(
+) -> None:
+    table = Table(FOUR, first_button=4)  # Ann 100, Bob 200; Cat is first to act
+    table.press("hand_start")
+    for seat, cards in ((1, "As Ad"), (2, "Ks Kd"), (3, "Qs Qd"), (4, "Js Jd")):
+        for card in cards.split():
+            table.card(f"seat{seat}.cards", card)
+    table.push(1, 100)
+    table.push(2, 100, 100)
+    table.push(4, 100, 100)  # Dan calls out of turn: Cat is skipped
+    table.push(1, 100)  # Ann calls out of turn: two actions with chips, substantial (R36)
+    state = table_state(table.session, table.t)
+    [alert] = state["alerts"]
+    assert alert["kind"] == "skipped_player" and alert["id"] == "t1-h00001/F1"
+    assert alert["options"] == ["dead_hand", "call_or_fold_only", "all_options"]
+    assert alert["rule_ids"] == ["TDA2024-53B"]
+    raised = [r for r in _rulings(table) if r["kind"] == "floor"]
+    assert [r["alert_id"] for r in raised] == [alert["id"]]
+    refused = table.press("check_call")  # Cat may not act before the floor rules
+    assert refused[0].payload["kind"] == "rejected"
+    assert table.session.hand is not None and table.session.hand.action_on == 3
+
+    out = table(RoomCommand("floor_decision", "f1", {"alert_id": alert["id"],
+                                                     "decision": "call_or_fold_only"}, 1))
+    assert next(o.payload for o in out if o.channel == "reply")["ok"] is True
+    assert table_state(table.session, table.t)["alerts"] == []
+    table.press("bet_raise", 1000)  # limited to call or fold: a raise is refused
+    hand = table.session.hand
+    assert hand is not None and hand.action_on == 3 and hand.seat(3).bet == 0
+    table.press("check_call")  # Cat calls; Dan's and Ann's calls bind (R53-B)
+    hand = table.session.hand
+    assert hand is not None
+    assert [hand.seat(n).bet for n in (1, 2, 3, 4)] == [200, 200, 200, 200]
+    assert hand.action_on == 2  # Bob's option
+    assert table.session.pending.zone(4).change == 0  # Dan's chips are his call
+
+
+def test_TDA2024_53A_spoken_out_of_turn_call_is_held_and_binds_in_turn() -> None:
+    table = _table()
+    out = table(RoomCommand("dealer_button", "b1", {"button": "check_call", "seat": 1}, 1))
+    event = next(o.payload for o in out if o.channel == "event")
+    assert event["kind"] == "out_of_turn" and event["rulings"][0]["rule_ids"] == ["TDA2024-53A"]
+    hand = table.session.hand
+    assert hand is not None and hand.action_on == 3 and hand.seat(1).bet == 100
+    table.press("check_call")  # Cat calls: Ann's spoken call binds
+    hand = table.session.hand
+    assert hand is not None and hand.seat(1).bet == 200 and hand.action_on == 2
+
+
+def test_TDA2024_53A_spoken_out_of_turn_fold_binds_even_after_a_raise() -> None:
+    table = _table()
+    table(RoomCommand("dealer_button", "b1", {"button": "fold", "seat": 2}, 1))  # binds
+    table.press("bet_raise", 600)  # Cat raises to 600
+    hand = table.session.hand
+    assert hand is not None and hand.action_on == 1
+    table.press("check_call")  # Ann calls; Bob's out-of-turn fold binds (an OOT fold always does)
+    hand = table.session.hand
+    assert hand is not None and hand.seat(2).status.value == "folded"
