@@ -47,6 +47,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "pokertable.room.floor_service",
         "the floor console: a web page that answers floor calls and runs the tables",
     ),
+    "clock": (
+        "pokertable.room.clock_service",
+        "the tournament clock: levels and breaks to every table, the big clock display",
+    ),
     "demo": (
         "pokertable.controller.demo",
         "a whole simulated table with bot players, no hardware needed",

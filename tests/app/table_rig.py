@@ -37,7 +37,8 @@ from pokertable.mqtt.mosquitto import MosquittoProcess
 REPO = Path(__file__).resolve().parents[2]
 USERS = {"table": "table-secret", "director": "director-secret", "overlay": "overlay-secret",
          "overlay-secure": "secure-secret", "broadcaster": "relay-secret",
-         "broadcast": "page-secret", "floor": "floor-secret"}
+         "broadcast": "page-secret", "floor": "floor-secret",
+         "clock": "clock-secret"}
 TIMING = {"present_after": 2, "absent_after": 2, "settle_ms": 80, "heartbeat_ms": 500}
 PREFIX = "pokertable/v1/club/t9"
 

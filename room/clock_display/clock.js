@@ -1,0 +1,53 @@
+// The big clock display: level, blinds, time left, next level, players left and average
+// stack, from the clock's retained <venue>/clock/status (MQTT over WebSockets, read only).
+"use strict";
+
+function chips(n) {
+  return Number(n).toLocaleString("en-US");
+}
+
+function blinds(level) {
+  if (!level) return "";
+  const ante = level.ante ? (level.ante_format === "bb_ante" ? " BB ante " : " ante ") +
+    chips(level.ante) : "";
+  return `${chips(level.small_blind)} / ${chips(level.big_blind)}${ante}`;
+}
+
+function show(status) {
+  const seconds = Math.ceil(status.remaining_ms / 1000);
+  const mm = String(Math.floor(seconds / 60)).padStart(2, "0");
+  const ss = String(seconds % 60).padStart(2, "0");
+  document.getElementById("step").textContent = status.step;
+  document.getElementById("time").textContent = `${mm}:${ss}`;
+  document.getElementById("blinds").textContent = status.is_break ? "Break" : blinds(status.level);
+  document.getElementById("next").textContent = status.next_level
+    ? "Next: " + blinds(status.next_level) : "";
+  document.getElementById("players").textContent = status.players_left
+    ? `Players ${status.players_left}` : "";
+  document.getElementById("average").textContent = status.average_stack
+    ? `Average ${chips(status.average_stack)}` : "";
+  document.getElementById("break-in").textContent = status.steps_to_break
+    ? `Break in ${status.steps_to_break} level${status.steps_to_break > 1 ? "s" : ""}` : "";
+  document.getElementById("paused").hidden = !status.paused;
+  const colorUp = document.getElementById("color-up");
+  colorUp.hidden = !(status.color_up && status.color_up.length);
+  colorUp.textContent = colorUp.hidden ? "" : "Colour up: " + status.color_up.map(chips).join(", ");
+}
+
+async function main() {
+  const config = await (await fetch("/config.json", { cache: "no-store" })).json();
+  const client = mqtt.connect(config.ws_url, {
+    username: config.username, password: config.password, reconnectPeriod: 2000,
+  });
+  const statusTopic = `pokertable/v1/${config.venue}/clock/status`;
+  client.on("connect", () => client.subscribe(statusTopic, { qos: 1 }));
+  client.on("message", (topic, payload) => {
+    try {
+      show(JSON.parse(payload.toString()));
+    } catch (error) {
+      // a bad payload leaves the last good display on screen
+    }
+  });
+}
+
+main();

@@ -1,0 +1,209 @@
+"""``pokertable clock``: the tournament clock process and its big display page.
+
+It runs the blind structure (``room.clock``) against the real time, tells every table of
+the venue on ``<venue>/clock`` (``level``, applied from each table's next hand, Rule 23;
+``break_start`` / ``break_end``), publishes what a clock display shows, retained, on
+``<venue>/clock/status`` once a second and at every change, and takes the director's
+``pause``, ``resume``, ``add_seconds`` and ``next_step`` on ``<venue>/clock/control``.
+Players left and the average stack come from the tables' own states (docs/clock.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pokertable.room.clock import StructureError, TournamentClock, parse_structure
+from pokertable.room.web import ROOM_DIR, PageServer
+
+LOG = logging.getLogger(__name__)
+CONTROLS = ("pause", "resume", "add_seconds", "next_step")
+
+
+def _now_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+class ClockService:
+    """The clock on a thread of its own: it wakes each second, on a control, or at a stop."""
+
+    def __init__(self, *, host: str, port: int, venue: str, structure_text: str,
+                 login: tuple[str, str]) -> None:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        from pokertable.mqtt.topics import ROOT, check_name
+
+        self.venue = check_name("venue", venue)
+        self.base = f"{ROOT}/{venue}"
+        self.clock = TournamentClock.start(parse_structure(structure_text), _now_ms())
+        self._states: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self.subscribed = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=login[0])
+        self.client.username_pw_set(*login)
+        self.client.on_connect = lambda c, *_: c.subscribe(
+            [(f"{self.base}/+/state", 1), (f"{self.base}/clock/control", 1)])
+        self.client.on_subscribe = lambda *_: self.subscribed.set()
+        self.client.on_message = self._on_message
+        self.client.connect_async(host, port)
+        self._thread = threading.Thread(target=self._run, name="clock", daemon=True)
+
+    def start(self) -> None:
+        self.client.loop_start()
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(timeout=5)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        try:
+            payload = json.loads(message.payload)
+            if not isinstance(payload, dict):
+                raise ValueError("not a JSON object")
+        except (ValueError, RecursionError) as error:
+            LOG.warning("clock: dropped a bad payload on %s: %s", message.topic, error)
+            return
+        if message.topic.endswith("/clock/control"):
+            self._control(payload)
+        else:
+            with self._lock:
+                self._states[message.topic] = payload
+        self._wake.set()
+
+    def _control(self, payload: dict[str, Any]) -> None:
+        command, now = payload.get("command"), _now_ms()
+        with self._lock:
+            if command == "pause":
+                self.clock = self.clock.pause(now)
+            elif command == "resume":
+                self.clock = self.clock.resume(now)
+            elif command == "add_seconds" and isinstance(payload.get("seconds"), int):
+                self.clock = self.clock.add_time(payload["seconds"] * 1000)
+            elif command == "next_step":
+                self.clock = self.clock.add_time(-self.clock.remaining_ms(now))
+            else:
+                LOG.warning("clock: unknown control %r (known: %s)", command, CONTROLS)
+
+    def _room(self) -> tuple[int, int]:
+        """Players with chips and the chips in play, from the tables' latest states."""
+        players = chips = 0
+        with self._lock:
+            for state in self._states.values():
+                for seat in state.get("seats", ()):
+                    if seat.get("status") != "empty" and seat.get("stack", 0) + seat.get(
+                            "bet", 0) > 0:
+                        players += 1
+                    chips += seat.get("stack", 0) + seat.get("bet", 0)
+                chips += sum(pot.get("amount", 0) for pot in state.get("pots", ()))
+        return players, chips
+
+    def _run(self) -> None:
+        self._tell("level", self.clock.current.level_payload())
+        while not self._stop.is_set():
+            now = _now_ms()
+            with self._lock:
+                self.clock, changes = self.clock.advance(now)
+                clock = self.clock
+            for change in changes:
+                if change.kind == "level":
+                    self._tell("level", change.step.level_payload())
+                elif change.kind == "break_start":
+                    self._tell("break_start", None, minutes=change.step.minutes,
+                               color_up=bool(change.step.color_up))
+                else:
+                    self._tell("break_end", None)
+            players, chips = self._room()
+            status = clock.display(now, players or None, chips if players else None)
+            self.client.publish(f"{self.base}/clock/status", json.dumps(status), qos=1,
+                                retain=True)
+            self._wake.wait(timeout=1.0 - (now % 1000) / 1000)
+            self._wake.clear()
+
+    def _tell(self, command: str, level: dict[str, Any] | None, **fields: Any) -> None:
+        payload: dict[str, Any] = {"command": command,
+                                   "request_id": f"clock-{time.time_ns():x}", **fields}
+        if level is not None:
+            payload["level"] = level
+        self.client.publish(f"{self.base}/clock", json.dumps(payload), qos=1)
+
+
+DESCRIPTION = (
+    "Run the tournament clock for a venue from a blind structure file: levels and breaks "
+    "to every table, the time left for the clock display page (docs/clock.md). The "
+    "password comes from POKERTABLE_CLOCK_PASSWORD; the page's login password from "
+    "POKERTABLE_PAGE_PASSWORD.")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = DESCRIPTION
+    parser.add_argument("--venue", required=True, help="venue name in the topic tree")
+    parser.add_argument("--structure", type=Path, required=True,
+                        help="blind structure TOML ([[step]] levels and breaks)")
+    parser.add_argument("--broker", default="127.0.0.1:1883", help="MQTT broker HOST:PORT")
+    parser.add_argument("--user", default="clock", help="the clock's broker login")
+    parser.add_argument("--ws-url", default="ws://127.0.0.1:9001",
+                        help="the broker's WebSockets URL as the display's browser reaches it")
+    parser.add_argument("--page-user", default="overlay",
+                        help="read-only login the display page uses")
+    parser.add_argument("--http-port", type=int, default=8082,
+                        help="port of the display page (default 8082; 0 picks a free one)")
+
+
+def run(args: argparse.Namespace) -> int:
+    host, _, port_text = args.broker.rpartition(":")
+    if not host or not port_text.isdigit():
+        print(f"pokertable clock: --broker {args.broker!r} is not HOST:PORT", file=sys.stderr)
+        return 2
+    try:
+        text = args.structure.read_text("utf-8")
+        service = ClockService(host=host, port=int(port_text), venue=args.venue,
+                               structure_text=text,
+                               login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")))
+    except (OSError, StructureError, ValueError) as error:
+        print(f"pokertable clock: {args.structure}: {error}", file=sys.stderr)
+        return 78
+    pages = display(args.venue, args.ws_url, args.page_user,
+                    os.environ.get("POKERTABLE_PAGE_PASSWORD", ""), args.http_port)
+    service.start()
+    pages.start()
+    print(f"clock display: {pages.url}", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        pages.stop()
+        service.stop()
+    return 0
+
+
+def display(venue: str, ws_url: str, username: str, password: str,
+            http_port: int = 0) -> PageServer:
+    """The big clock display's page server (not started)."""
+    return PageServer(ROOM_DIR, {"venue": venue, "ws_url": ws_url, "username": username,
+                                 "password": password}, http_port, page="clock_display/")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="pokertable clock")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

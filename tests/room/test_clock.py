@@ -1,0 +1,144 @@
+"""The tournament clock: the pure model with time passed in, then the clock process against
+a real table and its display page in Debian's Chromium."""
+
+from __future__ import annotations
+
+import doctest
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pokertable.room import clock as clock_module
+from pokertable.room.clock import StructureError, TournamentClock, parse_structure
+from pokertable.room.clock_service import ClockService, display
+from tests.app.table_rig import USERS, TableRig
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+STRUCTURE = """
+[[step]]
+small_blind = 100
+big_blind = 200
+minutes = 20
+[[step]]
+small_blind = 200
+big_blind = 400
+ante = 400
+ante_format = "bb_ante"
+minutes = 20
+[[step]]
+break_minutes = 15
+color_up = [25]
+[[step]]
+small_blind = 300
+big_blind = 600
+ante = 600
+ante_format = "bb_ante"
+minutes = 20
+"""
+MINUTE = 60_000
+
+
+def test_module_examples_run() -> None:
+    result = doctest.testmod(clock_module)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def test_pause_stops_the_time_and_resume_gives_it_back() -> None:
+    clock = TournamentClock.start(parse_structure(STRUCTURE), now_ms=0)
+    clock = clock.pause(now_ms=5 * MINUTE)
+    assert clock.remaining_ms(now_ms=50 * MINUTE) == 15 * MINUTE
+    assert clock.advance(now_ms=50 * MINUTE)[1] == []  # paused: no level change
+    clock = clock.resume(now_ms=50 * MINUTE)
+    assert clock.remaining_ms(now_ms=51 * MINUTE) == 14 * MINUTE
+    assert clock.display(51 * MINUTE)["paused"] is False
+
+
+def test_a_long_gap_passes_every_step_in_order_and_stops_at_the_last() -> None:
+    clock = TournamentClock.start(parse_structure(STRUCTURE), now_ms=0)
+    clock, changes = clock.advance(now_ms=500 * MINUTE)
+    assert [(c.kind, c.step.level_number) for c in changes] == [
+        ("level", 2), ("break_start", None), ("break_end", None), ("level", 3)]
+    assert clock.current.level_number == 3 and clock.remaining_ms(500 * MINUTE) == 0
+
+
+def test_display_names_the_next_level_the_break_and_the_room() -> None:
+    clock = TournamentClock.start(parse_structure(STRUCTURE), now_ms=0)
+    shown = clock.display(now_ms=MINUTE, players_left=7, chips_in_play=70_000)
+    assert shown["level"] == {"number": 1, "small_blind": 100, "big_blind": 200, "ante": 0,
+                              "ante_format": "none"}
+    assert shown["next_level"]["big_blind"] == 400
+    assert shown["steps_to_break"] == 2 and shown["average_stack"] == 10_000
+    clock = clock.add_time(-19 * MINUTE)
+    clock, _ = clock.advance(now_ms=MINUTE)
+    assert clock.current.level_number == 2
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[[step]]\nbreak_minutes = 10\n", "the first step must be a level"),
+    ("[[step]]\nsmall_blind = 100\nminutes = 20\n", "step 1: missing big_blind"),
+    ("[[step]]\nsmall_blind = 300\nbig_blind = 200\nminutes = 20\n", "step 1: minutes >= 1"),
+    ("[[step]]\nsmall_blind = 1\nbig_blind = 2\nminutes = 1\nantes = 1\n", "unknown keys"),
+    ("[[step]\n", "structure:"),
+])
+def test_a_bad_structure_names_the_step_and_field(text: str, message: str) -> None:
+    with pytest.raises(StructureError, match=message):
+        parse_structure(text)
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[TableRig]:
+    table = TableRig(tmp_path, [(1, "Ann", 5000), (2, "Bob", 5000)], first_button=2)
+    try:
+        yield table
+    finally:
+        table.close()
+
+
+def test_the_clock_drives_the_table_and_the_display(rig: TableRig) -> None:
+    if not CHROMIUM.exists():
+        pytest.fail("Chromium is missing: apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+
+    rig.start_controller()
+    rig.overlay.wait_state(lambda s: s["hand_number"] == 0, "the first state")
+    service = ClockService(host="127.0.0.1", port=rig.broker.port, venue="club",
+                           structure_text=STRUCTURE, login=("clock", USERS["clock"]))
+    service.start()
+    assert service.subscribed.wait(60), "the clock could not subscribe"
+    pages = display("club", f"ws://127.0.0.1:{rig.broker.ws_port}", "overlay",
+                    USERS["overlay"])
+    pages.start()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                                 args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(pages.url)
+            page.wait_for_function(
+                "() => document.getElementById('blinds').textContent === '100 / 200'"
+                " && document.getElementById('players').textContent === 'Players 2'",
+                timeout=60_000)
+            assert page.inner_text("#next") == "Next: 200 / 400 BB ante 400"
+
+            # a hand is running when the director moves the clock on: Rule 23, next hand
+            rig.button("hand_start")
+            rig.overlay.wait_state(lambda s: s["hand_number"] == 1, "hand 1")
+            rig.director.publish("pokertable/v1/club/clock/control", {"command": "next_step"})
+            page.wait_for_function(
+                "() => document.getElementById('blinds').textContent === '200 / 400 BB ante 400'",
+                timeout=60_000)
+            state = rig.overlay.wait_state(lambda s: s["pending_level"] is not None,
+                                           "the announced level")
+            assert state["level"]["big_blind"] == 200
+            assert state["pending_level"]["big_blind"] == 400
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "clock-display.png"))
+
+            rig.director.publish("pokertable/v1/club/clock/control", {"command": "pause"})
+            page.wait_for_selector("#paused", state="visible", timeout=60_000)
+            browser.close()
+    finally:
+        pages.stop()
+        service.stop()
