@@ -20,8 +20,10 @@ class AmqttBroker:
 
     kind = "amqtt"
 
-    def __init__(self, port: int | None = None) -> None:
+    def __init__(self, port: int | None = None, ws_port: int | None = None) -> None:
         self.port = port or free_port()
+        self.ws_port = ws_port
+        """MQTT over WebSockets as well (the demo's overlay and floor pages), when set."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._broker: Any = None
@@ -35,8 +37,12 @@ class AmqttBroker:
 
         def main() -> None:
             asyncio.set_event_loop(loop)
+            listeners: dict[str, Any] = {
+                "default": {"type": "tcp", "bind": f"127.0.0.1:{self.port}"}}
+            if self.ws_port is not None:
+                listeners["websockets"] = {"type": "ws", "bind": f"127.0.0.1:{self.ws_port}"}
             config = {
-                "listeners": {"default": {"type": "tcp", "bind": f"127.0.0.1:{self.port}"}},
+                "listeners": listeners,
                 "plugins": {
                     "amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}
                 },
