@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pokertable.room.clock import StructureError, TournamentClock, parse_structure
+from pokertable.room.inbound import json_object
 from pokertable.room.web import ROOM_DIR, PageServer
 
 LOG = logging.getLogger(__name__)
@@ -72,10 +73,8 @@ class ClockService:
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         try:
-            payload = json.loads(message.payload)
-            if not isinstance(payload, dict):
-                raise ValueError("not a JSON object")
-        except (ValueError, RecursionError) as error:
+            payload = json_object(message.payload)
+        except ValueError as error:
             LOG.warning("clock: dropped a bad payload on %s: %s", message.topic, error)
             return
         if message.topic.endswith("/clock/control"):

@@ -4,8 +4,8 @@ a real table and its display page in Debian's Chromium."""
 from __future__ import annotations
 
 import doctest
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -13,9 +13,8 @@ from pokertable.room import clock as clock_module
 from pokertable.room.clock import StructureError, TournamentClock, parse_structure
 from pokertable.room.clock_service import ClockService, display
 from tests.app.table_rig import USERS, TableRig
+from tests.room.conftest import ARTIFACTS, Players
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 STRUCTURE = """
 [[step]]
 small_blind = 100
@@ -87,22 +86,10 @@ def test_a_bad_structure_names_the_step_and_field(text: str, message: str) -> No
         parse_structure(text)
 
 
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[TableRig]:
-    table = TableRig(tmp_path, [(1, "Ann", 5000), (2, "Bob", 5000)], first_button=2)
-    try:
-        yield table
-    finally:
-        table.close()
-
-
-def test_the_clock_drives_the_table_and_the_display(rig: TableRig) -> None:
-    if not CHROMIUM.exists():
-        pytest.fail("Chromium is missing: apt-get install -y chromium")
-    from playwright.sync_api import sync_playwright
-
-    rig.start_controller()
-    rig.overlay.wait_state(lambda s: s["hand_number"] == 0, "the first state")
+def test_the_clock_drives_the_table_and_the_display(
+    table: Callable[[Players, int], TableRig], browser: Any
+) -> None:
+    rig = table([(1, "Ann", 5000), (2, "Bob", 5000)], 2)
     service = ClockService(host="127.0.0.1", port=rig.broker.port, venue="club",
                            structure_text=STRUCTURE, login=("clock", USERS["clock"]))
     service.start()
@@ -111,34 +98,29 @@ def test_the_clock_drives_the_table_and_the_display(rig: TableRig) -> None:
                     USERS["overlay"])
     pages.start()
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                                 args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1280, "height": 720})
-            page.goto(pages.url)
-            page.wait_for_function(
-                "() => document.getElementById('blinds').textContent === '100 / 200'"
-                " && document.getElementById('players').textContent === 'Players 2'",
-                timeout=60_000)
-            assert page.inner_text("#next") == "Next: 200 / 400 BB ante 400"
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(pages.url)
+        page.wait_for_function(
+            "() => document.getElementById('blinds').textContent === '100 / 200'"
+            " && document.getElementById('players').textContent === 'Players 2'",
+            timeout=60_000)
+        assert page.inner_text("#next") == "Next: 200 / 400 BB ante 400"
 
-            # a hand is running when the director moves the clock on: Rule 23, next hand
-            rig.button("hand_start")
-            rig.overlay.wait_state(lambda s: s["hand_number"] == 1, "hand 1")
-            rig.director.publish("pokertable/v1/club/clock/control", {"command": "next_step"})
-            page.wait_for_function(
-                "() => document.getElementById('blinds').textContent === '200 / 400 BB ante 400'",
-                timeout=60_000)
-            state = rig.overlay.wait_state(lambda s: s["pending_level"] is not None,
-                                           "the announced level")
-            assert state["level"]["big_blind"] == 200
-            assert state["pending_level"]["big_blind"] == 400
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "clock-display.png"))
+        # a hand is running when the director moves the clock on: Rule 23, next hand
+        rig.button("hand_start")
+        rig.overlay.wait_state(lambda s: s["hand_number"] == 1, "hand 1")
+        rig.director.publish("pokertable/v1/club/clock/control", {"command": "next_step"})
+        page.wait_for_function(
+            "() => document.getElementById('blinds').textContent === '200 / 400 BB ante 400'",
+            timeout=60_000)
+        state = rig.overlay.wait_state(lambda s: s["pending_level"] is not None,
+                                       "the announced level")
+        assert state["level"]["big_blind"] == 200
+        assert state["pending_level"]["big_blind"] == 400
+        page.screenshot(path=str(ARTIFACTS / "clock-display.png"))
 
-            rig.director.publish("pokertable/v1/club/clock/control", {"command": "pause"})
-            page.wait_for_selector("#paused", state="visible", timeout=60_000)
-            browser.close()
+        rig.director.publish("pokertable/v1/club/clock/control", {"command": "pause"})
+        page.wait_for_selector("#paused", state="visible", timeout=60_000)
     finally:
         pages.stop()
         service.stop()

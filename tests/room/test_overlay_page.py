@@ -7,18 +7,14 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from pokertable.controller.equity import equities
 from pokertable.room.overlay_service import PAGE_DIR, OverlayService, load_layout
 from tests.app.table_rig import PREFIX, USERS, TableRig, Watcher
+from tests.room.conftest import ARTIFACTS, Players
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500)]
 DELAY_S = 2.0
 HOLES = {1: ("Kh", "Kd"), 2: ("Qs", "Qd"), 3: ("Ah", "Ad")}
@@ -32,15 +28,6 @@ def test_vendored_mqtt_client_is_the_pinned_release() -> None:
         "The MIT License")
 
 
-@pytest.fixture
-def rig(tmp_path: Path) -> Iterator[TableRig]:
-    table = TableRig(tmp_path, PLAYERS, first_button=3)
-    try:
-        yield table
-    finally:
-        table.close()
-
-
 def _wait(predicate: Any, what: str, timeout: float = 60.0) -> Any:
     """Wait on a condition; the limit is a last resort that names what never happened."""
     deadline = time.monotonic() + timeout
@@ -52,12 +39,10 @@ def _wait(predicate: Any, what: str, timeout: float = 60.0) -> Any:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def test_overlay_page_shows_the_delayed_hand_with_equities(rig: TableRig) -> None:
-    if not CHROMIUM.exists():
-        pytest.fail("Chromium is missing: apt-get install -y chromium")
-    from playwright.sync_api import sync_playwright
-
-    rig.start_controller()
+def test_overlay_page_shows_the_delayed_hand_with_equities(
+    table: Callable[[Players, int], TableRig], browser: Any
+) -> None:
+    rig = table(PLAYERS, 3)
     layout = load_layout(None)
     layout["stale_after_s"] = 1
     service = OverlayService(
@@ -72,67 +57,61 @@ def test_overlay_page_shows_the_delayed_hand_with_equities(rig: TableRig) -> Non
                          (f"{PREFIX}/state", f"{PREFIX}/secure/#", f"{PREFIX}/broadcast/#"))
     secure = Watcher(rig.broker.port, "overlay-secure", (f"{PREFIX}/secure/equities",))
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM),
-                                                 args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1920, "height": 1080})
-            page.goto(service.url)
-            page.wait_for_selector("#connection.online", state="attached", timeout=60_000)
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(service.url)
+        page.wait_for_selector("#connection.online", state="attached", timeout=60_000)
 
-            rig.overlay.wait_state(lambda s: s["hand_number"] == 0, "the first state")
-            rig.button("hand_start")
-            rig.push(1, 100)
-            rig.push(2, 100, 100)
-            deals = [(seat, HOLES[seat][round_]) for round_ in range(2) for seat in (1, 2, 3)]
-            for seat, card in deals[:-1]:
-                rig.deal(f"seat{seat}.cards", card)
-            # the relay cannot hear the sixth card before it is dealt, so the page cannot
-            # show six cards before this moment plus the delay, however busy the machine
-            before_last_card = time.monotonic()
-            rig.deal(f"seat{deals[-1][0]}.cards", deals[-1][1])
-            live = rig.overlay.wait_state(
-                lambda s: all(x["cards_held"] == 2 for x in s["seats"] if x["seat"] in HOLES),
-                "hole cards, live")
+        rig.button("hand_start")
+        rig.push(1, 100)
+        rig.push(2, 100, 100)
+        deals = [(seat, HOLES[seat][round_]) for round_ in range(2) for seat in (1, 2, 3)]
+        for seat, card in deals[:-1]:
+            rig.deal(f"seat{seat}.cards", card)
+        # the relay cannot hear the sixth card before it is dealt, so the page cannot
+        # show six cards before this moment plus the delay, however busy the machine
+        before_last_card = time.monotonic()
+        rig.deal(f"seat{deals[-1][0]}.cards", deals[-1][1])
+        live = rig.overlay.wait_state(
+            lambda s: all(x["cards_held"] == 2 for x in s["seats"] if x["seat"] in HOLES),
+            "hole cards, live")
 
-            # the page shows all six hole cards and a win % per seat, from the delayed feed
-            page.wait_for_function(
-                "() => document.querySelectorAll('#seats .card[data-card]').length === 6 &&"
-                " [...document.querySelectorAll('#seats .win')].every(e => e.textContent)",
-                timeout=120_000)
-            assert time.monotonic() - before_last_card >= DELAY_S, "not held back"
+        # the page shows all six hole cards and a win % per seat, from the delayed feed
+        page.wait_for_function(
+            "() => document.querySelectorAll('#seats .card[data-card]').length === 6 &&"
+            " [...document.querySelectorAll('#seats .win')].every(e => e.textContent)",
+            timeout=120_000)
+        assert time.monotonic() - before_last_card >= DELAY_S, "not held back"
 
-            spot = equities("NLHE", HOLES)
-            expected = {s.seat: f"{s.equity * 100:.1f}%" for s in spot.seats}
-            wins = {seat: page.inner_text(f".seat[data-seat='{seat}'] .win") for seat in HOLES}
-            assert wins == expected
-            cards = {seat: tuple(page.eval_on_selector_all(
-                f".seat[data-seat='{seat}'] .card", "els => els.map(e => e.dataset.card)"))
-                for seat in HOLES}
-            assert cards == HOLES
-            names = page.eval_on_selector_all(".seat .name", "els => els.map(e => e.textContent)")
-            assert names == ["Ann", "Bob", "Cat"]
-            pot_total = sum(p["amount"] for p in live["pots"]) if live["pots"] else 0
-            if pot_total:
-                assert page.inner_text("#pot").startswith(f"Pot {pot_total:,}")
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "overlay-hand.png"), omit_background=True)
+        spot = equities("NLHE", HOLES)
+        expected = {s.seat: f"{s.equity * 100:.1f}%" for s in spot.seats}
+        wins = {seat: page.inner_text(f".seat[data-seat='{seat}'] .win") for seat in HOLES}
+        assert wins == expected
+        cards = {seat: tuple(page.eval_on_selector_all(
+            f".seat[data-seat='{seat}'] .card", "els => els.map(e => e.dataset.card)"))
+            for seat in HOLES}
+        assert cards == HOLES
+        names = page.eval_on_selector_all(".seat .name", "els => els.map(e => e.textContent)")
+        assert names == ["Ann", "Bob", "Cat"]
+        pot_total = sum(p["amount"] for p in live["pots"]) if live["pots"] else 0
+        if pot_total:
+            assert page.inner_text("#pot").startswith(f"Pot {pot_total:,}")
+        page.screenshot(path=str(ARTIFACTS / "overlay-hand.png"), omit_background=True)
 
-            # secure/equities went out live, the same figures the page shows late
-            live_eq = _wait(lambda: secure.on("/secure/equities"), "secure/equities")
-            assert {s["seat"]: f"{s['equity'] * 100:.1f}%" for s in live_eq[-1]["seats"]} == (
-                expected)
+        # secure/equities went out live, the same figures the page shows late
+        live_eq = _wait(lambda: secure.on("/secure/equities"), "secure/equities")
+        assert {s["seat"]: f"{s['equity'] * 100:.1f}%" for s in live_eq[-1]["seats"]} == (
+            expected)
 
-            # the page's login heard the delayed state but never the live one or the secure
-            # subtree, though it asked for both (the relay published only after the live state)
-            assert page_login.on("/broadcast/state")
-            assert not page_login.on(f"{PREFIX}/state")
-            assert not [m for t, m in page_login.messages if "/secure/" in t]
+        # the page's login heard the delayed state but never the live one or the secure
+        # subtree, though it asked for both (the relay published only after the live state)
+        assert page_login.on("/broadcast/state")
+        assert not page_login.on(f"{PREFIX}/state")
+        assert not [m for t, m in page_login.messages if "/secure/" in t]
 
-            # the feed stops: the page says so
-            service.stop()
-            page.wait_for_selector("#stale-marker", state="visible", timeout=60_000)
-            page.screenshot(path=str(ARTIFACTS / "overlay-stale.png"), omit_background=True)
-            browser.close()
+        # the feed stops: the page says so
+        service.stop()
+        page.wait_for_selector("#stale-marker", state="visible", timeout=60_000)
+        page.screenshot(path=str(ARTIFACTS / "overlay-stale.png"), omit_background=True)
     finally:
         page_login.stop()
         secure.stop()

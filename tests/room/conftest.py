@@ -1,0 +1,53 @@
+"""Shared parts of the room's tests: a real table to watch, and Debian's Chromium."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.app.table_rig import TableRig
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+"""Screenshots the browser tests keep (gitignored)."""
+
+Players = list[tuple[int, str, int]]
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Callable[[Players, int], TableRig]]:
+    """A factory: ``table(players, first_button)`` starts a real table; closed after."""
+    made: list[TableRig] = []
+
+    def make(players: Players, first_button: int) -> TableRig:
+        rig = TableRig(tmp_path / f"table{len(made)}", players, first_button)
+        made.append(rig)
+        rig.start_controller()
+        # a cold start under load (both cores busy) can take tens of seconds
+        rig.overlay.wait_state(lambda s: s["hand_number"] == 0, "the table's first state",
+                               timeout=180)
+        return rig
+
+    yield make
+    for rig in made:
+        rig.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless Chromium from Debian's package, driven by Playwright (never downloaded)."""
+    if not CHROMIUM.exists():
+        pytest.fail("Chromium is missing: apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM),
+                                              args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()
