@@ -21,12 +21,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pokertable.room.chipcounts import Entries, as_csv, leaderboard
 from pokertable.room.clock import StructureError, TournamentClock, parse_structure
 from pokertable.room.inbound import json_object
 from pokertable.room.web import ROOM_DIR, PageServer
 
 LOG = logging.getLogger(__name__)
-CONTROLS = ("pause", "resume", "add_seconds", "next_step")
+CONTROLS = ("pause", "resume", "add_seconds", "next_step", "entries", "export")
 
 
 def _now_ms() -> int:
@@ -37,7 +38,7 @@ class ClockService:
     """The clock on a thread of its own: it wakes each second, on a control, or at a stop."""
 
     def __init__(self, *, host: str, port: int, venue: str, structure_text: str,
-                 login: tuple[str, str]) -> None:
+                 login: tuple[str, str], export_dir: Path | None = None) -> None:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
@@ -47,6 +48,10 @@ class ClockService:
         self.base = f"{ROOT}/{venue}"
         self.clock = TournamentClock.start(parse_structure(structure_text), _now_ms())
         self._states: dict[str, dict[str, Any]] = {}
+        self.entries = Entries()
+        self.export_dir = export_dir
+        self._export_asked = False
+        self._last_board: dict[str, Any] | None = None
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -81,7 +86,7 @@ class ClockService:
             self._control(payload)
         else:
             with self._lock:
-                self._states[message.topic] = payload
+                self._states[message.topic.split("/")[-2]] = payload
         self._wake.set()
 
     def _control(self, payload: dict[str, Any]) -> None:
@@ -95,21 +100,33 @@ class ClockService:
                 self.clock = self.clock.add_time(payload["seconds"] * 1000)
             elif command == "next_step":
                 self.clock = self.clock.add_time(-self.clock.remaining_ms(now))
+            elif command == "entries":
+                counts = {k: payload.get(k, 0) for k in ("players", "re_entries",
+                                                        "starting_stack", "add_on_chips")}
+                if all(isinstance(v, int) and v >= 0 for v in counts.values()):
+                    self.entries = Entries(**counts)
+                else:
+                    LOG.warning("clock: entries need whole numbers >= 0: %r", counts)
+            elif command == "export":
+                self._export_asked = True
             else:
                 LOG.warning("clock: unknown control %r (known: %s)", command, CONTROLS)
 
-    def _room(self) -> tuple[int, int]:
-        """Players with chips and the chips in play, from the tables' latest states."""
-        players = chips = 0
+    def _board(self) -> dict[str, Any]:
         with self._lock:
-            for state in self._states.values():
-                for seat in state.get("seats", ()):
-                    if seat.get("status") != "empty" and seat.get("stack", 0) + seat.get(
-                            "bet", 0) > 0:
-                        players += 1
-                    chips += seat.get("stack", 0) + seat.get("bet", 0)
-                chips += sum(pot.get("amount", 0) for pot in state.get("pots", ()))
-        return players, chips
+            return leaderboard(self._states, self.entries)
+
+    def _export(self, board: dict[str, Any]) -> None:
+        """CSV and JSON of the leaderboard into ``export_dir``, named by the wall time."""
+        if self.export_dir is None:
+            return
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        try:
+            self.export_dir.mkdir(parents=True, exist_ok=True)
+            (self.export_dir / f"chipcounts-{stamp}.csv").write_text(as_csv(board))
+            (self.export_dir / f"chipcounts-{stamp}.json").write_text(json.dumps(board))
+        except OSError as error:
+            LOG.error("clock: could not export chip counts to %s: %s", self.export_dir, error)
 
     def _run(self) -> None:
         self._tell("level", self.clock.current.level_payload())
@@ -118,16 +135,26 @@ class ClockService:
             with self._lock:
                 self.clock, changes = self.clock.advance(now)
                 clock = self.clock
+            board = self._board()
             for change in changes:
                 if change.kind == "level":
                     self._tell("level", change.step.level_payload())
                 elif change.kind == "break_start":
                     self._tell("break_start", None, minutes=change.step.minutes,
                                color_up=bool(change.step.color_up))
+                    self._export_asked = True  # chip counts at every break
                 else:
                     self._tell("break_end", None)
-            players, chips = self._room()
-            status = clock.display(now, players or None, chips if players else None)
+            if self._export_asked:
+                self._export_asked = False
+                self._export(board)
+            if board != self._last_board:
+                self._last_board = board
+                self.client.publish(f"{self.base}/leaderboard", json.dumps(board), qos=1,
+                                    retain=True)
+            players = board["players_left"]
+            status = clock.display(now, players or None,
+                                   board["chips_in_play"] if players else None)
             self.client.publish(f"{self.base}/clock/status", json.dumps(status), qos=1,
                                 retain=True)
             self._wake.wait(timeout=1.0 - (now % 1000) / 1000)
@@ -159,6 +186,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the broker's WebSockets URL as the display's browser reaches it")
     parser.add_argument("--page-user", default="overlay",
                         help="read-only login the display page uses")
+    parser.add_argument("--export-dir", type=Path,
+                        help="write chip counts (CSV and JSON) here at every break and on "
+                        "the director's export control")
     parser.add_argument("--http-port", type=int, default=8082,
                         help="port of the display page (default 8082; 0 picks a free one)")
 
@@ -172,7 +202,8 @@ def run(args: argparse.Namespace) -> int:
         text = args.structure.read_text("utf-8")
         service = ClockService(host=host, port=int(port_text), venue=args.venue,
                                structure_text=text,
-                               login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")))
+                               login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")),
+                               export_dir=args.export_dir)
     except (OSError, StructureError, ValueError) as error:
         print(f"pokertable clock: {args.structure}: {error}", file=sys.stderr)
         return 78

@@ -13,7 +13,7 @@ from pokertable.room import clock as clock_module
 from pokertable.room.clock import StructureError, TournamentClock, parse_structure
 from pokertable.room.clock_service import ClockService, display
 from tests.app.table_rig import USERS, TableRig
-from tests.room.conftest import ARTIFACTS, Players
+from tests.room.conftest import ARTIFACTS, Players, wait_for
 
 STRUCTURE = """
 [[step]]
@@ -37,6 +37,7 @@ ante_format = "bb_ante"
 minutes = 20
 """
 MINUTE = 60_000
+
 
 
 def test_module_examples_run() -> None:
@@ -90,8 +91,10 @@ def test_the_clock_drives_the_table_and_the_display(
     table: Callable[[Players, int], TableRig], browser: Any
 ) -> None:
     rig = table([(1, "Ann", 5000), (2, "Bob", 5000)], 2)
+    exports = rig.workdir / "exports"
     service = ClockService(host="127.0.0.1", port=rig.broker.port, venue="club",
-                           structure_text=STRUCTURE, login=("clock", USERS["clock"]))
+                           structure_text=STRUCTURE, login=("clock", USERS["clock"]),
+                           export_dir=exports)
     service.start()
     assert service.subscribed.wait(60), "the clock could not subscribe"
     pages = display("club", f"ws://127.0.0.1:{rig.broker.ws_port}", "overlay",
@@ -121,6 +124,22 @@ def test_the_clock_drives_the_table_and_the_display(
 
         rig.director.publish("pokertable/v1/club/clock/control", {"command": "pause"})
         page.wait_for_selector("#paused", state="visible", timeout=60_000)
+
+        # chip counts: the leaderboard page, the audit against the entries, an export
+        rig.director.publish("pokertable/v1/club/clock/control", {
+            "command": "entries", "players": 2, "starting_stack": 5000})
+        rig.director.publish("pokertable/v1/club/clock/control", {"command": "export"})
+        board = browser.new_page(viewport={"width": 1280, "height": 720})
+        board.goto(pages.url.replace("clock_display/", "leaderboard/"))
+        board.wait_for_function(
+            "() => document.getElementById('audit').textContent === 'chips match the entries'",
+            timeout=60_000)
+        players = board.eval_on_selector_all("#board tbody tr td:nth-child(2)",
+                                             "els => els.map(e => e.textContent)")
+        assert sorted(players) == ["Ann", "Bob"]
+        board.screenshot(path=str(ARTIFACTS / "leaderboard.png"))
+        csv_files = wait_for(lambda: sorted(exports.glob("chipcounts-*.csv")), "the export")
+        assert "Ann" in csv_files[-1].read_text() and "Bob" in csv_files[-1].read_text()
     finally:
         pages.stop()
         service.stop()

@@ -13,7 +13,7 @@ from typing import Any
 from pokertable.controller.equity import equities
 from pokertable.room.overlay_service import PAGE_DIR, OverlayService, load_layout
 from tests.app.table_rig import PREFIX, USERS, TableRig, Watcher
-from tests.room.conftest import ARTIFACTS, Players
+from tests.room.conftest import ARTIFACTS, Players, wait_for
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500)]
 DELAY_S = 2.0
@@ -27,16 +27,6 @@ def test_vendored_mqtt_client_is_the_pinned_release() -> None:
     assert (PAGE_DIR / "vendor" / "mqtt-5.16.0.LICENSE.md").read_text().startswith(
         "The MIT License")
 
-
-def _wait(predicate: Any, what: str, timeout: float = 60.0) -> Any:
-    """Wait on a condition; the limit is a last resort that names what never happened."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = predicate()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_overlay_page_shows_the_delayed_hand_with_equities(
@@ -98,7 +88,7 @@ def test_overlay_page_shows_the_delayed_hand_with_equities(
         page.screenshot(path=str(ARTIFACTS / "overlay-hand.png"), omit_background=True)
 
         # secure/equities went out live, the same figures the page shows late
-        live_eq = _wait(lambda: secure.on("/secure/equities"), "secure/equities")
+        live_eq = wait_for(lambda: secure.on("/secure/equities"), "secure/equities")
         assert {s["seat"]: f"{s['equity'] * 100:.1f}%" for s in live_eq[-1]["seats"]} == (
             expected)
 
