@@ -125,9 +125,14 @@ class ZoneScanner:
                 self._mux.select(self.zones[i].channel)
             self._job_zone = i
             reader = self._reader
-            self._job = reader.scan_steps() if hasattr(reader, "scan_steps") else None
-            if self._job is None:
-                return self._finish(i, reader.scan(), True)
+            if not hasattr(reader, "scan_steps"):  # a blocking reader: one step is a scan
+                try:
+                    seen = reader.scan()
+                except ReaderFieldBusy:
+                    self.skipped += 1
+                    return None
+                return self._finish(i, seen, getattr(reader, "complete", True))
+            self._job = reader.scan_steps()
         try:
             next(self._job)
             return None
