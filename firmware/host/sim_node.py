@@ -8,7 +8,10 @@ anticollision, antenna mux, zone scanner, link, Node); below it is the datasheet
 PN5180 and RF field of sim_field.py on the real clock: a zone scan takes as long as on a
 board (~30 ms empty, ~0.35 s for 20 chips) and the node serves its pty between exchanges.
 The field is edited one command per stdin line:
-`ADD <zone> <uid_hex>`, `DEL <zone> <uid_hex>`, `CLEAR <zone>`, `REBOOT`, `QUIT`.
+`ADD <zone> <uid_hex>`, `DEL <zone> <uid_hex>`, `CLEAR <zone>`, `REBOOT`, `QUIT`, and
+`STATS`, which prints `STATS polls=<n> mid_scan=<m> scans=<s> violations=<v>` on stdout:
+the polls answered, how many of them came while a zone scan was part way through, zone
+scans done and datasheet rules the driver broke (the fake's record).
 Timing comes from the JSON file named by POKERTABLE_NODE_CONFIG (else defaults);
 `"transport": "rs485"` there makes the node speak only when polled (MSG_POLL).
 """
@@ -124,6 +127,15 @@ class SimNode:
         else:
             link = SerialLink(self.port, cfg["node_id"])
         node = Node(link, scanner, clock, cfg, "PN5180", recover=chip.reset)
+        self.mid_scan_polls = 0
+        answer = link.on_poll
+
+        def on_poll(seq: int) -> None:
+            if scanner.scanning:
+                self.mid_scan_polls += 1
+            answer(seq)
+
+        link.on_poll = on_poll  # type: ignore[method-assign]
         node.boot()
         return node
 
@@ -136,7 +148,12 @@ class SimNode:
         try:
             if op == "QUIT":
                 return False
-            if op == "REBOOT":
+            if op == "STATS":
+                sys.stdout.write("STATS polls=%d mid_scan=%d scans=%d violations=%d\n" % (
+                    getattr(self.node.link, "polls", 0), self.mid_scan_polls,
+                    self.node.scanner.scans, len(self.fake.violations)))
+                sys.stdout.flush()
+            elif op == "REBOOT":
                 self.node = self._boot()
             elif op in ("ADD", "DEL") and len(parts) == 3:
                 ch = self._zone(parts[1])
