@@ -38,8 +38,8 @@ def test_fake_registers_and_bits_match_the_datasheet_tables() -> None:
     assert bits["IRQ_RF_ACTIVE_ERROR"]["value"] == fake.IRQ_RF_ACTIVE_ERROR
     assert bits["T1_START_ON_TX_ENDED"]["value"] == fake.T1_START_ON_TX_ENDED
     assert bits["T1_STOP_ON_RX_STARTED"]["value"] == fake.T1_STOP_ON_RX_STARTED
-    assert bits[
-        "TX_DATA_ENABLE_AND_START_SYMBOL"]["value"] == fake.TX_DATA_ENABLE | fake.TX_START_SYMBOL_MASK
+    eof_only = bits["TX_DATA_ENABLE_AND_START_SYMBOL"]["value"]
+    assert eof_only == fake.TX_DATA_ENABLE | fake.TX_START_SYMBOL_MASK
     assert FIXTURE["timing_us"]["reset_low_min"]["value"] == fake.T_RESET_MIN_US
     assert FIXTURE["timing_us"]["boot_typ"]["value"] == fake.T_BOOT_US
     assert (FIXTURE["rf_config_iso15693"]["tx"],
@@ -73,8 +73,8 @@ def test_driver_constants_match_the_datasheet_tables(monkeypatch) -> None:  # ty
     assert bits["TX_DATA_ENABLE_AND_START_SYMBOL"]["value"] == pn5180.TX_CONFIG_DATA_ENABLE
     assert (bits["T1_ENABLE"]["value"] | bits["T1_START_ON_TX_ENDED"][
         "value"] | bits["T1_STOP_ON_RX_STARTED"]["value"]) == pn5180.T1_RX_TIMEOUT
-    assert (
-        FIXTURE["rf_config_iso15693"]["tx"], FIXTURE["rf_config_iso15693"]["rx"]) == (pn5180.RF_CONFIG_ISO15693_TX, pn5180.RF_CONFIG_ISO15693_RX)
+    rf = FIXTURE["rf_config_iso15693"]
+    assert (rf["tx"], rf["rx"]) == (pn5180.RF_CONFIG_ISO15693_TX, pn5180.RF_CONFIG_ISO15693_RX)
     t = FIXTURE["timing_us"]
     assert iso15693.RX_TIMEOUT_US == t["rx_timeout"]["value"] == (
         t["iso15693_t1"]["value"] + t["iso15693_sof_high"]["value"]
