@@ -40,7 +40,54 @@ def test_wave1_driver_fails_against_the_faithful_fake(micropython: Path) -> None
         "inventory_bounded_by_time",
         "node_answers_polls_while_scanning_20_chip_stacks",
         "node_survives_reader_faults",
+        "trace_record_and_replay",  # a recorded SPI session replayed as the chip
     ],
 )
 def test_faithful_case(run_mp: RunMp, case: str) -> None:
     assert f"PASS {case}" in run_mp("mp_faithful_check.py", case, timeout=300).stdout
+
+
+def _spi_trace():  # type: ignore[no-untyped-def]
+    import importlib.util
+
+    from .conftest import FIRMWARE
+
+    spec = importlib.util.spec_from_file_location("spi_trace", FIRMWARE / "host" / "spi_trace.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _logic_csv(frames: list[tuple[bytes, bytes]]) -> str:
+    """What a logic analyser exports for these SPI mode-0 frames (one sample per edge)."""
+    rows = ["Time [s],NSS,SCK,MOSI,MISO"]
+    t = 0.0
+    for mosi, miso in frames:
+        rows.append(f"{t:.7f},1,0,1,1")
+        t += 1e-6
+        for o, i in zip(mosi, miso, strict=True):
+            for bit in range(7, -1, -1):
+                bo, bi = (o >> bit) & 1, (i >> bit) & 1
+                rows.append(f"{t:.7f},0,0,{bo},{bi}")
+                t += 2.5e-7
+                rows.append(f"{t:.7f},0,1,{bo},{bi}")
+                t += 2.5e-7
+        rows.append(f"{t:.7f},0,0,0,0")
+        t += 1e-6
+    rows.append(f"{t:.7f},1,0,1,1")
+    return "\n".join(rows)
+
+
+def test_logic_analyser_csv_decodes_to_spi_frames() -> None:
+    trace = _spi_trace()
+    frames = [
+        (bytes.fromhex("0402"), b"\xff\xff"),
+        (bytes.fromhex("ffffffff"), bytes.fromhex("04000000")),
+    ]
+    got = trace.from_logic_csv(_logic_csv(frames))
+    assert [(bytes.fromhex(f["mosi"]), bytes.fromhex(f["miso"])) for f in got] == frames
+    with pytest.raises(ValueError, match="needs columns"):
+        trace.from_logic_csv("Time,D0,D1\n0,1,1")
+    with pytest.raises(ValueError, match="trace line 2"):
+        trace.loads('{"t_us": 0, "mosi": "04", "miso": "ff"}\nnot json')
