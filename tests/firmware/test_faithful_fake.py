@@ -41,6 +41,7 @@ def test_wave1_driver_fails_against_the_faithful_fake(micropython: Path) -> None
         "node_answers_polls_while_scanning_20_chip_stacks",
         "node_survives_reader_faults",
         "trace_record_and_replay",  # a recorded SPI session replayed as the chip
+        "main_never_stops_at_the_repl",
     ],
 )
 def test_faithful_case(run_mp: RunMp, case: str) -> None:
