@@ -85,7 +85,8 @@ class Iso15693Reader:
         self._quiet = bytearray(2 + _UID_LEN)
         self._pending: list[tuple[int, int]] = []  # (mask, mask_len) sub-rounds to run
         self._found_round: list[bytes] = []
-        self._off_us = self._clock.ticks_us() - FIELD_OFF_US
+        self._off_us: dict[int, int] = {}  # per antenna: when its field went off
+        self._channel = 0
         self.collisions = 0  # slots that collided (diagnostics: counts a real stack)
         self.rounds = 0
         self.complete = True
@@ -100,9 +101,11 @@ class Iso15693Reader:
             yield left
 
     def start_steps(self) -> "Generator[int, None, None]":
-        """Field off long enough, RF config + CRCs + timer, RF_ON, guard time."""
+        """This antenna's field off long enough, RF config + CRCs + timer, RF_ON, guard."""
         chip = self._chip
-        yield from self._wait_us(self._off_us, FIELD_OFF_US)
+        off = self._off_us.get(self._channel)
+        if off is not None:
+            yield from self._wait_us(off, FIELD_OFF_US)
         chip.load_rf_config(RF_CONFIG_ISO15693_TX, RF_CONFIG_ISO15693_RX)
         chip.write_register_or_mask(REG_CRC_RX_CONFIG, CRC_ENABLE)
         chip.write_register_or_mask(REG_CRC_TX_CONFIG, CRC_ENABLE)
@@ -116,10 +119,15 @@ class Iso15693Reader:
     def stop(self) -> None:
         """Field off: every tag loses power and (after FIELD_OFF_US) its quiet state."""
         self._chip.rf_off()
-        self._off_us = self._clock.ticks_us()
+        self._off_us[self._channel] = self._clock.ticks_us()
 
-    def scan_steps(self) -> "Generator[int, None, list[bytes]]":
-        """One zone scan, one RF exchange per step; returns the UIDs (MSB first)."""
+    def scan_steps(self, channel: int = 0) -> "Generator[int, None, list[bytes]]":
+        """One zone scan, one RF exchange per step; returns the UIDs (MSB first).
+
+        `channel` is the antenna the RF switch selected: only the same antenna needs its
+        field off FIELD_OFF_US before the next scan (tags on the others had no field).
+        """
+        self._channel = channel
         yield from self.start_steps()
         try:
             found = yield from self.inventory_steps()

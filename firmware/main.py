@@ -12,16 +12,20 @@ watchdog fed meanwhile. Only Ctrl-C on the USB console stops it (a technician's 
 """
 
 import json
-import time
 
 from machine import SPI, UART, Pin
 
 import node_config
 from antenna_mux import AntennaMux
-from clock import SystemClock
+from clock import SystemClock, ticks_add, ticks_diff
 from link import Rs485Link, SerialLink
 from node import Node
 from zone_scanner import ZoneScanner
+
+try:
+    from typing import Any
+except ImportError:  # MicroPython: annotations are never evaluated
+    pass
 
 CONFIG_PATH = "node_config.json"
 WDT_TIMEOUT_MS = 2000  # longest step: a reader reset (~0.1 s) or a 384-byte burst (33 ms)
@@ -34,7 +38,7 @@ def load_board(name: str, base: str = "") -> dict:
         return dict(json.load(f))
 
 
-def build(cfg: dict, board: dict, wdt: object = None) -> Node:
+def build(cfg: dict, board: dict, wdt: Any = None) -> Node:
     clock = SystemClock()
     s = board["spi"]
     spi = SPI(
@@ -91,7 +95,7 @@ def build(cfg: dict, board: dict, wdt: object = None) -> Node:
     return Node(link, scanner, clock, cfg, reader_type, recover=recover, wdt=wdt)
 
 
-def start_watchdog() -> object:
+def start_watchdog() -> Any:
     """machine.WDT when the port has one (every board we ship does), else None."""
     try:
         from machine import WDT
@@ -101,13 +105,14 @@ def start_watchdog() -> object:
         return None
 
 
-def _pause(wdt: object, ms: int) -> None:
+def _pause(wdt: Any, ms: int) -> None:
     """Wait ms while keeping the watchdog fed."""
-    end = time.ticks_add(time.ticks_ms(), ms)  # type: ignore[attr-defined]
-    while time.ticks_diff(end, time.ticks_ms()) > 0:  # type: ignore[attr-defined]
+    clock = SystemClock()
+    end = ticks_add(clock.ticks_ms(), ms)
+    while ticks_diff(end, clock.ticks_ms()) > 0:
         if wdt is not None:
-            wdt.feed()  # type: ignore[attr-defined]
-        time.sleep_ms(50)  # type: ignore[attr-defined]
+            wdt.feed()
+        clock.sleep_us(50000)
 
 
 def main(attempts: int = -1) -> None:

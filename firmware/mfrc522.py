@@ -332,7 +332,7 @@ class Mfrc522:
             print("mfrc522 uid", bytes(raw), "sak", sak)
         return bytes(raw)
 
-    def scan_steps(self) -> "Generator[int, None, list[bytes]]":
+    def scan_steps(self, channel: int = 0) -> "Generator[int, None, list[bytes]]":
         """Guard time, then every card on the pad (halted one by one); returns UIDs."""
         clock = self._clock
         start = clock.ticks_us()

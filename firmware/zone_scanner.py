@@ -132,7 +132,7 @@ class ZoneScanner:
                     self.skipped += 1
                     return None
                 return self._finish(i, seen, getattr(reader, "complete", True))
-            self._job = reader.scan_steps()
+            self._job = reader.scan_steps(self.zones[i].channel)
         try:
             next(self._job)
             return None

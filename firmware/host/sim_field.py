@@ -117,7 +117,7 @@ TAG_EOF_US = 151.04
 T1_US = 320.9  # ISO/IEC 15693-3 §9.1.4: 4352/fc from the reader's EOF to the answer
 
 
-def crc15693(data):
+def crc15693(data: bytes | bytearray) -> bytes:
     """ISO/IEC 15693-3 CRC (poly 0x8408 reflected, preset 0xFFFF, inverted), LSB first."""
     crc = 0xFFFF
     for b in data:
