@@ -15,6 +15,9 @@ interprets a bet. Time comes from an injected clock::
 
 `step()` keeps the node responsive: a zone scan (0.05-0.45 s on a PN5180) runs as a
 generator, one exchange per call, so the node serves its serial link in between.
+A zone whose last scan left a chip on its way in or out is scanned again at once (up to
+the debounce count) instead of waiting a whole round of the node's zones: a change is
+confirmed in one round, not `present_after`/`absent_after` rounds.
 `poll()` runs one whole zone scan (tests, bring-up). A scan cut short by its time budget
 only adds sightings; a zone whose field was busy (another reader's) is skipped, never
 read as empty. A snapshot never holds more UIDs than a wire frame carries.
@@ -71,6 +74,7 @@ class ZoneScanner:
         self._next = 0
         self._job: Any = None
         self._job_zone = 0
+        self._rescans = 0  # immediate rescans of the zone just scanned
         self.scans = 0
         self.skipped = 0  # zone scans skipped: another reader's field was on
         self.truncated = 0  # snapshots cut to what one frame carries
@@ -119,8 +123,7 @@ class ZoneScanner:
         Reader errors propagate (the scan is dropped); a busy field skips the zone.
         """
         if self._job is None:
-            i = self._next
-            self._next = (i + 1) % len(self.zones)
+            i = self._next_zone()
             if self._mux is not None:
                 self._mux.select(self.zones[i].channel)
             self._job_zone = i
@@ -146,6 +149,18 @@ class ZoneScanner:
         except BaseException:
             self._job = None
             raise
+
+    def _next_zone(self) -> int:
+        """Round robin, except that a zone with a change pending is confirmed at once."""
+        last = self.zones[self._job_zone]
+        limit = max(self.present_after, self.absent_after) - 1
+        if last.scans and (last.hits or last.misses) and self._rescans < limit:
+            self._rescans += 1
+            return self._job_zone
+        self._rescans = 0
+        i = self._next
+        self._next = (i + 1) % len(self.zones)
+        return i
 
     def poll(self) -> tuple[str, bool, list[bytes]] | None:
         """Scan the next zone to the end; return a snapshot if that zone changed or settled."""

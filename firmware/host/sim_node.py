@@ -39,7 +39,7 @@ from node import Node
 from pn5180 import Pn5180
 from zone_scanner import ZoneScanner
 
-_STEP_MS = 10  # idle gap between zone scans; POKERTABLE_SIM_STEP_MS overrides it
+_STEP_MS = 1  # idle gap between zone scans; POKERTABLE_SIM_STEP_MS overrides it
 _YIELD_US = 300  # the fake sleeps this long when polled while the chip is busy
 _VMIN = 6  # index of VMIN in the termios control-character list
 

@@ -234,3 +234,19 @@ def test_a_busy_field_skips_the_zone_instead_of_emptying_it() -> None:
     for _ in range(3):
         assert step(sc, clock) is None
     assert sc.skipped == 3 and sc.zones[0].present == {A}
+
+
+def test_a_pending_change_is_confirmed_at_once_not_a_round_later() -> None:
+    """A chip seen once (present_after 2) is rescanned right away: one round, not two."""
+    clock = FakeClock()
+    mux = FakeMux()
+    reader = ScriptedReader(mux)
+    sc = ZoneScanner(reader, mux, [("bet", 0), ("stack", 1), ("cards", 2)], clock, 2, 2, 1000)
+    reader.seen[0] = [A]
+    got = [step(sc, clock, 1) for _ in range(4)]
+    assert mux.history == [0, 0, 1, 2]
+    assert got[1] == ("bet", False, [A])
+    reader.seen[0] = []  # A leaves: the first miss is confirmed by the very next scan
+    got = [step(sc, clock, 1) for _ in range(3)]
+    assert mux.history[4:] == [0, 0, 1]
+    assert got[1] == ("bet", False, [])
