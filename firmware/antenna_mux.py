@@ -1,7 +1,9 @@
-"""Antenna multiplexer: GPIO lines select which antenna the reader's RF switch feeds.
+"""Antenna multiplexer: GPIO lines select which antenna the reader's RF switches feed.
 
 One reader serves several zones (bet, stack, hole-card pad). Channel k drives select
-line i to bit i of k (binary-coded, like a HMC7992 / 74HC4052 RF switch); an optional
+line i to bit i of k (binary-coded select inputs of the RF switches that sit after the
+EMC filter, both TX legs switched, one matching network per antenna: docs/wiring.md; an
+analogue mux such as a 74HC4052 cannot carry the PN5180's drive); an optional
 active-low enable line turns every antenna off while switching::
 
     mux = AntennaMux([Pin(6, Pin.OUT), Pin(7, Pin.OUT)], enable=Pin(8, Pin.OUT))

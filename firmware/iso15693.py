@@ -6,9 +6,19 @@ collides, and that slot's bits are appended to the mask for a sub-round. Identif
 tags are sent STAY QUIET so they drop out; a final unmasked round confirms that
 nobody is left (a tag that was drowned out answers there). Usage::
 
-    reader = Iso15693Reader(chip)
-    reader.start()                       # RF config + field on
-    uids = reader.inventory()            # list of 8-byte UIDs, MSB first (E0 ...)
+    reader = Iso15693Reader(chip, clock)
+    uids = reader.scan()                  # field on, inventory, field off (blocking)
+    job = reader.scan_steps()             # the same, one RF exchange per next(job)
+
+`scan_steps()` is a generator: the node runs one step between two services of its
+serial link, so a 0.4 s scan of a 20-chip stack never keeps a poll waiting. Its
+StopIteration value is the UID list; `complete` says whether the inventory finished
+inside `max_scan_ms` (a cut-short list must not be read as "the others left").
+
+Timing (NXP NFC Reader Library and ISO/IEC 15693-3): every exchange runs with TIMER1
+armed for 324 us (T1) + 152 us (answer SOF) + 321 us (PN5180 receive delay); after RF_ON
+the field stays unmodulated 5 ms before the first request (tags power up), and the field
+stays off at least 5 ms between scans so every tag forgets STAY QUIET.
 
 UIDs are reported MSB first, the way they are printed on tag labels; on air they
 travel LSB first, and the mask covers the least significant bits.
@@ -16,6 +26,7 @@ travel LSB first, and the mask covers the least significant bits.
 
 from micropython import const
 
+from clock import ticks_diff
 from pn5180 import (
     CRC_ENABLE,
     IRQ_RX,
@@ -32,6 +43,7 @@ from pn5180 import (
 from reader_errors import ReaderProtocolError
 
 try:
+    from collections.abc import Generator
     from typing import Any
 except ImportError:
     pass
@@ -39,12 +51,8 @@ except ImportError:
 _DEBUG = const(False)
 
 # Request flags (ISO 15693-3 table 3/4).
-_FLAG_HIGH_DATA_RATE = const(0x02)
-_FLAG_INVENTORY = const(0x04)
-_FLAG_ONE_SLOT = const(0x20)  # with the inventory flag: Nb_slots = 1
-_FLAG_ADDRESSED = const(0x20)  # without the inventory flag: addressed mode
-_INVENTORY_16_SLOTS = const(0x06)  # _FLAG_HIGH_DATA_RATE | _FLAG_INVENTORY
-_ADDRESSED_REQUEST = const(0x22)  # _FLAG_HIGH_DATA_RATE | _FLAG_ADDRESSED
+_INVENTORY_16_SLOTS = const(0x06)  # high data rate | inventory
+_ADDRESSED_REQUEST = const(0x22)  # high data rate | addressed
 
 _CMD_INVENTORY = const(0x01)
 _CMD_STAY_QUIET = const(0x02)
@@ -53,7 +61,10 @@ _UID_LEN = const(8)
 _UID_BITS = const(64)
 _INVENTORY_RESPONSE_LEN = const(10)  # flags, DSFID, UID (CRC stripped by the chip)
 _SLOTS = const(16)
-_MAX_ROUNDS = const(200)  # bounds one inventory even with a pathological field
+RX_TIMEOUT_US = const(797)  # 324 (T1) + 152 (SOF, high rate) + 321 (PN5180 digital delay)
+GUARD_US = const(5000)  # field on -> first request (NXP FIELD_RECOVERY_DEFAULT 5 ms)
+FIELD_OFF_US = const(5000)  # field off -> field on again (NXP FIELD_OFF_DEFAULT 5 ms)
+MAX_SCAN_MS = const(1500)  # an inventory longer than this is cut short (complete=False)
 
 # Slot outcomes.
 SLOT_EMPTY = const(0)
@@ -64,53 +75,106 @@ SLOT_COLLISION = const(2)
 class Iso15693Reader:
     """Protocol layer: complete inventory of every ISO 15693 tag in the field."""
 
-    def __init__(self, chip: Any, max_uids: int = 128) -> None:
+    def __init__(self, chip: Any, clock: Any = None, max_uids: int = 112,
+                 max_scan_ms: int = MAX_SCAN_MS) -> None:
         self._chip = chip
+        self._clock = clock if clock is not None else chip._clock
         self.max_uids = max_uids
+        self.max_scan_ms = max_scan_ms
         self._req = bytearray(12)  # flags, cmd, mask_len, up to 8 mask bytes
         self._quiet = bytearray(2 + _UID_LEN)
         self._pending: list[tuple[int, int]] = []  # (mask, mask_len) sub-rounds to run
         self._found_round: list[bytes] = []
+        self._off_us: dict[int, int] = {}  # per antenna: when its field went off
+        self._channel = 0
         self.collisions = 0  # slots that collided (diagnostics: counts a real stack)
         self.rounds = 0
+        self.complete = True
 
-    def start(self) -> None:
-        """Load the ISO 15693 RF configuration, enable CRCs and switch the field on."""
+    def _wait_us(self, since: int, us: int) -> "Generator[int, None, None]":
+        """Yield until `us` passed since `since`; each yield says how long is left."""
+        clock = self._clock
+        while True:
+            left = us - ticks_diff(clock.ticks_us(), since)
+            if left <= 0:
+                return
+            yield left
+
+    def start_steps(self) -> "Generator[int, None, None]":
+        """This antenna's field off long enough, RF config + CRCs + timer, RF_ON, guard."""
         chip = self._chip
+        off = self._off_us.get(self._channel)
+        if off is not None:
+            yield from self._wait_us(off, FIELD_OFF_US)
         chip.load_rf_config(RF_CONFIG_ISO15693_TX, RF_CONFIG_ISO15693_RX)
         chip.write_register_or_mask(REG_CRC_RX_CONFIG, CRC_ENABLE)
         chip.write_register_or_mask(REG_CRC_TX_CONFIG, CRC_ENABLE)
-        chip.rf_on()
+        chip._timer_reload = -1  # LOAD_RF_CONFIG may reload timer registers: arm again
+        chip.arm_rx_timeout(RX_TIMEOUT_US)
+        chip.start_rf_on()
+        while not chip.poll_rf_on():
+            yield 0
+        yield from self._wait_us(self._clock.ticks_us(), GUARD_US)
 
     def stop(self) -> None:
-        """Field off: every tag loses power and forgets its quiet state."""
+        """Field off: every tag loses power and (after FIELD_OFF_US) its quiet state."""
         self._chip.rf_off()
+        self._off_us[self._channel] = self._clock.ticks_us()
 
-    def inventory(self) -> list[bytes]:
-        """Return the UIDs (MSB first) of all tags in the field, each once."""
+    def scan_steps(self, channel: int = 0) -> "Generator[int, None, list[bytes]]":
+        """One zone scan, one RF exchange per step; returns the UIDs (MSB first).
+
+        `channel` is the antenna the RF switch selected: only the same antenna needs its
+        field off FIELD_OFF_US before the next scan (tags on the others had no field).
+        """
+        self._channel = channel
+        yield from self.start_steps()
+        try:
+            found = yield from self.inventory_steps()
+        finally:
+            self.stop()
+        return found
+
+    def scan(self) -> list[bytes]:
+        """Blocking scan (bring-up, tests)."""
+        job = self.scan_steps()
+        clock = self._clock
+        while True:
+            try:
+                wait = next(job)
+            except StopIteration as done:
+                return list(done.value)
+            if wait:
+                clock.sleep_us(wait)  # a guard time: nothing to poll meanwhile
+
+    def inventory_steps(self) -> "Generator[int, None, list[bytes]]":
+        """Inventory of every tag in the field, bounded by max_uids and max_scan_ms."""
         found: list[bytes] = []
         pending = self._pending
         del pending[:]
         pending.append((0, 0))
+        start_ms = self._clock.ticks_ms()
         rounds = 0
-        confirmed = False
-        while rounds < _MAX_ROUNDS and len(found) < self.max_uids:
+        self.complete = False
+        unmasked = True  # the round about to run has no mask
+        while len(found) < self.max_uids:
+            if ticks_diff(self._clock.ticks_ms(), start_ms) >= self.max_scan_ms:
+                break
             if not pending:
-                if confirmed:
-                    break
-                # Final unmasked round: everyone identified is quiet, so silence
-                # proves the stack is complete.
+                # Everyone identified is quiet: a silent unmasked round proves the
+                # stack complete (a drowned-out tag answers here).
                 pending.append((0, 0))
-                confirmed = True
             mask, mask_len = pending.pop()
-            answered = self._round(mask, mask_len, found)
+            unmasked = mask_len == 0
+            answered = yield from self._round(mask, mask_len, found)
             rounds += 1
-            if answered:
-                confirmed = False
+            if unmasked and not answered:
+                self.complete = True
+                break
         self.rounds = rounds
         return found
 
-    def _round(self, mask: int, mask_len: int, found: list[bytes]) -> bool:
+    def _round(self, mask: int, mask_len: int, found: list[bytes]) -> "Generator[int, None, bool]":
         """One 16-slot round; returns True if any tag answered (or collided)."""
         chip = self._chip
         req = self._req
@@ -126,7 +190,11 @@ class Iso15693Reader:
         answered = False
         for slot in range(_SLOTS):
             chip.start_transceive(frame, slot > 0)
-            outcome = self._slot_result(new)
+            irq = chip.poll_transceive()
+            while not irq:
+                yield 0
+                irq = chip.poll_transceive()
+            outcome = self._slot_result(irq, new)
             if outcome == SLOT_EMPTY:
                 continue
             answered = True
@@ -135,16 +203,15 @@ class Iso15693Reader:
                 if mask_len + 4 <= _UID_BITS - 4:
                     self._pending.append((mask | (slot << mask_len), mask_len + 4))
         for uid in new:
-            if uid not in found:
+            if uid not in found and len(found) < self.max_uids:
                 found.append(uid)
-            self._stay_quiet(uid)
+            yield from self._stay_quiet(uid)
         if _DEBUG:
             print("iso15693 round mask", mask, mask_len, "found", len(new))
         return answered
 
-    def _slot_result(self, new: list[bytes]) -> int:
+    def _slot_result(self, irq: int, new: list[bytes]) -> int:
         chip = self._chip
-        irq = chip.wait_transceive()
         if not irq & IRQ_RX:
             return SLOT_EMPTY
         status = chip.read_register(REG_RX_STATUS)
@@ -165,20 +232,14 @@ class Iso15693Reader:
         new.append(bytes(uid))
         return SLOT_ONE
 
-    def _stay_quiet(self, uid: bytes) -> None:
+    def _stay_quiet(self, uid: bytes) -> "Generator[int, None, None]":
         """Addressed STAY QUIET: the tag ignores inventories until the field drops."""
         q = self._quiet
         q[0] = _ADDRESSED_REQUEST
         q[1] = _CMD_STAY_QUIET
         for i in range(_UID_LEN):
             q[2 + i] = uid[_UID_LEN - 1 - i]
-        self._chip.start_transceive(q)
-        self._chip.wait_transceive()  # no answer expected: the RX timer ends it
-
-    def scan(self) -> list[bytes]:
-        """One zone scan: field on, full inventory, field off (tags forget STAY QUIET)."""
-        self.start()
-        try:
-            return self.inventory()
-        finally:
-            self.stop()
+        chip = self._chip
+        chip.start_transceive(q)
+        while not chip.poll_transceive():  # no answer expected: TIMER1 ends it
+            yield 0

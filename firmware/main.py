@@ -4,6 +4,11 @@ Copied to the board with the other firmware files (see docs/wiring.md); MicroPyt
 runs main.py at boot. It reads node_config.json, the board's pin map from
 boards/<board>.json, builds the real SPI/pins/UART and runs the same `Node` loop the
 simulated node runs on the host.
+
+It never drops to the REPL on its own: a hardware watchdog (machine.WDT, 2 s) resets a
+hung node, and an exception while building or running the node (reader not wired,
+bad config, a driver bug) is printed and the node rebuilt after a pause, with the
+watchdog fed meanwhile. Only Ctrl-C on the USB console stops it (a technician's REPL).
 """
 
 import json
@@ -12,12 +17,19 @@ from machine import SPI, UART, Pin
 
 import node_config
 from antenna_mux import AntennaMux
-from clock import SystemClock
+from clock import SystemClock, ticks_add, ticks_diff
 from link import Rs485Link, SerialLink
 from node import Node
 from zone_scanner import ZoneScanner
 
+try:
+    from typing import Any
+except ImportError:  # MicroPython: annotations are never evaluated
+    pass
+
 CONFIG_PATH = "node_config.json"
+WDT_TIMEOUT_MS = 2000  # longest step: a reader reset (~0.1 s) or a 384-byte burst (33 ms)
+RETRY_MS = 1000
 
 
 def load_board(name: str, base: str = "") -> dict:
@@ -26,7 +38,7 @@ def load_board(name: str, base: str = "") -> dict:
         return dict(json.load(f))
 
 
-def build(cfg: dict, board: dict) -> Node:
+def build(cfg: dict, board: dict, wdt: Any = None) -> Node:
     clock = SystemClock()
     s = board["spi"]
     spi = SPI(
@@ -80,15 +92,48 @@ def build(cfg: dict, board: dict) -> Node:
         link: SerialLink = Rs485Link(uart, cfg["node_id"], Pin(board["rs485_de"], Pin.OUT, value=0))
     else:
         link = SerialLink(uart, cfg["node_id"])
-    return Node(link, scanner, clock, cfg, reader_type, recover=recover)
+    return Node(link, scanner, clock, cfg, reader_type, recover=recover, wdt=wdt)
 
 
-def main() -> None:
-    cfg = node_config.load(CONFIG_PATH)
-    node = build(cfg, load_board(cfg["board"]))
-    node.boot()
-    while True:
-        node.step()
+def start_watchdog() -> Any:
+    """machine.WDT when the port has one (every board we ship does), else None."""
+    try:
+        from machine import WDT
+
+        return WDT(timeout=WDT_TIMEOUT_MS)
+    except (ImportError, ValueError, OSError):
+        return None
+
+
+def _pause(wdt: Any, ms: int) -> None:
+    """Wait ms while keeping the watchdog fed."""
+    clock = SystemClock()
+    end = ticks_add(clock.ticks_ms(), ms)
+    while ticks_diff(end, clock.ticks_ms()) > 0:
+        if wdt is not None:
+            wdt.feed()
+        clock.sleep_us(50000)
+
+
+def main(attempts: int = -1) -> None:
+    """Build and run the node; on any error print it, pause and build again.
+
+    `attempts` bounds the rebuilds (tests); the board runs forever.
+    """
+    wdt = start_watchdog()
+    while attempts != 0:
+        attempts -= 1
+        try:
+            cfg = node_config.load(CONFIG_PATH)
+            node = build(cfg, load_board(cfg["board"]), wdt)
+            node.boot()
+            while True:
+                node.step()
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:
+            print("node: %s: %s; restarting in %d ms" % (type(e).__name__, e, RETRY_MS))
+            _pause(wdt, RETRY_MS)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ class Node:
         reader_type: str = "PN5180",
         leds: Any = None,
         recover: Any = None,
+        wdt: Any = None,
     ) -> None:
         self.link = link
         self.scanner = scanner
@@ -50,8 +51,10 @@ class Node:
         self.reader_type = reader_type
         self.leds = leds
         self._recover = recover  # callable that resets the reader chip after an error
+        self.wdt = wdt  # machine.WDT on a board: fed once per step()
         self.resets = 0
         self.reader_errors = 0
+        self.snapshot_errors = 0
         self.config_errors = 0
         self.led_state: dict[int, int] = {}
         self._hb_ms = clock.ticks_ms()
@@ -82,24 +85,43 @@ class Node:
             self.handle(frame)
 
     def step(self) -> None:
-        """One loop turn: service the link, scan one zone, send what is due."""
+        """One loop turn: service the link, one RF exchange of the zone scan, what is due.
+
+        A turn is short (one exchange, ~1-5 ms on a PN5180): a poll from the RS-485 master
+        waits at most one turn, however long the zone scan takes (docs/wire-protocol.md,
+        bus timing). The hardware watchdog is fed once per turn.
+        """
         self.service_link()
+        snap = self._scan_step()
+        if snap is not None:
+            self._send_snapshot(snap)
+        self._heartbeat_if_due()
+        if self.wdt is not None:
+            self.wdt.feed()
+
+    def _scan_step(self) -> Any:
+        """Advance the scan; a reader error is counted and the chip reset, never raised."""
         try:
-            snap = self.scanner.poll()
+            return self.scanner.step()
         except ReaderError as e:
             self.reader_errors += 1
             if _DEBUG:
                 print("reader error", e)
-            snap = None
             if self._recover is not None:
                 self.resets += 1
                 try:
                     self._recover()
                 except ReaderError:
                     pass  # counted; the next step tries again
-        if snap is not None:
-            self.link.send(wire.MSG_SNAPSHOT, wire.pack_snapshot(*snap), snap[0])
-        self._heartbeat_if_due()
+            return None
+
+    def _send_snapshot(self, snap: tuple[str, bool, list[bytes]]) -> None:
+        try:
+            payload = wire.pack_snapshot(*snap)
+        except ValueError:
+            self.snapshot_errors += 1  # never reached: the scanner caps a zone to a frame
+            return
+        self.link.send(wire.MSG_SNAPSHOT, payload, snap[0])
 
     def _heartbeat_if_due(self) -> None:
         now = self.clock.ticks_ms()

@@ -5,16 +5,18 @@ same class drives a real chip on a Pico/ESP32 and the simulated chip on the host
 
     chip = Pn5180(spi, cs=Pin(17, Pin.OUT), busy=Pin(20, Pin.IN), rst=Pin(21, Pin.OUT),
                   clock=SystemClock())
-    chip.reset()
+    chip.reset()                       # >= 10 us pulse, start-up, IDLE_IRQ, IRQs cleared
 
-Every command goes through `_cmd()`, which packs into one preallocated buffer and
-waits for BUSY with a deadline, raising `ReaderTimeout` instead of hanging.
+Every command goes through `_cmd()`, which packs into one preallocated buffer and waits
+for BUSY with a deadline (datasheet Rev 4.0 §11.4.1), raising `ReaderTimeout` instead of
+hanging. RF exchanges are split into start/poll so a scan can yield between them; each
+exchange runs with TIMER1 armed (Tables 86/89), the only thing that ends a silent slot.
 """
 
 from micropython import const
 
 from clock import ticks_add, ticks_diff
-from reader_errors import ReaderError, ReaderTimeout
+from reader_errors import ReaderChipError, ReaderError, ReaderFieldBusy, ReaderTimeout
 
 try:
     from typing import Any
@@ -23,7 +25,7 @@ except ImportError:  # MicroPython: annotations are never evaluated
 
 _DEBUG = const(False)
 
-# Host interface commands (PN5180 datasheet, section "Host interface commands").
+# Host interface commands (datasheet Table 5).
 _CMD_WRITE_REGISTER = const(0x00)
 _CMD_WRITE_REGISTER_OR_MASK = const(0x01)
 _CMD_WRITE_REGISTER_AND_MASK = const(0x02)
@@ -35,7 +37,7 @@ _CMD_LOAD_RF_CONFIG = const(0x11)
 _CMD_RF_ON = const(0x16)
 _CMD_RF_OFF = const(0x17)
 
-# Registers.
+# Registers (Table 74).
 REG_SYSTEM_CONFIG = const(0x00)
 REG_IRQ_ENABLE = const(0x01)
 REG_IRQ_STATUS = const(0x02)
@@ -50,21 +52,30 @@ REG_TX_CONFIG = const(0x18)
 REG_CRC_TX_CONFIG = const(0x19)
 REG_RF_STATUS = const(0x1D)
 
-# SYSTEM_CONFIG command field (bits 0..2).
+# SYSTEM_CONFIG command field (Table 75, bits 2:0).
 SYSCFG_COMMAND_MASK = const(0x00000007)
 SYSCFG_CMD_IDLE = const(0x0)
 SYSCFG_CMD_TRANSCEIVE = const(0x3)
 
-# IRQ_STATUS bits.
+# IRQ_STATUS bits (Table 77).
 IRQ_RX = const(1 << 0)
 IRQ_TX = const(1 << 1)
 IRQ_IDLE = const(1 << 2)
 IRQ_TX_RFON = const(1 << 9)
+IRQ_RF_ACTIVE_ERROR = const(1 << 10)  # RF_ON refused: another field is on (§11.8.2)
 IRQ_TIMER1 = const(1 << 12)  # RX timeout: no tag answered in time
-IRQ_GENERAL_ERROR = const(1 << 17)
+IRQ_GENERAL_ERROR = const(1 << 17)  # an instruction's condition failed (§11.4.3.1)
 IRQ_ALL = const(0x000FFFFF)
 
-# RX_STATUS fields.
+# TIMER1_CONFIG (Table 89): start when our frame ends, stop when an answer starts.
+T1_ENABLE = const(1 << 0)
+T1_START_ON_TX_ENDED = const(1 << 11)
+T1_STOP_ON_RX_STARTED = const(1 << 20)
+T1_RX_TIMEOUT = const(0x00100801)  # STOP_ON_RX_STARTED | START_ON_TX_ENDED | ENABLE
+T1_RELOAD_MAX = const(0xFFFFF)  # Table 86: 20 bits
+T1_TICKS_PER_MS = const(13560)  # prescaler off: 13.56 MHz
+
+# RX_STATUS fields (Table 93).
 RX_NUM_BYTES_MASK = const(0x1FF)
 RX_DATA_INTEGRITY_ERROR = const(1 << 16)
 RX_PROTOCOL_ERROR = const(1 << 17)
@@ -72,18 +83,21 @@ RX_COLLISION_DETECTED = const(1 << 18)
 RX_COLL_POS_SHIFT = const(19)
 RX_COLL_POS_MASK = const(0x7F)
 
-# TX_CONFIG: clearing these makes the next SEND_DATA transmit only an EOF (next slot).
+# TX_CONFIG (Table 98): clearing TX_DATA_ENABLE and the start symbol sends only an EOF.
 TX_CONFIG_DATA_ENABLE = const(0x000004C0)
 CRC_ENABLE = const(0x00000001)
 
-# LOAD_RF_CONFIG settings: ISO 15693 ASK100 26 kbit/s.
+# LOAD_RF_CONFIG settings (Table 32): ISO 15693 ASK100 26 kbit/s.
 RF_CONFIG_ISO15693_TX = const(0x0D)
 RF_CONFIG_ISO15693_RX = const(0x8D)
 
 _EEPROM_VERSIONS = const(0x10)  # product, firmware, EEPROM version: 2 bytes each
-_RX_BUF_LEN = const(508)  # the chip's receive buffer
+_RX_BUF_LEN = const(508)  # the chip's receive buffer (§11.4.3.2)
 _CMD_BUF_LEN = const(2 + 64)  # command byte + argument + largest frame we send
 _DEFAULT_TIMEOUT_MS = const(50)
+_RESET_LOW_US = const(50)  # Table 129: >= 10 us
+_BOOT_US = const(3000)  # Table 141: tboot 2.5 ms typical before any SPI frame
+_BOOT_TIMEOUT_MS = const(100)  # tboot max depends on EEPROM XTAL_BOOT_TIME
 
 
 class Pn5180:
@@ -106,6 +120,9 @@ class Pn5180:
         self.timeout_ms = timeout_ms
         self._cmd_buf = memoryview(bytearray(_CMD_BUF_LEN))  # reused for every command
         self._rx_buf = memoryview(bytearray(_RX_BUF_LEN))  # reused for every response
+        self._restore_tx_config = False  # EOF sent: put TX_CONFIG back after TX_IRQ
+        self._timer_reload = -1  # what TIMER1 holds (-1: unknown, arm it)
+        self._deadline_ms = 0
         self._cs.value(1)
         self._rst.value(1)
 
@@ -152,10 +169,27 @@ class Pn5180:
     # ----------------------------------------------------------------- chip layer
 
     def reset(self) -> None:
-        """Pulse RST and wait until the chip is ready again."""
+        """Hardware reset (§11.2.2): RESET_N low >= 10 us, start-up, IDLE_IRQ, IRQs cleared.
+
+        No SPI frame goes out during the 2.5 ms start-up (Table 141); then IRQ_STATUS is
+        polled until IDLE_IRQ reports the chip ready. An all-ones read is a floating MISO.
+        """
+        clock = self._clock
+        self._restore_tx_config = False
+        self._timer_reload = -1
         self._rst.value(0)
+        clock.sleep_us(_RESET_LOW_US)
         self._rst.value(1)
-        self._wait_busy(self._deadline())
+        clock.sleep_us(_BOOT_US)
+        deadline = ticks_add(clock.ticks_ms(), _BOOT_TIMEOUT_MS)
+        while True:
+            irq = self.read_register(REG_IRQ_STATUS)
+            if irq != 0xFFFFFFFF and irq & IRQ_IDLE:
+                break
+            if ticks_diff(deadline, clock.ticks_ms()) <= 0:
+                raise ReaderTimeout("PN5180 no IDLE_IRQ %d ms after reset" % _BOOT_TIMEOUT_MS)
+            clock.sleep_us(200)
+        self.write_register(REG_IRQ_CLEAR, IRQ_ALL)
 
     def versions(self) -> tuple[int, int, int]:
         """(product, firmware, EEPROM) versions as major<<8|minor.
@@ -205,16 +239,45 @@ class Pn5180:
         self._cmd_buf[2] = rx
         self._cmd(3)
 
-    def rf_on(self) -> None:
-        """Switch the field on and wait for the chip to report it (TX_RFON IRQ)."""
-        self.write_register(REG_IRQ_CLEAR, IRQ_TX_RFON)
+    def arm_rx_timeout(self, us: int) -> None:
+        """TIMER1 ends an exchange `us` after our frame if no answer started (Tables 86/89).
+
+        Its reset value 0 never expires, so without this a silent slot never ends.
+        Written only when the value changes (a reset forgets it).
+        """
+        reload = min(us * T1_TICKS_PER_MS // 1000, T1_RELOAD_MAX)
+        if reload == self._timer_reload:
+            return
+        self.write_register(REG_TIMER1_RELOAD, reload)
+        self.write_register(REG_TIMER1_CONFIG, T1_RX_TIMEOUT)
+        self._timer_reload = reload
+
+    def start_rf_on(self) -> None:
+        """RF_ON with collision avoidance (Table 37 parameter 0): see poll_rf_on."""
+        self.write_register(REG_IRQ_CLEAR, IRQ_TX_RFON | IRQ_RF_ACTIVE_ERROR | IRQ_GENERAL_ERROR)
         self._cmd_buf[0] = _CMD_RF_ON
         self._cmd_buf[1] = 0
         self._cmd(2)
-        deadline = self._deadline()
-        while not self.read_register(REG_IRQ_STATUS) & IRQ_TX_RFON:
-            if ticks_diff(deadline, self._clock.ticks_ms()) <= 0:
-                raise ReaderTimeout("PN5180 RF field did not come on in %d ms" % self.timeout_ms)
+        self._deadline_ms = self._deadline()
+
+    def poll_rf_on(self) -> bool:
+        """True once the field is on; ReaderFieldBusy if another reader's field was there."""
+        irq = self.read_register(REG_IRQ_STATUS)
+        if irq & IRQ_RF_ACTIVE_ERROR:
+            raise ReaderFieldBusy("PN5180 RF_ON refused: an external field is on (RF_ACTIVE_ERROR)")
+        if irq & IRQ_GENERAL_ERROR:
+            raise ReaderChipError("PN5180 general error on RF_ON (IRQ 0x%05x)" % irq)
+        if irq & IRQ_TX_RFON:
+            return True
+        if ticks_diff(self._deadline_ms, self._clock.ticks_ms()) <= 0:
+            raise ReaderTimeout("PN5180 RF field did not come on in %d ms" % self.timeout_ms)
+        return False
+
+    def rf_on(self) -> None:
+        """Blocking RF_ON (bring-up and tests; the scanner uses start/poll)."""
+        self.start_rf_on()
+        while not self.poll_rf_on():
+            pass
 
     def rf_off(self) -> None:
         self._cmd_buf[0] = _CMD_RF_OFF
@@ -243,30 +306,54 @@ class Pn5180:
     def start_transceive(
         self, data: bytes | bytearray | memoryview, eof_only: bool = False
     ) -> None:
-        """Put the chip in transceive state and send data (or only an EOF: next slot)."""
+        """Put the chip in transceive state and send data (or only an EOF: next slot).
+
+        SEND_DATA returns while the frame is still on air (Table 15 note), so TX_CONFIG
+        is put back only once TX_IRQ says the EOF left (poll_transceive).
+        """
+        if self._restore_tx_config:
+            self._finish_eof()
         self.write_register(REG_IRQ_CLEAR, IRQ_ALL)
         self.write_register_and_mask(REG_SYSTEM_CONFIG, ~SYSCFG_COMMAND_MASK & 0xFFFFFFFF)
         self.write_register_or_mask(REG_SYSTEM_CONFIG, SYSCFG_CMD_TRANSCEIVE)
         if eof_only:
             self.write_register_and_mask(REG_TX_CONFIG, ~TX_CONFIG_DATA_ENABLE & 0xFFFFFFFF)
             self.send_data(data[:0])
-            self.write_register_or_mask(REG_TX_CONFIG, TX_CONFIG_DATA_ENABLE)
+            self._restore_tx_config = True
         else:
             self.send_data(data)
+        self._deadline_ms = self._deadline()
+
+    def _finish_eof(self) -> None:
+        """Wait for TX_IRQ, then re-enable data for the next frame."""
+        deadline = self._deadline()
+        while not self.read_register(REG_IRQ_STATUS) & IRQ_TX:
+            if ticks_diff(deadline, self._clock.ticks_ms()) <= 0:
+                raise ReaderTimeout("PN5180 EOF not sent in %d ms" % self.timeout_ms)
+        self.write_register_or_mask(REG_TX_CONFIG, TX_CONFIG_DATA_ENABLE)
+        self._restore_tx_config = False
 
     def poll_transceive(self) -> int:
-        """0 while still waiting, else the IRQ_STATUS bits (IRQ_RX or IRQ_TIMER1 set)."""
+        """0 while still waiting, else the IRQ_STATUS bits (IRQ_RX or IRQ_TIMER1 set).
+
+        A general error raises ReaderChipError: it is a chip fault, not an empty slot.
+        A missing IRQ past the command deadline raises ReaderTimeout.
+        """
         irq = self.read_register(REG_IRQ_STATUS)
-        if irq & (IRQ_RX | IRQ_TIMER1 | IRQ_GENERAL_ERROR):
+        if irq & IRQ_GENERAL_ERROR:
+            raise ReaderChipError("PN5180 general error during transceive (IRQ 0x%05x)" % irq)
+        if self._restore_tx_config and irq & IRQ_TX:
+            self.write_register_or_mask(REG_TX_CONFIG, TX_CONFIG_DATA_ENABLE)
+            self._restore_tx_config = False
+        if irq & (IRQ_RX | IRQ_TIMER1):
             return int(irq)
+        if ticks_diff(self._deadline_ms, self._clock.ticks_ms()) <= 0:
+            raise ReaderTimeout("PN5180 no RX/timer IRQ after %d ms" % self.timeout_ms)
         return 0
 
     def wait_transceive(self) -> int:
-        """Blocking loop over poll_transceive with the command deadline."""
-        deadline = self._deadline()
+        """Blocking loop over poll_transceive."""
         while True:
             irq = self.poll_transceive()
             if irq:
                 return irq
-            if ticks_diff(deadline, self._clock.ticks_ms()) <= 0:
-                raise ReaderTimeout("PN5180 no RX/timer IRQ after %d ms" % self.timeout_ms)

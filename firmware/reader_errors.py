@@ -1,7 +1,10 @@
 """One exception base for the reader drivers, so the node loop can catch them all.
 
-A `ReaderTimeout` means the chip stopped answering (BUSY stuck, no IRQ): the node
-counts it and resets the chip instead of hanging the scan loop.
+A `ReaderTimeout` means the chip stopped answering (BUSY stuck, no IRQ) and a
+`ReaderChipError` that it flagged an error of its own (GENERAL_ERROR_IRQ): the node counts
+either and resets the chip instead of hanging the scan loop or reading "no tags".
+`ReaderFieldBusy` is not a fault of ours: another reader's field was on, so this zone's
+scan is skipped (not read as empty) and tried again later.
 """
 
 
@@ -15,3 +18,11 @@ class ReaderTimeout(ReaderError):
 
 class ReaderProtocolError(ReaderError):
     """The chip or a tag answered something the protocol does not allow."""
+
+
+class ReaderChipError(ReaderError):
+    """The chip raised its general error: a command's condition failed."""
+
+
+class ReaderFieldBusy(ReaderError):
+    """RF_ON found another field (collision avoidance): try this zone again later."""

@@ -4,9 +4,14 @@
         .venv/bin/micropython firmware/host/sim_node.py <tty_path> <node_id> <zones_csv>
 
 Everything above the SPI bus is the real firmware (Pn5180 driver, ISO 15693
-anticollision, antenna mux, zone scanner, link, Node); below it is a simulated PN5180
-and RF field. The field is edited one command per stdin line:
-`ADD <zone> <uid_hex>`, `DEL <zone> <uid_hex>`, `CLEAR <zone>`, `REBOOT`, `QUIT`.
+anticollision, antenna mux, zone scanner, link, Node); below it is the datasheet-faithful
+PN5180 and RF field of sim_field.py on the real clock: a zone scan takes as long as on a
+board (~30 ms empty, ~0.35 s for 20 chips) and the node serves its pty between exchanges.
+The field is edited one command per stdin line:
+`ADD <zone> <uid_hex>`, `DEL <zone> <uid_hex>`, `CLEAR <zone>`, `REBOOT`, `QUIT`, and
+`STATS`, which prints `STATS polls=<n> mid_scan=<m> scans=<s> violations=<v>` on stdout:
+the polls answered, how many of them came while a zone scan was part way through, zone
+scans done and datasheet rules the driver broke (the fake's record).
 Timing comes from the JSON file named by POKERTABLE_NODE_CONFIG (else defaults);
 `"transport": "rs485"` there makes the node speak only when polled (MSG_POLL).
 """
@@ -34,7 +39,8 @@ from node import Node
 from pn5180 import Pn5180
 from zone_scanner import ZoneScanner
 
-_STEP_MS = 30  # default pace; POKERTABLE_SIM_STEP_MS overrides it
+_STEP_MS = 1  # idle gap between zone scans; POKERTABLE_SIM_STEP_MS overrides it
+_YIELD_US = 300  # the fake sleeps this long when polled while the chip is busy
 _VMIN = 6  # index of VMIN in the termios control-character list
 
 
@@ -83,7 +89,8 @@ class SimNode:
         while (1 << bits) < len(zones):
             bits += 1
         self.mux_pins = [Pin(10 + i, Pin.OUT) for i in range(bits)]
-        self.field = SimField(channel=self._channel_from_pins)
+        self.clock = SystemClock()
+        self.field = SimField(channel=self._channel_from_pins, clock=self.clock)
         self.node = self._boot()
 
     def _channel_from_pins(self) -> int:
@@ -97,9 +104,9 @@ class SimNode:
         """Power-on: fresh chip, scanner and link (seq 0); the field stays as it is."""
         cs, busy, rst = Pin(17, Pin.OUT), Pin(20, Pin.IN), Pin(21, Pin.OUT)
         spi: Any = SPI(0)  # the host shim's SPI, with sim_attach
-        self.fake = FakePn5180(self.field, cs, busy, rst)
+        clock = self.clock
+        self.fake = FakePn5180(self.field, cs, busy, rst, clock, yield_us=_YIELD_US)
         spi.sim_attach(self.fake)
-        clock = SystemClock()
         chip = Pn5180(spi, cs, busy, rst, clock)
         chip.reset()
         reader = Iso15693Reader(chip)
@@ -120,6 +127,15 @@ class SimNode:
         else:
             link = SerialLink(self.port, cfg["node_id"])
         node = Node(link, scanner, clock, cfg, "PN5180", recover=chip.reset)
+        self.mid_scan_polls = 0
+        answer = link.on_poll
+
+        def on_poll(seq: int) -> None:
+            if scanner.scanning:
+                self.mid_scan_polls += 1
+            answer(seq)
+
+        link.on_poll = on_poll  # type: ignore[method-assign]
         node.boot()
         return node
 
@@ -132,7 +148,12 @@ class SimNode:
         try:
             if op == "QUIT":
                 return False
-            if op == "REBOOT":
+            if op == "STATS":
+                sys.stdout.write("STATS polls=%d mid_scan=%d scans=%d violations=%d\n" % (
+                    getattr(self.node.link, "polls", 0), self.mid_scan_polls,
+                    self.node.scanner.scans, len(self.fake.violations)))
+                sys.stdout.flush()
+            elif op == "REBOOT":
                 self.node = self._boot()
             elif op in ("ADD", "DEL") and len(parts) == 3:
                 ch = self._zone(parts[1])
@@ -160,13 +181,13 @@ class SimNode:
         poller = select.poll()
         poller.register(0, select.POLLIN)
         poller.register(self.port.fd, select.POLLIN)
-        clock = SystemClock()
-        next_step = clock.ticks_ms()
+        clock = self.clock
+        next_scan = clock.ticks_ms()
         while True:
-            # Scan one zone every step_ms (about the pace of a real PN5180 zone scan,
-            # and it leaves the CPU to the Pi side); frames from the Pi are handled
-            # as soon as they arrive, so an RS-485 poll is answered inside its window.
-            wait = max(0, ticks_diff(next_step, clock.ticks_ms()))
+            # While a zone scan is under way the node runs one RF exchange per turn and
+            # looks at the pty between turns; between scans it idles step_ms.
+            scanning = self.node.scanner.scanning
+            wait = 0 if scanning else max(0, ticks_diff(next_scan, clock.ticks_ms()))
             for fd, ev in poller.poll(wait):
                 if fd != 0:
                     if ev & (select.POLLHUP | select.POLLERR):
@@ -180,9 +201,10 @@ class SimNode:
                         return
                 elif ev & (select.POLLHUP | select.POLLERR):
                     return
-            if ticks_diff(clock.ticks_ms(), next_step) >= 0:
-                next_step = ticks_add(clock.ticks_ms(), self.step_ms)
+            if scanning or ticks_diff(clock.ticks_ms(), next_scan) >= 0:
                 self.node.step()
+                if not self.node.scanner.scanning:
+                    next_scan = ticks_add(clock.ticks_ms(), self.step_ms)
 
 
 def main(argv: list[str]) -> int:

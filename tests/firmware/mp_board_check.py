@@ -3,8 +3,10 @@
     micropython mp_board_check.py <board> <transport>
 
 Patches the host machine shim so that every Pin is findable by number and the SPI
-bus built by main.py has a simulated PN5180 on the board's CS/BUSY/RST pins. A wrong
-or missing pin in the board JSON makes the build or the tag read fail.
+bus built by main.py has a simulated PN5180 on the board's CS/BUSY/RST pins, and checks
+every pin against the board's capabilities (machine.sim_board). A wrong or missing pin in
+the board JSON, a pin without the SPI/UART function, a strapping or PSRAM pin makes the
+build or the tag read fail.
 """
 
 import sys
@@ -15,29 +17,33 @@ from clock import SystemClock
 from sim_field import FakePn5180, SimField
 
 PINS = {}
-FIELD = SimField()
+CLOCK = SystemClock()
+FIELD = SimField(clock=CLOCK)
 UID = b"\xe0\x04\x01\x00\x00\x00\x00\x07"
 
 
 class RegisteredPin(machine.Pin):
+    """Pins by number; the PN5180 fake is wired up once its CS, BUSY and RST exist."""
+
+    board = None
+    fake = None
+
     def __init__(self, id, mode=-1, pull=-1, value=None):
         super().__init__(id, mode, pull, value)
         PINS[id] = self
+        p = RegisteredPin.board["pn5180"]
+        if RegisteredPin.fake is None and all(p[k] in PINS for k in ("cs", "busy", "rst")):
+            RegisteredPin.fake = FakePn5180(FIELD, PINS[p["cs"]], PINS[p["busy"]],
+                                            PINS[p["rst"]], CLOCK)
 
 
 class BoardSpi(machine.SPI):
-    board = None
-
     def __init__(self, id=0, **kw):
         super().__init__(id, **kw)
-        self.fake = None
         self.sim_attach(self)
 
     def sim_transfer(self, tx):
-        if self.fake is None:
-            p = BoardSpi.board["pn5180"]
-            self.fake = FakePn5180(FIELD, PINS[p["cs"]], PINS[p["busy"]], PINS[p["rst"]])
-        return self.fake.sim_transfer(tx)
+        return RegisteredPin.fake.sim_transfer(tx)
 
 
 machine.Pin = RegisteredPin
@@ -50,7 +56,8 @@ import node_config  # noqa: E402
 def run(board_name, transport):
     here = sys.argv[0].rsplit("/", 1)[0] if "/" in sys.argv[0] else "."
     board = main.load_board(board_name, here + "/../../firmware/")
-    BoardSpi.board = board
+    RegisteredPin.board = board
+    machine.sim_board(board_name)
     zones = [{"name": "bet", "channel": 0}, {"name": "stack", "channel": 3}]
     cfg = node_config.validate(
         {"board": board_name, "transport": transport, "zones": zones, "present_after": 1}
@@ -60,10 +67,11 @@ def run(board_name, transport):
     FIELD._channel = lambda: PINS[sel[0]].value() | (PINS[sel[1]].value() << 1)
     FIELD.add(3, UID)
     node.boot()
-    clock = SystemClock()
-    start = clock.ticks_ms()
-    while clock.ticks_ms() - start < 50:
+    start = CLOCK.ticks_ms()
+    while not node.scanner.snapshot(1)[2]:
         node.step()
+        if CLOCK.ticks_ms() - start > 20000:
+            raise AssertionError("tag never read")
     if transport == "rs485":
         de = PINS[board["rs485_de"]]
         if de.value() != 0 or node.link._port.sim_take_tx():
@@ -74,6 +82,8 @@ def run(board_name, transport):
     snaps = [wire.unpack_snapshot(f[3]) for f in frames if f[1] == wire.MSG_SNAPSHOT]
     if ("stack", False, [UID]) not in snaps:
         raise AssertionError("tag on antenna 3 not reported: %r" % snaps)
+    if machine.sim_hazards():
+        raise AssertionError("hazardous pins: %r" % machine.sim_hazards())
     print("PASS board", board_name, transport)
 
 

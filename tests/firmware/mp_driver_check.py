@@ -8,23 +8,26 @@ Each case prints `PASS <case> ...` or raises. Everything below SPI is simulated
 
 import sys
 
-from clock import SteppingClock
+import machine
+from clock import FakeClock, SteppingClock
 from iso15693 import Iso15693Reader
 from machine import SPI, Pin
-from mfrc522 import Mfrc522, ReaderCollision
+from mfrc522 import Mfrc522
 from pn5180 import Pn5180
 from reader_errors import ReaderError, ReaderTimeout
 from sim_card import FakeMfrc522, SimCard
 from sim_field import FakePn5180, SimField
 
 
-def pn5180_rig(busy_polls=1):
+def pn5180_rig(busy_scale=1):
+    clock = FakeClock(1000)
+    machine.sim_clock = clock  # bus traffic costs simulated time
     cs, busy, rst = Pin(17, Pin.OUT), Pin(20, Pin.IN), Pin(21, Pin.OUT)
-    spi = SPI(0)
-    field = SimField()
-    fake = FakePn5180(field, cs, busy, rst, busy_polls)
+    spi = SPI(0, baudrate=2000000)
+    field = SimField(clock=clock)
+    fake = FakePn5180(field, cs, busy, rst, clock, busy_scale=busy_scale)
     spi.sim_attach(fake)
-    chip = Pn5180(spi, cs, busy, rst, SteppingClock())
+    chip = Pn5180(spi, cs, busy, rst, clock)
     chip.reset()
     return field, fake, chip
 
@@ -104,7 +107,7 @@ def case_busy_timeout():
 
 def case_busy_slow_ok():
     # BUSY high for many polls but within the deadline: no error, right answer.
-    _field, _fake, chip = pn5180_rig(busy_polls=20)
+    _field, _fake, chip = pn5180_rig(busy_scale=20)
     chip.write_register(0x11, 0x12345678)
     check(chip.read_register(0x11) == 0x12345678, "register round trip")
     print("PASS busy_slow_ok")
@@ -115,23 +118,27 @@ def case_pn5180_versions_and_missing_chip():
     check(chip.versions() == (0x0305, 0x0401, 0x9100), "versions %r" % (chip.versions(),))
     cs, busy, rst = Pin(1, Pin.OUT), Pin(2, Pin.IN), Pin(3, Pin.OUT)
     lonely = Pn5180(SPI(1), cs, busy, rst, SteppingClock())  # nothing on the bus
-    lonely.reset()
     try:
+        lonely.reset()  # all-ones IRQ_STATUS is a floating MISO, not IDLE_IRQ
         lonely.versions()
     except ReaderError as e:
-        check("not answering" in str(e), str(e))
+        check("IDLE_IRQ" in str(e) or "not answering" in str(e), str(e))
         print("PASS pn5180_versions_and_missing_chip")
         return
     raise AssertionError("a floating MISO was taken for a chip")
 
 
-def mfrc_rig():
+def mfrc_rig(init=True):
+    clock = FakeClock(1000)
+    machine.sim_clock = clock
     cs, rst = Pin(5, Pin.OUT), Pin(22, Pin.OUT)
-    spi = SPI(1)
-    fake = FakeMfrc522(cs, rst)
+    spi = SPI(1, baudrate=2000000)
+    fake = FakeMfrc522(cs, rst, clock)
     spi.sim_attach(fake)
-    rfid = Mfrc522(spi, cs, rst, SteppingClock())
-    rfid.init()
+    clock.advance(5)  # power-on oscillator start-up over
+    rfid = Mfrc522(spi, cs, rst, clock)
+    if init:
+        rfid.init()
     return fake, rfid
 
 
@@ -145,19 +152,53 @@ def case_mfrc522_single_card():
     check(rfid.scan() == [b"\xde\xad\xbe\xef"], "halted card not woken by WUPA")
     fake.cards[0] = SimCard(b"\x04\x11\x22\x33\x44\x55\x66")
     check(rfid.scan() == [b"\x04\x11\x22\x33\x44\x55\x66"], "7-byte UID (cascade level 2)")
+    ten = b"\x04\x11\x22\x33\x44\x55\x66\x77\x88\x99"
+    fake.cards[0] = SimCard(ten)
+    check(rfid.scan() == [ten], "10-byte UID (cascade level 3)")
+    check(fake.violations == [], "violations %r" % fake.violations)
     print("PASS mfrc522_single_card")
 
 
-def case_mfrc522_two_cards_collide():
+def case_mfrc522_two_cards_on_one_pad():
+    """Two hole cards on one pad: anticollision separates them, both are reported."""
     fake, rfid = mfrc_rig()
-    fake.cards.append(SimCard(b"\x01\x02\x03\x04"))
-    fake.cards.append(SimCard(b"\x01\x02\x03\x05"))
+    resets = fake.resets
+    pairs = [
+        (b"\x01\x02\x03\x04", b"\x01\x02\x03\x05"),  # differ in the last bit
+        (b"\x81\x02\x03\x04", b"\x01\x02\x03\x04"),  # differ in the first byte
+        (b"\x04\xaa\xbb\xcc\xdd\xee\x01", b"\x04\xaa\xbb\xcc\xdd\xee\x02"),  # level 2
+        (b"\xde\xad\xbe\xef", b"\x04\x11\x22\x33\x44\x55\x66"),  # 4- and 7-byte
+    ]
+    for a, b in pairs:
+        fake.cards[:] = [SimCard(a), SimCard(b)]
+        for _ in range(3):  # every scan reads both (WUPA wakes the halted ones)
+            got = rfid.scan()
+            check(sorted(got) == sorted([a, b]), "read %r of %r" % (got, [a, b]))
+    check(fake.resets == resets, "the chip was reset during scans")
+    print("PASS mfrc522_two_cards_on_one_pad")
+
+
+def case_mfrc522_guard_time_after_antenna_switch():
+    fake, rfid = mfrc_rig()
+    fake.cards.append(SimCard(b"\xde\xad\xbe\xef"))
+    fake.card_powerup_us = 4000  # a slow card, inside ISO 14443-3's 5 ms
+    check(rfid.scan() == [b"\xde\xad\xbe\xef"], "read before the card powered up")
+    print("PASS mfrc522_guard_time_after_antenna_switch")
+
+
+def case_mfrc522_wave1_driver_fails():
+    """The wave-1 driver writes registers during the oscillator start: timer never armed."""
+    fake, rfid = mfrc_rig(init=False)
+    check(not hasattr(rfid, "scan_steps"), "this case must run the wave-1 driver")
+    rfid.init()
+    check(fake.violations, "writes during start-up not caught")
+    fake.cards.append(SimCard(b"\xde\xad\xbe\xef"))
     try:
-        rfid.scan()
-    except ReaderCollision:
-        print("PASS mfrc522_two_cards_collide")
+        got = rfid.scan()
+    except ReaderError as e:
+        print("PASS mfrc522_wave1_driver_fails:", type(e).__name__, e)
         return
-    raise AssertionError("two cards did not raise ReaderCollision")
+    raise AssertionError("wave-1 MFRC522 driver read %r" % got)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

@@ -6,6 +6,7 @@ shim: UART is a byte pipe, the PN5180 and its tags are simulated, the clock is f
 
 import sys
 
+import machine
 import node_config
 import wire
 from antenna_mux import AntennaMux
@@ -48,9 +49,10 @@ def rig(transport="uart", cfg_update=None):
     def channel():
         return mux_pins[0].value() | (mux_pins[1].value() << 1)
 
-    field = SimField(channel)
-    spi = SPI(0)
-    fake = FakePn5180(field, cs, busy, rst)
+    machine.sim_clock = clock  # bus traffic costs simulated time
+    field = SimField(channel, clock=clock)
+    spi = SPI(0, baudrate=2000000)
+    fake = FakePn5180(field, cs, busy, rst, clock)
     spi.sim_attach(fake)
     chip = Pn5180(spi, cs, busy, rst, clock)
     chip.reset()
@@ -85,6 +87,14 @@ def rig(transport="uart", cfg_update=None):
     return node, uart, field, fake, clock, de
 
 
+def scan_zones(node, clock, n=1):
+    """Run the node until it finished n more zone scans (each turn costs 60 us of loop)."""
+    target = node.scanner.scans + n
+    while node.scanner.scans < target:
+        node.step()
+        clock.advance_us(60)
+
+
 def frames(uart):
     return wire.FrameDecoder().feed(uart.sim_take_tx())
 
@@ -111,18 +121,21 @@ def case_p2p_birth_snapshots_heartbeat():
     got = []
     for _ in range(8):
         clock.advance(40)
-        node.step()
+        scan_zones(node, clock)
         got += frames(uart)
     snaps = [wire.unpack_snapshot(f[3]) for f in got if f[1] == wire.MSG_SNAPSHOT]
     check(("s1.stack", False, [UID]) in snaps, "change snapshot missing: %r" % snaps)
     check(("s1.stack", True, [UID]) in snaps, "settled snapshot missing: %r" % snaps)
     check(("s1.bet", True, []) in snaps, "empty zone never settled")
+    got += frames(uart)
+    start = node.uptime_ms
     clock.advance(1000)
     node.step()
-    hb = [wire.unpack_heartbeat(f[3]) for f in frames(uart) if f[1] == wire.MSG_HEARTBEAT]
-    check(len(hb) == 1, "one heartbeat per period")
-    uptime, rate, crc, resets = hb[0]
-    check(uptime == 1320 and rate >= 1 and crc == 0 and resets == 0, "heartbeat %r" % (hb[0],))
+    hb = [wire.unpack_heartbeat(f[3]) for f in got + frames(uart) if f[1] == wire.MSG_HEARTBEAT]
+    check(1 <= len(hb) <= 2, "one heartbeat per period: %r" % hb)
+    uptime, rate, crc, resets = hb[-1]
+    check(uptime == node.uptime_ms and uptime >= start + 1000, "uptime %r" % (hb[-1],))
+    check(rate >= 1 and crc == 0 and resets == 0, "heartbeat %r" % (hb[-1],))
     print("PASS p2p_birth_snapshots_heartbeat")
 
 
@@ -158,7 +171,7 @@ def case_rs485_only_when_polled():
     field.add(0, UID)
     for _ in range(6):
         clock.advance(50)
-        node.step()
+        scan_zones(node, clock)
     check(uart.sim_take_tx() == b"", "node talked on the bus unpolled")
     check(node.link.pending() >= 3, "nothing queued")
     pi(uart, 9, wire.MSG_POLL, 10)  # someone else polled
@@ -194,17 +207,10 @@ def case_reader_timeout_counts_reset():
     node, uart, _field, fake, clock, _de = rig()
     node.boot()
     fake.stuck_busy = True
-    # the stuck chip times out on the fake clock only if time moves: make it move
-    orig = clock.ticks_ms
-
-    def moving():
-        clock.now_ms += 5
-        return clock.now_ms
-
-    clock.ticks_ms = moving
-    node.step()
+    # each BUSY read costs simulated time (machine.sim_clock): the deadline passes
+    while not node.reader_errors:
+        node.step()
     fake.stuck_busy = False
-    clock.ticks_ms = orig
     check(
         node.reader_errors == 1 and node.resets == 1,
         "errors %d resets %d" % (node.reader_errors, node.resets),
@@ -224,7 +230,7 @@ def case_rs485_burst_budget_acks_last():
         field.add(1, bytes((0xE0, 4, 1, 0, 0, 1, i, 0x22)))
     for _ in range(6):
         clock.advance(50)
-        node.step()
+        scan_zones(node, clock)
     pi(uart, 5, wire.MSG_CMD_PING, 40)
     node.step()
     sizes = []

@@ -2,6 +2,7 @@
 
 import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -19,9 +20,25 @@ RunMp = Callable[..., subprocess.CompletedProcess[str]]
         "busy_slow_ok",
         "pn5180_versions_and_missing_chip",  # a floating MISO is an error, not collisions
         "mfrc522_single_card",  # 4- and 7-byte UIDs, HLTA then WUPA
-        "mfrc522_two_cards_collide",
+        "mfrc522_two_cards_on_one_pad",  # two hole cards: both read, every scan
+        "mfrc522_guard_time_after_antenna_switch",
     ],
 )
 def test_driver_case(run_mp: RunMp, case: str) -> None:
     out = run_mp("mp_driver_check.py", case).stdout
     assert f"PASS {case}" in out
+
+
+def test_mfrc522_wave1_driver_fails_against_the_faithful_fake(micropython: Path) -> None:
+    import os
+
+    from .conftest import HERE, mp_env
+
+    env = mp_env()
+    env["MICROPYPATH"] = os.pathsep.join([str(HERE / "fixtures" / "wave1"), env["MICROPYPATH"]])
+    proc = subprocess.run(
+        [str(micropython), str(HERE / "mp_driver_check.py"), "mfrc522_wave1_driver_fails"],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "PASS mfrc522_wave1_driver_fails" in proc.stdout

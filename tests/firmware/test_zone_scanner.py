@@ -180,3 +180,73 @@ def test_any_history_converges_to_what_the_antenna_sees(
         if snap is not None:
             last = snap
     assert last == ("bet", True, sorted(history[-1]))
+
+
+def test_a_full_zone_never_overflows_a_snapshot_frame() -> None:
+    """128 chips in one zone: the snapshot carries as many as one frame holds, no crash."""
+    from wire import pack_snapshot, unpack_snapshot
+    from zone_scanner import zone_capacity
+
+    sc, reader, clock = make(present_after=1)
+    reader.seen[0] = [b"\xe0\x04" + i.to_bytes(6, "big") for i in range(128)]
+    snap = step(sc, clock)
+    assert snap is not None and len(snap[2]) == zone_capacity("bet") < 128
+    assert len(unpack_snapshot(pack_snapshot(*snap))[2]) == zone_capacity("bet")
+    assert sc.truncated == 1
+
+
+class CutShortReader(ScriptedReader):
+    """An inventory that ran out of time: it saw only part of the stack."""
+
+    complete = True
+
+    def scan(self) -> list[bytes]:
+        return super().scan()
+
+
+def test_an_incomplete_inventory_adds_sightings_but_no_misses() -> None:
+    clock = FakeClock()
+    mux = FakeMux()
+    reader = CutShortReader(mux)
+    sc = ZoneScanner(reader, mux, [("bet", 0)], clock, 1, 1, 100)
+    reader.seen[0] = [A, B]
+    assert step(sc, clock) == ("bet", False, [A, B])
+    reader.complete = False
+    reader.seen[0] = [A]  # B not reached before the time budget ran out
+    assert step(sc, clock) is None
+    assert sc.zones[0].present == {A, B}
+    reader.complete = True
+    assert step(sc, clock) == ("bet", False, [A])
+
+
+class BusyFieldReader(ScriptedReader):
+    def scan(self) -> list[bytes]:
+        from reader_errors import ReaderFieldBusy
+
+        raise ReaderFieldBusy("another reader's field")
+
+
+def test_a_busy_field_skips_the_zone_instead_of_emptying_it() -> None:
+    sc, reader, clock = make(present_after=1, absent_after=1)
+    reader.seen[0] = [A]
+    assert step(sc, clock) == ("bet", False, [A])
+    sc._reader = BusyFieldReader(reader.mux)
+    for _ in range(3):
+        assert step(sc, clock) is None
+    assert sc.skipped == 3 and sc.zones[0].present == {A}
+
+
+def test_a_pending_change_is_confirmed_at_once_not_a_round_later() -> None:
+    """A chip seen once (present_after 2) is rescanned right away: one round, not two."""
+    clock = FakeClock()
+    mux = FakeMux()
+    reader = ScriptedReader(mux)
+    sc = ZoneScanner(reader, mux, [("bet", 0), ("stack", 1), ("cards", 2)], clock, 2, 2, 1000)
+    reader.seen[0] = [A]
+    got = [step(sc, clock, 1) for _ in range(4)]
+    assert mux.history == [0, 0, 1, 2]
+    assert got[1] == ("bet", False, [A])
+    reader.seen[0] = []  # A leaves: the first miss is confirmed by the very next scan
+    got = [step(sc, clock, 1) for _ in range(3)]
+    assert mux.history[4:] == [0, 0, 1]
+    assert got[1] == ("bet", False, [])
