@@ -163,6 +163,13 @@ def test_rs485_master_polls_the_real_firmware(
         try:
             master = Rs485Master(ser, [1, 5], session, response_window_s=0.3)
             assert master.direction == "none"  # a pty: no kernel RS-485, no RTS
+            # MicroPython takes a while to boot the node (longer on a busy machine): poll
+            # until it first answers, then count; the limit only names a node that never did
+            for _ in range(300):
+                if master.poll_cycle()[1] >= 1:
+                    break
+            else:
+                pytest.fail("node 1 never answered a poll")
             answers = [master.poll_cycle() for _ in range(3)]
         finally:
             ser.close()
