@@ -75,6 +75,39 @@ def min_raise_to(state: HandState, rules: RuleProfile) -> int:
     return to
 
 
+def min_raise_concept(state: HandState, rules: RuleProfile) -> str:
+    """The rule concept that sets the minimum now: NZ R48's "double" where it binds."""
+    if (
+        rules.min_reraise is MinReraise.DOUBLE_PREVIOUS_BET
+        and 2 * state.call_to > state.call_to + state.increment
+    ):
+        return "min_reraise"
+    return "min_raise"
+
+
+def min_raise_basis(state: HandState, rules: RuleProfile) -> str:
+    """Why the minimum is what it is, for the dealer's sentence."""
+    if min_raise_concept(state, rules) == "min_reraise":
+        return (
+            f"min_reraise={rules.min_reraise.value}: at least double the bet of {state.call_to}"
+        )
+    return f"last full increment {state.increment}"
+
+
+def cap_applies(state: HandState, rules: RuleProfile) -> bool:
+    """R48: the limit cap holds heads-up too, until the event is down to two players.
+
+    The number of players left comes from the room (``event_players_left``); unknown
+    means the event is not down to two. ``limit_cap_heads_up=False`` is a house rule
+    that lifts the cap whenever the hand is heads-up.
+    """
+    heads_up = sum(1 for s in state.seats if s.status is SeatStatus.LIVE) <= 2
+    if not heads_up:
+        return True
+    event_down_to_two = state.event_players_left is not None and state.event_players_left <= 2
+    return rules.limit_cap_heads_up and not event_down_to_two
+
+
 def options_for(state: HandState, rules: RuleProfile) -> Options | None:
     """Options of the seat on the action, or None when nobody is on the action."""
     if state.action_on is None:
@@ -85,10 +118,10 @@ def options_for(state: HandState, rules: RuleProfile) -> Options | None:
     to_call = min(need, seat.stack)
     reopened = is_reopened(state, seat, rules)
     cap_hit = False
-    if state.variant.betting is Betting.FIXED_LIMIT and rules.limit_max_bets_per_street is not None:
-        heads_up = sum(1 for s in state.seats if s.status is SeatStatus.LIVE) <= 2
-        if rules.limit_cap_heads_up or not heads_up:
-            cap_hit = state.bets_this_street >= rules.limit_max_bets_per_street
+    cap = rules.limit_max_bets_per_street
+    limit = state.variant.betting is Betting.FIXED_LIMIT
+    if limit and cap is not None and cap_applies(state, rules):
+        cap_hit = state.bets_this_street >= cap
     can_raise = seat.stack > need and reopened and not cap_hit
     # Nobody left with chips to answer a raise: only call or fold remain.
     if not any(s.status is SeatStatus.LIVE and s.seat != seat.seat for s in state.seats):

@@ -16,6 +16,7 @@ from pokertable.controller.irregularities.events import ConfirmMisdeal
 from pokertable.controller.model import (
     Phase,
 )
+from pokertable.controller.player_clock import call_clock
 from pokertable.controller.rulings import Ruling, RulingKind
 from pokertable.controller.session_outputs import event_out, warn
 from pokertable.controller.session_state import Output, TableSession
@@ -37,6 +38,8 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
                 press.at_ms,
             )
         )
+        if press.button == "clock":
+            return call_clock(session, press.at_ms, out)  # R29
         return session
     hand = session.hand
     if hand is None or hand.phase is Phase.COMPLETE:

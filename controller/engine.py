@@ -20,24 +20,24 @@ bet, close a street, turn hands face up, award pots) are drained by a flat loop 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pokertable.controller import betting
 from pokertable.controller.blinds import post_forced_bets
-from pokertable.controller.cards import STANDARD_DECK
-from pokertable.controller.evaluation import strength
+from pokertable.controller.card_checks import check_new_cards, reject
+from pokertable.controller.chips_found import count_found_chips
 from pokertable.controller.events import (
     ActionKind,
+    CountFoundChips,
     DealBoard,
     DealHole,
     Event,
     MuckHand,
     PlayerAction,
+    ReplaceBoard,
     ShowHand,
 )
 from pokertable.controller.model import (
-    Award,
     Betting,
     HandState,
     Level,
@@ -48,9 +48,11 @@ from pokertable.controller.model import (
     Variant,
     evolve,
 )
-from pokertable.controller.pots import build_pots, split_pot, uncalled_excess
+from pokertable.controller.pots import uncalled_excess
+from pokertable.controller.repairs import replace_board
 from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, ReopenRule, RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
+from pokertable.controller.showdown import award, muck, show, showdown_done
 
 MAX_SEATS = 10
 
@@ -71,6 +73,7 @@ class HandSetup:
     big_blind_seat: int
     players: tuple[tuple[int, str, int], ...]  # (seat, player, stack), dealt in
     antes_by_seat: tuple[tuple[int, int], ...] | None = None  # explicit antes (PHH import)
+    event_players_left: int | None = None  # players left in the event, from the room (R48)
 
 
 def _validate(setup: HandSetup) -> None:
@@ -123,6 +126,7 @@ def start_hand(
         increment=increment,
         last_full_to=posted.call_to,
         preflop_assumed_dead=assumed if setup.variant.betting is Betting.POT_LIMIT else 0,
+        event_players_left=setup.event_players_left,
     )
     state = evolve(state, action_on=betting.next_to_act(state, setup.big_blind_seat))
     rulings = [
@@ -144,22 +148,20 @@ def step(
             new, rulings = _deal_hole(state, event, rules)
         case DealBoard():
             new, rulings = _deal_board(state, event, rules)
+        case ReplaceBoard():
+            new, rulings = replace_board(state, event, rules)
+        case CountFoundChips():
+            new, rulings = count_found_chips(state, event, rules)
         case ShowHand():
-            new, rulings = _show(state, event, rules)
+            new, rulings = show(state, event, rules)
         case MuckHand():
-            new, rulings = _muck(state, event, rules)
+            new, rulings = muck(state, event, rules)
         case _:
             raise EngineError(f"unknown event {event!r}")
     if any(r.kind is RulingKind.REJECTED for r in rulings):
         return state, rulings
     new, more = settle(new, rules)
     return new, (*rulings, *more)
-
-
-def _reject(
-    state: HandState, seat: int | None, text: str, rule_id: str, code: str
-) -> tuple[HandState, tuple[Ruling, ...]]:
-    return state, (Ruling(RulingKind.REJECTED, (rule_id,), text, seat=seat, code=code),)
 
 
 # --- actions -------------------------------------------------------------------------------
@@ -169,7 +171,7 @@ def _apply_action(
     state: HandState, event: PlayerAction, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     if state.phase is not Phase.BETTING or state.action_on is None:
-        return _reject(
+        return reject(
             state,
             event.seat,
             f"no betting round is open (phase {state.phase})",
@@ -177,7 +179,7 @@ def _apply_action(
             "no_betting_round",
         )
     if event.seat != state.action_on:
-        return _reject(
+        return reject(
             state,
             event.seat,
             f"seat {event.seat} acted but the action is on seat {state.action_on}",
@@ -193,7 +195,9 @@ def _apply_action(
             kind = ActionKind.CALL
         else:
             target = min(opts.all_in_to, opts.max_to)
-            state, rulings = _bet_or_raise(state, seat, target, opts, rules, event.floor_approved)
+            state, rulings = _bet_or_raise(
+                state, seat, target, opts, rules, event.floor_approved, event.short_stands
+            )
             if target < opts.all_in_to and rulings[0].kind is not RulingKind.REJECTED:
                 note = Ruling(
                     RulingKind.CORRECTED,
@@ -208,7 +212,7 @@ def _apply_action(
         # R51-B: the floor had him forfeit (part of) an undercall and fold. The forfeited
         # chips are dead money in the pot; they never count as a call.
         if not 0 < event.amount <= seat.stack:
-            return _reject(
+            return reject(
                 state, seat.seat, f"seat {seat.seat} cannot forfeit {event.amount} with "
                 f"{seat.stack} behind", rules.cite("call_undercall"), "bad_forfeit",
             )
@@ -252,7 +256,7 @@ def _apply_action(
         return state, (ruling,)
     if kind is ActionKind.CHECK:
         if not opts.can_check:
-            return _reject(
+            return reject(
                 state,
                 seat.seat,
                 f"seat {seat.seat} cannot check facing {opts.to_call} to call; call or fold",
@@ -295,14 +299,16 @@ def _apply_action(
         )
     # BET or RAISE
     if event.amount is None:
-        return _reject(
+        return reject(
             state,
             seat.seat,
             f"seat {seat.seat}: a {kind} needs an amount",
             rules.cite("raise_total"),
             "amount_missing",
         )
-    return _bet_or_raise(state, seat, event.amount, opts, rules, event.floor_approved)
+    return _bet_or_raise(
+        state, seat, event.amount, opts, rules, event.floor_approved, event.short_stands
+    )
 
 
 def _bet_or_raise(
@@ -312,6 +318,7 @@ def _bet_or_raise(
     opts: betting.Options,
     rules: RuleProfile,
     floor_approved: bool = False,
+    short_stands: bool = False,
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     word = "raise" if state.call_to > 0 else "bet"
     faced = state.call_to - seat.matched
@@ -344,7 +351,7 @@ def _bet_or_raise(
                 if state.variant.betting is Betting.FIXED_LIMIT
                 else f"a full raise, {state.increment}"
             )
-            return _reject(
+            return reject(
                 state,
                 seat.seat,
                 f"seat {seat.seat} may only call or fold: short all-ins since his last action "
@@ -356,14 +363,14 @@ def _bet_or_raise(
                 "not_reopened",
             )
         if state.variant.betting is Betting.FIXED_LIMIT and seat.stack > opts.to_call:
-            return _reject(
+            return reject(
                 state,
                 seat.seat,
                 f"the raise cap of {rules.limit_max_bets_per_street} bets is reached: call or fold",
                 rules.cite("raise_cap"),
                 "raise_cap",
             )
-        return _reject(
+        return reject(
             state,
             seat.seat,
             f"seat {seat.seat} cannot {word}: no chips beyond the call or nobody left to call",
@@ -371,7 +378,7 @@ def _bet_or_raise(
             "cannot_raise",
         )
     if to <= state.call_to:
-        return _reject(
+        return reject(
             state,
             seat.seat,
             f"a {word} to {to} does not exceed {state.call_to}",
@@ -379,25 +386,26 @@ def _bet_or_raise(
             "not_a_raise",
         )
     if to > opts.all_in_to:
-        return _reject(
+        return reject(
             state,
             seat.seat,
             f"seat {seat.seat} has only {opts.all_in_to} in total, not {to}",
             rules.cite("in_turn_binding"),
             "more_than_stack",
         )
-    if to < opts.min_to and to != opts.all_in_to:
-        return _reject(
+    short = to < opts.min_to and to != opts.all_in_to
+    if short and not short_stands:
+        return reject(
             state,
             seat.seat,
             f"a {word} to {to} is below the minimum {opts.min_to} "
-            f"(last full increment {state.increment})",
-            rules.cite("min_raise"),
+            f"({betting.min_raise_basis(state, rules)})",
+            rules.cite(betting.min_raise_concept(state, rules)),
             "below_minimum",
         )
     if to > opts.max_to:
         concept = "pot_limit" if state.variant.betting is Betting.POT_LIMIT else "raise_cap"
-        return _reject(
+        return reject(
             state,
             seat.seat,
             f"a {word} to {to} exceeds the maximum {opts.max_to}",
@@ -423,9 +431,17 @@ def _bet_or_raise(
         last_aggressor=seat.seat,
     )
     all_in = paid.status is SeatStatus.ALL_IN
+    if short:
+        text = (
+            f"the dealer let seat {seat.seat}'s {word} to {to} stand below the minimum "
+            f"{opts.min_to}: if noticed on this street it is corrected to {opts.min_to} for "
+            "all bettors (R52-A)"
+        )
+        ids: tuple[str, ...] = rules.cite("underbet", betting.min_raise_concept(state, rules))
+        return state, (Ruling(RulingKind.BINDING, ids, text, seat=seat.seat, code="short_stands"),)
     if full:
         text = f"seat {seat.seat} {word}s to {to}" + (" all in" if all_in else "")
-        ids: tuple[str, ...] = (rules.cite("min_raise"),)
+        ids = (rules.cite("min_raise"),)
     else:
         text = (
             f"seat {seat.seat} is all in for {to}: a short {word} of {increment}, "
@@ -438,40 +454,11 @@ def _bet_or_raise(
 # --- cards ---------------------------------------------------------------------------------
 
 
-def _cards_in_play(state: HandState) -> set[str]:
-    return {c for s in state.seats for c in s.hole} | set(state.board)
-
-
-def _check_new_cards(
-    state: HandState, cards: Sequence[str], seat: int | None, rules: RuleProfile
-) -> tuple[HandState, tuple[Ruling, ...]] | None:
-    unknown = [c for c in cards if c not in STANDARD_DECK]
-    if unknown:
-        return _reject(
-            state,
-            seat,
-            f"unknown card(s) {unknown}",
-            rules.cite("nonstandard_card"),
-            "unknown_card",
-        )
-    seen = _cards_in_play(state)
-    dup = [c for c in cards if c in seen] + [c for i, c in enumerate(cards) if c in cards[:i]]
-    if dup:
-        return _reject(
-            state,
-            seat,
-            f"card(s) {dup} are already in play: fouled deck?",
-            rules.cite("fouled_deck"),
-            "duplicate_card",
-        )
-    return None
-
-
 def _deal_hole(
     state: HandState, event: DealHole, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     if state.phase is Phase.COMPLETE or not state.has_seat(event.seat):
-        return _reject(
+        return reject(
             state,
             event.seat,
             f"seat {event.seat} is not dealt in to a running hand",
@@ -480,7 +467,7 @@ def _deal_hole(
         )
     seat = state.seat(event.seat)
     if seat.hole:
-        return _reject(
+        return reject(
             state,
             event.seat,
             f"seat {event.seat} already holds {seat.hole}",
@@ -488,14 +475,14 @@ def _deal_hole(
             "already_dealt",
         )
     if len(event.cards) != state.variant.hole_cards:
-        return _reject(
+        return reject(
             state,
             event.seat,
             f"seat {event.seat} got {len(event.cards)} cards; {state.variant.hole_cards} expected",
             rules.cite("rules"),
             "card_count",
         )
-    bad = _check_new_cards(state, event.cards, event.seat, rules)
+    bad = check_new_cards(state, event.cards, event.seat, rules)
     if bad:
         return bad
     return state.with_seat(evolve(seat, hole=tuple(event.cards))), ()
@@ -505,7 +492,7 @@ def _deal_board(
     state: HandState, event: DealBoard, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     if state.phase is not Phase.DEALING:
-        return _reject(
+        return reject(
             state,
             None,
             f"board cards arrived while the hand is in {state.phase}",
@@ -515,14 +502,14 @@ def _deal_board(
     nxt = Street(state.street + 1)
     expected = nxt.board_size - len(state.board)
     if len(event.cards) != expected:
-        return _reject(
+        return reject(
             state,
             None,
             f"the {nxt.name.lower()} needs {expected} card(s), got {len(event.cards)}",
             rules.cite("rules"),
             "board_count",
         )
-    bad = _check_new_cards(state, event.cards, None, rules)
+    bad = check_new_cards(state, event.cards, None, rules)
     if bad:
         return bad
     state = evolve(state, board=state.board + tuple(event.cards), street=nxt)
@@ -552,90 +539,6 @@ def _open_street(state: HandState) -> HandState:
     return evolve(state, action_on=betting.first_to_act_postflop(state))
 
 
-# --- showdown ------------------------------------------------------------------------------
-
-
-def _show(
-    state: HandState, event: ShowHand, rules: RuleProfile
-) -> tuple[HandState, tuple[Ruling, ...]]:
-    if state.phase not in (Phase.SHOWDOWN, Phase.DEALING) or not state.has_seat(event.seat):
-        return _reject(
-            state,
-            event.seat,
-            f"seat {event.seat} cannot table a hand now (phase {state.phase})",
-            rules.cite("tabling"),
-            "show_not_allowed",
-        )
-    if state.phase is Phase.DEALING and not state.face_up:
-        return _reject(
-            state,
-            event.seat,
-            "hands are tabled only when no more betting is possible",
-            rules.cite("all_in_face_up"),
-            "show_not_allowed",
-        )
-    seat = state.seat(event.seat)
-    if not seat.in_hand or seat.mucked:
-        return _reject(
-            state,
-            event.seat,
-            f"seat {event.seat} has no live hand to table",
-            rules.cite("tabling"),
-            "no_live_hand",
-        )
-    hole = seat.hole
-    if event.cards:
-        if seat.hole and set(event.cards) != set(seat.hole):
-            return _reject(
-                state,
-                event.seat,
-                f"seat {event.seat} tabled {event.cards} but was dealt {seat.hole}",
-                rules.cite("fouled_hand"),
-                "tabled_mismatch",
-            )
-        if not seat.hole:
-            bad = _check_new_cards(state, event.cards, event.seat, rules)
-            if bad:
-                return bad
-            if len(event.cards) != state.variant.hole_cards:
-                return _reject(
-                    state,
-                    event.seat,
-                    "a tabled hand must show all hole cards",
-                    rules.cite("tabling"),
-                    "card_count",
-                )
-        hole = tuple(event.cards)
-    if not hole:
-        return _reject(
-            state,
-            event.seat,
-            f"seat {event.seat}'s cards are unknown: table them",
-            rules.cite("tabling"),
-            "cards_unknown",
-        )
-    return state.with_seat(evolve(seat, hole=hole, shown=True)), ()
-
-
-def _muck(
-    state: HandState, event: MuckHand, rules: RuleProfile
-) -> tuple[HandState, tuple[Ruling, ...]]:
-    if state.phase is not Phase.SHOWDOWN or not state.has_seat(event.seat):
-        return _reject(
-            state, event.seat, "mucking at showdown only", rules.cite("tabling"), "muck_not_allowed"
-        )
-    seat = state.seat(event.seat)
-    if not seat.in_hand:
-        return _reject(
-            state,
-            event.seat,
-            f"seat {event.seat} is not in the hand",
-            rules.cite("tabling"),
-            "no_live_hand",
-        )
-    return state.with_seat(evolve(seat, mucked=True)), ()
-
-
 # --- automatic follow-ups ------------------------------------------------------------------
 
 
@@ -651,13 +554,15 @@ def settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Rulin
             break
         if state.players_in_hand == 1:
             state = _return_uncalled(state, rulings, rules)
-            state = _award(state, rulings, rules, uncontested=True)
+            state = award(state, rulings, rules, uncontested=True)
             continue
         if state.phase is Phase.BETTING and state.action_on is None:
             state = _close_street(state, rulings, rules)
             continue
-        if state.phase is Phase.SHOWDOWN and _showdown_done(state):
-            state = _award(state, rulings, rules, uncontested=False)
+        if state.phase is Phase.SHOWDOWN and showdown_done(state, rules):
+            # R17-B: all but one mucked without tabling: the last live hand wins uncontested.
+            alone = sum(1 for s in state.in_hand if not s.mucked) == 1
+            state = award(state, rulings, rules, uncontested=alone)
             continue
         break
     return state, tuple(rulings)
@@ -722,56 +627,3 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
         )
         state = evolve(state, face_up=True)
     return evolve(state, phase=Phase.DEALING)
-
-
-def _showdown_done(state: HandState) -> bool:
-    contenders = [s for s in state.in_hand if not s.mucked]
-    return len(contenders) <= 1 or all(s.shown for s in contenders)
-
-
-def _award(
-    state: HandState, rulings: list[Ruling], rules: RuleProfile, *, uncontested: bool
-) -> HandState:
-    pots = build_pots(state.seats)
-    stacks = {s.seat: s.stack for s in state.seats}
-    awards: list[Award] = []
-    clockwise = [s.seat for s in state.seats_clockwise_from(state.button)]
-    for index, pot in enumerate(pots):
-        contenders = [state.seat(n) for n in pot.eligible if not state.seat(n).mucked]
-        if not contenders:  # everybody eligible mucked: the last to muck keeps his claim
-            contenders = [state.seat(n) for n in pot.eligible]
-        if len(contenders) == 1 or uncontested:
-            winners = [contenders[0].seat]
-            names = {contenders[0].seat: ""}
-        else:
-            scored = {s.seat: strength(state.variant, s.hole, state.board) for s in contenders}
-            best = max(v for v, _ in scored.values())
-            winners = [n for n in clockwise if n in scored and scored[n][0] == best]
-            names = {n: scored[n][1] for n in winners}
-        for seat_no, amount in split_pot(pot.amount, winners, state.level.chip_unit):
-            stacks[seat_no] += amount
-            awards.append(Award(index, seat_no, amount, names[seat_no]))
-    # Announce side pots first, then the main pot (Add. 16).
-    for award in sorted(awards, key=lambda a: -a.pot_index):
-        label = "main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
-        hand = f" with {award.hand_name}" if award.hand_name else ""
-        concept = (
-            "uncontested"
-            if uncontested
-            else "odd_chip"
-            if len([a for a in awards if a.pot_index == award.pot_index]) > 1
-            else "side_pots"
-        )
-        rulings.append(
-            Ruling(
-                RulingKind.INFO,
-                (rules.cite(concept),),
-                f"{label} {award.amount} to seat {award.seat}{hand}",
-                seat=award.seat,
-                code="pot_awarded",
-            )
-        )
-    seats = tuple(evolve(s, stack=stacks[s.seat], bet=0) for s in state.seats)
-    return evolve(
-        state, seats=seats, pots=pots, awards=tuple(awards), phase=Phase.COMPLETE, action_on=None
-    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pokertable.controller.color_up import check_removed
 from pokertable.controller.engine import EngineError
 from pokertable.controller.events import (
     ActionKind,
@@ -152,7 +153,17 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
             session, "hand_complete", (), {"awards": awards, "board": list(hand.board)}, at_ms
         )
     )
-    return evolve(session, table=table, history=(*session.history, hand.hand_id))
+    session = evolve(
+        session,
+        table=table,
+        history=(*session.history, hand.hand_id),
+        last_finish=(hand.hand_id, at_ms, session.paused),
+    )
+    if session.found_chips:  # R62: chips found during the hand that are settled now
+        from pokertable.controller.floor_inputs import settle_found_chips
+
+        session = settle_found_chips(session, out, at_ms)
+    return session
 
 
 def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
@@ -187,6 +198,7 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
             level=level,
             first_button=first_button,
         )
+        setup = evolve(setup, event_players_left=session.event_players_left)
         tracked, started = irregular.start_tracked(
             setup,
             rules,
@@ -257,6 +269,16 @@ def reader_step(
     if rulings:
         out.append(event_out(session, kind, rulings, {}, at_ms))
     hand = tracked.hand
+    for repair in hand.board_repairs[len(before.board_repairs) :]:
+        # R39: a repaired street is its own public event, with what it replaced.
+        data = {
+            "street": repair.street.name.lower(),
+            "replaced": list(repair.replaced),
+            "cards": list(repair.cards),
+            "board": list(hand.board),
+            "rule_id": repair.rule_id,
+        }
+        out.append(event_out(session, "board_replaced", (), data, at_ms))
     for seat in hand.seats:
         if seat.hole and before.has_seat(seat.seat) and not before.seat(seat.seat).hole:
             payload = {
@@ -327,6 +349,8 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
     """
     if moved.seat is None or not moved.zone.endswith(".bet"):
         return session  # stack zones and the pot are not action
+    if session.removed_denominations:
+        check_removed(session, moved, session.removed_denominations, out)  # R24
     seat_no = moved.seat
     zone = list(session.zone(seat_no))
     # After a controller restart the readers report every chip afresh: tags the session

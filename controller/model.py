@@ -174,6 +174,16 @@ class ActionRecord:
     all_in: bool
 
 
+@dataclass(frozen=True, slots=True)
+class BoardRepair:
+    """A street's cards replaced by a repair (R39, RP-5): what was there and what replaced it."""
+
+    street: Street
+    replaced: tuple[str, ...]
+    cards: tuple[str, ...]
+    rule_id: str
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HandState:
     hand_id: str
@@ -198,6 +208,8 @@ class HandState:
     awards: tuple[Award, ...] = ()
     returned: tuple[tuple[int, int], ...] = ()  # (seat, amount) uncalled bets given back
     preflop_assumed_dead: int = field(default=0)  # R54-B: chips PL counts treat as posted
+    board_repairs: tuple[BoardRepair, ...] = ()  # R39 / RP-5 repairs, in order (hand history)
+    event_players_left: int | None = None  # players left in the event (R48), from the room
 
     def seat(self, number: int) -> SeatState:
         for s in self.seats:

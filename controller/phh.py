@@ -24,9 +24,11 @@ from pokertable.controller.events import (
     Event,
     MuckHand,
     PlayerAction,
+    RepairReason,
+    ReplaceBoard,
     ShowHand,
 )
-from pokertable.controller.model import AnteFormat, Level, Variant
+from pokertable.controller.model import AnteFormat, Level, Street, Variant
 
 
 class PhhError(ValueError):
@@ -159,6 +161,20 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
             if known is None:
                 raise PhhError(f"{where}: board cards must be known")
             return DealBoard(known)
+        case ["d", "rb", street, cards, reason]:
+            # pokertable extension (not PHH): "d rb flop 7c9hTh four_card_flop", a street's
+            # cards replaced by a repair (R39); PHH itself has no notation for it.
+            known = _cards(cards, where)
+            if known is None:
+                raise PhhError(f"{where}: repaired board cards must be known")
+            try:
+                why = RepairReason(reason)
+            except ValueError:
+                allowed = ", ".join(r.value for r in RepairReason)
+                raise PhhError(
+                    f"{where}: repair reason {reason!r} is not one of {allowed}"
+                ) from None
+            return ReplaceBoard(_street_named(street, where), known, why)
         case [player, "f"]:
             return PlayerAction(_player(player, n, where), ActionKind.FOLD)
         case [player, "cc"]:
@@ -178,6 +194,13 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
             return ShowHand(_player(player, n, where), known or ())
         case _:
             raise PhhError(f"{where}: unsupported action {action!r}")
+
+
+def _street_named(name: str, where: str) -> Street:
+    try:
+        return Street[name.upper()]
+    except KeyError:
+        raise PhhError(f"{where}: {name!r} is not a street (flop, turn, river)") from None
 
 
 def action_where(hand: PhhHand, index: int, actions: Sequence[str] | None = None) -> str:

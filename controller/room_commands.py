@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from pokertable.controller.console_words import console_press
 from pokertable.controller.engine import EngineError
+from pokertable.controller.floor_inputs import (
+    LATE_COMMANDS,
+    found_chips_decided,
+    found_not_in_action,
+    is_found_after_hand,
+    late_command,
+    seated_during_misdeal,
+)
 from pokertable.controller.hand_routing import reader_step, run_event
 from pokertable.controller.inputs import (
     ConsolePress,
@@ -14,6 +22,7 @@ from pokertable.controller.interpretation.events import (
     FloorDecision,
 )
 from pokertable.controller.irregularities.events import ConfirmMisdeal, KillHand
+from pokertable.controller.irregularities.hand import HandStatus
 from pokertable.controller.model import (
     AnteFormat,
     Level,
@@ -78,7 +87,18 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
             reply(session, cmd, out, False, str(exc), "seat")
             return session
         reply(session, cmd, out, True)
+        if session.tracked is not None and session.tracked.status is HandStatus.MISDEAL:
+            out.append(seated_during_misdeal(session, int(p["seat"]), cmd.at_ms))  # R35-C
         return evolve(session, table=table)
+    if cmd.command == "color_up":  # R24: these denominations left play at the colour-up
+        reply(session, cmd, out, True)
+        removed = frozenset(int(d) for d in p["removed"])
+        return evolve(session, removed_denominations=session.removed_denominations | removed)
+    if cmd.command == "players_left":
+        reply(session, cmd, out, True)
+        return evolve(session, event_players_left=int(p["count"]))
+    if cmd.command in LATE_COMMANDS:  # R22, R29, R52-A, R52-B, R54-A, R62: floor entries
+        return late_command(session, cmd, out)
     if cmd.command in ("player_absent", "player_present"):
         seat = int(p["seat"])
         if session.table.occupied(seat) is None:
@@ -172,6 +192,8 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
             cmd.at_ms,
         )
     )
+    if is_found_after_hand(pending.ruling):  # R62: chips found after the hand
+        return found_chips_decided(session, pending, decision, cmd.at_ms, out)
     if pending.ruling.code == "reopen_floor" and decision == "allow the raise":
         seat = pending.ruling.seat
         assert seat is not None
@@ -190,6 +212,7 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
         choice = FloorDecision(pending.id, decision, at_ms=cmd.at_ms)
         return reader_step(session, choice, out, cmd.at_ms, "floor_applied")
     if pending.interpretation and session.hand is not None:
+        session = found_not_in_action(session, pending, decision)  # R62: kept for the end
         # The interpretation layer applies the chosen option (call, raise, forfeit...).
         choice = FloorDecision(pending.id, decision, at_ms=cmd.at_ms)
         return run_event(session, choice, out, cmd.at_ms, "floor_applied")

@@ -25,6 +25,7 @@ from pokertable.controller.inputs import (
     Input,
     RoomCommand,
 )
+from pokertable.controller.player_clock import follow as follow_clock
 from pokertable.controller.room_commands import room_command
 from pokertable.controller.session_outputs import warn
 from pokertable.controller.session_state import (
@@ -63,5 +64,6 @@ def apply(session: TableSession, item: Input) -> tuple[TableSession, tuple[Outpu
             session = room_command(session, item, out)
         case HardwareNotice():
             warn(out, session, "rules", item.text, item.code, item.at_ms)
+    session = follow_clock(session)  # R29: the clock stops once he acts
     session = update_leds(session, out)
     return session, tuple(out)

@@ -85,6 +85,11 @@ class TableSession:
     alert_counter: int = 0
     leds: tuple[tuple[int, str], ...] = ()
     history: tuple[str, ...] = field(default=())  # hand ids completed this session
+    event_players_left: int | None = None  # from the room's clock (R48 limit cap heads-up)
+    found_chips: tuple[tuple[int, int], ...] = ()  # (seat, amount) settled after the hand, R62
+    clock: tuple[int, int] | None = None  # (seat, expires_at_ms): a player on the clock, R29
+    last_finish: tuple[str, int, bool] | None = None  # (hand, at_ms, in a break): R22 windows
+    removed_denominations: frozenset[int] = frozenset()  # colour-ups so far (R24)
 
     @property
     def hand(self) -> HandState | None:

@@ -57,7 +57,10 @@ def raise_to(ctx: BetContext, total: int, zone: int, ids: tuple[str, ...], rules
     if not ctx.can_raise:
         reason = ("short all-ins did not re-open the betting" if not ctx.reopened
                   else "no chips beyond the call or nobody left to raise")
-        return call(ctx, zone, (*ids, rules.cite("reopen")), f"{why}; he may not raise: {reason}",
+        concept = "reopen"
+        if ctx.reopened and ctx.betting is Betting.FIXED_LIMIT and ctx.stack > ctx.need:
+            reason, concept = "the raise cap is reached (or nobody is left to raise)", "raise_cap"
+        return call(ctx, zone, (*ids, rules.cite(concept)), f"{why}; he may not raise: {reason}",
                     kind=RulingKind.CORRECTED, chip_defined=chip_defined, code="raise_not_allowed")
     if total >= ctx.all_in_to and ctx.all_in_to <= ctx.max_to:
         return decided(ctx, ActionKind.ALL_IN, ctx.all_in_to, zone, ids,
@@ -74,11 +77,13 @@ def raise_to(ctx: BetContext, total: int, zone: int, ids: tuple[str, ...], rules
         extra = below_min if below_min is not None else (
             (rules.cite("underbet"),) if word is ActionKind.BET
             else rules.cite("min_raise", "underbet"))
+        basis = ""
         if target > ctx.full_raise_to:  # a house minimum above R43-A (Clubs NZ R48)
             extra = (*extra, rules.cite("min_reraise"))
+            basis = f" (min_reraise={rules.min_reraise.value}: double the bet of {ctx.call_to})"
         return decided(
             ctx, ctx.aggressive(target), target, zone, (*ids, *extra),
-            f"seat {ctx.seat} must {word} to the minimum {target} (he put {total}): {why}",
+            f"seat {ctx.seat} must {word} to the minimum {target}{basis} (he put {total}): {why}",
             kind=RulingKind.CORRECTED, code="completed", chip_defined=chip_defined,
             complete_to=target,
         )

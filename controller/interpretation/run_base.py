@@ -24,6 +24,7 @@ from pokertable.controller.interpretation.events import (
     Declaration,
     InterpretationEvent,
 )
+from pokertable.controller.interpretation.late import ShortBetNoticed, completes_undercall
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation, alert
 from pokertable.controller.interpretation.zones import LogEntry, Pending, SeatZone
 from pokertable.controller.model import HandState, Phase, SeatStatus, evolve
@@ -31,7 +32,7 @@ from pokertable.controller.rules import RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
 
 EngineEvent = PlayerAction | DealHole | DealBoard | ShowHand | MuckHand
-TableEvent = InterpretationEvent | EngineEvent
+TableEvent = InterpretationEvent | ShortBetNoticed | EngineEvent
 Applier = Callable[[HandState, EngineEvent], tuple[HandState, tuple[Ruling, ...]]]
 """Applies one decided action or engine event to the hand; a REJECTED ruling changes nothing."""
 
@@ -126,6 +127,7 @@ class EventRunBase:
             seat, prior_start=chips, prior=chips,
             owed=reading.add if reading else 0, change=reading.returned if reading else 0,
             chip_defined=reading.chip_defined if reading else False,
+            undercall=reading is not None and completes_undercall(reading, self.rules),
         ))
 
     def _after_engine(self) -> None:

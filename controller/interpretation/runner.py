@@ -32,6 +32,12 @@ from pokertable.controller.interpretation.events import (
     PriorChipsPulled,
     chip_value,
 )
+from pokertable.controller.interpretation.late import (
+    ShortBetNoticed,
+    correct_short_bet,
+    count_on_earlier_street,
+    undercall_in_sequence,
+)
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.pot_limit import judge_count_error, quote
 from pokertable.controller.interpretation.raises import call
@@ -67,6 +73,8 @@ class EventRun(EventRunBase):
                 self._count_error()
             case ChipsFoundBehind():
                 self._found_behind(event)
+            case ShortBetNoticed():
+                correct_short_bet(self, event)
             case _:
                 self._engine_event(event)
 
@@ -166,6 +174,7 @@ class EventRun(EventRunBase):
             reading = combine(ctx, zone.declaration, view, True, self.rules)
         else:
             reading = read_chips(ctx, view, self.rules)
+        reading = undercall_in_sequence(self, reading)  # R51-C
         self._apply(self._restrict(reading, zone, ctx), at_ms)
 
     def _fulfil(self, seat: int, zone: SeatZone) -> None:
@@ -333,6 +342,14 @@ class EventRun(EventRunBase):
                         kind=RulingKind.CORRECTED)
         return reading
 
+    def note_ruling(self, reading: Interpretation) -> None:
+        """Publish an interpretation (for the correction modules beside the runner)."""
+        self._note(reading)
+
+    def amend(self, index: int, replacement: PlayerAction) -> bool:
+        """Replay this street with one action replaced (R52-A late corrections)."""
+        return self._amend(index, replacement)
+
     # --- applying rulings ----------------------------------------------------------------
 
     def _apply(self, reading: Interpretation, at_ms: int) -> None:
@@ -495,9 +512,8 @@ class EventRun(EventRunBase):
         seat = ruling.seat
         index = next((i for i in range(len(self.pending.log) - 1, -1, -1)
                       if self.pending.log[i].action.seat == seat), None)
-        if index is None:
-            self.alert(seat, "chips_behind", "the all-in was on an earlier street: the engine "
-                       "cannot reopen it; correct the pot by hand", "chips_behind_late")
+        if index is None:  # the all-in's street is closed: the callers add it now (R62)
+            count_on_earlier_street(self, seat, ruling.excess)
             return
         before = self.pending.log[index].before
         me = before.seat(seat)

@@ -37,6 +37,7 @@ class SeatZone:
     change: int = 0  # chips due back to the player
     chip_defined: bool = False  # last ruling came from a motion: more chips = string bet
     held: bool = False  # the motion is an out-of-turn action the applying layer holds (R53-A)
+    undercall: bool = False  # R51-B: the chips owed complete an undercall (R51-C sequences)
 
     @property
     def value(self) -> int:

@@ -10,9 +10,11 @@ the card the floor moves to the burn zone becomes the next burn (R39-A).
 from __future__ import annotations
 
 from pokertable.controller.cards import RANKS, SUITS
-from pokertable.controller.events import DealBoard
+from pokertable.controller.events import DealBoard, RepairReason, ReplaceBoard
 from pokertable.controller.irregularities.alerts import alert, floor
+from pokertable.controller.irregularities.dealing import close_deal
 from pokertable.controller.irregularities.hand import Step, TrackedHand, apply_engine
+from pokertable.controller.irregularities.killed import kill_hand
 from pokertable.controller.model import HandState, Phase, Street, evolve
 from pokertable.controller.rules import FlopIrregularity, RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
@@ -39,6 +41,26 @@ def _flop_repairable(t: TrackedHand) -> bool:
     return t.hand.street is Street.FLOP and street_actions(t.hand, Street.FLOP) == 0
 
 
+def _card_rank(card: str) -> tuple[int, int]:
+    return RANKS.index(card[0]), SUITS.index(card[1])
+
+
+def _repair(
+    t: TrackedHand, board: tuple[str, ...], reason: RepairReason, rules: RuleProfile
+) -> tuple[TrackedHand | None, list[Ruling]]:
+    """Replace the flop through the engine (a journaled ``ReplaceBoard``), never in place.
+
+    The same three cards in another order need no repair. None: the engine refused it.
+    """
+    if set(board) == set(t.hand.board):
+        return t, []
+    flop = tuple(sorted(board, key=_card_rank, reverse=True))  # canonical order, as dealt
+    repaired, said = apply_engine(t, ReplaceBoard(Street.FLOP, flop, reason), rules)
+    if any(r.kind is RulingKind.REJECTED for r in said):
+        return None, said
+    return repaired, said
+
+
 def burn_card(
     t: TrackedHand, card: str, from_board: bool, rules: RuleProfile, at_ms: int = 0
 ) -> Step:
@@ -51,9 +73,13 @@ def burn_card(
         return t, []
     if from_board and t.board.four_card_flop and _flop_repairable(t):
         board = t.ledger.in_zone("board")
-        t = evolve(t, hand=evolve(t.hand, board=board), board=evolve(t.board, four_card_flop=False))
+        repaired, said = _repair(t, board, RepairReason.FOUR_CARD_FLOP, rules)
+        if repaired is None:
+            return t, said
+        t = evolve(repaired, board=evolve(repaired.board, four_card_flop=False))
         t = _with_burns(t, Street.TURN, 1)
         return t, [
+            *said,
             alert(
                 rules,
                 ("four_card_flop",),
@@ -87,6 +113,13 @@ def burn_card(
         ]
     count = t.board.burns[nxt] + 1
     t = _with_burns(t, nxt, count)
+    if nxt is Street.FLOP and count == 1:
+        closing: list[Ruling] = []
+        if not t.deal.closed:  # nobody acted (blinds all in): the flop burn ends the deal
+            t, closing = close_deal(t, rules)
+        t, folded = _button_short_at_flop(t, rules)
+        if closing or folded:
+            return t, [*closing, *folded]
     if count > 1:
         return t, [
             alert(
@@ -100,6 +133,32 @@ def burn_card(
     return t, []
 
 
+def _button_short_at_flop(t: TrackedHand, rules: RuleProfile) -> Step:
+    """ACE R37: a short button must speak up before the burn and flop, else he is folded."""
+    button = t.hand.button
+    if not (
+        rules.button_short_speak_before_flop
+        and t.deal.button_short
+        and t.hand.has_seat(button)
+        and t.hand.seat(button).in_hand
+    ):
+        return t, []
+    hand, out = kill_hand(t.hand, button, rules, refund_uncalled=True)
+    t = evolve(t, hand=hand, killed=(*t.killed, button), deal=evolve(t.deal, button_short=False))
+    return t, [
+        alert(
+            rules,
+            ("button_short",),
+            "button_short_folded",
+            f"the button (seat {button}) still holds too few cards at the flop burn: he did not "
+            "speak up before the burn and flop, so his hand is folded and play continues",
+            seat=button,
+            kind=RulingKind.BINDING,
+        ),
+        *out,
+    ]
+
+
 def board_card(t: TrackedHand, card: str, rules: RuleProfile, at_ms: int = 0) -> Step:
     """A new card landed on the board (already in the ledger)."""
     hand = t.hand
@@ -111,10 +170,12 @@ def board_card(t: TrackedHand, card: str, rules: RuleProfile, at_ms: int = 0) ->
         and (set(on_board) != set(hand.board))
     ):
         # The flop was repaired (R39-B): one flop card became the burn, this one completes it.
-        t = evolve(
-            t, hand=evolve(hand, board=on_board), board=evolve(t.board, flop_without_burn=False)
-        )
+        repaired, said = _repair(t, on_board, RepairReason.FLOP_NO_BURN, rules)
+        if repaired is None:
+            return t, said
+        t = evolve(repaired, board=evolve(repaired.board, flop_without_burn=False))
         return t, [
+            *said,
             alert(
                 rules,
                 ("flop_no_burn",),
@@ -202,11 +263,7 @@ def _deal_street(
         # one canonical order (high card first), so a flop re-read after a restart looks the
         # same as it did the first time.
         new = tuple(
-            sorted(
-                (c for c in on_board if c not in t.hand.board),
-                key=lambda c: (RANKS.index(c[0]), SUITS.index(c[1])),
-                reverse=True,
-            )
+            sorted((c for c in on_board if c not in t.hand.board), key=_card_rank, reverse=True)
         )
         t, out = apply_engine(t, DealBoard(new), rules)
         rulings += out

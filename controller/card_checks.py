@@ -1,0 +1,48 @@
+"""Checks every engine event shares: a refusal as a ruling, and new cards that may be dealt.
+
+A refused event leaves the state exactly as it was and says why, with the rule id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pokertable.controller.cards import STANDARD_DECK
+from pokertable.controller.model import HandState
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
+
+
+def reject(
+    state: HandState, seat: int | None, text: str, rule_id: str, code: str
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    return state, (Ruling(RulingKind.REJECTED, (rule_id,), text, seat=seat, code=code),)
+
+
+def cards_in_play(state: HandState) -> set[str]:
+    return {c for s in state.seats for c in s.hole} | set(state.board)
+
+
+def check_new_cards(
+    state: HandState, cards: Sequence[str], seat: int | None, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]] | None:
+    unknown = [c for c in cards if c not in STANDARD_DECK]
+    if unknown:
+        return reject(
+            state,
+            seat,
+            f"unknown card(s) {unknown}",
+            rules.cite("nonstandard_card"),
+            "unknown_card",
+        )
+    seen = cards_in_play(state)
+    dup = [c for c in cards if c in seen] + [c for i, c in enumerate(cards) if c in cards[:i]]
+    if dup:
+        return reject(
+            state,
+            seat,
+            f"card(s) {dup} are already in play: fouled deck?",
+            rules.cite("fouled_deck"),
+            "duplicate_card",
+        )
+    return None

@@ -1,0 +1,155 @@
+"""Corrections noticed after the fact (R52-A) and undercalls in sequence (R51-C).
+
+R52-A: an opening bet or raise below the minimum that the dealer let stand is corrected
+"anywhere on the current street" (on the river until showdown starts) to the legal minimum
+"for all bettors": the street is replayed with the corrected amount and everyone who
+matched the short amount owes the difference. Once the next card is dealt the error stands.
+
+R51-C: an undercall while an earlier undercaller's full call is still owed is an undercall
+in sequence: play backs up to the first undercaller, who must complete his call (R51-B),
+and the TD decides how to treat the later bettors, whose seats are held meanwhile.
+
+R62: chips found behind an all-in made on a street that has closed, ruled part of the
+action: the callers who covered him add them now.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pokertable.controller import betting, engine
+from pokertable.controller.events import ActionKind, CountFoundChips, PlayerAction
+from pokertable.controller.interpretation.context import context_for
+from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
+from pokertable.controller.interpretation.raises import option_from
+from pokertable.controller.interpretation.undercalls import forfeit_option
+from pokertable.controller.model import Phase, Street, evolve
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
+
+if TYPE_CHECKING:
+    from pokertable.controller.interpretation.runner import EventRun
+    from pokertable.controller.interpretation.zones import Pending
+
+UNDERCALL = "undercall_full_call"  # the interpretation's code for a mandatory full call
+
+
+@dataclass(frozen=True, slots=True)
+class ShortBetNoticed:
+    """Dealer entry: ``seat``'s bet or raise on this street was below the minimum and was let
+    stand; it is noticed now (R52-A)."""
+
+    seat: int
+    at_ms: int = 0
+
+
+def correct_short_bet(run: EventRun, event: ShortBetNoticed) -> None:
+    """R52-A: raise the short bet to the minimum for all bettors, or say why it stands."""
+    rules = run.rules
+    state = run.state
+    index = next(
+        (
+            i
+            for i in range(len(run.pending.log) - 1, -1, -1)
+            if run.pending.log[i].action.seat == event.seat
+            and run.pending.log[i].action.kind in (ActionKind.BET, ActionKind.RAISE)
+        ),
+        None,
+    )
+    late = state.phase in (Phase.SHOWDOWN, Phase.COMPLETE) or run.pending.street != state.street
+    if index is None or late:
+        when = "showdown has started" if state.street is Street.RIVER else "the next card is out"
+        run.alert(event.seat, "underbet", f"seat {event.seat}: no short bet of his on this "
+                  f"street to correct ({when}, or none was let stand): the error stands "
+                  "(R52-A)", "short_bet_stands")
+        return
+    entry = run.pending.log[index]
+    opts = betting.options_for(entry.before, rules)
+    assert opts is not None  # the action was in turn
+    amount = entry.action.amount or 0
+    if amount >= opts.min_to:
+        run.alert(event.seat, "underbet", f"seat {event.seat}'s {entry.action.kind} to {amount} "
+                  f"was not below the minimum {opts.min_to}: nothing to correct",
+                  "short_bet_none")
+        return
+    if not rules.underraise_corrected:
+        run.alert(event.seat, "floor_discretion", f"seat {event.seat}'s {entry.action.kind} to "
+                  f"{amount} was below the minimum {opts.min_to}; this rulebook has no "
+                  "correction rule: the floor decides whether it stands", "short_bet_floor")
+        return
+    target = opts.min_to
+    fixed = PlayerAction(event.seat, entry.action.kind, target, event.at_ms)
+    before = {s.seat: s.bet for s in state.seats}
+    if not run.amend(index, fixed):
+        return
+    owed = {s.seat: s.bet - before[s.seat] for s in run.state.seats if s.bet > before[s.seat]}
+    who = ", ".join(f"seat {s} adds {n}" for s, n in sorted(owed.items()))
+    text = (f"seat {event.seat}'s {entry.action.kind} to {amount} was below the minimum: "
+            f"corrected to {target} for all bettors ({who})")
+    run.note_ruling(Interpretation(
+        seat=event.seat, action=entry.action.kind, total=target, add=owed.get(event.seat, 0),
+        complete_to=target, rule_ids=(rules.cite("underbet"), rules.cite("min_raise")),
+        kind=RulingKind.CORRECTED, text=text, code="short_bet_corrected"))
+
+
+def undercall_in_sequence(run: EventRun, reading: Interpretation) -> Interpretation:
+    """R51-C: a second undercall while the first undercaller still owes his full call."""
+    if reading.code != UNDERCALL and not (
+        reading.floor is not None and run.rules.cite("call_undercall") in reading.rule_ids
+    ):
+        return reading
+    first = _owing_undercaller(run.pending, reading.seat)
+    if first is None:
+        return reading
+    rules = run.rules
+    ids = tuple(dict.fromkeys((rules.cite("undercall_sequence"), *reading.rule_ids)))
+    base = reading.floor.options if reading.floor is not None else ()
+    full = next((o for o in base if o.name == "full_call"), None)
+    options = base if full is not None else ()
+    if not options:
+        ctx = context_for(run.state, reading.seat, rules)
+        assert ctx is not None
+        zone = run.zone(reading.seat).view(ctx.own).value
+        options = (option_from("full_call", reading), forfeit_option(ctx, zone,
+                                                                    max(0, zone - ctx.own)))
+    text = (f"seat {reading.seat} undercalled while seat {first}'s undercall is still owed: "
+            f"undercalls in sequence. Play backs up to seat {first}, who must complete his "
+            "call (R51-B); the TD decides how to treat seat "
+            f"{reading.seat} and the bettors after him, who wait")
+    floor = FloorRuling("", reading.seat, ids, text, tuple(options))
+    run.rulings.append(Ruling(RulingKind.BINDING, ids, f"seat {first} must complete his call of "
+                              f"{run.state.call_to} first (R51-C)", seat=first,
+                              code="undercall_sequence"))
+    return evolve(reading, action=None, floor=floor, rule_ids=ids, text=text,
+                  kind=RulingKind.FLOOR, code="floor")
+
+
+def completes_undercall(reading: Interpretation, rules: RuleProfile) -> bool:
+    """A full call ruled on an undercall (R51-B at once, or the floor's full call): the
+    chips still owed are an uncorrected undercall until they arrive (R51-C)."""
+    return reading.code == UNDERCALL or (
+        reading.code == "floor_full_call" and rules.cite("call_undercall") in reading.rule_ids
+    )
+
+
+def _owing_undercaller(pending: Pending, seat: int) -> int | None:
+    """The seat that undercalled just before ``seat`` and still owes chips, if any."""
+    for entry in reversed(pending.log):
+        if entry.action.seat == seat:
+            return None
+        zone = pending.zone(entry.action.seat)
+        if zone.undercall and zone.owed > 0:
+            return entry.action.seat
+        if entry.action.kind is not ActionKind.FOLD:
+            return None
+    return None
+
+
+def count_on_earlier_street(run: EventRun, seat: int, amount: int) -> None:
+    """R62: found chips ruled part of an all-in made on a street that has closed: the
+    engine adds them to his all-in and the callers who covered him match them."""
+    new, out = engine.step(run.state, CountFoundChips(seat, amount), run.rules)
+    run.rulings.extend(out)
+    if not any(r.kind is RulingKind.REJECTED for r in out):
+        run.state = new

@@ -1,0 +1,165 @@
+"""Showdown: tabling and mucking (R13-A, R17), and awarding the pots (R20, R21, R17-B).
+
+``engine.step`` routes ``ShowHand`` and ``MuckHand`` here; ``engine.settle`` awards the
+pots once the showdown is done (or one player is left).
+"""
+
+from __future__ import annotations
+
+from pokertable.controller.card_checks import check_new_cards, reject
+from pokertable.controller.evaluation import strength
+from pokertable.controller.events import MuckHand, ShowHand
+from pokertable.controller.model import Award, HandState, Phase, evolve
+from pokertable.controller.pots import build_pots, split_pot
+from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rulings import Ruling, RulingKind
+
+
+def show(
+    state: HandState, event: ShowHand, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.phase not in (Phase.SHOWDOWN, Phase.DEALING) or not state.has_seat(event.seat):
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat} cannot table a hand now (phase {state.phase})",
+            rules.cite("tabling"),
+            "show_not_allowed",
+        )
+    if state.phase is Phase.DEALING and not state.face_up:
+        return reject(
+            state,
+            event.seat,
+            "hands are tabled only when no more betting is possible",
+            rules.cite("all_in_face_up"),
+            "show_not_allowed",
+        )
+    seat = state.seat(event.seat)
+    if not seat.in_hand or seat.mucked:
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat} has no live hand to table",
+            rules.cite("tabling"),
+            "no_live_hand",
+        )
+    hole = seat.hole
+    if event.cards:
+        if seat.hole and set(event.cards) != set(seat.hole):
+            return reject(
+                state,
+                event.seat,
+                f"seat {event.seat} tabled {event.cards} but was dealt {seat.hole}",
+                rules.cite("fouled_hand"),
+                "tabled_mismatch",
+            )
+        if not seat.hole:
+            bad = check_new_cards(state, event.cards, event.seat, rules)
+            if bad:
+                return bad
+            if len(event.cards) != state.variant.hole_cards:
+                return reject(
+                    state,
+                    event.seat,
+                    "a tabled hand must show all hole cards",
+                    rules.cite("tabling"),
+                    "card_count",
+                )
+        hole = tuple(event.cards)
+    if not hole:
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat}'s cards are unknown: table them",
+            rules.cite("tabling"),
+            "cards_unknown",
+        )
+    return state.with_seat(evolve(seat, hole=hole, shown=True)), ()
+
+
+def muck(
+    state: HandState, event: MuckHand, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.phase is not Phase.SHOWDOWN or not state.has_seat(event.seat):
+        return reject(
+            state, event.seat, "mucking at showdown only", rules.cite("tabling"), "muck_not_allowed"
+        )
+    seat = state.seat(event.seat)
+    if not seat.in_hand:
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat} is not in the hand",
+            rules.cite("tabling"),
+            "no_live_hand",
+        )
+    state = state.with_seat(evolve(seat, mucked=True))
+    left = [s for s in state.in_hand if not s.mucked]
+    if rules.uncontested_must_table and len(left) == 1 and not left[0].shown:
+        return state, (
+            Ruling(
+                RulingKind.ALERT,
+                (rules.cite("uncontested"),),
+                f"all others mucked: seat {left[0].seat} must table his hand to win the pot; "
+                "the pot is held until he does",
+                seat=left[0].seat,
+                code="table_to_win",
+            ),
+        )
+    return state, ()
+
+
+def showdown_done(state: HandState, rules: RuleProfile) -> bool:
+    contenders = [s for s in state.in_hand if not s.mucked]
+    if len(contenders) == 1 and rules.uncontested_must_table:
+        # ACE R17-B: the last live hand must still be tabled to win the pot.
+        return contenders[0].shown
+    return len(contenders) <= 1 or all(s.shown for s in contenders)
+
+
+def award(
+    state: HandState, rulings: list[Ruling], rules: RuleProfile, *, uncontested: bool
+) -> HandState:
+    pots = build_pots(state.seats)
+    stacks = {s.seat: s.stack for s in state.seats}
+    awards: list[Award] = []
+    clockwise = [s.seat for s in state.seats_clockwise_from(state.button)]
+    for index, pot in enumerate(pots):
+        contenders = [state.seat(n) for n in pot.eligible if not state.seat(n).mucked]
+        if not contenders:  # everybody eligible mucked: the last to muck keeps his claim
+            contenders = [state.seat(n) for n in pot.eligible]
+        if len(contenders) == 1 or uncontested:
+            winners = [contenders[0].seat]
+            names = {contenders[0].seat: ""}
+        else:
+            scored = {s.seat: strength(state.variant, s.hole, state.board) for s in contenders}
+            best = max(v for v, _ in scored.values())
+            winners = [n for n in clockwise if n in scored and scored[n][0] == best]
+            names = {n: scored[n][1] for n in winners}
+        for seat_no, amount in split_pot(pot.amount, winners, state.level.chip_unit):
+            stacks[seat_no] += amount
+            awards.append(Award(index, seat_no, amount, names[seat_no]))
+    # Announce side pots first, then the main pot (Add. 16).
+    for award in sorted(awards, key=lambda a: -a.pot_index):
+        label = "main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
+        hand = f" with {award.hand_name}" if award.hand_name else ""
+        concept = (
+            "uncontested"
+            if uncontested
+            else "odd_chip"
+            if len([a for a in awards if a.pot_index == award.pot_index]) > 1
+            else "side_pots"
+        )
+        rulings.append(
+            Ruling(
+                RulingKind.INFO,
+                (rules.cite(concept),),
+                f"{label} {award.amount} to seat {award.seat}{hand}",
+                seat=award.seat,
+                code="pot_awarded",
+            )
+        )
+    seats = tuple(evolve(s, stack=stacks[s.seat], bet=0) for s in state.seats)
+    return evolve(
+        state, seats=seats, pots=pots, awards=tuple(awards), phase=Phase.COMPLETE, action_on=None
+    )
