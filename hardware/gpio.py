@@ -7,14 +7,22 @@ In the spirit of gpiozero's pin factories, the console never imports ``RPi.GPIO`
     backend.setup_input(17, pull_up=True, on_edge=print, bouncetime_ms=30, edge="falling")
 
 Tests build :class:`FakeGpioBackend` explicitly, with a :class:`~hardware.clock.FakeClock`, and
-press buttons on it; the fake keeps RPi.GPIO's rules (BCM numbers, edge selection, a
-bouncetime that drops edges for that long after the last accepted one, RuntimeError on a
-pin that was never set up) so what passes here behaves the same on the table::
+press buttons on it. The fake debounces as **rpi-lgpio** does, because that is what a Pi
+runs (the ``pi`` extra installs rpi-lgpio, the RPi.GPIO drop-in on the kernel's gpiochip
+interface; the only one that works on a Pi 5). Its documented difference from RPi.GPIO
+(rpi-lgpio docs, "Differences: Debounce"): lgpio reports an edge only once the level has
+been **stable for the whole bouncetime**, at the end of that time; RPi.GPIO reports the
+first edge at once and drops every edge for the bouncetime after it. So under lgpio a
+glitch or a tap shorter than the bouncetime is never reported, and the chatter of a
+release after a long hold never leaks a second press. ``debounce="rpi-gpio"`` keeps the
+old library's rule for comparison. Everything else follows RPi.GPIO's API (BCM numbers,
+edge selection, RuntimeError on a pin that was never set up)::
 
     clock = FakeClock()
     pins = FakeGpioBackend(clock)
     pins.setup_input(17, pull_up=True, on_edge=seen.append, bouncetime_ms=30, edge="falling")
-    pins.bounce(17, transitions=5, within_ms=4)   # contact bounce: one callback, pin ends low
+    pins.bounce(17, transitions=5, within_ms=4)   # contact bounce, pin ends low: no call yet
+    clock.advance(30)                             # stable for 30 ms: one callback
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from pokertable.hardware.clock import Clock, FakeClock
 from pokertable.hardware.errors import HardwareError
 
 Edge = Literal["falling", "rising", "both"]
+Debounce = Literal["lgpio", "rpi-gpio"]
 EdgeCallback = Callable[[int], None]
 BackendName = Literal["auto", "rpi", "fake"]
 
@@ -86,21 +95,29 @@ class _FakePin:
     on_edge: EdgeCallback | None = None
     edge: Edge = "both"
     bouncetime_ms: int = 0
-    last_call_ms: int | None = None
+    last_call_ms: int | None = None  # rpi-gpio: when the last edge was reported
+    reported: bool = False  # lgpio: the level last reported (the idle level at first)
+    changed_ms: int = 0  # lgpio: when the level last changed
 
 
 class FakeGpioBackend:
     """Pins in memory that behave like the real ones, driven by a test through a fake clock.
 
     Inputs idle at their pull level; :meth:`press` pulls a pull-up pin low (a button to
-    ground) or a pull-down pin high. An edge calls back only if it is the selected edge and
-    more than ``bouncetime_ms`` has passed since the last accepted callback, which is the
-    rule RPi.GPIO applies. Callbacks run on the caller's thread, outside the lock, so a
-    callback may read pins, as a real callback does.
+    ground) or a pull-down pin high. With ``debounce="lgpio"`` (the default, what a Pi
+    runs) a level change is reported once it has held for ``bouncetime_ms``: when the
+    FakeClock is advanced past that point, or, on a real clock, from a timer thread as
+    lgpio's own thread does. With ``debounce="rpi-gpio"`` an edge calls back at once
+    unless it comes within ``bouncetime_ms`` of the last accepted one. Either way only
+    the selected edge calls back. Callbacks run outside the lock, so a callback may read
+    pins, as a real callback does.
     """
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, *, debounce: Debounce = "lgpio") -> None:
+        if debounce not in ("lgpio", "rpi-gpio"):
+            raise GpioError(f"debounce: {debounce!r} not one of ('lgpio', 'rpi-gpio')")
         self._clock = clock
+        self.debounce = debounce
         self._pins: dict[int, _FakePin] = {}
         self._lock = threading.Lock()
 
@@ -126,6 +143,8 @@ class FakeGpioBackend:
                 on_edge=on_edge,
                 edge=edge,
                 bouncetime_ms=bouncetime_ms,
+                reported=pull_up,
+                changed_ms=self._clock.ticks_ms(),
             )
 
     def setup_output(self, pin: int, *, initial: bool = False) -> None:
@@ -181,23 +200,78 @@ class FakeGpioBackend:
             self.drive(pin, not self._input_state(pin).level)
 
     def drive(self, pin: int, level: bool) -> None:
-        """Set an input pin's level from outside and fire its callback if the edge counts."""
-        callback: EdgeCallback | None = None
+        """Set an input pin's level from outside; report the edge as the library would."""
+        callbacks: list[EdgeCallback] = []
+        due_ms: int | None = None
         with self._lock:
             state = self._input_state_locked(pin)
-            if state.level == level:
-                return
-            state.level = level
-            rising = level
-            wanted = state.edge == "both" or (state.edge == "rising") == rising
-            if state.on_edge is not None and wanted:
-                now = self._clock.ticks_ms()
-                last = state.last_call_ms
-                if last is None or state.bouncetime_ms == 0 or now - last > state.bouncetime_ms:
-                    state.last_call_ms = now
-                    callback = state.on_edge
-        if callback is not None:
+            now = self._clock.ticks_ms()
+            if self.debounce == "lgpio":
+                callbacks += self._due_locked(state, now)  # an earlier, stable change first
+            if state.level != level:
+                state.level = level
+                if self.debounce == "rpi-gpio":
+                    callbacks += self._rpi_gpio_edge_locked(state, now)
+                else:
+                    state.changed_ms = now
+                    callbacks += self._due_locked(state, now)  # a bouncetime of 0
+                    if state.level != state.reported:
+                        due_ms = now + state.bouncetime_ms
+        for callback in callbacks:
             callback(pin)
+        if due_ms is not None:
+            self._poll_at(due_ms)
+
+    def _poll_at(self, due_ms: int) -> None:
+        """Look again once the level may have been stable long enough, as lgpio's thread."""
+        clock = self._clock
+        if isinstance(clock, FakeClock):
+            clock.call_at(due_ms, self.poll)
+        else:
+            delay_s = max(due_ms - clock.ticks_ms(), 0) / 1000
+            timer = threading.Timer(delay_s, self.poll)
+            timer.daemon = True
+            timer.start()
+
+    def poll(self) -> None:
+        """Report every level that has now been stable for its bouncetime (lgpio)."""
+        if self.debounce != "lgpio":
+            return
+        calls: list[tuple[EdgeCallback, int]] = []
+        with self._lock:
+            now = self._clock.ticks_ms()
+            for pin, state in self._pins.items():
+                if not state.is_output:
+                    calls += [(callback, pin) for callback in self._due_locked(state, now)]
+        for callback, pin in calls:
+            callback(pin)
+
+    @staticmethod
+    def _wanted(state: _FakePin, rising: bool) -> bool:
+        return state.on_edge is not None and (
+            state.edge == "both" or (state.edge == "rising") == rising
+        )
+
+    def _due_locked(self, state: _FakePin, now: int) -> list[EdgeCallback]:
+        """lgpio: a change that has held for the bouncetime is reported, once."""
+        if state.level == state.reported or now - state.changed_ms < state.bouncetime_ms:
+            return []
+        state.reported = state.level
+        if self._wanted(state, rising=state.level):
+            assert state.on_edge is not None
+            return [state.on_edge]
+        return []
+
+    def _rpi_gpio_edge_locked(self, state: _FakePin, now: int) -> list[EdgeCallback]:
+        """RPi.GPIO: report at once, unless within the bouncetime of the last report."""
+        if not self._wanted(state, rising=state.level):
+            return []
+        last = state.last_call_ms
+        if last is None or state.bouncetime_ms == 0 or now - last > state.bouncetime_ms:
+            state.last_call_ms = now
+            assert state.on_edge is not None
+            return [state.on_edge]
+        return []
 
     def is_configured(self, pin: int) -> bool:
         with self._lock:

@@ -1,8 +1,10 @@
-"""The fake pin backend keeps RPi.GPIO's rules: edges, bouncetime, pulls, misuse errors."""
+"""The fake pin backend: RPi.GPIO's API (edges, pulls, misuse errors) with rpi-lgpio's debounce,
+which is what a Pi runs; RPi.GPIO's own debounce rule on request, for comparison."""
 
 from __future__ import annotations
 
 import importlib.util
+import threading
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,11 @@ def clock() -> FakeClock:
 @pytest.fixture
 def pins(clock: FakeClock) -> FakeGpioBackend:
     return FakeGpioBackend(clock)
+
+
+@pytest.fixture
+def rpi_pins(clock: FakeClock) -> FakeGpioBackend:
+    return FakeGpioBackend(clock, debounce="rpi-gpio")
 
 
 def test_pull_up_idles_high_and_pull_down_idles_low(pins: FakeGpioBackend) -> None:
@@ -58,43 +65,116 @@ def test_callback_fires_on_the_selected_edge_only(
     pins.press(17)
     clock.advance(200)
     pins.release(17)
+    clock.advance(200)
     assert seen == expected
 
 
-def test_contact_bounce_inside_the_bouncetime_gives_one_callback(
+# -- rpi-lgpio's debounce (rpi-lgpio docs, "Differences: Debounce") ------------------------
+
+
+def test_lgpio_reports_an_edge_only_after_the_level_held_for_the_bouncetime(
     pins: FakeGpioBackend, clock: FakeClock
 ) -> None:
-    calls: list[int] = []
-    pins.setup_input(17, pull_up=True, on_edge=calls.append, bouncetime_ms=30, edge="falling")
+    times: list[int] = []
+    pins.setup_input(
+        17, pull_up=True, on_edge=lambda pin: times.append(clock.ticks_ms()), bouncetime_ms=30,
+        edge="falling",
+    )
     start = clock.ticks_ms()
     pins.bounce(17, transitions=7, within_ms=6)  # odd count: chatters, ends pressed
-    assert calls == [17]
+    assert times == []  # still bouncing: nothing reported yet
+    clock.advance(100)  # one step: the report still comes at the moment the level settled
+    assert times == [start + 6 + 30]
     assert pins.input(17) is False
-    assert clock.ticks_ms() == start + 6
 
 
-def test_bounce_longer_than_the_bouncetime_leaks_a_second_callback(
-    pins: FakeGpioBackend, clock: FakeClock
+def test_lgpio_chart_from_its_docs_reports_late_where_rpi_gpio_reports_early(
+    clock: FakeClock,
 ) -> None:
-    """The rule is 'ignore edges for bouncetime after the last accepted one', not a filter."""
-    calls: list[int] = []
-    pins.setup_input(17, pull_up=True, on_edge=calls.append, bouncetime_ms=5, edge="falling")
-    pins.bounce(17, transitions=5, within_ms=40)  # falling edges at 0, 20 and 40 ms
-    assert len(calls) == 3
+    """The documented waveform: rising edges at 2, 3 and 4 ms, high from 4 ms on; debounce
+    3 ms. RPi.GPIO reports the first edge, at 2 ms; rpi-lgpio the stable one, at 7 ms."""
+    reports: dict[str, list[int]] = {"lgpio": [], "rpi-gpio": []}
+    for kind in reports:
+        fake = FakeGpioBackend(clock, debounce=kind)  # type: ignore[arg-type]
+        pin, start = 27, clock.ticks_ms()
+        fake.setup_input(
+            pin, pull_up=False, bouncetime_ms=3, edge="rising",
+            on_edge=lambda _, k=kind, t0=start: reports[k].append(clock.ticks_ms() - t0),
+        )
+        clock.advance(2)
+        for level in (True, False, True, False, True):  # up at 2, 3 and 4 ms in the chart
+            fake.drive(pin, level)
+            if level:
+                clock.advance(1)
+        clock.advance(10)
+        fake.cleanup()
+    assert reports == {"lgpio": [7], "rpi-gpio": [2]}
 
 
-def test_edge_exactly_at_the_bouncetime_is_still_dropped(
+def test_lgpio_never_reports_a_glitch_shorter_than_the_bouncetime(
     pins: FakeGpioBackend, clock: FakeClock
 ) -> None:
     calls: list[int] = []
     pins.setup_input(17, pull_up=True, on_edge=calls.append, bouncetime_ms=30, edge="both")
     pins.press(17)
-    clock.advance(30)
+    clock.advance(29)
     pins.release(17)
+    clock.advance(500)
+    assert calls == []
+
+
+def test_lgpio_equally_spaced_pulses_shorter_than_the_bouncetime_report_nothing(
+    pins: FakeGpioBackend, clock: FakeClock
+) -> None:
+    calls: list[int] = []
+    pins.setup_input(17, pull_up=False, on_edge=calls.append, bouncetime_ms=3, edge="rising")
+    pins.bounce(17, transitions=12, within_ms=22)  # a level change every 2 ms
+    clock.advance(50)
+    assert calls == []  # ends low: no level was ever stable for 3 ms while high
+
+
+# -- RPi.GPIO's debounce, kept for comparison ------------------------------------------------
+
+
+def test_rpi_gpio_contact_bounce_inside_the_bouncetime_gives_one_callback(
+    rpi_pins: FakeGpioBackend, clock: FakeClock
+) -> None:
+    calls: list[int] = []
+    rpi_pins.setup_input(17, pull_up=True, on_edge=calls.append, bouncetime_ms=30, edge="falling")
+    start = clock.ticks_ms()
+    rpi_pins.bounce(17, transitions=7, within_ms=6)  # odd count: chatters, ends pressed
+    assert calls == [17]
+    assert rpi_pins.input(17) is False
+    assert clock.ticks_ms() == start + 6
+
+
+def test_rpi_gpio_bounce_longer_than_the_bouncetime_leaks_a_second_callback(
+    rpi_pins: FakeGpioBackend, clock: FakeClock
+) -> None:
+    """The rule is 'ignore edges for bouncetime after the last accepted one', not a filter."""
+    calls: list[int] = []
+    rpi_pins.setup_input(17, pull_up=True, on_edge=calls.append, bouncetime_ms=5, edge="falling")
+    rpi_pins.bounce(17, transitions=5, within_ms=40)  # falling edges at 0, 20 and 40 ms
+    assert len(calls) == 3
+
+
+def test_rpi_gpio_edge_exactly_at_the_bouncetime_is_still_dropped(
+    rpi_pins: FakeGpioBackend, clock: FakeClock
+) -> None:
+    calls: list[int] = []
+    rpi_pins.setup_input(17, pull_up=True, on_edge=calls.append, bouncetime_ms=30, edge="both")
+    rpi_pins.press(17)
+    clock.advance(30)
+    rpi_pins.release(17)
     assert len(calls) == 1
     clock.advance(1)
-    pins.press(17)
+    rpi_pins.press(17)
     assert len(calls) == 2
+
+
+def test_unknown_debounce_rule_is_refused(clock: FakeClock) -> None:
+    with pytest.raises(GpioError, match="debounce: 'pigpio'"):
+        FakeGpioBackend(clock, debounce="pigpio")  # type: ignore[arg-type]
 
 
 def test_zero_bouncetime_reports_every_edge(pins: FakeGpioBackend) -> None:
@@ -167,11 +247,17 @@ def test_fake_on_the_real_clock_debounces_in_real_time() -> None:
     """A demo presses buttons in software on the monotonic clock; bounce() needs a FakeClock."""
     backend = select_backend("fake", clock=MonotonicClock())
     assert isinstance(backend, FakeGpioBackend)
+    reported = threading.Event()
     calls: list[int] = []
     backend.setup_input(17, pull_up=True, on_edge=calls.append, bouncetime_ms=10_000)
     backend.press(17)
-    backend.release(17)  # well inside 10 s of the press: dropped
-    assert calls == [17]
+    backend.release(17)  # well inside 10 s of the press: never stable, never reported
+    backend.setup_input(
+        27, pull_up=True, on_edge=lambda pin: reported.set(), bouncetime_ms=1, edge="falling"
+    )
+    backend.press(27)  # held: lgpio's timer thread reports it once it has been stable
+    assert reported.wait(timeout=60), "a held press was never reported"
+    assert calls == []
     with pytest.raises(GpioError, match="bounce\\(\\) moves time"):
         backend.bounce(17, transitions=3, within_ms=2)
 
