@@ -10,8 +10,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
+import typing
 from collections.abc import Sequence
+
+DISTRIBUTION = "pokertable-controller"
 
 # subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -67,10 +71,32 @@ def _available() -> dict[str, tuple[str, str]]:
     return found
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line that says where the help is."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def version() -> str:
+    """The installed distribution's version (importlib.metadata), without importing it."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return installed_version(DISTRIBUTION)
+    except PackageNotFoundError:
+        return "unknown (not installed; pip install -e . in the checkout)"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="pokertable",
         description="The smart poker table controller: RFID readers, a TDA rules engine, MQTT.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {version()}",
+        help="print the installed version and exit",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (module, help_text) in _available().items():
@@ -84,7 +110,20 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    result: int = args._module.run(args)
+    try:
+        result: int = args._module.run(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # the last line of defence: one line, no traceback
+        if os.environ.get("POKERTABLE_TRACEBACK"):
+            raise
+        where = f"pokertable {args.command}"
+        print(
+            f"{where}: {type(exc).__name__}: {exc} (a bug: please report it; "
+            "POKERTABLE_TRACEBACK=1 shows the traceback)",
+            file=sys.stderr,
+        )
+        return 70  # EX_SOFTWARE
     return result
 
 

@@ -1,15 +1,23 @@
 """``table.toml``: one table's configuration, checked completely before anything starts.
 
 An installer's typo must not surface at 2 a.m. in the middle of a level: every key is
-validated up front (pydantic), unknown keys are refused, and each error names the key
-path and the reason, e.g. ``mqtt.port: Input should be less than or equal to 65535``.
+validated up front (pydantic), unknown keys are refused with a "did you mean", and every
+error in the file is reported at once, one line each, naming the key path and the reason,
+e.g. ``mqtt.port: Input should be less than or equal to 65535``. :func:`check_environment`
+adds what only this machine can answer (files, the GPIO backend, the console's pins), so
+``pokertable run --check`` sees every error ``run`` would meet.
 """
 
 from __future__ import annotations
 
+import difflib
+import importlib.util
 import tomllib
+import types
+import typing
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -19,7 +27,13 @@ from pokertable.controller.rules import RuleProfile
 
 
 class ConfigError(ValueError):
-    """The configuration cannot run a table; the message names the key and the reason."""
+    """The configuration cannot run a table; one line per problem, naming key and reason."""
+
+    def __init__(self, problems: str | Sequence[str]) -> None:
+        self.problems: tuple[str, ...] = (
+            (problems,) if isinstance(problems, str) else tuple(problems)
+        )
+        super().__init__("\n".join(self.problems))
 
 
 class _Strict(BaseModel):
@@ -135,12 +149,11 @@ class AppConfig(_Strict):
 
 
 def parse_config(data: dict[str, object], base: Path | None = None) -> AppConfig:
+    """Validate a parsed table.toml; every problem in it is in the one ConfigError."""
     try:
         config = AppConfig.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        key = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        raise ConfigError(f"{key}: {err['msg']}") from None
+        raise ConfigError([_describe(err) for err in exc.errors()]) from None
     config.rules()  # unknown profiles and bad overrides fail now, not at the first hand
     if base is not None:
         # Relative paths are relative to the config file, as installers expect.
@@ -164,14 +177,125 @@ def parse_config(data: dict[str, object], base: Path | None = None) -> AppConfig
     return config
 
 
+def _describe(err: Any) -> str:
+    """One pydantic error as ``key.path: reason``, with a "did you mean" for unknown keys."""
+    loc = tuple(err["loc"])
+    key = ".".join(str(p) for p in loc) or "(top level)"
+    message = str(err["msg"]).removeprefix("Value error, ")
+    if err["type"] == "extra_forbidden" and loc:
+        known = _known_keys(loc[:-1])
+        close = difflib.get_close_matches(str(loc[-1]), known, n=1, cutoff=0.6)
+        message = "unknown key" + (f"; did you mean {close[0]!r}?" if close else "")
+        if known:
+            message += f" (known: {', '.join(known)})"
+    return f"{key}: {message}"
+
+
+def _known_keys(loc: tuple[object, ...]) -> list[str]:
+    """The keys the section at ``loc`` accepts (walking the models, lists and optionals)."""
+    model: Any = AppConfig
+    for part in loc:
+        if isinstance(part, int):
+            continue  # an item of a list: the same model
+        field = model.model_fields.get(part)
+        if field is None:
+            return []
+        model = _model_in(field.annotation)
+        if model is None:
+            return []
+    return list(model.model_fields)
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    origin = typing.get_origin(annotation)
+    if origin in (list, typing.Union, types.UnionType):
+        for arg in typing.get_args(annotation):
+            found = _model_in(arg)
+            if found is not None:
+                return found
+    return None
+
+
 def check_files(config: AppConfig) -> None:
     """Files the table needs to exist before it starts (not at parse time: an installer
     checks a config before it writes the secrets)."""
+    problems = _file_problems(config)
+    if problems:
+        raise ConfigError(problems)
+
+
+def _file_problems(config: AppConfig) -> list[str]:
+    problems = []
     if config.mqtt is not None:
         for key in ("password_file", "tls_ca"):
             path = getattr(config.mqtt, key)
             if path is not None and not Path(path).is_file():
-                raise ConfigError(f"mqtt.{key}: {path} does not exist or is not a file")
+                problems.append(f"mqtt.{key}: {path} does not exist or is not a file")
+    return problems
+
+
+def check_environment(config: AppConfig, *, model_path: Path | None = None) -> None:
+    """Everything ``run`` would refuse on this machine, checked before it starts: missing
+    secrets, a GPIO backend this machine cannot give, a console pin map that cannot work."""
+    problems = _file_problems(config) + gpio_problems(config.gpio, model_path=model_path)
+    if problems:
+        raise ConfigError(problems)
+
+
+def gpio_problems(gpio: GpioSection, *, model_path: Path | None = None) -> list[str]:
+    """The ``[gpio]`` section against this machine: backend available, pin map usable."""
+    problems: list[str] = []
+    if gpio.backend == "none":
+        return problems
+    from pokertable.hardware.console import ConsoleError, ConsolePinMap
+    from pokertable.hardware.gpio import DEVICE_TREE_MODEL, running_on_pi
+
+    try:
+        ConsolePinMap.from_config(gpio.pins)
+    except ConsoleError as exc:
+        problems.append(str(exc))
+    on_pi = running_on_pi(model_path or DEVICE_TREE_MODEL)
+    if gpio.backend == "auto" and on_pi is None:
+        problems.append(
+            'gpio.backend: "auto" needs a Raspberry Pi and this is not one; '
+            'use "fake" to run without a dealer console, or "none"'
+        )
+    elif gpio.backend in ("auto", "rpi") and importlib.util.find_spec("RPi") is None:
+        problems.append(
+            f'gpio.backend: "{gpio.backend}" needs RPi.GPIO: '
+            "pip install 'pokertable-controller[pi]' (it brings rpi-lgpio)"
+        )
+    return problems
+
+
+def file_problems(path: str | Path, *, model_path: Path | None = None) -> list[str]:
+    """Every problem in one table.toml, one line each: what ``run --check`` prints.
+
+    When the file does not validate, its ``[gpio]`` section is still checked against this
+    machine, so one pass shows a typo and a pin clash together."""
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        problems = list(exc.problems)
+        raw = _raw_gpio(Path(path))
+        if raw is not None:
+            problems += gpio_problems(raw, model_path=model_path)
+        return problems
+    try:
+        check_environment(config, model_path=model_path)
+    except ConfigError as exc:
+        return list(exc.problems)
+    return []
+
+
+def _raw_gpio(path: Path) -> GpioSection | None:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return GpioSection.model_validate(data.get("gpio", {}))
+    except (OSError, tomllib.TOMLDecodeError, ValidationError, AttributeError):
+        return None
 
 
 def load_config(path: str | Path) -> AppConfig:

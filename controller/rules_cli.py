@@ -34,11 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="override a parameter, as a table config would",
     )
-    show.add_argument("--json", action="store_true")
+    show.add_argument("--json", action="store_true", help="print JSON instead of a table")
     cmp = sub.add_parser("diff", help="where two profiles differ")
-    cmp.add_argument("a")
-    cmp.add_argument("b")
-    cmp.add_argument("--json", action="store_true")
+    cmp.add_argument("a", help="the first profile")
+    cmp.add_argument("b", help="the profile to compare it with")
+    cmp.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
 
 def _overrides(pairs: list[str]) -> dict[str, object]:

@@ -25,7 +25,7 @@ from pokertable.controller.app import (
     hardware_to_input,
     wall_ms,
 )
-from pokertable.controller.config import AppConfig, ConfigError, check_files, load_config
+from pokertable.controller.config import AppConfig, file_problems, load_config
 
 log = logging.getLogger("pokertable")
 
@@ -200,24 +200,44 @@ class TableRuntime:
             self.app.close()
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+EX_CONFIG = 78  # sysexits.h: systemd's unit does not restart a table with a broken config
+
+
+def _log_level(text: str) -> str:
+    level = text.upper()
+    if level not in LOG_LEVELS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(LOG_LEVELS)}")
+    return level
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", required=True, type=Path, help="the table's table.toml")
-    parser.add_argument("--check", action="store_true", help="validate the configuration and exit")
-    parser.add_argument("--log-level", default="INFO")
+    parser.add_argument(
+        "--config", required=True, type=Path, metavar="FILE",
+        help="the table's table.toml (docs/install-pi.md explains every key)",
+    )
+    parser.add_argument(
+        "--check", action="store_true",
+        help="check the configuration against this machine (files, GPIO, pins) and exit: "
+        "0 when it would start, 78 with one line per problem otherwise",
+    )
+    parser.add_argument(
+        "--log-level", default="INFO", type=_log_level, metavar="LEVEL",
+        help=f"one of {', '.join(LOG_LEVELS)} (default: INFO); logs go to stderr (the journal)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(
-        level=args.log_level.upper(),
+        level=args.log_level,
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
-    try:
-        config = load_config(args.config)
-        check_files(config)
-    except ConfigError as exc:
-        print(f"config error: {exc}", file=sys.stderr)
-        return 78  # EX_CONFIG: systemd does not restart a table with a broken config
+    problems = [f"config error: {args.config}: {p}" for p in file_problems(args.config)]
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return EX_CONFIG
+    config = load_config(args.config)
     if args.check:
         print(
             f"{args.config}: ok (table {config.table.venue}/{config.table.id}, "
@@ -225,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     from pokertable.controller import systemd_notify
+    from pokertable.hardware.errors import HardwareError
 
     runtime = TableRuntime(config)
     done = threading.Event()
@@ -234,7 +255,14 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    runtime.start()
+    try:
+        runtime.start()
+    except (HardwareError, OSError) as exc:
+        # What --check could not foresee (a pin taken by another process, a permission):
+        # one line, and the status that stops systemd restarting into the same wall.
+        print(f"cannot start the table: {exc}", file=sys.stderr)
+        runtime.stop()
+        return EX_CONFIG
     systemd_notify.notify_ready()
     systemd_notify.notify_status(f"table {config.table.id} running")
     try:

@@ -17,6 +17,7 @@ The event is sent on release, when the hold time is known.
 
 from __future__ import annotations
 
+import difflib
 import queue
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -185,9 +186,11 @@ class ConsolePinMap:
         seat_keys = {key: value for key, value in pins.items() if key.startswith("seat_led_")}
         unknown = sorted(set(pins) - set(buttons) - set(seat_keys) - {"seat_leds"})
         if unknown:
+            close = difflib.get_close_matches(unknown[0], [*_BUTTONS, "seat_leds"], n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
             raise ConsoleError(
-                f"gpio.pins: unknown key(s) {unknown}; known: {list(_BUTTONS)}, "
-                "seat_led_1.., seat_leds"
+                f"gpio.pins.{unknown[0]}: unknown key{hint} (known: {', '.join(_BUTTONS)}, "
+                "seat_led_1.., seat_leds)"
             )
         leds: Sequence[object] = DEFAULT_PIN_MAP.seat_leds
         if "seat_leds" in pins:

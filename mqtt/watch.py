@@ -170,8 +170,8 @@ def render(room: Room, single: bool) -> RenderableType:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=1883)
+    parser.add_argument("--host", default="127.0.0.1", help="MQTT broker host (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=1883, help="MQTT broker port (default: 1883)")
     parser.add_argument("--username", default=None, help="broker role, e.g. overlay")
     parser.add_argument("--password", default=os.environ.get("POKERTABLE_MQTT_PASSWORD"),
                         help="default: $POKERTABLE_MQTT_PASSWORD")
