@@ -11,13 +11,15 @@ deals, collects bets and burns, and players who push chips or use the dealer con
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
+import difflib
 import random
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,14 @@ from pokertable.controller.config import (
     ReaderSection,
     TableSection,
 )
+from pokertable.controller.demo_room import (
+    FLOOR_PAUSE_S,
+    DemoError,
+    LiveView,
+    SimulatedDirector,
+    TournamentClock,
+    Viewer,
+)
 from pokertable.controller.inputs import ConsolePress
 from pokertable.controller.model import Phase, Street
 from pokertable.controller.run import TableRuntime
@@ -42,10 +52,8 @@ DENOMINATIONS = (5000, 1000, 500, 100, 25)
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo")
 # Fast reader timing for the demo: chips count after two scans and settle after 80 ms.
 NODE_TIMING = {"present_after": 2, "absent_after": 2, "settle_ms": 80, "heartbeat_ms": 500}
-
-
-class DemoError(RuntimeError):
-    """The simulated table did not react as expected (printed, and the demo exits 1)."""
+# The last resort: a table that takes no input at all for this long has stalled.
+STALL_S = 120.0
 
 
 def compose(amount: int) -> list[int]:
@@ -69,28 +77,71 @@ def round_chips(amount: int) -> int:
 
 
 class Dealer:
-    """The dealer and the bot players: physical actions on the simulated felt."""
+    """The dealer and the bot players: physical actions on the simulated felt.
+
+    Every wait is on the table's state (a new action, a new street, an alert, a refusal):
+    never on a guess of how fast the machine is. Only when the table has taken no input at
+    all for ``stall_s`` seconds does the dealer give up, naming what it was waiting for.
+    """
 
     def __init__(
-        self, sim: Any, app: TableApp, rng: random.Random, timeout_s: float = 15.0
+        self,
+        sim: Any,
+        app: TableApp,
+        rng: random.Random,
+        *,
+        stall_s: float = STALL_S,
+        string_bets: float = 0.02,
     ) -> None:
         self.sim = sim
         self.app = app
         self.rng = rng
-        self.timeout_s = timeout_s
+        self.stall_s = stall_s
+        self.string_bets = string_bets  # how often a player pushes a bet in two motions
         self.actions = 0
         self.buses: list[Any] = []
+        self._changed = threading.Condition()
+        self._processed = 0  # inputs the table has applied
+        self._refusals: list[tuple[int | None, str]] = []  # (seat, text) of refused inputs
 
     # -- plumbing --------------------------------------------------------------------
 
+    def observe(self, session: TableSession, outputs: tuple[Any, ...]) -> None:
+        """``TableApp.on_output``: wake the waits; note every input the table refused."""
+        with self._changed:
+            self._processed += 1
+            for output in outputs:
+                payload = output.payload
+                if output.channel == "event" and payload.get("kind") == "rejected":
+                    for ruling in payload.get("rulings", []):
+                        self._refusals.append((ruling.get("seat"), str(ruling.get("text"))))
+            self._changed.notify_all()
+
+    def refusals(self) -> int:
+        with self._changed:
+            return len(self._refusals)
+
     def wait(self, predicate: Callable[[TableSession], bool], what: str) -> TableSession:
-        deadline = time.monotonic() + self.timeout_s
-        while time.monotonic() < deadline:
+        """Until ``predicate`` holds; a stall (no input applied for ``stall_s``) is an error."""
+        with self._changed:
+            seen = self._processed
+        last_progress = time.monotonic()
+        while True:
             session = self.app.snapshot()
             if predicate(session):
                 return session
-            time.sleep(0.005)
-        raise DemoError(f"timed out waiting for {what}")
+            with self._changed:
+                self._changed.wait(0.05)
+                progressed = self._processed != seen
+                seen = self._processed
+            now = time.monotonic()
+            if progressed:
+                last_progress = now
+            elif now - last_progress > self.stall_s:
+                raise DemoError(
+                    f"stalled: no table input for {self.stall_s:.0f} s while waiting for "
+                    f"{what} ({describe(self.app.snapshot())})"
+                )
 
     def press(self, button: str, amount: int | None = None) -> None:
         self.app.submit(ConsolePress(button, wall_ms(), amount))
@@ -102,15 +153,24 @@ class Dealer:
             self.sim.perform(PushChips(f"seat{seat}.bet", tuple(compose(amount))))
 
     def deal(self, zone: str, card: str) -> None:
+        """Deal one card and let it be read before the next, as a dealer's hands are
+        slower than the readers: reads then arrive in deal order on any machine."""
         from pokertable.hardware.simulator import DealCard
 
         self.sim.perform(DealCard(zone, card))
+        self.wait(
+            lambda s: _table_has_card(s, zone, card) or s.hand is None or bool(s.alerts),
+            f"{card} in {zone} to be read",
+        )
 
     def clear(self, zone: str) -> None:
         from pokertable.hardware.simulator import ClearZone
 
         if self.sim.on_felt.get(zone):
             self.sim.perform(ClearZone(zone))
+
+    def _readers_see_nothing(self, zones: list[str]) -> bool:
+        return not any(bus.zone_view(zone) for bus in self.buses for zone in zones)
 
     # -- one hand --------------------------------------------------------------------
 
@@ -145,7 +205,10 @@ class Dealer:
             assert hand is not None
             if hand.phase is Phase.COMPLETE:
                 break
-            if hand.phase is Phase.BETTING:
+            if session.alerts:
+                # The floor has been called: play stops until the director rules (over MQTT).
+                self._wait_for_floor({a.id for a in session.alerts})
+            elif hand.phase is Phase.BETTING:
                 self.act(session)
             elif hand.phase is Phase.DEALING:
                 self.next_street(session, deck)
@@ -155,16 +218,19 @@ class Dealer:
                     lambda s: s.hand is not None and s.hand.phase is Phase.COMPLETE,
                     "the pots to be awarded",
                 )
-        for zone in list(self.sim.on_felt):
+        zones = list(self.sim.on_felt)
+        for zone in zones:
             self.clear(zone)
         # The dealer gathers and shuffles until the readers see every pad empty; a card
         # dealt to the same pad next hand would otherwise never look "new" to them.
-        deadline = time.monotonic() + self.timeout_s
-        while any(bus.zone_view(zone) for bus in self.buses for zone in self.sim.on_felt):
-            if time.monotonic() > deadline:
-                raise DemoError("the readers still see cards or chips after the clear-up")
-            time.sleep(0.01)
+        self.wait(lambda s: self._readers_see_nothing(zones), "the readers to see a clear felt")
         return self.app.snapshot()
+
+    def _wait_for_floor(self, waiting: set[str]) -> None:
+        self.wait(
+            lambda s: not waiting & {a.id for a in s.alerts},
+            f"the floor to rule on {', '.join(sorted(waiting))}",
+        )
 
     def next_street(self, session: TableSession, deck: list[str]) -> None:
         hand = session.hand
@@ -172,37 +238,42 @@ class Dealer:
         bet_zones = [z for z in self.sim.on_felt if z.endswith(".bet")]
         for zone in bet_zones:
             self.clear(zone)  # the bets go to the pot
-        self.wait(lambda s: all(not c for _, c in s.bet_zones) and not any(
-            bus.zone_view(z) for bus in self.buses for z in bet_zones),
-            "the bets to be collected")
+        self.wait(
+            lambda s: all(not c for _, c in s.bet_zones) and self._readers_see_nothing(bet_zones),
+            "the bets to be collected",
+        )
         street = hand.street
         self.deal("burn", deck.pop())
         for _ in range(Street(street + 1).board_size - len(hand.board)):
             self.deal("board", deck.pop())
         self.wait(
             lambda s: (
-                s.hand is not None and (s.hand.street > street or s.hand.phase is Phase.COMPLETE)
+                s.hand is None
+                or s.hand.street > street
+                or s.hand.phase is not Phase.DEALING
+                or bool(s.alerts)
             ),
             f"the {Street(street + 1).name.lower()} to be read",
         )
 
     def act(self, session: TableSession) -> None:
+        """One player acts; returns once the table has moved on, called the floor or refused."""
         hand = session.hand
         assert hand is not None
-        rules = session.config.rules
-        opts = betting.options_for(hand, rules)
+        opts = betting.options_for(hand, session.config.rules)
         assert opts is not None
         seat_no = opts.seat
         seat = hand.seat(seat_no)
         in_zone = zone_value(session.zone(seat_no))
-        before = len(hand.actions)
+        before = (len(hand.actions), hand.action_on, self.refusals())
         roll = self.rng.random()
         expensive = opts.to_call > (seat.stack + seat.bet) // 4
-        if opts.to_call and roll < (0.6 if expensive else 0.2):
+        felt = in_zone  # what the player has in front once the move is made
+        if opts.to_call and roll < (0.85 if expensive else 0.2):
             self.press("fold")
         elif opts.can_raise and roll > 0.985:
             self.press("all_in")
-            self.wait(lambda s: s.hand is None or len(s.hand.actions) > before, "the all-in")
+            self.wait(lambda s: self._moved_on(s, before), f"seat {seat_no}'s all-in")
             after = self.app.snapshot().hand
             if after is not None and after.has_seat(seat_no):
                 self.push(seat_no, round_chips(after.seat(seat_no).bet - in_zone))
@@ -214,88 +285,141 @@ class Dealer:
             if target < opts.min_to or (target - in_zone) % DENOMINATIONS[-1]:
                 self.press("bet_raise", opts.min_to)  # declared on the console instead
             else:
-                self.push(seat_no, target - in_zone)  # a raise by chips alone, one motion
+                felt = target
+                self._push_bet(seat_no, target - in_zone, in_zone)  # a raise by chips alone
         elif opts.can_check:
             self.press("check_call")
         else:
-            self.push(seat_no, opts.to_call + seat.bet - in_zone)  # a silent call by chips
-        try:
+            felt = opts.to_call + seat.bet
+            self._push_bet(seat_no, felt - in_zone, in_zone)  # a silent call by chips
+        moved = self.wait(
+            lambda s: self._moved_on(s, before) or self._holds(s, seat_no, felt, in_zone),
+            f"seat {seat_no}'s action",
+        )
+        if not self._moved_on(moved, before):
+            # The table saw the chips but could not rule on them alone (or refused the
+            # button): the dealer states the player's action on the console, as at a table.
+            hand_now = moved.hand
+            assert hand_now is not None
+            now_opts = betting.options_for(hand_now, moved.config.rules)
+            can_check = now_opts is not None and now_opts.can_check
+            covers = now_opts is not None and felt >= now_opts.to_call + hand_now.seat(seat_no).bet
+            self.press("check_call" if can_check or covers else "fold")
+            before = (before[0], before[1], self.refusals())
             self.wait(
-                lambda s: (
-                    s.hand is None or len(s.hand.actions) > before or s.hand.phase is Phase.COMPLETE
-                ),
-                f"seat {seat_no}'s action",
-            )
-        except DemoError:
-            # The table refused what the chips said (an alert is on the event stream): the
-            # dealer settles it on the console, as at a real table.
-            self.press("check_call" if opts.can_check else "fold")
-            self.wait(
-                lambda s: s.hand is None or len(s.hand.actions) > before,
-                f"seat {seat_no}'s corrected action",
+                lambda s: self._moved_on(s, before),
+                f"seat {seat_no}'s action as the dealer stated it",
             )
         self.actions += 1
 
+    def _push_bet(self, seat: int, amount: int, in_zone: int) -> None:
+        """Chips into the bet zone; now and then in two motions (a string bet, R45)."""
+        chips = compose(amount) if amount > 0 else []
+        if len(chips) > 1 and self.rng.random() < self.string_bets:
+            from pokertable.hardware.simulator import PushChips
 
-# --- the live view ------------------------------------------------------------------------
-
-
-class Viewer:
-    """Reads the table back from the broker, as an overlay would, and renders it."""
-
-    def __init__(self, host: str, port: int, venue: str, table: str, live: bool) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
-        from pokertable.mqtt.watch import Room
-
-        self.room = Room()
-        self.events = 0
-        self.live = live
-        self._lock = threading.Lock()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"demo-view-{table}")
-        prefix = f"pokertable/v1/{venue}/{table}"
-
-        def on_connect(client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
-            client.subscribe(
-                [(f"{prefix}/state", 1), (f"{prefix}/events", 1), (f"{prefix}/status", 1)]
+            zone = f"seat{seat}.bet"
+            first, second = chips[: len(chips) // 2], chips[len(chips) // 2 :]
+            self.sim.perform(PushChips(zone, tuple(first)))
+            self.wait(
+                lambda s: zone_value(s.zone(seat)) >= in_zone + sum(first) or bool(s.alerts),
+                f"seat {seat}'s first motion to be read",
             )
+            self.sim.perform(PushChips(zone, tuple(second)))
+            return
+        self.push(seat, amount)
 
-        def on_message(client: Any, userdata: Any, msg: Any) -> None:
-            with self._lock:
-                self.room.apply(msg.topic, msg.payload)
-                if msg.topic.endswith("/events"):
-                    self.events += 1
+    def _moved_on(self, s: TableSession, before: tuple[int, int | None, int]) -> bool:
+        hand = s.hand
+        return (
+            hand is None
+            or hand.phase is not Phase.BETTING
+            or len(hand.actions) > before[0]
+            or hand.action_on != before[1]
+            or bool(s.alerts)
+            or self.refusals() > before[2]
+        )
 
-        self.client.on_connect = on_connect
-        self.client.on_message = on_message
-        self.client.connect(host, port)
-        self.client.loop_start()
+    @staticmethod
+    def _holds(s: TableSession, seat: int, felt: int, in_zone: int) -> bool:
+        """The table has read every chip the player put out and still waits on him."""
+        return felt != in_zone and zone_value(s.zone(seat)) == felt
 
-    def renderable(self) -> Any:
-        from pokertable.mqtt.watch import render
 
-        with self._lock:
-            return render(self.room, single=True)
+def _table_has_card(session: TableSession, zone: str, card: str) -> bool:
+    if zone == "board":
+        return card in session.board_cards
+    if zone == "burn":
+        return card in session.burn_cards
+    seat = int(zone.removeprefix("seat").split(".")[0])
+    return card in session.cards_at(seat)
 
-    def stop(self) -> None:
-        self.client.loop_stop()
-        self.client.disconnect()
+
+def describe(session: TableSession) -> str:
+    """The table as the stall message reports it."""
+    hand = session.hand
+    if hand is None:
+        return f"no hand; {session.hand_number} played"
+    alerts = ", ".join(f"{a.id} {a.ruling.text}" for a in session.alerts) or "none"
+    return (
+        f"hand {hand.hand_id} {hand.phase.name.lower()} street {hand.street.name.lower()}, "
+        f"action on {hand.action_on}, floor alerts: {alerts}"
+    )
 
 
 # --- the command --------------------------------------------------------------------------
+
+
+def _broker_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (or ``:PORT`` for this machine), checked when the arguments are parsed."""
+    host, sep, port_text = text.rpartition(":")
+    if not sep or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:1883)")
+    return host or "127.0.0.1", int(port_text)
+
+
+def _profile_name(text: str) -> str:
+    from pokertable.controller.profiles import available_profiles
+
+    names = available_profiles()
+    if text not in names:
+        hint = difflib.get_close_matches(text, names, n=1)
+        guess = f"; did you mean {hint[0]!r}?" if hint else ""
+        raise argparse.ArgumentTypeError(
+            f"unknown profile {text!r}{guess} (known: {', '.join(names)})"
+        )
+    return text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--hands", type=int, default=0, help="hands to play, then exit (default: until Ctrl-C)"
     )
-    parser.add_argument("--players", type=int, default=6, choices=range(2, 11), metavar="2-10")
-    parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
-        "--broker", metavar="HOST:PORT", help="use this MQTT broker instead of an in-process one"
+        "--players", type=int, default=6, choices=range(2, 11), metavar="2-10",
+        help="players at the table (default: 6)",
     )
-    parser.add_argument("--profile", default="tda-2024")
+    parser.add_argument(
+        "--seed", type=int, default=7, help="seed of the shuffles and the bots' play (default: 7)"
+    )
+    parser.add_argument(
+        "--broker", metavar="HOST:PORT", type=_broker_address,
+        help="use this MQTT broker instead of an in-process one",
+    )
+    parser.add_argument(
+        "--profile", default="tda-2024", type=_profile_name,
+        help="rule profile the table plays (default: tda-2024; see 'pokertable rules')",
+    )
+    parser.add_argument(
+        "--floor-pause", type=float, default=None, metavar="SECONDS",
+        help="how long the simulated floor looks at a call before ruling "
+        f"(default: {FLOOR_PAUSE_S} s in a terminal, 0.2 s otherwise)",
+    )
+    parser.add_argument(
+        "--stall-limit", type=float, default=STALL_S, metavar="SECONDS",
+        help="give up when the table takes no input for this long (a last resort; "
+        f"default: {STALL_S:.0f} s)",
+    )
 
 
 def _config(
@@ -324,123 +448,124 @@ def _node_specs(players: int) -> list[Any]:
     return specs
 
 
-def _clock_level(host: str, port: int) -> None:
-    """The tournament clock announces level 2 (applies from the next hand, Rule 23)."""
-    import paho.mqtt.publish as publish
+@dataclass
+class DemoResult:
+    """What a run did, for the summary line and for tests."""
 
-    level = {
-        "number": 2,
-        "small_blind": 200,
-        "big_blind": 400,
-        "ante": 400,
-        "ante_format": "bb_ante",
-    }
-    publish.single(
-        "pokertable/v1/demo/clock",
-        json.dumps({"command": "level", "request_id": "demo-clock-2", "level": level}),
-        qos=1,
-        hostname=host,
-        port=port,
-    )
+    hands: int = 0
+    actions: int = 0
+    inputs: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+    floor_calls: dict[str, str] = field(default_factory=dict)  # alert id -> decision
+    stacks: str = ""
 
 
 def run(args: argparse.Namespace) -> int:
-    from pokertable.hardware.registry import TagRegistry
-    from pokertable.hardware.simulator import SyntheticTags, TableSimulator
-    from pokertable.mqtt.inprocess_broker import AmqttBroker
-
     interactive = sys.stdout.isatty()
-    broker = None
-    if args.broker:
-        host, _, port_text = args.broker.rpartition(":")
-        host, port = host or "127.0.0.1", int(port_text)
-    else:
-        broker = AmqttBroker()
-        broker.start()
-        host, port = "127.0.0.1", broker.port
-    rng = random.Random(args.seed)
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="pokertable-demo-") as folder:
-        tmp = Path(folder)
-        registry = TagRegistry(tmp / "registry.sqlite3")
-        SyntheticTags.enroll(registry)
-        sim = TableSimulator(registry, _node_specs(args.players), node_config=NODE_TIMING)
-        ports = [sim.port_of(n) for n in sorted(sim.nodes)]
-        runtime = TableRuntime(
-            _config(tmp, args.players, ports, host, port, args.profile), registry=registry
-        )
-        viewer: Viewer | None = None
-        hands = 0
-        try:
-            app = runtime.start()
-            if runtime.bridge is not None and not runtime.bridge.wait_connected(10):
-                raise DemoError(f"cannot reach the MQTT broker at {host}:{port}")
-            for bus in runtime.buses:
-                for supervisor in bus.supervisors.values():
-                    supervisor.wait_connected(timeout=10)
-            viewer = Viewer(host, port, "demo", "t1", interactive)
-            dealer = Dealer(sim, app, rng)
-            dealer.buses = runtime.buses
-            hands = _play(dealer, viewer, args, interactive, host, port)
-        except DemoError as exc:
-            print(f"demo failed: {exc}", file=sys.stderr)
-            return 1
-        finally:
-            if viewer is not None:
-                viewer.stop()
-            runtime.stop()
-            sim.close()
-            registry.close()
-            if broker is not None:
-                broker.stop()
-        session = app.snapshot()
-        stacks = ", ".join(f"{s.player} {s.stack}" for s in session.table.seats)
-        elapsed = time.monotonic() - started
-        print(
-            f"demo: {hands} hands, {dealer.actions} player actions, "
-            f"{app.stats.inputs} reader/console inputs journaled, "
-            f"{viewer.events if viewer else 0} events via MQTT, {elapsed:.1f} s; "
-            f"stacks: {stacks}"
-        )
+    try:
+        result = play(args, interactive=interactive)
+    except DemoError as exc:
+        print(f"demo failed: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    print(
+        f"demo: {result.hands} hands, {result.actions} player actions, "
+        f"{len(result.floor_calls)} floor calls ruled, "
+        f"{result.inputs} reader/console inputs journaled, "
+        f"{len(result.events)} events via MQTT, {time.monotonic() - started:.1f} s; "
+        f"stacks: {result.stacks}"
+    )
     return 0
 
 
-def _play(
-    dealer: Dealer,
-    viewer: Viewer,
-    args: argparse.Namespace,
-    interactive: bool,
-    host: str,
-    port: int,
-) -> int:
+def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
+    """The demo's core: a table, its room and the bots; raises DemoError when it stalls."""
+    from pokertable.hardware.registry import TagRegistry
+    from pokertable.hardware.simulator import SyntheticTags, TableSimulator
+
+    broker: Any = None
+    if args.broker:
+        host, port = args.broker
+    else:
+        from pokertable.mqtt.inprocess_broker import AmqttBroker
+
+        broker = AmqttBroker()
+        broker.start()
+        host, port = "127.0.0.1", broker.port
+    pause = args.floor_pause
+    if pause is None:
+        pause = FLOOR_PAUSE_S if interactive else 0.2
+    result = DemoResult()
+    with contextlib.ExitStack() as stack, tempfile.TemporaryDirectory(
+        prefix="pokertable-demo-"
+    ) as folder:
+        if broker is not None:
+            stack.callback(broker.stop)
+        tmp = Path(folder)
+        registry = TagRegistry(tmp / "registry.sqlite3")
+        stack.callback(registry.close)
+        SyntheticTags.enroll(registry)
+        sim = TableSimulator(registry, _node_specs(args.players), node_config=NODE_TIMING)
+        stack.callback(sim.close)
+        ports = [sim.port_of(n) for n in sorted(sim.nodes)]
+        config = _config(tmp, args.players, ports, host, port, args.profile)
+        # The room's clients come first, so they see the table's very first state.
+        viewer = Viewer(host, port, "demo", "t1", stall_s=args.stall_limit)
+        viewer.start()
+        stack.callback(viewer.stop)
+        director = SimulatedDirector(
+            host, port, "demo", "t1", pause_s=pause, stall_s=args.stall_limit
+        )
+        director.start()
+        stack.callback(director.stop)
+        clock = TournamentClock(host, port, "demo", stall_s=args.stall_limit)
+        clock.start()
+        stack.callback(clock.stop)
+        runtime = TableRuntime(config, registry=registry)
+        app = runtime.start()
+        stack.callback(runtime.stop)
+        dealer = Dealer(sim, app, random.Random(args.seed), stall_s=args.stall_limit)
+        app.on_output = dealer.observe
+        dealer.buses = runtime.buses
+        if runtime.bridge is not None and not runtime.bridge.wait_connected(args.stall_limit):
+            raise DemoError(f"the table cannot reach the MQTT broker at {host}:{port}")
+        for bus in runtime.buses:
+            for supervisor in bus.supervisors.values():
+                supervisor.wait_connected(timeout=args.stall_limit)
+        view = LiveView(viewer, director, args.hands) if interactive else None
+        if view is not None:
+            stack.enter_context(view)
+        result.hands = _play(dealer, clock, args, view)
+        session = app.snapshot()
+        result.actions = dealer.actions
+        result.inputs = app.stats.inputs
+        result.stacks = ", ".join(f"{s.player} {s.stack}" for s in session.table.seats)
+        if runtime.bridge is not None:
+            runtime.bridge.wait_delivered(args.stall_limit)
+        result.floor_calls = dict(director.answers)
+        result.events = list(viewer.event_log)
+    return result
+
+
+def _play(dealer: Dealer, clock: TournamentClock, args: argparse.Namespace,
+          view: LiveView | None) -> int:
     hands = 0
-    live_ctx: Any = None
-    if interactive:
-        from rich.live import Live
-
-        live_ctx = Live(viewer.renderable(), refresh_per_second=8, screen=False)
-        live_ctx.start()
-    try:
-        while args.hands == 0 or hands < args.hands:
-            session = dealer.app.snapshot()
-            if sum(1 for s in session.table.seats if s.stack > 0) < 2:
-                break
-            if hands == 9:
-                _clock_level(host, port)
-            session = dealer.play_hand()
-            hands += 1
-            if live_ctx is not None:
-                live_ctx.update(viewer.renderable())
-            else:
-                print(_hand_line(session, hands, args.hands), flush=True)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        if live_ctx is not None:
-            live_ctx.stop()
+    while args.hands == 0 or hands < args.hands:
+        session = dealer.app.snapshot()
+        if sum(1 for s in session.table.seats if s.stack > 0) < 2:
+            break
+        if hands == 9:
+            # The clock announces level 2: it applies from the next hand (Rule 23).
+            clock.announce(2, 200, 400, 400)
+        if view is not None:
+            view.hand = hands + 1
+        session = dealer.play_hand()
+        hands += 1
+        if view is None:
+            print(_hand_line(session, hands, args.hands), flush=True)
     return hands
-
-
 def _hand_line(session: TableSession, number: int, total: int) -> str:
     hand = session.hand
     assert hand is not None
