@@ -191,14 +191,6 @@ class Dealer:
         for _ in range(hand.variant.hole_cards):
             for seat in order:
                 self.deal(f"seat{seat}.cards", deck.pop())
-        self.wait(
-            lambda s: (
-                s.hand is None
-                or s.hand.phase is Phase.COMPLETE
-                or all(x.hole for x in s.hand.seats)
-            ),
-            "the hole cards to be read",
-        )
         while True:
             session = self.app.snapshot()
             hand = session.hand
@@ -416,6 +408,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default: {FLOOR_PAUSE_S} s in a terminal, 0.2 s otherwise)",
     )
     parser.add_argument(
+        "--string-bets", type=float, default=0.02, metavar="RATE",
+        help="how often a player pushes a bet in two motions, a string bet the floor rules "
+        "on (0 to 1; default: 0.02)",
+    )
+    parser.add_argument(
         "--stall-limit", type=float, default=STALL_S, metavar="SECONDS",
         help="give up when the table takes no input for this long (a last resort; "
         f"default: {STALL_S:.0f} s)",
@@ -526,7 +523,10 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         runtime = TableRuntime(config, registry=registry)
         app = runtime.start()
         stack.callback(runtime.stop)
-        dealer = Dealer(sim, app, random.Random(args.seed), stall_s=args.stall_limit)
+        dealer = Dealer(
+            sim, app, random.Random(args.seed), stall_s=args.stall_limit,
+            string_bets=args.string_bets,
+        )
         app.on_output = dealer.observe
         dealer.buses = runtime.buses
         if runtime.bridge is not None and not runtime.bridge.wait_connected(args.stall_limit):
