@@ -13,8 +13,8 @@ def uids(*ns: int) -> frozenset[str]:
 def test_deck_order_is_documented_new_deck_order() -> None:
     assert len(DECK_ORDER) == len(set(DECK_ORDER)) == 52
     assert DECK_ORDER[:3] == ("As", "2s", "3s")
-    assert DECK_ORDER[12:14] == ("Ks", "Ah")
-    assert DECK_ORDER[-1] == "Kc"
+    assert DECK_ORDER[12:14] == ("Ks", "Ad")  # a new deck: spades, diamonds, clubs, hearts
+    assert DECK_ORDER[-1] == "Ah"
 
 
 def test_chip_pile_is_taken_only_after_it_held_still() -> None:
