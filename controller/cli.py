@@ -35,6 +35,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "pokertable.hardware.enroll",
         "enroll chips or a deck into the tag registry",
     ),
+    "readers": (
+        "pokertable.hardware.readers",
+        "live diagnostic of the reader nodes: heartbeat, scan rate, errors, tags per antenna",
+    ),
     "rules": (
         "pokertable.controller.rules_cli",
         "show a rule profile's parameters or diff two profiles",
