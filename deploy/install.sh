@@ -16,8 +16,9 @@ VENV="$PREFIX/.venv"
 CONF_DIR=/etc/pokertable
 STATE_DIR=/var/lib/pokertable
 UNIT=/etc/systemd/system/pokertable.service
-UDEV_RULE=/etc/udev/rules.d/99-pokertable.rules
+OLD_UDEV_RULE=/etc/udev/rules.d/99-pokertable.rules
 MODEL_FILE=${POKERTABLE_MODEL_FILE:-/proc/device-tree/model}
+BOOT_CONFIG=${POKERTABLE_BOOT_CONFIG:-/boot/firmware/config.txt}
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WITH_BROKER=0
@@ -77,6 +78,26 @@ PACKAGES=(python3 python3-venv python3-dev build-essential)
 run apt-get update
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${PACKAGES[@]}"
 
+# Which UART drives GPIO14/15 (the reader bus) depends on the board: docs/install-pi.md.
+PI5=0
+BT_ON_PL011=0
+case "$MODEL" in
+    "Raspberry Pi 5"* | "Raspberry Pi Compute Module 5"*) PI5=1 ;;
+    "Raspberry Pi 3"* | "Raspberry Pi 4"* | "Raspberry Pi Zero 2"* | "Raspberry Pi Zero W"*) BT_ON_PL011=1 ;;
+esac
+
+# Append a line to the boot config unless it is already there (takes effect at reboot).
+boot_config_line() {
+    if [[ -f "$BOOT_CONFIG" ]] && grep -qxF "$1" "$BOOT_CONFIG"; then
+        return 0
+    fi
+    if [[ $DRY_RUN -eq 1 ]]; then
+        printf '+ append %q to %q\n' "$1" "$BOOT_CONFIG"
+    else
+        printf '%s\n' "$1" >>"$BOOT_CONFIG"
+    fi
+}
+
 say "user $APP (groups dialout, gpio, spi)"
 for group in dialout gpio spi; do
     if ! getent group "$group" >/dev/null; then
@@ -112,12 +133,22 @@ if command -v raspi-config >/dev/null 2>&1; then
 else
     say "raspi-config not found: enable the UART and SPI by hand (docs/install-pi.md)"
 fi
+if [[ $PI5 -eq 1 ]]; then
+    say "Pi 5: the UART on GPIO14/15 is /dev/ttyAMA0 (dtparam=uart0=on); /dev/serial0 is the debug connector"
+    boot_config_line "dtparam=uart0=on"
+elif [[ $BT_ON_PL011 -eq 1 ]]; then
+    say "$MODEL: Bluetooth off the PL011 UART, so GPIO14/15 get it as /dev/ttyAMA0 (dtoverlay=disable-bt)"
+    boot_config_line "dtoverlay=disable-bt"
+    if systemctl list-unit-files hciuart.service >/dev/null 2>&1; then
+        run systemctl disable hciuart.service
+    fi
+fi
 
-say "udev rule for USB-serial adapters: $UDEV_RULE"
-run install -m 0644 "$SOURCE/deploy/99-pokertable.rules" "$UDEV_RULE"
-if command -v udevadm >/dev/null 2>&1; then
-    run udevadm control --reload-rules
-    run udevadm trigger --subsystem-match=tty --action=add
+# Reader ports are named by the kernel's own /dev/serial/by-id links (docs/install-pi.md);
+# older installs shipped a udev rule that duplicated them.
+if [[ -e "$OLD_UDEV_RULE" ]]; then
+    say "removing $OLD_UDEV_RULE: use the /dev/serial/by-id/ links instead"
+    run rm -f "$OLD_UDEV_RULE"
 fi
 
 say "configuration in $CONF_DIR"

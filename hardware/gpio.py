@@ -27,9 +27,10 @@ edge selection, RuntimeError on a pin that was never set up)::
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -320,8 +321,14 @@ class RpiGpioBackend:
                     f"which brings rpi-lgpio) on the Raspberry Pi ({exc})"
                 ) from exc
         self._gpio: Any = gpio_module
-        self._gpio.setwarnings(False)
-        self._gpio.setmode(self._gpio.BCM)
+        try:
+            self._gpio.setwarnings(False)
+            self._gpio.setmode(self._gpio.BCM)  # rpi-lgpio opens /dev/gpiochipN here
+        except Exception as exc:  # lgpio.error or RuntimeError: the libraries share no base
+            raise GpioError(
+                f"cannot open the GPIO chip: {exc} (no access: add the user to the gpio "
+                "group; wrong chip on a Pi 5: set RPI_LGPIO_CHIP, docs/install-pi.md)"
+            ) from exc
         self._used: set[int] = set()
         self._lock = threading.Lock()
 
@@ -340,14 +347,16 @@ class RpiGpioBackend:
         with self._lock:
             if pin in self._used:
                 raise GpioError(f"pin {pin}: already set up; call cleanup() first")
-            g.setup(pin, g.IN, pull_up_down=g.PUD_UP if pull_up else g.PUD_DOWN)
+            with _pin_errors(pin):
+                g.setup(pin, g.IN, pull_up_down=g.PUD_UP if pull_up else g.PUD_DOWN)
             self._used.add(pin)
         if on_edge is not None:
             kind = {"falling": g.FALLING, "rising": g.RISING, "both": g.BOTH}[edge]
-            if bouncetime_ms > 0:  # RPi.GPIO refuses bouncetime=0
-                g.add_event_detect(pin, kind, callback=on_edge, bouncetime=bouncetime_ms)
-            else:
-                g.add_event_detect(pin, kind, callback=on_edge)
+            with _pin_errors(pin):
+                if bouncetime_ms > 0:  # RPi.GPIO refuses bouncetime=0
+                    g.add_event_detect(pin, kind, callback=on_edge, bouncetime=bouncetime_ms)
+                else:
+                    g.add_event_detect(pin, kind, callback=on_edge)
 
     def setup_output(self, pin: int, *, initial: bool = False) -> None:
         _check_pin(pin)
@@ -355,7 +364,8 @@ class RpiGpioBackend:
         with self._lock:
             if pin in self._used:
                 raise GpioError(f"pin {pin}: already set up; call cleanup() first")
-            g.setup(pin, g.OUT, initial=g.HIGH if initial else g.LOW)
+            with _pin_errors(pin):
+                g.setup(pin, g.OUT, initial=g.HIGH if initial else g.LOW)
             self._used.add(pin)
 
     def output(self, pin: int, value: bool) -> None:
@@ -371,6 +381,18 @@ class RpiGpioBackend:
             self._used.clear()
         if pins:
             self._gpio.cleanup(pins)
+
+
+@contextlib.contextmanager
+def _pin_errors(pin: int) -> Iterator[None]:
+    """The library's error for one pin (lgpio's 'GPIO busy': another process holds it) as
+    a GpioError naming the pin."""
+    try:
+        yield
+    except GpioError:
+        raise
+    except Exception as exc:  # lgpio.error or RuntimeError: the libraries share no base
+        raise GpioError(f"pin {pin}: {exc} (another program may hold it)") from exc
 
 
 def running_on_pi(model_path: Path = DEVICE_TREE_MODEL) -> str | None:

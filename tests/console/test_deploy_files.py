@@ -37,12 +37,15 @@ def unit_settings() -> dict[str, list[str]]:
 
 
 def dry_run(tmp_path: Path, *args: str, model: bytes | None = None,
-            raspi_config: bool = False) -> subprocess.CompletedProcess[str]:
+            raspi_config: bool = False, boot_config: str = "") -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     model_file = tmp_path / "model"
     if model is not None:
         model_file.write_bytes(model)
     env["POKERTABLE_MODEL_FILE"] = str(model_file)
+    config_txt = tmp_path / "config.txt"
+    config_txt.write_text(boot_config)
+    env["POKERTABLE_BOOT_CONFIG"] = str(config_txt)
     if raspi_config:  # only its presence is checked in a dry run; it is never executed
         bin_dir = tmp_path / "bin"
         bin_dir.mkdir()
@@ -107,15 +110,49 @@ def test_dry_run_plan_order_user_before_files_unit_last(tmp_path: Path) -> None:
                  "user": r"^useradd --system .* pokertable$",
                  "groups": r"^usermod --append --groups dialout,gpio,spi pokertable$",
                  "venv": r"-m venv /opt/pokertable/.venv$",
-                 "udev": r"99-pokertable.rules /etc/udev/rules.d/99-pokertable.rules$",
                  "config": r"table.example.toml /etc/pokertable/table.toml$",
                  "unit": r"pokertable.service /etc/systemd/system/pokertable.service$",
                  "enable": r"^systemctl enable pokertable.service$",
                  "broker": r"^systemctl enable --now mosquitto.service$",
              }.items()}
-    order = ["apt", "user", "groups", "venv", "udev", "config", "unit", "enable", "broker"]
+    order = ["apt", "user", "groups", "venv", "config", "unit", "enable", "broker"]
     assert sorted(order, key=first.__getitem__) == order
     assert "systemctl restart pokertable.service" not in plan  # fresh config: no start yet
+
+
+@pytest.mark.parametrize(
+    ("model", "line"),
+    [
+        (b"Raspberry Pi 5 Model B Rev 1.0\x00", "dtparam=uart0=on"),
+        (b"Raspberry Pi 4 Model B Rev 1.5\x00", "dtoverlay=disable-bt"),
+        (b"Raspberry Pi 3 Model B Plus Rev 1.3\x00", "dtoverlay=disable-bt"),
+        (b"Raspberry Pi Zero 2 W Rev 1.0\x00", "dtoverlay=disable-bt"),
+    ],
+)
+def test_dry_run_puts_the_good_uart_on_gpio14_15_for_each_board(
+    tmp_path: Path, model: bytes, line: str
+) -> None:
+    """Pi 5: UART0 on the header needs dtparam=uart0=on (serial0 is the debug connector);
+    Pi 3/4/Zero 2 W: Bluetooth holds the PL011 until disable-bt. Either way: /dev/ttyAMA0."""
+    result = dry_run(tmp_path, model=model)
+    assert result.returncode == 0, result.stderr
+    appends = [x for x in result.stdout.splitlines() if x.startswith("+ append")]
+    assert appends == [f"+ append {line} to {tmp_path / 'config.txt'}"]
+    assert "/dev/ttyAMA0" in result.stdout
+
+
+def test_dry_run_leaves_a_boot_config_line_that_is_already_there(tmp_path: Path) -> None:
+    result = dry_run(tmp_path, model=b"Raspberry Pi 5 Model B Rev 1.0\x00",
+                     boot_config="[all]\ndtparam=uart0=on\n")
+    assert result.returncode == 0, result.stderr
+    assert "+ append" not in result.stdout
+
+
+def test_no_udev_rule_is_shipped_or_installed(tmp_path: Path) -> None:
+    """/dev/serial/by-id (and by-path) already name every USB-serial adapter stably."""
+    assert not (DEPLOY / "99-pokertable.rules").exists()
+    plan = planned(dry_run(tmp_path))
+    assert not any("/etc/udev/rules.d" in c and not c.startswith("rm ") for c in plan)
 
 
 def test_unknown_option_is_refused(tmp_path: Path) -> None:
@@ -180,11 +217,12 @@ def test_example_data_paths_are_writable_under_the_unit() -> None:
         assert Path(path).is_absolute() and Path(path).is_relative_to(writable), path
 
 
-def test_udev_symlink_and_example_port_use_one_prefix() -> None:
-    rule = next(line for line in (DEPLOY / "99-pokertable.rules").read_text().splitlines()
-                if line.startswith("SUBSYSTEM"))
-    assert 'SYMLINK+="pokertable/usb-$env{ID_PATH_TAG}"' in rule and 'GROUP="dialout"' in rule
-    assert 'port = "/dev/pokertable/usb-' in EXAMPLE.read_text()
+def test_example_ports_are_the_header_uart_and_by_id_links() -> None:
+    text = EXAMPLE.read_text()
+    data = tomllib.loads(text)
+    assert [r["port"] for r in data["readers"]] == ["/dev/ttyAMA0"]
+    assert '# port = "/dev/serial/by-id/usb-' in text
+    assert "/dev/serial0" not in data["readers"][0]["port"]
 
 
 # -- the install guide --------------------------------------------------------------------
@@ -199,9 +237,17 @@ def test_install_guide_pin_table_matches_the_code() -> None:
     assert all(HEADER_PIN[int(bcm)] == int(header) for _, bcm, header in rows)
 
 
-def test_install_guide_mentions_every_config_section() -> None:
+def test_install_guide_mentions_every_config_section_and_key() -> None:
+    from pokertable.controller.config import AppConfig
+
     text = DOC.read_text()
-    for section in ("[table]", "[table.overrides]", "[[levels]]", "[registry]", "[journal]",
-                    "[[readers]]", "[gpio]", "[gpio.pins]", "[mqtt]"):
+    for section in ("[table]", "[table.overrides]", "[[levels]]", "[[players]]", "[registry]",
+                    "[journal]", "[[readers]]", "[gpio]", "[gpio.pins]", "[mqtt]"):
         assert section in text, section
+    for name, field in AppConfig.model_fields.items():
+        model = field.annotation
+        for candidate in getattr(model, "__args__", (model,)):
+            for key in getattr(candidate, "model_fields", {}):
+                pattern = rf"`[^`\n]*\b{key}\b[^`\n]*`"
+                assert re.search(pattern, text), f"{name}.{key} is not in the config reference"
     assert "journalctl -u pokertable" in text and "raspi-config nonint do_serial_hw 0" in text

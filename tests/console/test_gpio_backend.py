@@ -287,3 +287,41 @@ def test_unknown_backend_name_is_refused() -> None:
     expected = r"gpio backend: 'pigpio' not one of \('auto', 'rpi', 'fake'\)"
     with pytest.raises(GpioError, match=expected):
         select_backend("pigpio")
+
+
+class LgpioError(Exception):
+    """What lgpio raises (``lgpio.error``): not a RuntimeError, not an OSError."""
+
+
+class ChiplessGpio:
+    """RPi.GPIO as rpi-lgpio behaves when the gpiochip cannot be opened (its docs' example
+    with a wrong RPI_LGPIO_CHIP), or when another process holds a pin ('GPIO busy')."""
+
+    BCM, IN, OUT, PUD_UP, PUD_DOWN, HIGH, LOW = 11, 1, 0, 22, 21, 1, 0
+
+    def __init__(self, *, chip_opens: bool) -> None:
+        self.chip_opens = chip_opens
+
+    def setwarnings(self, flag: bool) -> None:
+        pass
+
+    def setmode(self, mode: int) -> None:
+        if not self.chip_opens:
+            raise LgpioError("can not open gpiochip")
+
+    def setup(self, pin: int, direction: int, **kwargs: object) -> None:
+        raise LgpioError("GPIO busy")
+
+
+def test_a_gpiochip_that_cannot_open_is_one_gpio_error_naming_the_fix() -> None:
+    with pytest.raises(GpioError, match=r"cannot open the GPIO chip: can not open gpiochip.*"
+                       r"RPI_LGPIO_CHIP"):
+        RpiGpioBackend(ChiplessGpio(chip_opens=False))
+
+
+def test_a_pin_held_by_another_program_is_a_gpio_error_naming_the_pin() -> None:
+    backend = RpiGpioBackend(ChiplessGpio(chip_opens=True))
+    with pytest.raises(GpioError, match="pin 17: GPIO busy"):
+        backend.setup_input(17, pull_up=True, on_edge=None)
+    with pytest.raises(GpioError, match="pin 12: GPIO busy"):
+        backend.setup_output(12)
