@@ -43,6 +43,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "pokertable.controller.rules_cli",
         "show a rule profile's parameters or diff two profiles",
     ),
+    "init": (
+        "pokertable.controller.init_config",
+        "write a table.toml for this machine after a few questions",
+    ),
     "run": (
         "pokertable.controller.run",
         "run the table: readers, rules engine and MQTT (starts at boot)",
