@@ -103,6 +103,7 @@ class Dealer:
         self._changed = threading.Condition()
         self._processed = 0  # inputs the table has applied
         self._refusals: list[tuple[int | None, str]] = []  # (seat, text) of refused inputs
+        self.acting: int | None = None  # the seat whose move the dealer is waiting on
 
     # -- plumbing --------------------------------------------------------------------
 
@@ -112,8 +113,13 @@ class Dealer:
             self._processed += 1
             for output in outputs:
                 payload = output.payload
-                if output.channel == "event" and payload.get("kind") == "rejected":
-                    for ruling in payload.get("rulings", []):
+                if output.channel != "event":
+                    continue
+                for ruling in payload.get("rulings", []):
+                    # A refused input, or an alert about the seat that is acting ("waits
+                    # for a floor ruling", "no action"): the dealer must look again.
+                    mine = ruling.get("kind") == "alert" and ruling.get("seat") == self.acting
+                    if payload.get("kind") == "rejected" or mine:
                         self._refusals.append((ruling.get("seat"), str(ruling.get("text"))))
             self._changed.notify_all()
 
@@ -255,6 +261,7 @@ class Dealer:
         opts = betting.options_for(hand, session.config.rules)
         assert opts is not None
         seat_no = opts.seat
+        self.acting = seat_no
         seat = hand.seat(seat_no)
         in_zone = zone_value(session.zone(seat_no))
         before = (len(hand.actions), hand.action_on, self.refusals())
@@ -274,12 +281,16 @@ class Dealer:
         elif opts.can_raise and not expensive and roll > 0.85:
             top = min(opts.max_to, opts.min_to + 3 * hand.level.big_blind, seat.bet + seat.stack)
             target = round_chips(self.rng.randint(opts.min_to, max(opts.min_to, top)))
-            if target < opts.min_to or (target - in_zone) % DENOMINATIONS[-1]:
+            if target < opts.min_to or target <= in_zone or (target - in_zone) % DENOMINATIONS[-1]:
                 self.press("bet_raise", opts.min_to)  # declared on the console instead
             else:
                 felt = target
                 self._push_bet(seat_no, target - in_zone, in_zone)  # a raise by chips alone
         elif opts.can_check:
+            self.press("check_call")
+        elif opts.to_call + seat.bet <= in_zone:
+            # Chips already out cover the call (the floor sent some back that are still
+            # in front): the dealer states the call on the console.
             self.press("check_call")
         else:
             felt = opts.to_call + seat.bet
