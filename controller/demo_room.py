@@ -276,7 +276,8 @@ class LiveView:
     room sees it; redrawn on every message from the table, with library log lines kept
     inside the view instead of written across it."""
 
-    def __init__(self, viewer: Viewer, director: SimulatedDirector, total: int) -> None:
+    def __init__(self, viewer: Any, director: Any, total: int, *, console: Any = None) -> None:
+        self.console = console
         self.viewer = viewer
         self.director = director
         self.total = total
@@ -295,7 +296,7 @@ class LiveView:
         root.setLevel(logging.WARNING)
         self._live = Live(
             get_renderable=self.render, refresh_per_second=8, redirect_stderr=True,
-            redirect_stdout=True, transient=False,
+            redirect_stdout=True, transient=False, console=self.console,
         )
         self._live.start()
         self.viewer.changed = self._live.refresh
