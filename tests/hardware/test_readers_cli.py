@@ -70,6 +70,6 @@ def test_readers_on_a_silent_port_says_which_in_one_line(
     finally:
         os.close(master)
         os.close(slave)
-    assert code == 1
     err = capsys.readouterr().err
+    assert code == 1, err
     assert err.count("\n") == 1 and "no heartbeat in 1 s on /dev/" in err
