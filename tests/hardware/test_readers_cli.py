@@ -48,8 +48,9 @@ def test_readers_once_shows_each_node_and_what_each_antenna_holds(
         code = main(["readers", "--port", port, "--registry", str(db), "--once",
                      "--stall-limit", "300"])
     registry.close()
-    out = capsys.readouterr().out
-    assert code == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    assert code == 0, captured.err
     table_rows = rows(out)
     node = table_rows[Path(port).name]
     assert node[0] == "3" and node[3] == "up" and node[2].startswith("0.")
