@@ -130,9 +130,13 @@ class DiagnosticSession(BusSession):
             self.changed.notify_all()
 
     def report_ready(self, ports: list[str]) -> bool:
-        """Every port has a node that has sent its BIRTH and a heartbeat since."""
+        """Every port has a node that has sent its BIRTH, a heartbeat since, and a snapshot
+        of each of its zones (the first report of a zone may follow the heartbeat)."""
         with self.changed:
-            heard = {n.port for n in self.nodes.values() if n.up and n.heartbeats}
+            heard = {
+                n.port for n in self.nodes.values()
+                if n.up and n.heartbeats and all(z.reports for z in n.zones.values())
+            }
         return set(ports) <= heard
 
 
