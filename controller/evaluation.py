@@ -1,7 +1,11 @@
 """Hand strength at showdown: hold'em (best five of seven), Omaha (two hole + three board).
 
-eval7 (a C extension, ~1.4 M seven-card evaluations a second here) does the counting; this
-module only chooses which cards may combine. A larger value is a stronger hand.
+eval7 (a C extension) counts hold'em hands; this module only turns card text into eval7
+cards through a prebuilt table, so a hold'em evaluation costs little more than eval7's
+own (figures beside raw eval7 in docs/benchmarks.md). Omaha needs the best of 60
+five-card hands: suits only matter for a flush, so every five-card hand that is not a
+flush is looked up by the product of its rank primes in a table built once from eval7,
+and only the few suited combinations go back to eval7. A larger value is stronger.
 
 >>> holdem_strength(("As", "Ks"), ("Qs", "Js", "Ts", "2d", "3c"))[1]
 'Straight Flush'
@@ -12,33 +16,98 @@ module only chooses which cards may combine. A larger value is a stronger hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
+from typing import Any
 
 import eval7
 
 from pokertable.controller.model import Variant
 
+_RANKS = "23456789TJQKA"
+_SUITS = "cdhs"
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 
-@lru_cache(maxsize=64)
+_CARDS: dict[str, eval7.Card] = {r + s: eval7.Card(r + s) for r in _RANKS for s in _SUITS}
+# card text -> (rank prime, suit letter)
+_PRIME_SUIT: dict[str, tuple[int, str]] = {
+    r + s: (_PRIMES[i], s) for i, r in enumerate(_RANKS) for s in _SUITS
+}
+# eval7 keeps the hand category in the bits above 24 (0 high card ... 8 straight flush)
+HAND_TYPES: tuple[str, ...] = tuple(str(eval7.handtype(t << 24)) for t in range(9))
+
+_no_flush_values: dict[int, int] = {}  # rank-prime product of five cards -> eval7 value
+
+
 def _card(text: str) -> eval7.Card:
-    return eval7.Card(text)
+    card = _CARDS.get(text)
+    return eval7.Card(text) if card is None else card  # eval7 names the bad card
 
 
-def holdem_strength(hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]:
-    value = eval7.evaluate([_card(c) for c in (*hole, *board)])
-    return value, str(eval7.handtype(value))
+def hand_type(value: int) -> str:
+    return HAND_TYPES[value >> 24]
+
+
+def holdem_strength(
+    hole: Sequence[str],
+    board: Sequence[str],
+    _evaluate: Any = eval7.evaluate,
+    _get: Any = _CARDS.__getitem__,
+    _types: tuple[str, ...] = HAND_TYPES,
+) -> tuple[int, str]:
+    """Best five of the seven (or fewer) cards; the keyword defaults only bind locals."""
+    try:
+        value: int = _evaluate([*map(_get, hole), *map(_get, board)])
+    except KeyError:
+        value = _evaluate([_card(c) for c in (*hole, *board)])
+    return value, _types[value >> 24]
+
+
+def _no_flush_table() -> dict[int, int]:
+    """Every five-rank multiset (6,175 of them) valued by eval7 with suits that make no flush."""
+    if not _no_flush_values:
+        table = {}
+        for ranks in combinations_with_replacement(range(13), 5):
+            if any(ranks.count(r) > 4 for r in ranks):
+                continue
+            # sorted ranks, suits c d h s c: equal ranks get different suits, never five alike
+            cards = [_CARDS[_RANKS[r] + _SUITS[i % 4]] for i, r in enumerate(ranks)]
+            product = 1
+            for r in ranks:
+                product *= _PRIMES[r]
+            table[product] = eval7.evaluate(cards)
+        _no_flush_values.update(table)
+    return _no_flush_values
 
 
 def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]:
-    best = -1
-    board_cards = [_card(c) for c in board]
-    hole_cards = [_card(c) for c in hole]
-    for two in combinations(hole_cards, 2):
-        for three in combinations(board_cards, 3):
-            value = eval7.evaluate([*two, *three])
-            best = max(best, value)
-    return best, str(eval7.handtype(best))
+    """Exactly two hole cards and three board cards (R-Omaha), best of all such hands."""
+    table = _no_flush_values or _no_flush_table()
+    try:
+        hole_info = [_PRIME_SUIT[c] for c in hole]
+        board_info = [_PRIME_SUIT[c] for c in board]
+    except KeyError:
+        for c in (*hole, *board):
+            _card(c)  # raises eval7's error naming the card
+        raise
+    hole_products = [a[0] * b[0] for a, b in combinations(hole_info, 2)]
+    board_products = [a[0] * b[0] * c[0] for a, b, c in combinations(board_info, 3)]
+    if not hole_products or not board_products:
+        raise ValueError("Omaha needs at least two hole cards and three board cards")
+    best = max([table[h * b] for h in hole_products for b in board_products])
+    board_suits = [s for _, s in board_info]
+    for suit in set(board_suits):
+        if board_suits.count(suit) < 3:
+            continue
+        suited_hole = [_CARDS[c] for c in hole if c[1] == suit]
+        if len(suited_hole) < 2:
+            continue
+        suited_board = [_CARDS[c] for c in board if c[1] == suit]
+        for two in combinations(suited_hole, 2):
+            for three in combinations(suited_board, 3):
+                value = eval7.evaluate([*two, *three])
+                if value > best:
+                    best = value
+    return best, HAND_TYPES[best >> 24]
 
 
 def strength(variant: Variant, hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]:
