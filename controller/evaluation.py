@@ -15,66 +15,75 @@ and only the few suited combinations go back to eval7. A larger value is stronge
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations, combinations_with_replacement
 from typing import Any
-
-import eval7
 
 from pokertable.controller.model import Variant
 
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-
-_CARDS: dict[str, eval7.Card] = {r + s: eval7.Card(r + s) for r in _RANKS for s in _SUITS}
 # card text -> (rank prime, suit letter)
 _PRIME_SUIT: dict[str, tuple[int, str]] = {
     r + s: (_PRIMES[i], s) for i, r in enumerate(_RANKS) for s in _SUITS
 }
-# eval7 keeps the hand category in the bits above 24 (0 high card ... 8 straight flush)
-HAND_TYPES: tuple[str, ...] = tuple(str(eval7.handtype(t << 24)) for t in range(9))
 
+# Filled on the first evaluation: importing eval7 pulls in pyparsing (for its range
+# strings), which start-up of a replay without a showdown should not pay for.
+_CARDS: dict[str, Any] = {}  # card text -> eval7.Card
+HAND_TYPES: list[str] = []  # eval7 keeps the category above bit 24 (0 high card ... 8 SF)
+_evaluate: Callable[[list[Any]], int] = len
 _no_flush_values: dict[int, int] = {}  # rank-prime product of five cards -> eval7 value
 
 
-def _card(text: str) -> eval7.Card:
-    card = _CARDS.get(text)
+def _load() -> dict[str, Any]:
+    global _evaluate
+    import eval7
+
+    _CARDS.update({r + s: eval7.Card(r + s) for r in _RANKS for s in _SUITS})
+    HAND_TYPES[:] = [str(eval7.handtype(t << 24)) for t in range(9)]
+    _evaluate = eval7.evaluate
+    return _CARDS
+
+
+def _card(text: str) -> Any:
+    import eval7
+
+    card = (_CARDS or _load()).get(text)
     return eval7.Card(text) if card is None else card  # eval7 names the bad card
 
 
 def hand_type(value: int) -> str:
+    if not _CARDS:
+        _load()
     return HAND_TYPES[value >> 24]
 
 
-def holdem_strength(
-    hole: Sequence[str],
-    board: Sequence[str],
-    _evaluate: Any = eval7.evaluate,
-    _get: Any = _CARDS.__getitem__,
-    _types: tuple[str, ...] = HAND_TYPES,
-) -> tuple[int, str]:
-    """Best five of the seven (or fewer) cards; the keyword defaults only bind locals."""
+def holdem_strength(hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]:
+    """Best five of the seven (or fewer) cards."""
+    get = (_CARDS or _load()).__getitem__
     try:
-        value: int = _evaluate([*map(_get, hole), *map(_get, board)])
+        value = _evaluate([*map(get, hole), *map(get, board)])
     except KeyError:
         value = _evaluate([_card(c) for c in (*hole, *board)])
-    return value, _types[value >> 24]
+    return value, HAND_TYPES[value >> 24]
 
 
 def _no_flush_table() -> dict[int, int]:
     """Every five-rank multiset (6,175 of them) valued by eval7 with suits that make no flush."""
     if not _no_flush_values:
+        cards = _CARDS or _load()
         table = {}
         for ranks in combinations_with_replacement(range(13), 5):
             if any(ranks.count(r) > 4 for r in ranks):
                 continue
             # sorted ranks, suits c d h s c: equal ranks get different suits, never five alike
-            cards = [_CARDS[_RANKS[r] + _SUITS[i % 4]] for i, r in enumerate(ranks)]
+            five = [cards[_RANKS[r] + _SUITS[i % 4]] for i, r in enumerate(ranks)]
             product = 1
             for r in ranks:
                 product *= _PRIMES[r]
-            table[product] = eval7.evaluate(cards)
+            table[product] = _evaluate(five)
         _no_flush_values.update(table)
     return _no_flush_values
 
@@ -104,7 +113,7 @@ def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]
         suited_board = [_CARDS[c] for c in board if c[1] == suit]
         for two in combinations(suited_hole, 2):
             for three in combinations(suited_board, 3):
-                value = eval7.evaluate([*two, *three])
+                value = _evaluate([*two, *three])
                 if value > best:
                     best = value
     return best, HAND_TYPES[best >> 24]
