@@ -279,11 +279,59 @@ def _peer_round(port: int, samples: int) -> list[float]:
     return out
 
 
+_PEER_IDLE = """
+import sys, time
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+client = mqtt.Client(CallbackAPIVersion.VERSION2)
+client.connect("127.0.0.1", int(sys.argv[1]))
+client.loop_start()
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def _process_cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _idle_cpu(table: _Table, port: int, window_s: float = 5.0) -> tuple[float, float]:
+    """% of a core over the same window: the idle table (reader, heartbeats, bridge running)
+    and an idle paho client process (the peer)."""
+    peer = subprocess.Popen(
+        [sys.executable, "-c", _PEER_IDLE, str(port)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert peer.stdout is not None
+        peer.stdout.readline()  # "ready": connected and its network thread running
+        ours0, peer0 = _process_cpu_s(table.process.pid), _process_cpu_s(peer.pid)
+        start = time.monotonic()
+        time.sleep(window_s)
+        elapsed = time.monotonic() - start
+        ours = _process_cpu_s(table.process.pid) - ours0
+        theirs = _process_cpu_s(peer.pid) - peer0
+    finally:
+        peer.kill()
+        peer.wait()
+    return 100 * ours / elapsed, 100 * theirs / elapsed
+
+
 def figures(samples: int = 300, hands: int = 25, repeats: int = MIN_REPEATS) -> dict[str, Any]:
     idle50 = Figure("e2e_idle_p50_ms", "ms", PEER_NAME, higher_is_better=False, target="<= 1 ms")
     idle99 = Figure("e2e_idle_p99_ms", "ms", PEER_NAME, higher_is_better=False, target="<= 3 ms")
     hand50 = Figure("e2e_hands_p50_ms", "ms", PEER_NAME, higher_is_better=False, target="<= 1 ms")
     hand99 = Figure("e2e_hands_p99_ms", "ms", PEER_NAME, higher_is_better=False, target="<= 3 ms")
+    idle_cpu = Figure(
+        "controller_idle_cpu_pct",
+        "% of a core",
+        "python + paho connected, idle",
+        higher_is_better=False,
+        target="<= 2 %",
+        note="pokertable run with its pty reader and node heartbeats (2/s)",
+    )
     silent = 0
     with tempfile.TemporaryDirectory(prefix="pokertable-bench-e2e-") as tmp:
         workdir = Path(tmp)
@@ -291,6 +339,7 @@ def figures(samples: int = 300, hands: int = 25, repeats: int = MIN_REPEATS) -> 
             table = _Table(workdir, broker.port)
             try:
                 for _ in range(max(repeats, MIN_REPEATS)):
+                    idle_cpu.add(*_idle_cpu(table, broker.port))
                     ours, quiet = table.idle_round(samples)
                     silent += quiet
                     peer = _peer_round(broker.port, samples)
@@ -308,6 +357,7 @@ def figures(samples: int = 300, hands: int = 25, repeats: int = MIN_REPEATS) -> 
     for fig in (idle50, idle99, hand50, hand99):
         fig.note = note
         out[fig.name] = fig.to_json()
+    out[idle_cpu.name] = idle_cpu.to_json()
     return out
 
 
