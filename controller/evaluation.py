@@ -15,6 +15,10 @@ and only the few suited combinations go back to eval7. A larger value is stronge
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
+import types
 from collections.abc import Callable, Sequence
 from itertools import combinations, combinations_with_replacement
 from typing import Any
@@ -37,21 +41,42 @@ _evaluate: Callable[[list[Any]], int] = len
 _no_flush_values: dict[int, int] = {}  # rank-prime product of five cards -> eval7 value
 
 
+def _eval7_core() -> tuple[Any, Any]:
+    """eval7's compiled ``cards`` and ``evaluate`` modules, without ``eval7/__init__``.
+
+    The package's ``__init__`` imports its hand-range parser and with it pyparsing, about
+    0.1 s of CPU that a one-hand ``pokertable replay`` would pay for nothing. The two
+    extension modules are loaded under a placeholder parent that is removed at once, so
+    a later ``import eval7`` runs the real package, which reuses the same modules.
+    """
+    if "eval7" in sys.modules:
+        return sys.modules["eval7.cards"], sys.modules["eval7.evaluate"]
+    spec = importlib.util.find_spec("eval7")
+    if spec is None or spec.submodule_search_locations is None:
+        raise ImportError("eval7 is not installed")
+    placeholder = types.ModuleType("eval7")
+    placeholder.__path__ = list(spec.submodule_search_locations)
+    sys.modules["eval7"] = placeholder
+    try:
+        cards = importlib.import_module("eval7.cards")
+        evaluate = importlib.import_module("eval7.evaluate")
+    finally:
+        del sys.modules["eval7"]
+    return cards, evaluate
+
+
 def _load() -> dict[str, Any]:
     global _evaluate
-    import eval7
-
-    _CARDS.update({r + s: eval7.Card(r + s) for r in _RANKS for s in _SUITS})
-    HAND_TYPES[:] = [str(eval7.handtype(t << 24)) for t in range(9)]
-    _evaluate = eval7.evaluate
+    cards, evaluate = _eval7_core()
+    _CARDS.update({r + s: cards.Card(r + s) for r in _RANKS for s in _SUITS})
+    HAND_TYPES[:] = [str(evaluate.handtype(t << 24)) for t in range(9)]
+    _evaluate = evaluate.evaluate
     return _CARDS
 
 
 def _card(text: str) -> Any:
-    import eval7
-
     card = (_CARDS or _load()).get(text)
-    return eval7.Card(text) if card is None else card  # eval7 names the bad card
+    return _eval7_core()[0].Card(text) if card is None else card  # eval7 names the bad card
 
 
 def hand_type(value: int) -> str:
