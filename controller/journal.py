@@ -31,7 +31,10 @@ class Journal:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fsync = fsync
-        self._unsynced = False  # lines written since the last fsync
+        # Lines written and lines known fsynced: ``sync`` may run on another thread than
+        # ``append`` (the engine thread commits the group the reader thread wrote).
+        self._written = 0
+        self._synced = 0
         self._count = self._repair()
         self._file: IO[bytes] = open(self.path, "ab")  # noqa: SIM115 - held open for appends
 
@@ -71,20 +74,20 @@ class Journal:
         line = json.dumps(record, separators=(",", ":"), sort_keys=True).encode() + b"\n"
         self._file.write(line)
         self._file.flush()
+        self._written += 1
         if sync and self._fsync:
             os.fsync(self._file.fileno())
-            self._unsynced = False
-        else:
-            self._unsynced = True
+            self._synced = self._written
         index = self._count
         self._count += 1
         return index
 
     def sync(self) -> None:
         """fsync the lines appended without ``sync`` (one fsync for the whole group)."""
-        if self._unsynced and self._fsync:
+        target = self._written
+        if target > self._synced and self._fsync and not self._file.closed:
             os.fsync(self._file.fileno())
-        self._unsynced = False
+            self._synced = max(self._synced, target)
 
     def records(self) -> Iterator[dict[str, Any]]:
         with open(self.path, "rb") as f:
