@@ -67,6 +67,43 @@ def format_figure(name: str, fig: dict[str, Any]) -> str:
     return line
 
 
+def markdown(everything: dict[str, Any]) -> str:
+    """The run as the table in docs/benchmarks.md: one row per figure, load per group."""
+    rows = [
+        "| group (machine load while it ran) | figure | ours [spread] | peer [spread] | "
+        "ours/peer | target |",
+        "|---|---|---|---|---|---|",
+    ]
+
+    def cell(fig: dict[str, Any], side: str) -> str:
+        value, spread = fig.get(side), fig.get(f"{side}_spread")
+        if value is None:
+            return "-"
+        return f"{value} [{spread[0]}..{spread[1]}]" if spread else f"{value}"
+
+    for name, group in everything.items():
+        load = group["load"]
+        where = (
+            f"{name} ({load['machine_busy_pct']} % busy, load {load['loadavg_1min']}, "
+            f"{load['seconds']} s)"
+        )
+        for figure_name, fig in group["figures"].items():
+            if "error" in fig:
+                rows.append(f"| {where} | {figure_name} | FAILED: {fig['error']} | | | |")
+                continue
+            unit = fig.get("unit", "")
+            peer = cell(fig, "peer")
+            if fig.get("peer") is not None:
+                peer += f" {fig.get('peer_name', '')}"
+            ratio = fig.get("ratio")
+            rows.append(
+                f"| {where} | {figure_name} ({unit}) | {cell(fig, 'ours')} | {peer} | "
+                f"{'' if ratio is None else f'x{ratio}'} | {fig.get('target', '')} |"
+            )
+            where = ""
+    return "\n".join(rows)
+
+
 def run_group(name: str, out: TextIO) -> tuple[Figures, dict[str, float]]:
     """Run one group; its failure becomes an ``error`` figure, never an exception."""
     module, func = GROUPS[name]
@@ -87,6 +124,9 @@ def run_group(name: str, out: TextIO) -> tuple[Figures, dict[str, float]]:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    parser.add_argument(
+        "--markdown", action="store_true", help="also print the run as a markdown table at the end"
+    )
     parser.add_argument(
         "--only",
         action="append",
@@ -118,5 +158,7 @@ def run(args: argparse.Namespace) -> int:
             print(format_figure(figure_name, fig), file=progress, flush=True)
     if args.json:
         print(json.dumps(everything))
+    if args.markdown:
+        print(markdown(everything), file=progress)
     failed = any("error" in f for g in everything.values() for f in g["figures"].values())
     return 1 if failed else 0
