@@ -29,6 +29,7 @@ Figures = dict[str, dict[str, Any]]
 GROUPS: dict[str, tuple[str, str]] = {
     "startup": ("pokertable.bench.startup_figures", "figures"),
     "evaluator": ("pokertable.bench.evaluator_figures", "figures"),
+    "equity": ("pokertable.bench.equity_figures", "figures"),
     "replay": ("pokertable.bench.replay_figures", "figures"),
     "interpretation": ("pokertable.bench.interpretation_figures", "figures"),
     "serial": ("pokertable.bench.serial_figures", "figures"),
