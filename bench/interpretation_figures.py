@@ -11,10 +11,9 @@ in the same run: the gap is what reading chips and words (R40-R61) costs on top 
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
 from typing import Any
 
+from pokertable.bench.measure import Figure, interleave, seconds
 from pokertable.controller import engine
 from pokertable.controller.events import ActionKind, PlayerAction
 from pokertable.controller.interpretation import (
@@ -34,10 +33,20 @@ DENOMINATIONS = (25, 100, 500, 1000, 5000)
 
 def _flop(stacks: tuple[int, ...]) -> HandState:
     seats = tuple(SeatState(i + 1, f"P{i + 1}", s) for i, s in enumerate(stacks))
-    return HandState(hand_id="bench", variant=Variant.NLHE,
-                     level=Level(small_blind=100, big_blind=200), button=len(seats),
-                     small_blind_seat=None, big_blind_seat=1, seats=seats, street=Street.FLOP,
-                     board=("2c", "7d", "9h"), call_to=0, increment=200, action_on=1)
+    return HandState(
+        hand_id="bench",
+        variant=Variant.NLHE,
+        level=Level(small_blind=100, big_blind=200),
+        button=len(seats),
+        small_blind_seat=None,
+        big_blind_seat=1,
+        seats=seats,
+        street=Street.FLOP,
+        board=("2c", "7d", "9h"),
+        call_to=0,
+        increment=200,
+        action_on=1,
+    )
 
 
 def script(rng: random.Random) -> tuple[HandState, list[TableEvent], list[PlayerAction]]:
@@ -69,13 +78,15 @@ def script(rng: random.Random) -> tuple[HandState, list[TableEvent], list[Player
             decision = FloorDecision(out.floor.ruling_id, out.floor.options[0].name)
             hand, _ = hand.step(decision)
             events.append(decision)
-    actions = [PlayerAction(a.seat, ActionKind(a.kind),
-                            a.to if a.kind in ("bet", "raise") else None)
-               for a in hand.state.actions]
+    actions = [
+        PlayerAction(a.seat, ActionKind(a.kind), a.to if a.kind in ("bet", "raise") else None)
+        for a in hand.state.actions
+    ]
     return start, events, actions
 
 
-def figures(hands: int = 400, seed: int = 11) -> dict[str, dict[str, Any]]:
+def figures(hands: int = 400, seed: int = 11, repeats: int = 3) -> dict[str, dict[str, Any]]:
+    """Rulings per second, ours and the bare engine alternating on the same scripts."""
     rng = random.Random(seed)
     scripts = [script(rng) for _ in range(hands)]
     rulings = sum(len(actions) for _, _, actions in scripts)
@@ -92,21 +103,11 @@ def figures(hands: int = 400, seed: int = 11) -> dict[str, dict[str, Any]]:
             for action in actions:
                 state, _ = engine.step(state, action, TDA_2024)
 
-    ours_rate = rulings / _best_of(ours)
-    peer_rate = rulings / _best_of(peer)
-    return {"interpretation_rulings_per_s": {
-        "ours": round(ours_rate, 3), "peer": round(peer_rate, 3), "unit": "rulings/s",
-        "peer_name": PEER_NAME, "ratio": round(ours_rate / peer_rate, 2),
-    }}
-
-
-def _best_of(fn: Callable[[], None], repeats: int = 3) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        begin = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - begin)
-    return best
+    fig = Figure("interpretation_rulings_per_s", "rulings/s", PEER_NAME, higher_is_better=True)
+    ours_s, peer_s = interleave(lambda: seconds(ours), lambda: seconds(peer), repeats)
+    for o, p in zip(ours_s, peer_s, strict=True):
+        fig.add(rulings / o, rulings / p)
+    return {fig.name: fig.to_json()}
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ gap to it is what COBS, CRC, dedupe and registry lookups cost us.
 from __future__ import annotations
 
 import os
-import statistics
 import threading
 import time
 import tty
@@ -23,6 +22,7 @@ from typing import Any
 
 import serial.threaded
 
+from pokertable.bench.measure import MIN_REPEATS, Figure, percentile
 from pokertable.firmware import wire
 from pokertable.hardware.clock import MonotonicClock
 from pokertable.hardware.events import ChipsSettled, HardwareEvent
@@ -40,8 +40,9 @@ def _frames(count: int, start_seq: int = 1) -> list[bytes]:
     with_b = wire.pack_snapshot("seat1.bet", True, [_CHIP_A, _CHIP_B])
     without_b = wire.pack_snapshot("seat1.bet", True, [_CHIP_A])
     return [
-        wire.encode_frame(1, wire.MSG_SNAPSHOT, (start_seq + i) & 0xFFFF,
-                          with_b if i % 2 == 0 else without_b)
+        wire.encode_frame(
+            1, wire.MSG_SNAPSHOT, (start_seq + i) & 0xFFFF, with_b if i % 2 == 0 else without_b
+        )
         for i in range(count)
     ]
 
@@ -55,7 +56,7 @@ class _Pty:
     def write(self, data: bytes) -> None:
         view = memoryview(data)
         while view:
-            view = view[os.write(self.master, view):]
+            view = view[os.write(self.master, view) :]
 
     def close(self) -> None:
         os.close(self.master)
@@ -118,8 +119,9 @@ def _peer(pty: _Pty) -> tuple[_Counter, Callable[[], None]]:
     return counter, reader.close
 
 
-def _throughput(start: Callable[[_Pty], tuple[_Counter, Callable[[], None]]],
-                frames: list[bytes]) -> float:
+def _throughput(
+    start: Callable[[_Pty], tuple[_Counter, Callable[[], None]]], frames: list[bytes]
+) -> float:
     pty = _Pty()
     counter, close = start(pty)
     try:
@@ -134,8 +136,9 @@ def _throughput(start: Callable[[_Pty], tuple[_Counter, Callable[[], None]]],
         pty.close()
 
 
-def _latencies(start: Callable[[_Pty], tuple[_Counter, Callable[[], None]]],
-               frames: list[bytes]) -> list[float]:
+def _latencies(
+    start: Callable[[_Pty], tuple[_Counter, Callable[[], None]]], frames: list[bytes]
+) -> list[float]:
     """Milliseconds from writing a frame's last byte (its 0x00 delimiter) to its event."""
     pty = _Pty()
     counter, close = start(pty)
@@ -154,31 +157,26 @@ def _latencies(start: Callable[[_Pty], tuple[_Counter, Callable[[], None]]],
         pty.close()
 
 
-def _percentile(values: list[float], pct: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
-
-
-def measure(frames: int = 5000, latency_samples: int = 2000) -> dict[str, dict[str, Any]]:
-    """Run both figures for us and the peer; returns ``{figure: {ours, peer, unit, peer_name}}``."""
+def measure(
+    frames: int = 5000, latency_samples: int = 2000, repeats: int = 3
+) -> dict[str, dict[str, Any]]:
+    """Both figures for us and the peer, alternating round by round on the same frames."""
     burst = _frames(frames)
     singles = _frames(latency_samples)
-    ours_fps = _throughput(_ours, burst)
-    peer_fps = _throughput(_peer, burst)
-    ours_lat = _latencies(_ours, singles)
-    peer_lat = _latencies(_peer, singles)
+    fps = Figure("frames_per_s", "frames/s", PEER_NAME, higher_is_better=True)
+    p50 = Figure("pty_to_event_p50_ms", "ms", PEER_NAME, higher_is_better=False)
+    p99 = Figure("pty_to_event_p99_ms", "ms", PEER_NAME, higher_is_better=False, target="<= 1 ms")
+    for _ in range(max(repeats, MIN_REPEATS)):
+        fps.add(_throughput(_ours, burst), _throughput(_peer, burst))
+        ours_lat = _latencies(_ours, singles)
+        peer_lat = _latencies(_peer, singles)
+        p50.add(percentile(ours_lat, 50), percentile(peer_lat, 50))
+        p99.add(percentile(ours_lat, 99), percentile(peer_lat, 99))
+    return {f.name: f.to_json() for f in (fps, p50, p99)}
 
-    def figure(ours: float, peer: float, unit: str) -> dict[str, Any]:
-        return {"ours": round(ours, 3), "peer": round(peer, 3), "unit": unit,
-                "peer_name": PEER_NAME}
 
-    return {
-        "frames_per_s": figure(ours_fps, peer_fps, "frames/s"),
-        "pty_to_event_p50_ms": figure(_percentile(ours_lat, 50), _percentile(peer_lat, 50), "ms"),
-        "pty_to_event_p99_ms": figure(_percentile(ours_lat, 99), _percentile(peer_lat, 99), "ms"),
-        "pty_to_event_mean_ms": figure(statistics.fmean(ours_lat), statistics.fmean(peer_lat),
-                                       "ms"),
-    }
+def figures() -> dict[str, dict[str, Any]]:
+    return measure(frames=3000, latency_samples=1000)
 
 
 if __name__ == "__main__":

@@ -135,6 +135,14 @@ class TableApp:
         self.session = self._fresh_session()
         self._lock = threading.Lock()  # guards self.session for readers on other threads
         self._stopped = threading.Event()
+        # One input is applied at a time, on whichever thread runs it: ``submit`` applies
+        # it at once on the caller's thread when nothing is queued (a thread handoff per
+        # chip was most of the latency), otherwise it queues behind the others.
+        self._engine = threading.Lock()
+        self._pending_lock = threading.Lock()
+        self._pending = 0  # inputs queued and not yet applied
+        self._inline = False  # set while ``run`` consumes
+        self._inline_error: BaseException | None = None
         self._last_state: dict[str, Any] | None = None  # last public state, without ts_ms
 
     @property
@@ -180,31 +188,67 @@ class TableApp:
         return count
 
     def submit(self, item: Input) -> None:
-        """Thread-safe: queue an input for the engine thread."""
-        self.inputs.put(item)
+        """Thread-safe: apply an input now if nothing is queued, else queue it in order."""
+        with self._pending_lock:
+            inline = self._inline and self._pending == 0 and self._engine.acquire(False)
+            if not inline:
+                self._pending += 1
+        if not inline:
+            self.inputs.put(item)
+            return
+        try:
+            self.process(item)
+        except BaseException as exc:  # the engine thread raises it, as if it had failed
+            self._inline_error = exc
+            self._inline = False
+        finally:
+            self._engine.release()
+        self.inputs.put(None)  # wake the engine thread: watchdog, and the group commit
 
     def stop(self) -> None:
+        self._inline = False
         self._stopped.set()
         self.inputs.put(None)
 
     def process(self, item: Input) -> tuple[Output, ...]:
-        """Journal one input durably, then apply it (engine thread only)."""
-        index = self.journal.append(to_record(item))
+        """Journal one input, then apply it (engine thread only).
+
+        Commands (console, room) are fsynced before they are applied and acknowledged;
+        physical inputs are fsynced as a group by ``run`` once the queue is empty: the
+        felt re-reports them after a power cut, and an fsync per chip costs the latency.
+        """
+        durable = isinstance(item, ConsolePress | RoomCommand)
+        index = self.journal.append(to_record(item), sync=durable)
         self.stats.inputs += 1
         return self._apply(index, item)
 
     def run(self, *, watchdog: Callable[[], None] | None = None, tick_s: float = 1.0) -> None:
-        """Consume inputs until ``stop``; ``watchdog`` is called at least every ``tick_s``."""
-        while not self._stopped.is_set():
-            try:
-                item = self.inputs.get(timeout=tick_s)
-            except queue.Empty:
-                item = None
-            if watchdog is not None:
-                watchdog()
-            if item is None:
-                continue
-            self.process(item)
+        """Consume inputs until ``stop``; ``watchdog`` is called at least every ``tick_s``.
+
+        While it runs, ``submit`` may apply an input on the caller's thread; this thread
+        then only drains what queued meanwhile and fsyncs the journal once nothing is
+        pending (group commit, after the outputs are on their way).
+        """
+        self._inline = not self._stopped.is_set()
+        try:
+            while not self._stopped.is_set():
+                try:
+                    item = self.inputs.get(timeout=tick_s)
+                except queue.Empty:
+                    item = None
+                if watchdog is not None:
+                    watchdog()
+                if self._inline_error is not None:
+                    raise self._inline_error
+                if item is not None:
+                    with self._engine:
+                        self.process(item)
+                    with self._pending_lock:
+                        self._pending -= 1
+                if self._pending == 0:
+                    self.journal.sync()
+        finally:
+            self._inline = False
 
     def snapshot(self) -> TableSession:
         with self._lock:

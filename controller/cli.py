@@ -97,7 +97,12 @@ def version() -> str:
         return "unknown (not installed; pip install -e . in the checkout)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only ``command``'s module is imported (all of them when None).
+
+    Importing every subcommand's module cost every call, ``--help`` included, the
+    imports of the heaviest one (MQTT, pydantic, rich): start-up is measured in bench/.
+    """
     parser = OneLineParser(
         prog="pokertable",
         description="The smart poker table controller: RFID readers, a TDA rules engine, MQTT.",
@@ -108,16 +113,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (module, help_text) in _available().items():
-        mod = importlib.import_module(module)
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
-        mod.add_arguments(sub_parser)
-        sub_parser.set_defaults(_module=mod)
+        if command is None or name == command:
+            mod = importlib.import_module(module)
+            mod.add_arguments(sub_parser)
+            sub_parser.set_defaults(_module=mod)
     return parser
 
 
+def _command_in(argv: Sequence[str]) -> str:
+    """The subcommand named in ``argv`` ("" when none: the top-level help or an error)."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_command_in(args_list))
+    args = parser.parse_args(args_list)
     try:
         result: int = args._module.run(args)
     except KeyboardInterrupt:

@@ -128,8 +128,10 @@ class TableRuntime:
             self.bridge.start()
             self._spawn(self._pump_commands, "mqtt-commands")
         for bus in self.buses:
+            # Reader events go straight onto the engine's queue from the reader thread: a
+            # pump thread in between cost a thread handoff per chip (docs/benchmarks.md).
+            bus.session.sink = functools.partial(self._submit_hardware, app)
             bus.start()
-            self._spawn(functools.partial(self._pump_bus, bus), "bus-events")
         if self.console is not None:
             self._spawn(self._pump_console, "console")
         self._spawn(lambda: app.run(watchdog=self._watchdog), "engine")
@@ -154,18 +156,11 @@ class TableRuntime:
         thread.start()
         self._threads.append(thread)
 
-    def _pump_bus(self, bus: Any) -> None:
-        import queue
-
-        assert self.app is not None
-        while not self._stop.is_set():
-            try:
-                event = bus.events.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            item = hardware_to_input(event, wall_ms())
-            if item is not None:
-                self.app.submit(item)
+    @staticmethod
+    def _submit_hardware(app: TableApp, event: Any) -> None:
+        item = hardware_to_input(event, wall_ms())
+        if item is not None:
+            app.submit(item)
 
     def _pump_commands(self) -> None:
         import queue

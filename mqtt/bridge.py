@@ -130,6 +130,11 @@ class TableBridge:
         self._connected = threading.Event()
         self._idle = threading.Event()
         self._worker: threading.Thread | None = None
+        # Rows handed to paho and their cursors, shared by our worker and the publishing
+        # thread's fast path (``_kick``); both only touch them holding ``_pump_lock``.
+        self._pump_lock = threading.Lock()
+        self._inflight: dict[int, int] = {}  # paho mid -> outbox row id
+        self._cursors = {"public": 0, "secure": 0}
         self._bd_seq = 0
         self._stopped = False
         self._last_rebirth_ms = -REBIRTH_MIN_INTERVAL_MS
@@ -255,7 +260,7 @@ class TableBridge:
             latest_value=_dumps(state),
             origin=origin,
         )
-        self._work.put(("wake",))
+        self._kick()
         return seq
 
     def publish_event(self, event: dict[str, Any], *, origin: int | None = None) -> int | None:
@@ -263,7 +268,7 @@ class TableBridge:
         seq = self._outbox.append(
             "event", self.topics.events, self._builder("event", event), origin=origin
         )
-        self._work.put(("wake",))
+        self._kick()
         return seq
 
     def publish_hole_cards(self, cards: dict[str, Any], *, origin: int | None = None) -> int | None:
@@ -279,7 +284,7 @@ class TableBridge:
             release_at_ms=self._clock_ms() + self.secure_delay_ms,
             origin=origin,
         )
-        self._work.put(("wake",))
+        self._kick()
         return seq
 
     def reply(
@@ -304,8 +309,23 @@ class TableBridge:
         seq = self._outbox.append(
             "reply", self.topics.reply, self._builder("reply", data), origin=origin
         )
-        self._work.put(("wake",))
+        self._kick()
         return seq
+
+    def _kick(self) -> None:
+        """Hand new rows to paho from the publishing thread when nobody else is pumping.
+
+        Waking our worker to do it cost a thread handoff per message (docs/benchmarks.md);
+        when the worker holds the lock it is pumping already, and the wake makes it look
+        again for the row just stored.
+        """
+        if self.connected and self._worker is not None and self._pump_lock.acquire(False):
+            try:
+                self._pump(self._inflight, self._cursors)
+            finally:
+                self._pump_lock.release()
+        else:
+            self._work.put(("wake",))
 
     def iter_commands(self, timeout: float) -> Iterator[InboundCommand]:
         """Yield validated commands until none arrives for ``timeout`` seconds."""
@@ -388,8 +408,7 @@ class TableBridge:
     # ---- our worker -------------------------------------------------------------------------
 
     def _run(self) -> None:
-        inflight: dict[int, int] = {}  # paho mid -> outbox row id
-        cursors = {"public": 0, "secure": 0}
+        inflight, cursors = self._inflight, self._cursors
         stopping = False
         while not stopping:
             try:
@@ -406,15 +425,17 @@ class TableBridge:
                 if kind == "stop":
                     stopping = True
                 elif kind == "puback":
-                    row_id = inflight.pop(item[1], None)
+                    with self._pump_lock:
+                        row_id = inflight.pop(item[1], None)
                     if row_id is not None:
                         self._outbox.remove(row_id)
                 elif kind == "inbound":
                     self._handle_inbound(item[1], item[2])
-            if not stopping and self.connected:
-                self._pump(inflight, cursors)
-            if not inflight:
-                self._idle.set()
+            with self._pump_lock:
+                if not stopping and self.connected:
+                    self._pump(inflight, cursors)
+                if not inflight:
+                    self._idle.set()
 
     def _wait_s(self, cursors: dict[str, int]) -> float:
         if self.secure_delay_ms <= 0 or not self.connected:

@@ -1,0 +1,365 @@
+"""End-to-end latency: a reader frame's last byte on the pty -> the message at an MQTT subscriber.
+
+Ours is the whole table as ``pokertable run`` starts it, as a separate process: pyserial
+reading a pty, the frame decoder, the tag registry, the session, the journal, the SQLite
+outbox, the bridge, paho, mosquitto, and a subscriber's ``on_message``. The frames come
+from a reader node played by this process on the pty master (birth, heartbeats every
+500 ms, settled snapshots), so the reader thread, heartbeat watch and bus all run.
+
+Two situations: an idle table (a chip put into and taken out of a seat's bet zone, no
+hand) and hands in play (a hand started from the director topic, hole cards dealt card by
+card and bets pushed into the zones). The peer, in the same run on the same broker, is
+mosquitto's own round trip: a bare paho client publishing to a subscriber (QoS 1). Rounds
+alternate: ours idle, peer, ours in play, peer, ... Targets: p50 <= 1 ms, p99 <= 3 ms.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from pokertable.bench.measure import MIN_REPEATS, Figure, percentile
+from pokertable.firmware import wire
+from pokertable.hardware.registry import TagRegistry
+from pokertable.hardware.simulator import SyntheticTags
+from pokertable.mqtt.mosquitto import MosquittoProcess
+
+PEER_NAME = "mosquitto publish->subscribe round trip (bare paho, QoS 1)"
+PREFIX = "pokertable/v1/bench/t1"
+ZONES = ["seat1.bet", "seat1.cards", "seat2.bet", "seat2.cards", "board", "burn", "muck"]
+_WAIT_S = 3.0
+_QUIET_S = 0.03  # after the first message, how long the table must stay quiet
+
+
+class _Subscriber:
+    """Stamps every message on the table's topics (status excluded) on arrival."""
+
+    def __init__(self, port: int, topics: list[str]) -> None:
+        self._cond = threading.Condition()
+        self.count = 0
+        self.first_ns = 0
+        self.last_ns = 0
+        ready = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe([(t, 1) for t in topics])
+        self.client.on_subscribe = lambda c, u, mid, rc, p: ready.set()
+        self.client.on_message = self._on_message
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+        if not ready.wait(10):
+            raise RuntimeError("benchmark subscriber did not subscribe")
+
+    def _on_message(self, client: Any, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        now = time.perf_counter_ns()
+        if message.topic.endswith("/status"):
+            return
+        with self._cond:
+            self.count += 1
+            self.last_ns = now
+            if self.first_ns == 0:
+                self.first_ns = now
+            self._cond.notify_all()
+
+    def arm(self) -> None:
+        with self._cond:
+            self.first_ns = 0
+
+    def wait_first(self, timeout: float) -> int:
+        with self._cond:
+            self._cond.wait_for(lambda: self.first_ns != 0, timeout)
+            return self.first_ns
+
+    def wait_quiet(self) -> None:
+        """Let trailing messages of the same input arrive before the next one is sent."""
+        while True:
+            with self._cond:
+                seen = self.count
+                self._cond.wait(_QUIET_S)
+                if self.count == seen:
+                    return
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+class _Node:
+    """A reader node on the pty master: birth, heartbeats, settled snapshots."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
+        self._seq = 0
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self.zones: dict[str, list[bytes]] = {z: [] for z in ZONES}
+        self._beat = threading.Thread(target=self._heartbeats, daemon=True)
+
+    def send(self, msg_type: int, payload: bytes) -> int:
+        """Write one frame; returns perf_counter_ns right after its last byte."""
+        with self._lock:
+            self._seq = (self._seq + 1) & 0xFFFF
+            frame = wire.encode_frame(1, msg_type, self._seq, payload)
+            view = memoryview(frame)
+            while view:
+                view = view[os.write(self.master, view) :]
+            return time.perf_counter_ns()
+
+    def birth(self) -> None:
+        self.send(wire.MSG_BIRTH, wire.pack_birth(1, "bench", "none", ZONES))
+        for zone in ZONES:
+            self.snapshot(zone)
+        self._beat.start()
+
+    def snapshot(self, zone: str) -> int:
+        return self.send(wire.MSG_SNAPSHOT, wire.pack_snapshot(zone, True, self.zones[zone]))
+
+    def _heartbeats(self) -> None:
+        started = time.monotonic()
+        while not self._stop.wait(0.5):
+            uptime = int((time.monotonic() - started) * 1000)
+            self.send(wire.MSG_HEARTBEAT, wire.pack_heartbeat(uptime, 50, 0, 0))
+
+    def close(self) -> None:
+        self._stop.set()
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def _config(workdir: Path, port: int, reader: str) -> Path:
+    lines = [
+        "[table]", 'venue = "bench"', 'id = "t1"', "seats = 9", "first_button = 2",
+        "[[levels]]", "number = 1", "small_blind = 100", "big_blind = 200", "chip_unit = 25",
+        "[registry]", f'path = "{workdir / "registry.sqlite3"}"',
+        "[journal]", f'path = "{workdir / "journal.jsonl"}"',
+        "[[players]]", "seat = 1", 'name = "Ann"', "stack = 1000000",
+        "[[players]]", "seat = 2", 'name = "Bob"', "stack = 1000000",
+        "[[readers]]", f'port = "{reader}"',
+        "[mqtt]", f"port = {port}", f'outbox = "{workdir / "outbox.sqlite3"}"',
+    ]  # fmt: skip
+    path = workdir / "table.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+class _Table:
+    """``pokertable run`` in a child process, fed by a node on a pty, watched over MQTT."""
+
+    def __init__(self, workdir: Path, port: int) -> None:
+        registry = TagRegistry(workdir / "registry.sqlite3")
+        SyntheticTags.enroll(registry)
+        registry.close()
+        self.node = _Node()
+        config = _config(workdir, port, self.node.path)
+        self.log = (workdir / "controller.log").open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "pokertable.controller.cli", "run", "--config", str(config)],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self.sub = _Subscriber(port, [f"{PREFIX}/state", f"{PREFIX}/events", f"{PREFIX}/reply"])
+        self.director = mqtt.Client(CallbackAPIVersion.VERSION2)
+        self.director.connect("127.0.0.1", port)
+        self.director.loop_start()
+        self._request = 0
+        self.node.birth()
+        self.sub.wait_first(30)  # the controller is up and published its state
+        self.sub.wait_quiet()
+        self.chip = 0
+        self.card = 0
+
+    def timed(self, zone: str) -> float | None:
+        """Send one snapshot of ``zone``; ms to the first message it causes (None: silent)."""
+        self.sub.arm()
+        sent = self.node.snapshot(zone)
+        first = self.sub.wait_first(_WAIT_S)
+        self.sub.wait_quiet()
+        return None if first == 0 else (first - sent) / 1e6
+
+    def untimed(self, zone: str) -> None:
+        """A snapshot that may cause no message (a chip taken back with no hand running)."""
+        self.node.snapshot(zone)
+        self.sub.wait_quiet()
+
+    def command(self, button: str) -> None:
+        self._request += 1
+        payload = {"command": "dealer_button", "request_id": f"b{self._request}", "button": button}
+        self.sub.arm()
+        self.director.publish(f"{PREFIX}/cmd/director", json.dumps(payload), 1)
+        self.sub.wait_first(_WAIT_S)
+        self.sub.wait_quiet()
+
+    def idle_round(self, samples: int) -> tuple[list[float], int]:
+        out, silent = [], 0
+        uid = SyntheticTags.chip_uid(150)  # a 100 chip
+        for _ in range(samples):
+            self.node.zones["seat1.bet"] = [uid]
+            value = self.timed("seat1.bet")
+            silent += value is None
+            if value is not None:
+                out.append(value)
+            self.node.zones["seat1.bet"] = []
+            self.untimed("seat1.bet")
+        return out, silent
+
+    def hand_round(self, hands: int) -> tuple[list[float], int]:
+        out: list[float] = []
+        silent = 0
+
+        def timed(zone: str) -> None:
+            nonlocal silent
+            value = self.timed(zone)
+            if value is None:
+                silent += 1
+            else:
+                out.append(value)
+
+        for _ in range(hands):
+            self.command("hand_start")
+            for _round in range(2):
+                for seat in (1, 2):  # button 2 in heads-up: seat 1 gets the first card
+                    zone = f"seat{seat}.cards"
+                    self.node.zones[zone].append(SyntheticTags.card_uid(1, self.card % 52))
+                    self.card += 1
+                    timed(zone)
+            for seat in (1, 2):  # chips pushed into the bet zone, then the dealer folds
+                self.node.zones[f"seat{seat}.bet"] = [SyntheticTags.chip_uid(100 + self.chip)]
+                self.chip = (self.chip + 1) % 100
+                timed(f"seat{seat}.bet")
+            self.command("fold")
+            for zone in ("seat1.cards", "seat2.cards", "seat1.bet", "seat2.bet"):
+                self.node.zones[zone] = []
+                self.untimed(zone)
+            self.command("confirm")
+        return out, silent
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.sub.close()
+        self.director.loop_stop()
+        self.node.close()
+        self.log.close()
+
+
+def _peer_round(port: int, samples: int) -> list[float]:
+    sub = _Subscriber(port, ["bench/peer"])
+    publisher = mqtt.Client(CallbackAPIVersion.VERSION2)
+    publisher.connect("127.0.0.1", port)
+    publisher.loop_start()
+    payload = json.dumps({"seq": 1, "kind": "bet", "data": {"seat": 1, "amount": 400}}).encode()
+    out = []
+    try:
+        for _ in range(samples):
+            sub.arm()
+            start = time.perf_counter_ns()
+            publisher.publish("bench/peer", payload, 1)
+            first = sub.wait_first(_WAIT_S)
+            if first:
+                out.append((first - start) / 1e6)
+    finally:
+        publisher.loop_stop()
+        publisher.disconnect()
+        sub.close()
+    return out
+
+
+_PEER_IDLE = """
+import sys, time
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+client = mqtt.Client(CallbackAPIVersion.VERSION2)
+client.connect("127.0.0.1", int(sys.argv[1]))
+client.loop_start()
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def _process_cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _idle_cpu(table: _Table, port: int, window_s: float = 5.0) -> tuple[float, float]:
+    """% of a core over the same window: the idle table (reader, heartbeats, bridge running)
+    and an idle paho client process (the peer)."""
+    peer = subprocess.Popen(
+        [sys.executable, "-c", _PEER_IDLE, str(port)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert peer.stdout is not None
+        peer.stdout.readline()  # "ready": connected and its network thread running
+        ours0, peer0 = _process_cpu_s(table.process.pid), _process_cpu_s(peer.pid)
+        start = time.monotonic()
+        time.sleep(window_s)
+        elapsed = time.monotonic() - start
+        ours = _process_cpu_s(table.process.pid) - ours0
+        theirs = _process_cpu_s(peer.pid) - peer0
+    finally:
+        peer.kill()
+        peer.wait()
+    return 100 * ours / elapsed, 100 * theirs / elapsed
+
+
+def figures(samples: int = 300, hands: int = 25, repeats: int = MIN_REPEATS) -> dict[str, Any]:
+    idle50 = Figure("e2e_idle_p50_ms", "ms", PEER_NAME, higher_is_better=False, target="<= 1 ms")
+    idle99 = Figure("e2e_idle_p99_ms", "ms", PEER_NAME, higher_is_better=False, target="<= 3 ms")
+    hand50 = Figure("e2e_hands_p50_ms", "ms", PEER_NAME, higher_is_better=False, target="<= 1 ms")
+    hand99 = Figure("e2e_hands_p99_ms", "ms", PEER_NAME, higher_is_better=False, target="<= 3 ms")
+    idle_cpu = Figure(
+        "controller_idle_cpu_pct",
+        "% of a core",
+        "python + paho connected, idle",
+        higher_is_better=False,
+        target="<= 2 %",
+        note="pokertable run with its pty reader and node heartbeats (2/s)",
+    )
+    silent = 0
+    with tempfile.TemporaryDirectory(prefix="pokertable-bench-e2e-") as tmp:
+        workdir = Path(tmp)
+        with MosquittoProcess.from_shipped(workdir) as broker:
+            table = _Table(workdir, broker.port)
+            try:
+                for _ in range(max(repeats, MIN_REPEATS)):
+                    idle_cpu.add(*_idle_cpu(table, broker.port))
+                    ours, quiet = table.idle_round(samples)
+                    silent += quiet
+                    peer = _peer_round(broker.port, samples)
+                    idle50.add(percentile(ours, 50), percentile(peer, 50))
+                    idle99.add(percentile(ours, 99), percentile(peer, 99))
+                    ours, quiet = table.hand_round(hands)
+                    silent += quiet
+                    peer = _peer_round(broker.port, len(ours))
+                    hand50.add(percentile(ours, 50), percentile(peer, 50))
+                    hand99.add(percentile(ours, 99), percentile(peer, 99))
+            finally:
+                table.close()
+    note = f"{silent} frames caused no message (not counted)" if silent else ""
+    out = {}
+    for fig in (idle50, idle99, hand50, hand99):
+        fig.note = note
+        out[fig.name] = fig.to_json()
+    out[idle_cpu.name] = idle_cpu.to_json()
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(figures(samples=100, hands=5), indent=2))

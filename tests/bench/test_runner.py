@@ -1,0 +1,86 @@
+"""``pokertable bench`` keeps every finished figure: a failing group costs only its own line.
+
+The groups here are tiny modules written for the test; no speed is asserted anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from pokertable.bench import runner
+from pokertable.bench.measure import Figure, interleave
+
+GOOD = """
+from pokertable.bench.measure import Figure
+def figures():
+    fig = Figure("good_ops", "ops/s", "the peer", higher_is_better=True)
+    for ours, peer in ((3.0, 1.0), (4.0, 2.0), (5.0, 1.0)):
+        fig.add(ours, peer)
+    return {fig.name: fig.to_json()}
+"""
+BAD = """
+def figures():
+    return {"ratio_less": {"ours": 1.0, "unit": "x"}} | {}[0]
+"""
+
+
+@pytest.fixture
+def groups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "bench_good_group.py").write_text(GOOD)
+    (tmp_path / "bench_bad_group.py").write_text(BAD)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(
+        runner,
+        "GROUPS",
+        {"bad": ("bench_bad_group", "figures"), "good": ("bench_good_group", "figures")},
+    )
+    for name in ("bench_good_group", "bench_bad_group"):
+        sys.modules.pop(name, None)
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    runner.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_a_failing_group_does_not_lose_the_next_groups_figures(
+    groups: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert runner.run(_args()) == 1
+    out = capsys.readouterr().out
+    assert "[bad] running" in out and "bad_error: FAILED KeyError" in out
+    assert "good_ops: ours 4.0 ops/s [3.0..5.0] | the peer 1.0 ops/s [1.0..2.0]" in out
+    assert "machine busy" in out
+
+
+def test_only_runs_the_named_group_and_json_keeps_the_load(
+    groups: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert runner.run(_args("--only", "good", "--json")) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert list(result) == ["good"]
+    assert result["good"]["figures"]["good_ops"]["ratio"] == 4.0
+    assert result["good"]["load"]["cores"] >= 1
+    assert "[good] running" in captured.err
+
+
+def test_figures_without_a_peer_or_a_ratio_still_print() -> None:
+    line = runner.format_figure("lonely", {"ours": 2.0, "unit": "MB", "peer_name": "(none)"})
+    assert line == "  lonely: ours 2.0 MB | (none)"
+
+
+def test_interleave_alternates_ours_and_the_peer() -> None:
+    calls: list[str] = []
+    ours, peer = interleave(lambda: calls.append("o") or 1.0, lambda: calls.append("p") or 2.0)
+    assert calls == ["o", "p", "o", "p", "o", "p"]
+    assert (ours, peer) == ([1.0] * 3, [2.0] * 3)
+    fig = Figure("x", "ms", "peer", higher_is_better=False)
+    fig.add(2.0, 1.0)
+    assert fig.to_json()["ratio"] == 0.5  # lower is better: ours twice the peer's time
