@@ -37,7 +37,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from pokertable.mqtt.errors import MqttBridgeError, PayloadError
 from pokertable.mqtt.outbox import Outbox
-from pokertable.mqtt.payloads import SchemaName, decode, validate
+from pokertable.mqtt.payloads import MAX_INBOUND_BYTES, SchemaName, decode, validate
 from pokertable.mqtt.topics import TableTopics, check_name
 
 log = logging.getLogger(__name__)
@@ -134,6 +134,7 @@ class TableBridge:
         self._stopped = False
         self._last_rebirth_ms = -REBIRTH_MIN_INTERVAL_MS
         self.last_connect_error: str | None = None
+        self.faults = 0  # items our worker could not handle (logged); the bridge carried on
 
         self._client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
@@ -150,6 +151,8 @@ class TableBridge:
                 cert_reqs=ssl.CERT_REQUIRED,
             )
             self._client.tls_insecure_set(tls.insecure)
+        # A bug in one of our callbacks is logged by paho instead of ending its network thread.
+        self._client.suppress_exceptions = True
         self._client.reconnect_delay_set(*reconnect_delay_s)
         self._client.max_inflight_messages_set(_WINDOW)
         self._client.on_connect = self._on_connect
@@ -402,19 +405,40 @@ class TableBridge:
                 except queue.Empty:
                     break
             for item in items:
-                kind = item[0]
-                if kind == "stop":
+                if item[0] == "stop":
                     stopping = True
-                elif kind == "puback":
-                    row_id = inflight.pop(item[1], None)
-                    if row_id is not None:
-                        self._outbox.remove(row_id)
-                elif kind == "inbound":
-                    self._handle_inbound(item[1], item[2])
+                    continue
+                # One bad message or one failed write must never stop the table's voice:
+                # log it with its traceback (a bug to fix) and carry on with the next item.
+                try:
+                    self._handle_item(item, inflight)
+                except Exception:
+                    self.faults += 1
+                    log.exception("MQTT bridge: %s item failed; the bridge carries on", item[0])
             if not stopping and self.connected:
-                self._pump(inflight, cursors)
+                try:
+                    self._pump(inflight, cursors)
+                except Exception:
+                    self.faults += 1
+                    log.exception("MQTT bridge: handing the outbox to paho failed; retrying")
             if not inflight:
                 self._idle.set()
+
+    def _handle_item(self, item: tuple[Any, ...], inflight: dict[int, int]) -> None:
+        kind = item[0]
+        if kind == "puback":
+            row_id = inflight.pop(item[1], None)
+            if row_id is not None:
+                self._outbox.remove(row_id)
+        elif kind == "inbound":
+            self._handle_inbound(item[1], item[2])
+
+    def alive(self) -> bool:
+        """Our worker and paho's network thread both run (the systemd watchdog asks)."""
+        if self._stopped or self._worker is None or not self._worker.is_alive():
+            return False
+        network = getattr(self._client, "_thread", None)  # paho's loop_start thread
+        return network is None or bool(network.is_alive())
 
     def _wait_s(self, cursors: dict[str, int]) -> float:
         if self.secure_delay_ms <= 0 or not self.connected:
@@ -511,9 +535,11 @@ class TableBridge:
 
 
 def _loose_json(raw: bytes) -> dict[str, Any]:
+    if len(raw) > MAX_INBOUND_BYTES:
+        return {}
     try:
         value = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
 
