@@ -18,7 +18,7 @@ import queue
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -136,6 +136,9 @@ class TableApp:
         self._lock = threading.Lock()  # guards self.session for readers on other threads
         self._stopped = threading.Event()
         self._last_state: dict[str, Any] | None = None  # last public state, without ts_ms
+        # request_id -> (the command's payload, the replies it got); rebuilt by the replay,
+        # so a command re-sent after a restart is still answered, not applied again.
+        self._answered: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
 
     @property
     def session_id(self) -> str:
@@ -188,7 +191,14 @@ class TableApp:
         self.inputs.put(None)
 
     def process(self, item: Input) -> tuple[Output, ...]:
-        """Journal one input durably, then apply it (engine thread only)."""
+        """Journal one input durably, then apply it (engine thread only).
+
+        A room command whose ``request_id`` was already applied (the sender retried, or the
+        broker redelivered it under QoS 1) is not applied again: it gets the same reply.
+        """
+        if isinstance(item, RoomCommand) and item.request_id in self._answered:
+            self._answer_again(item)
+            return ()
         index = self.journal.append(to_record(item))
         self.stats.inputs += 1
         return self._apply(index, item)
@@ -213,6 +223,9 @@ class TableApp:
     def _apply(self, index: int, item: Input) -> tuple[Output, ...]:
         with self._lock:
             self.session, outputs = apply(self.session, item)
+        if isinstance(item, RoomCommand):
+            replies = [dict(o.payload) for o in outputs if o.channel == "reply"]
+            self._answered[item.request_id] = (dict(item.payload), replies)
         base = index * OUTPUTS_PER_INPUT
         if len(outputs) >= OUTPUTS_PER_INPUT - 1:
             raise RuntimeError(f"input {index} produced {len(outputs)} outputs")
@@ -222,6 +235,32 @@ class TableApp:
         if self.on_output is not None:
             self.on_output(self.session, outputs)
         return outputs
+
+    def _answer_again(self, item: RoomCommand) -> None:
+        """Repeat the reply of an already applied command (or refuse a reused request id)."""
+        payload, replies = self._answered[item.request_id]
+        if self.publisher is None:
+            return
+        if payload != item.payload:
+            self.publisher.reply(
+                item.request_id,
+                ok=False,
+                command=item.command,
+                error="request_id was already used by another command; use a new one",
+                field="request_id",
+                ts_ms=item.at_ms,
+            )
+            return
+        log.info("command %s repeated: answered again, not applied again", item.request_id)
+        for reply in replies:
+            self.publisher.reply(
+                reply["request_id"],
+                ok=bool(reply["ok"]),
+                command=reply.get("command"),
+                error=reply.get("error"),
+                field=reply.get("field"),
+                ts_ms=reply.get("ts_ms"),
+            )
 
     def _emit(self, origin: int, output: Output) -> None:
         payload = output.payload
@@ -258,6 +297,19 @@ class TableApp:
 
     def close(self) -> None:
         self.journal.close()
+
+
+def dead_workers(threads: Iterable[threading.Thread], bridge: Any) -> list[str]:
+    """Names of the worker threads that stopped; the watchdog is fed only while this is empty.
+
+    The engine thread feeds the systemd watchdog, so an engine that runs while the MQTT
+    bridge or a reader thread died would otherwise keep a silent table "healthy" forever.
+    """
+    dead = [t.name for t in threads if not t.is_alive()]
+    alive = getattr(bridge, "alive", None)
+    if callable(alive) and not alive():
+        dead.append("mqtt-bridge")
+    return dead
 
 
 def _without_time(state: dict[str, Any]) -> dict[str, Any]:

@@ -52,6 +52,7 @@ class TableRuntime:
         self.app: TableApp | None = None
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
+        self.dead: list[str] = []  # worker threads found stopped by the watchdog check
 
     def _bridge_factory(self, session_id: str) -> Any:
         from pokertable.mqtt.bridge import TableBridge, TlsOptions
@@ -179,8 +180,19 @@ class TableRuntime:
             self.app.submit(command_to_input(command, wall_ms()))
 
     def _watchdog(self) -> None:
+        """Feed systemd only while every worker runs: a dead thread means a restart."""
         from pokertable.controller import systemd_notify
+        from pokertable.controller.app import dead_workers
 
+        if self._stop.is_set():
+            return  # shutting down: threads end on purpose
+        dead = dead_workers([t for t in self._threads if t.name != "engine"], self.bridge)
+        if dead:
+            if dead != self.dead:
+                log.error("worker thread(s) stopped: %s; no more watchdog pings", ", ".join(dead))
+                systemd_notify.notify_status(f"worker stopped: {', '.join(dead)}")
+            self.dead = dead
+            return
         systemd_notify.notify_watchdog()
 
     def stop(self) -> None:
