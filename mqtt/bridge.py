@@ -36,7 +36,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from pokertable.mqtt.errors import MqttBridgeError, PayloadError
-from pokertable.mqtt.outbox import Outbox
+from pokertable.mqtt.outbox import DEFAULT_MAX_BYTES, Outbox
 from pokertable.mqtt.payloads import MAX_INBOUND_BYTES, SchemaName, decode, validate
 from pokertable.mqtt.topics import TableTopics, check_name
 
@@ -105,6 +105,7 @@ class TableBridge:
         tls: TlsOptions | None = None,
         secure_delay_s: float = 0.0,
         max_outbox: int = 50_000,
+        max_outbox_bytes: int = DEFAULT_MAX_BYTES,
         fsync: bool = False,
         validate_outbound: bool | None = None,
         keepalive_s: int = 10,
@@ -122,7 +123,13 @@ class TableBridge:
         )
         self._clock_ms = clock_ms
         self._host, self._port, self._keepalive = host, port, keepalive_s
-        self._outbox = Outbox(outbox_path, session=session, max_messages=max_outbox, fsync=fsync)
+        self._outbox = Outbox(
+            outbox_path,
+            session=session,
+            max_messages=max_outbox,
+            max_bytes=max_outbox_bytes,
+            fsync=fsync,
+        )
         self._latest_key = f"{session}:state"
         self.inbound: queue.Queue[InboundCommand] = queue.Queue()
         self.rejected: queue.Queue[RejectedCommand] = queue.Queue()
