@@ -146,6 +146,13 @@ class TableApp:
         if self.config.mqtt is not None and self.config.mqtt.session:
             return self.config.mqtt.session
         marker = Path(str(self.journal.path) + ".session")
+        mq = self.config.mqtt
+        outbox_lost = mq is not None and not Path(mq.outbox).exists() and len(self.journal) > 0
+        if marker.exists() and (len(self.journal) == 0 or outbox_lost):
+            # A new journal, or an outbox moved aside: the old session's sequence numbers
+            # and publish marks no longer match, so consumers must see a new session.
+            log.warning("journal or outbox was replaced: starting a new MQTT session")
+            marker.unlink()
         if not marker.exists():
             marker.write_text(f"{self.config.table.id}-{uuid.uuid4().hex[:12]}\n")
         return marker.read_text().strip()

@@ -43,7 +43,7 @@ class TableRuntime:
         from pokertable.hardware.registry import TagRegistry
 
         self.config = config
-        self.registry = registry or TagRegistry(config.registry.path)
+        self.registry = registry or TagRegistry(config.registry.path, create=False)
         self.bridge: Any = None
         self._publisher_factory = publisher_factory or self._bridge_factory
         self.buses: list[Any] = []
@@ -224,12 +224,18 @@ def run(args: argparse.Namespace) -> int:
         stream=sys.stderr,
         format="%(levelname)s %(name)s: %(message)s",
     )
+    from pokertable.controller.data_files import DataFileError, check_data_files
+
     try:
         config = load_config(args.config)
         check_files(config)
+        check_data_files(config)
     except ConfigError as exc:
         print(f"config error: {exc}", file=sys.stderr)
         return 78  # EX_CONFIG: systemd does not restart a table with a broken config
+    except DataFileError as exc:
+        print(f"data file error: {exc}", file=sys.stderr)
+        return 78  # restarting cannot repair a file: the line says what to do
     if args.check:
         print(
             f"{args.config}: ok (table {config.table.venue}/{config.table.id}, "
@@ -237,8 +243,15 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     from pokertable.controller import systemd_notify
+    from pokertable.controller.journal import JournalError
+    from pokertable.hardware.errors import RegistryError
+    from pokertable.mqtt.errors import MqttBridgeError
 
-    runtime = TableRuntime(config)
+    try:
+        runtime = TableRuntime(config)
+    except RegistryError as exc:
+        print(f"data file error: {exc}", file=sys.stderr)
+        return 78
     done = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -246,7 +259,12 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    runtime.start()
+    try:
+        runtime.start()
+    except (JournalError, MqttBridgeError) as exc:  # a file damaged after the check
+        print(f"data file error: {exc}", file=sys.stderr)
+        runtime.stop()
+        return 78
     systemd_notify.notify_ready()
     systemd_notify.notify_status(f"table {config.table.id} running")
     try:
