@@ -24,10 +24,17 @@ from types import TracebackType
 from pokertable.mqtt.errors import MqttBridgeError
 
 BROKER_DIR = Path(__file__).parent / "broker"
-ROLES = ("table", "clock", "director", "floor", "overlay", "overlay-secure", "broadcaster",
-         "broadcast")
+ROLES = ("clock", "director", "floor", "overlay", "overlay-secure", "broadcaster", "broadcast")
+"""Logins by role; each table has its own login besides (``table_login``)."""
 WEBSOCKET_PORTS = ("9001", "9443")
 """The shipped configs' WebSockets listeners (the overlay page); the others are MQTT."""
+
+
+def table_login(venue: str, table: str) -> str:
+    """A table's broker login (and client id): the ACL pattern gives it its own subtree."""
+    return f"{venue}/{table}"
+
+
 MOSQUITTO_CANDIDATES = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto")
 
 
@@ -100,6 +107,8 @@ def render_shipped_config(
     }
     if password_file is None:
         replacements["allow_anonymous"] = "allow_anonymous true"
+        # Anonymous clients have no username to use as their client id.
+        replacements["use_username_as_clientid"] = "use_username_as_clientid false"
     if tls is not None:
         replacements.update(
             cafile=f"cafile {tls.cafile}",
