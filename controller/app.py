@@ -36,7 +36,7 @@ from pokertable.controller.inputs import (
     from_record,
     to_record,
 )
-from pokertable.controller.journal import Journal
+from pokertable.controller.journal import Journal, JournalError, what_to_do
 from pokertable.controller.public_state import table_state
 from pokertable.controller.session import Output, SessionConfig, TableSession, apply, new_session
 from pokertable.controller.table import TableSeat
@@ -181,7 +181,13 @@ class TableApp:
         # point, so they skip exactly the unchanged states the first run skipped.
         self._last_state = _without_time(table_state(self.session, 0))
         for index, record in enumerate(self.journal.records()):
-            item = from_record(record)
+            try:
+                item = from_record(record)
+            except ValueError as exc:
+                raise JournalError(
+                    f"journal {self.journal.path}: record {index + 1}: {exc}; "
+                    + what_to_do(self.journal.path)
+                ) from exc
             self._apply(index, item)
             count += 1
         self.stats.replayed = count
