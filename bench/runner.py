@@ -108,11 +108,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--only",
         action="append",
         metavar="GROUP",
-        help="replay, serial, mqtt, interpretation or app (repeatable); default: all",
+        help="replay, serial, mqtt, interpretation or app (repeatable); default: all; "
+        "'drills' runs the reliability drills instead (bench/drills.py, 20-40 min)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.only and "drills" in args.only:  # counts, not timings: a runner of their own
+        from pokertable.bench import drills
+
+        return drills.main(["--json"] if args.json else [])
     try:
         figures = collect(set(args.only) if args.only else None)
     except ImportError as exc:

@@ -54,7 +54,7 @@ CREATE TABLE IF NOT EXISTS origins (
 """
 
 
-DEFAULT_MAX_BYTES = 24 * 1024 * 1024  # payload bytes; the file stays under ~32 MB
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024  # payload bytes; with page overhead and WAL, ~30 MB on disk
 _SHRINK_FREE_PAGES = 256  # VACUUM a drained outbox with more free pages than this (~1 MB)
 
 
