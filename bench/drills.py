@@ -377,19 +377,16 @@ def _wait_step(rig: Any, drill: Any, step: Any, index: int) -> None:
 
 
 def link(small: bool) -> Figures:
-    """HOOK: the link drills (mutated frames, noise) live in bench/link_drills.py."""
+    """The link drills (mutated frames, noise, convergence): ``bench/link_drills.run_all``."""
     try:
         module = importlib.import_module("pokertable.bench.link_drills")
     except ImportError:
         return {"drill_link": {"error": "bench/link_drills.py is not in this build yet"}}
-    provider = getattr(module, "figures", None) or getattr(module, "drills", None)
-    if provider is None:
-        return {"drill_link": {"error": "bench/link_drills.py has no figures() function"}}
-    try:
-        result: Figures = provider(small=small)
-    except TypeError:
-        result = provider()
-    return result
+    run_all = getattr(module, "run_all", None)
+    if run_all is None:
+        return {"drill_link": {"error": "bench/link_drills.py has no run_all(full)"}}
+    groups: dict[str, dict[str, Any]] = run_all(full=not small)
+    return {f"drill_link_{name}": values for name, values in groups.items()}
 
 
 # --- runner ----------------------------------------------------------------------------------
