@@ -391,7 +391,7 @@ def link(small: bool) -> Figures:
 
 # --- runner ----------------------------------------------------------------------------------
 
-FULL = {"messages": 2_000, "duplicates": 500, "takeovers": 50, "mutations": 100_000,
+FULL = {"messages": 2_000, "duplicates": 500, "takeovers": 50, "mutations": 20_000,
         "outbox_rows": 50_000, "kills": 100}
 SMALL = {"messages": 100, "duplicates": 20, "takeovers": 5, "mutations": 2_000,
          "outbox_rows": 5_000, "kills": 5}
