@@ -290,17 +290,17 @@ def kill9(workdir: Path, kills: int, per_session: int = 20, seed: int = 20261126
     """
     rig_mod, drill = _rig_modules()
     rng = random.Random(seed)
-    totals = {"kills": 0, "down_actions": 0, "sessions": 0, "lost": 0, "duplicated": 0,
-              "gaps": 0, "wrong_final_state": 0, "chips_not_conserved": 0}
+    totals = {"kills": 0, "down_actions": 0, "sessions": 0, "sessions_stalled": 0, "lost": 0,
+              "duplicated": 0, "gaps": 0, "wrong_final_state": 0, "chips_not_conserved": 0}
+    steps = drill.script()
     calm = rig_mod.TableRig(workdir / "calm", drill.PLAYERS, first_button=3)
     try:
-        drill.run_session(calm, set(), random.Random(1))
+        _crashy_session(calm, drill, steps, set(), rng)
         expected_state, expected_events, _ = drill.outcome(calm)
     finally:
         calm.close()
-    steps = drill.script()
     session = 0
-    while totals["kills"] < kills:
+    while totals["kills"] < kills and session < 3 * kills:
         session += 1
         want = min(per_session, kills - totals["kills"])
         points = set(rng.sample(range(len(steps) - 1), want))
@@ -308,6 +308,10 @@ def kill9(workdir: Path, kills: int, per_session: int = 20, seed: int = 20261126
         try:
             counts = _crashy_session(rig, drill, steps, points, rng)
             state, events, seqs = drill.outcome(rig)
+        except (RuntimeError, AssertionError) as stall:  # a step never took effect: counted
+            totals["sessions_stalled"] += 1
+            print(f"# kill drill session {session} stalled: {str(stall)[:300]}", file=sys.stderr)
+            continue
         finally:
             rig.close()
         totals["sessions"] += 1
@@ -352,22 +356,25 @@ def _crashy_session(rig: Any, drill: Any, steps: list[Any], points: set[int],
             drill.wait_ready(rig, ready)
             time.sleep(0.6)  # the readers re-report the felt zone by zone (see the drill)
         time.sleep(0.15)
-    rig.overlay.wait_state(lambda s: s["street"] == "complete", "the end of the hand", 60)
+    try:
+        rig.overlay.wait_state(lambda s: s["street"] == "complete", "the end of the hand", 60)
+    except AssertionError as exc:
+        raise RuntimeError(str(exc)) from None
     return counts
 
 
 def _wait_step(rig: Any, drill: Any, step: Any, index: int) -> None:
     """Wait for a step's effect; press a button again if nothing happened (as a dealer)."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60  # a stall limit for a busy machine, not a timing
     pressed_again = 0
     while True:
         state = rig.overlay.state()
         if state is not None and step[2](state):
             return
-        if step[0] == "button" and pressed_again < 3 and time.monotonic() > deadline - 20:
-            drill.perform(rig, step)
+        if step[0] == "button" and pressed_again < 3 and time.monotonic() > deadline - 45:
+            drill.perform(rig, step)  # the dealer presses again: nothing happened
             pressed_again += 1
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 60
         if time.monotonic() > deadline:
             raise RuntimeError(f"step {index} {step[:2]} never took effect: {rig.log()}")
         time.sleep(0.02)
