@@ -220,11 +220,10 @@ class Outbox:
                         (self.session, origin),
                     )
                 self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                (self._count, self._bytes) = self._db.execute(
-                    "SELECT COUNT(*), COALESCE(SUM(LENGTH(payload)), 0) FROM outbox"
-                ).fetchone()
+            except BaseException as exc:
+                self._undo()
+                if isinstance(exc, sqlite3.Error):  # a full disk, a file changed under us
+                    raise OutboxError(f"outbox {self.path}: {exc}") from exc
                 raise
             self._counters[stream] = seq
             self._count += 1
@@ -232,6 +231,14 @@ class Outbox:
             if origin is not None:
                 self._origin = origin
             return seq
+
+    def _undo(self) -> None:
+        """Roll a failed append back and re-count what is really stored."""
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+        (self._count, self._bytes) = self._db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(payload)), 0) FROM outbox"
+        ).fetchone()
 
     def _make_room(self, incoming: int) -> None:
         """Drop the oldest rows until one more row of ``incoming`` bytes fits both bounds."""
