@@ -334,7 +334,7 @@ def _crashy_session(rig: Any, drill: Any, steps: list[Any], points: set[int],
                     rng: random.Random) -> dict[str, int]:
     counts = {"kills": 0, "down_actions": 0}
     rig.start_controller()
-    drill.wait_ready(rig, 0)
+    _wait_ready(rig, drill, 0)
     done_early: set[int] = set()
     for index, step in enumerate(steps):
         before = rig.overlay.state()
@@ -353,7 +353,7 @@ def _crashy_session(rig: Any, drill: Any, steps: list[Any], points: set[int],
                 counts["down_actions"] += 1
             ready = drill.onlines(rig)
             rig.start_controller()
-            drill.wait_ready(rig, ready)
+            _wait_ready(rig, drill, ready)
             time.sleep(0.6)  # the readers re-report the felt zone by zone (see the drill)
         time.sleep(0.15)
     try:
@@ -361,6 +361,11 @@ def _crashy_session(rig: Any, drill: Any, steps: list[Any], points: set[int],
     except AssertionError as exc:
         raise RuntimeError(str(exc)) from None
     return counts
+
+
+def _wait_ready(rig: Any, drill: Any, before: int) -> None:
+    """The controller announced a new birth (a busy machine may take a minute to start)."""
+    _wait(lambda: drill.onlines(rig) > before, f"the controller to come back: {rig.log()}", 180)
 
 
 def _wait_step(rig: Any, drill: Any, step: Any, index: int) -> None:
