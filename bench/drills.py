@@ -18,6 +18,7 @@ import importlib
 import json
 import os
 import random
+import signal
 import sys
 import tempfile
 import time
@@ -444,6 +445,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    # SIGTERM unwinds like Ctrl-C, so each rig stops its broker, controller and nodes.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     result = figures(args.small, set(args.only) if args.only else None)
     if args.json:
         print(json.dumps(result))
