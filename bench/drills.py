@@ -316,6 +316,7 @@ def kill9(workdir: Path, kills: int, per_session: int = 20, seed: int = 20261126
         finally:
             rig.close()
         totals["sessions"] += 1
+        print(f"# kill drill session {session}: {counts}", file=sys.stderr)
         totals["kills"] += counts["kills"]
         totals["down_actions"] += counts["down_actions"]
         got = Counter(json.dumps(e, sort_keys=True) for e in events)
