@@ -18,6 +18,8 @@ reach the application through ``bridge.inbound`` (bad ones are answered on the r
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
 import os
@@ -84,6 +86,26 @@ class RejectedCommand:
     field: str | None
 
 
+def table_client_id(venue: str, table: str, password: str | None) -> str:
+    """The table's MQTT client id: stable across restarts, unknowable without its password.
+
+    The broker disconnects a client when another connects with the same client id, and
+    fires the first one's will. A predictable id (``pokertable-<venue>-<table>``) let any
+    login silence a table that way. Derived from the table's own password, the id stays the
+    same across restarts (a restarted table replaces its own stale connection, and its will
+    fires before the new birth), but only a holder of the password can compute it.
+
+    >>> table_client_id("casino", "t07", None)
+    'pokertable-casino-t07'
+    >>> table_client_id("casino", "t07", "s3cret") == table_client_id("casino", "t07", "other")
+    False
+    """
+    if not password:
+        return f"pokertable-{venue}-{table}"
+    tag = hmac.new(password.encode(), f"client-id:{venue}/{table}".encode(), hashlib.sha256)
+    return f"pokertable-{venue}-{table}-{tag.hexdigest()[:20]}"
+
+
 def _dumps(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
@@ -145,7 +167,7 @@ class TableBridge:
 
         self._client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
-            client_id=client_id or f"pokertable-{venue}-{table}",
+            client_id=client_id or table_client_id(venue, table, password),
             clean_session=True,
         )
         if username is not None:

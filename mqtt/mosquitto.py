@@ -3,7 +3,7 @@
 The test suite and ``bench`` start their own broker on a free port from the same config files
 that ship for installers, so the ACL under test is the ACL in production.
 
-    users = {"table": "t-secret", "overlay": "o-secret"}
+    users = {table_login("casino", "t07"): "t-secret", "overlay": "o-secret"}
     with MosquittoProcess.from_shipped(workdir, users=users) as broker:
         print(broker.port)
 """
@@ -107,8 +107,6 @@ def render_shipped_config(
     }
     if password_file is None:
         replacements["allow_anonymous"] = "allow_anonymous true"
-        # Anonymous clients have no username to use as their client id.
-        replacements["use_username_as_clientid"] = "use_username_as_clientid false"
     if tls is not None:
         replacements.update(
             cafile=f"cafile {tls.cafile}",

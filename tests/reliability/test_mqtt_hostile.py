@@ -158,6 +158,7 @@ def test_mqtt_oversized_payloads_stop_at_the_broker_or_at_our_decode(rig):
 
 
 def test_mqtt_overlay_with_the_tables_client_id_cannot_disconnect_the_table(rig):
+    """Found 4: the old predictable client id and the login are not the table's client id."""
     observer = Watcher(rig.broker.port, "overlay-secure", (f"{PREFIX}/status", f"{PREFIX}/state"))
     rig.overlay.stop()  # the attacker uses the public overlay login
     try:
