@@ -132,12 +132,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--only",
         action="append",
         metavar="GROUP",
-        choices=list(GROUPS),
-        help=f"{', '.join(GROUPS)} (repeatable); default: all",
+        choices=[*GROUPS, "drills"],
+        help=f"{', '.join(GROUPS)} (repeatable); default: all; 'drills' runs the "
+        "reliability drills instead (bench/drills.py, 20-40 min)",
     )
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.only and "drills" in args.only:  # counts, not timings: a runner of their own
+        from pokertable.bench import drills
+
+        return drills.main(["--json"] if args.json else [])
     names = [g for g in GROUPS if not args.only or g in args.only]
     progress = sys.stderr if args.json else sys.stdout
     print(

@@ -18,7 +18,7 @@ import queue
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -36,7 +36,7 @@ from pokertable.controller.inputs import (
     from_record,
     to_record,
 )
-from pokertable.controller.journal import Journal
+from pokertable.controller.journal import Journal, JournalError, what_to_do
 from pokertable.controller.public_state import table_state
 from pokertable.controller.session import Output, SessionConfig, TableSession, apply, new_session
 from pokertable.controller.table import TableSeat
@@ -144,6 +144,9 @@ class TableApp:
         self._inline = False  # set while ``run`` consumes
         self._inline_error: BaseException | None = None
         self._last_state: dict[str, Any] | None = None  # last public state, without ts_ms
+        # request_id -> (the command's payload, the replies it got); rebuilt by the replay,
+        # so a command re-sent after a restart is still answered, not applied again.
+        self._answered: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
 
     @property
     def session_id(self) -> str:
@@ -151,6 +154,13 @@ class TableApp:
         if self.config.mqtt is not None and self.config.mqtt.session:
             return self.config.mqtt.session
         marker = Path(str(self.journal.path) + ".session")
+        mq = self.config.mqtt
+        outbox_lost = mq is not None and not Path(mq.outbox).exists() and len(self.journal) > 0
+        if marker.exists() and (len(self.journal) == 0 or outbox_lost):
+            # A new journal, or an outbox moved aside: the old session's sequence numbers
+            # and publish marks no longer match, so consumers must see a new session.
+            log.warning("journal or outbox was replaced: starting a new MQTT session")
+            marker.unlink()
         if not marker.exists():
             marker.write_text(f"{self.config.table.id}-{uuid.uuid4().hex[:12]}\n")
         return marker.read_text().strip()
@@ -179,7 +189,13 @@ class TableApp:
         # point, so they skip exactly the unchanged states the first run skipped.
         self._last_state = _without_time(table_state(self.session, 0))
         for index, record in enumerate(self.journal.records()):
-            item = from_record(record)
+            try:
+                item = from_record(record)
+            except ValueError as exc:
+                raise JournalError(
+                    f"journal {self.journal.path}: record {index + 1}: {exc}; "
+                    + what_to_do(self.journal.path)
+                ) from exc
             self._apply(index, item)
             count += 1
         self.stats.replayed = count
@@ -216,7 +232,12 @@ class TableApp:
         Commands (console, room) are fsynced before they are applied and acknowledged;
         physical inputs are fsynced as a group by ``run`` once the queue is empty: the
         felt re-reports them after a power cut, and an fsync per chip costs the latency.
+        A room command whose ``request_id`` was already applied (the sender retried, or the
+        broker redelivered it under QoS 1) is not applied again: it gets the same reply.
         """
+        if isinstance(item, RoomCommand) and item.request_id in self._answered:
+            self._answer_again(item)
+            return ()
         durable = isinstance(item, ConsolePress | RoomCommand)
         index = self.journal.append(to_record(item), sync=durable)
         self.stats.inputs += 1
@@ -257,6 +278,9 @@ class TableApp:
     def _apply(self, index: int, item: Input) -> tuple[Output, ...]:
         with self._lock:
             self.session, outputs = apply(self.session, item)
+        if isinstance(item, RoomCommand):
+            replies = [dict(o.payload) for o in outputs if o.channel == "reply"]
+            self._answered[item.request_id] = (dict(item.payload), replies)
         base = index * OUTPUTS_PER_INPUT
         if len(outputs) >= OUTPUTS_PER_INPUT - 1:
             raise RuntimeError(f"input {index} produced {len(outputs)} outputs")
@@ -266,6 +290,32 @@ class TableApp:
         if self.on_output is not None:
             self.on_output(self.session, outputs)
         return outputs
+
+    def _answer_again(self, item: RoomCommand) -> None:
+        """Repeat the reply of an already applied command (or refuse a reused request id)."""
+        payload, replies = self._answered[item.request_id]
+        if self.publisher is None:
+            return
+        if payload != item.payload:
+            self.publisher.reply(
+                item.request_id,
+                ok=False,
+                command=item.command,
+                error="request_id was already used by another command; use a new one",
+                field="request_id",
+                ts_ms=item.at_ms,
+            )
+            return
+        log.info("command %s repeated: answered again, not applied again", item.request_id)
+        for reply in replies:
+            self.publisher.reply(
+                reply["request_id"],
+                ok=bool(reply["ok"]),
+                command=reply.get("command"),
+                error=reply.get("error"),
+                field=reply.get("field"),
+                ts_ms=reply.get("ts_ms"),
+            )
 
     def _emit(self, origin: int, output: Output) -> None:
         payload = output.payload
@@ -302,6 +352,19 @@ class TableApp:
 
     def close(self) -> None:
         self.journal.close()
+
+
+def dead_workers(threads: Iterable[threading.Thread], bridge: Any) -> list[str]:
+    """Names of the worker threads that stopped; the watchdog is fed only while this is empty.
+
+    The engine thread feeds the systemd watchdog, so an engine that runs while the MQTT
+    bridge or a reader thread died would otherwise keep a silent table "healthy" forever.
+    """
+    dead = [t.name for t in threads if not t.is_alive()]
+    alive = getattr(bridge, "alive", None)
+    if callable(alive) and not alive():
+        dead.append("mqtt-bridge")
+    return dead
 
 
 def _without_time(state: dict[str, Any]) -> dict[str, Any]:

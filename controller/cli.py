@@ -63,6 +63,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "pokertable.room.clock_service",
         "the tournament clock: levels and breaks to every table, the big clock display",
     ),
+    "journal": (
+        "pokertable.controller.journal",
+        "verify a table's journal record by record, or repair it keeping a backup",
+    ),
     "demo": (
         "pokertable.controller.demo",
         "a whole simulated table with bot players, no hardware needed",

@@ -43,7 +43,7 @@ class TableRuntime:
         from pokertable.hardware.registry import TagRegistry
 
         self.config = config
-        self.registry = registry or TagRegistry(config.registry.path)
+        self.registry = registry or TagRegistry(config.registry.path, create=False)
         self.bridge: Any = None
         self._publisher_factory = publisher_factory or self._bridge_factory
         self.buses: list[Any] = []
@@ -52,6 +52,7 @@ class TableRuntime:
         self.app: TableApp | None = None
         self._threads: list[threading.Thread] = []
         self._stop = threading.Event()
+        self.dead: list[str] = []  # worker threads found stopped by the watchdog check
 
     def _bridge_factory(self, session_id: str) -> Any:
         from pokertable.mqtt.bridge import TableBridge, TlsOptions
@@ -174,8 +175,19 @@ class TableRuntime:
             self.app.submit(command_to_input(command, wall_ms()))
 
     def _watchdog(self) -> None:
+        """Feed systemd only while every worker runs: a dead thread means a restart."""
         from pokertable.controller import systemd_notify
+        from pokertable.controller.app import dead_workers
 
+        if self._stop.is_set():
+            return  # shutting down: threads end on purpose
+        dead = dead_workers([t for t in self._threads if t.name != "engine"], self.bridge)
+        if dead:
+            if dead != self.dead:
+                log.error("worker thread(s) stopped: %s; no more watchdog pings", ", ".join(dead))
+                systemd_notify.notify_status(f"worker stopped: {', '.join(dead)}")
+            self.dead = dead
+            return
         systemd_notify.notify_watchdog()
 
     def stop(self) -> None:
@@ -233,6 +245,13 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(problems), file=sys.stderr)
         return EX_CONFIG
     config = load_config(args.config)
+    from pokertable.controller.data_files import DataFileError, check_data_files
+
+    try:
+        check_data_files(config)
+    except DataFileError as exc:
+        print(f"data file error: {exc}", file=sys.stderr)
+        return EX_CONFIG  # restarting cannot repair a file: the line says what to do
     if args.check:
         print(
             f"{args.config}: ok (table {config.table.venue}/{config.table.id}, "
@@ -240,9 +259,15 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     from pokertable.controller import systemd_notify
-    from pokertable.hardware.errors import HardwareError
+    from pokertable.controller.journal import JournalError
+    from pokertable.hardware.errors import HardwareError, RegistryError
+    from pokertable.mqtt.errors import MqttBridgeError
 
-    runtime = TableRuntime(config)
+    try:
+        runtime = TableRuntime(config)
+    except RegistryError as exc:
+        print(f"data file error: {exc}", file=sys.stderr)
+        return EX_CONFIG
     done = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -252,6 +277,10 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, on_signal)
     try:
         runtime.start()
+    except (JournalError, MqttBridgeError) as exc:  # a file damaged after the check
+        print(f"data file error: {exc}", file=sys.stderr)
+        runtime.stop()
+        return EX_CONFIG
     except (HardwareError, OSError) as exc:
         # What --check could not foresee (a pin taken by another process, a permission):
         # one line, and the status that stops systemd restarting into the same wall.

@@ -97,13 +97,34 @@ def uid_hex(uid: bytes | str) -> str:
 class TagRegistry:
     """UID -> :class:`Chip` or :class:`Card`, persisted in one SQLite file (``":memory:"`` ok)."""
 
-    def __init__(self, path: str | Path) -> None:
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        """Open the registry; ``create=False`` (the table) refuses a missing file.
+
+        A table with an empty registry would see every chip and card as foreign: a file
+        that vanished is an installer's mistake to report, not a new registry to make.
+        Every SQLite failure is a RegistryError naming the file and what to do.
+        """
+        self.path = str(path)
         self._lock = threading.Lock()
-        with self._lock, self._db:
-            self._db.executescript(_SCHEMA)
         self._cache: dict[str, Tag] = {}
-        self.reload()
+        if not create and self.path != ":memory:" and not Path(path).is_file():
+            raise RegistryError(
+                f"registry {path}: does not exist; enroll the chips and cards "
+                "(`pokertable enroll`) or fix [registry] path in table.toml"
+            )
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False)
+            if not create and self.path != ":memory:":
+                found = self._db.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tags'"
+                ).fetchone()
+                if found is None:
+                    raise sqlite3.DatabaseError("no tags table: not a tag registry")
+            with self._lock, self._db:
+                self._db.executescript(_SCHEMA)
+            self.reload()
+        except sqlite3.Error as exc:
+            raise RegistryError(unusable_registry(self.path, exc)) from exc
 
     def close(self) -> None:
         self._db.close()
@@ -227,6 +248,14 @@ class TagRegistry:
             raise RegistryError(_explain_integrity(exc, tags, self._cache)) from exc
         for tag in tags:
             self._cache[tag.uid] = tag
+
+
+def unusable_registry(path: str, exc: BaseException) -> str:
+    """One line for a registry file SQLite cannot use, with the way out."""
+    return (
+        f"registry {path}: cannot be used ({exc}); restore it from a backup or enroll the "
+        "chip set and deck again into a new file (`pokertable enroll`)"
+    )
 
 
 def _check_chip(chip: Chip) -> None:

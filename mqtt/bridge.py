@@ -18,6 +18,8 @@ reach the application through ``bridge.inbound`` (bad ones are answered on the r
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
 import os
@@ -36,8 +38,8 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from pokertable.mqtt.errors import MqttBridgeError, PayloadError
-from pokertable.mqtt.outbox import Outbox
-from pokertable.mqtt.payloads import SchemaName, decode, validate
+from pokertable.mqtt.outbox import DEFAULT_MAX_BYTES, Outbox
+from pokertable.mqtt.payloads import MAX_INBOUND_BYTES, SchemaName, decode, validate
 from pokertable.mqtt.topics import TableTopics, check_name
 
 log = logging.getLogger(__name__)
@@ -84,6 +86,26 @@ class RejectedCommand:
     field: str | None
 
 
+def table_client_id(venue: str, table: str, password: str | None) -> str:
+    """The table's MQTT client id: stable across restarts, unknowable without its password.
+
+    The broker disconnects a client when another connects with the same client id, and
+    fires the first one's will. A predictable id (``pokertable-<venue>-<table>``) let any
+    login silence a table that way. Derived from the table's own password, the id stays the
+    same across restarts (a restarted table replaces its own stale connection, and its will
+    fires before the new birth), but only a holder of the password can compute it.
+
+    >>> table_client_id("casino", "t07", None)
+    'pokertable-casino-t07'
+    >>> table_client_id("casino", "t07", "s3cret") == table_client_id("casino", "t07", "other")
+    False
+    """
+    if not password:
+        return f"pokertable-{venue}-{table}"
+    tag = hmac.new(password.encode(), f"client-id:{venue}/{table}".encode(), hashlib.sha256)
+    return f"pokertable-{venue}-{table}-{tag.hexdigest()[:20]}"
+
+
 def _dumps(payload: dict[str, Any]) -> bytes:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
@@ -105,6 +127,7 @@ class TableBridge:
         tls: TlsOptions | None = None,
         secure_delay_s: float = 0.0,
         max_outbox: int = 50_000,
+        max_outbox_bytes: int = DEFAULT_MAX_BYTES,
         fsync: bool = False,
         validate_outbound: bool | None = None,
         keepalive_s: int = 10,
@@ -122,7 +145,13 @@ class TableBridge:
         )
         self._clock_ms = clock_ms
         self._host, self._port, self._keepalive = host, port, keepalive_s
-        self._outbox = Outbox(outbox_path, session=session, max_messages=max_outbox, fsync=fsync)
+        self._outbox = Outbox(
+            outbox_path,
+            session=session,
+            max_messages=max_outbox,
+            max_bytes=max_outbox_bytes,
+            fsync=fsync,
+        )
         self._latest_key = f"{session}:state"
         self.inbound: queue.Queue[InboundCommand] = queue.Queue()
         self.rejected: queue.Queue[RejectedCommand] = queue.Queue()
@@ -139,10 +168,11 @@ class TableBridge:
         self._stopped = False
         self._last_rebirth_ms = -REBIRTH_MIN_INTERVAL_MS
         self.last_connect_error: str | None = None
+        self.faults = 0  # items our worker could not handle (logged); the bridge carried on
 
         self._client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
-            client_id=client_id or f"pokertable-{venue}-{table}",
+            client_id=client_id or table_client_id(venue, table, password),
             clean_session=True,
         )
         if username is not None:
@@ -155,6 +185,8 @@ class TableBridge:
                 cert_reqs=ssl.CERT_REQUIRED,
             )
             self._client.tls_insecure_set(tls.insecure)
+        # A bug in one of our callbacks is logged by paho instead of ending its network thread.
+        self._client.suppress_exceptions = True
         self._client.reconnect_delay_set(*reconnect_delay_s)
         self._client.max_inflight_messages_set(_WINDOW)
         self._client.on_connect = self._on_connect
@@ -421,21 +453,42 @@ class TableBridge:
                 except queue.Empty:
                     break
             for item in items:
-                kind = item[0]
-                if kind == "stop":
+                if item[0] == "stop":
                     stopping = True
-                elif kind == "puback":
-                    with self._pump_lock:
-                        row_id = inflight.pop(item[1], None)
-                    if row_id is not None:
-                        self._outbox.remove(row_id)
-                elif kind == "inbound":
-                    self._handle_inbound(item[1], item[2])
+                    continue
+                # One bad message or one failed write must never stop the table's voice:
+                # log it with its traceback (a bug to fix) and carry on with the next item.
+                try:
+                    self._handle_item(item, inflight)
+                except Exception:
+                    self.faults += 1
+                    log.exception("MQTT bridge: %s item failed; the bridge carries on", item[0])
             with self._pump_lock:
                 if not stopping and self.connected:
-                    self._pump(inflight, cursors)
+                    try:
+                        self._pump(inflight, cursors)
+                    except Exception:
+                        self.faults += 1
+                        log.exception("MQTT bridge: handing the outbox to paho failed; retrying")
                 if not inflight:
                     self._idle.set()
+
+    def _handle_item(self, item: tuple[Any, ...], inflight: dict[int, int]) -> None:
+        kind = item[0]
+        if kind == "puback":
+            with self._pump_lock:
+                row_id = inflight.pop(item[1], None)
+            if row_id is not None:
+                self._outbox.remove(row_id)
+        elif kind == "inbound":
+            self._handle_inbound(item[1], item[2])
+
+    def alive(self) -> bool:
+        """Our worker and paho's network thread both run (the systemd watchdog asks)."""
+        if self._stopped or self._worker is None or not self._worker.is_alive():
+            return False
+        network = getattr(self._client, "_thread", None)  # paho's loop_start thread
+        return network is None or bool(network.is_alive())
 
     def _wait_s(self, cursors: dict[str, int]) -> float:
         if self.secure_delay_ms <= 0 or not self.connected:
@@ -532,9 +585,11 @@ class TableBridge:
 
 
 def _loose_json(raw: bytes) -> dict[str, Any]:
+    if len(raw) > MAX_INBOUND_BYTES:
+        return {}
     try:
         value = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
 

@@ -3,7 +3,7 @@
 The test suite and ``bench`` start their own broker on a free port from the same config files
 that ship for installers, so the ACL under test is the ACL in production.
 
-    users = {"table": "t-secret", "overlay": "o-secret"}
+    users = {table_login("casino", "t07"): "t-secret", "overlay": "o-secret"}
     with MosquittoProcess.from_shipped(workdir, users=users) as broker:
         print(broker.port)
 """
@@ -24,10 +24,17 @@ from types import TracebackType
 from pokertable.mqtt.errors import MqttBridgeError
 
 BROKER_DIR = Path(__file__).parent / "broker"
-ROLES = ("table", "clock", "director", "floor", "overlay", "overlay-secure", "broadcaster",
-         "broadcast")
+ROLES = ("clock", "director", "floor", "overlay", "overlay-secure", "broadcaster", "broadcast")
+"""Logins by role; each table has its own login besides (``table_login``)."""
 WEBSOCKET_PORTS = ("9001", "9443")
 """The shipped configs' WebSockets listeners (the overlay page); the others are MQTT."""
+
+
+def table_login(venue: str, table: str) -> str:
+    """A table's broker login (and client id): the ACL pattern gives it its own subtree."""
+    return f"{venue}/{table}"
+
+
 MOSQUITTO_CANDIDATES = ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto")
 
 

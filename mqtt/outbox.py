@@ -3,8 +3,10 @@
 paho keeps its session in memory, so a controller restart would lose whatever it had not
 sent. Here a message gets its sequence number and its row in one transaction; the bridge
 deletes the row only on PUBACK, so after a crash the next start re-sends what is left, in
-order. The outbox is bounded: when full the OLDEST rows are dropped (the newest state is
-worth more than an old one) and the drop is counted so the bridge can announce it.
+order. The outbox is bounded by the bytes of its payloads (and a row count): when full the
+OLDEST rows are dropped (the newest state is worth more than an old one) and the drop is
+counted so the bridge can announce it. Once it has drained, the file gives the space of a
+long outage back (VACUUM), so a table that was offline for hours does not keep a big file.
 
 >>> box = Outbox(":memory:", max_messages=2)
 >>> box.append("event", "t/events", lambda seq: b'{"seq":%d}' % seq)
@@ -52,8 +54,21 @@ CREATE TABLE IF NOT EXISTS origins (
 """
 
 
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024  # payload bytes; with page overhead and WAL, ~30 MB on disk
+_SHRINK_FREE_PAGES = 256  # VACUUM a drained outbox with more free pages than this (~1 MB)
+
+
 class OutboxError(MqttBridgeError):
-    """The outbox database cannot be used (wrong file, closed)."""
+    """The outbox database cannot be used (wrong file, closed); the message says what to do."""
+
+
+def unusable_outbox(path: str, exc: BaseException) -> str:
+    """One line for an outbox file SQLite cannot use, with the way out."""
+    return (
+        f"outbox {path}: cannot be used ({exc}); move it aside (mv {path} {path}.bad) and "
+        "start again: its undelivered messages are lost, and the table starts a new MQTT "
+        "session and re-publishes the journal"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,28 +103,50 @@ class Outbox:
         *,
         session: str = "",
         max_messages: int = 50_000,
+        max_bytes: int = DEFAULT_MAX_BYTES,
         fsync: bool = False,
     ) -> None:
         if max_messages < 1:
             raise ValueError("max_messages must be at least 1")
+        if max_bytes < 1:
+            raise ValueError("max_bytes must be at least 1")
+        self.path = str(path)
         self.session = session
         self.max_messages = max_messages
+        self.max_bytes = max_bytes
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._dropped: dict[str, tuple[int, int, int]] = {}
+        try:
+            self._open(fsync)
+        except sqlite3.Error as exc:
+            raise OutboxError(unusable_outbox(self.path, exc)) from exc
+
+    def _open(self, fsync: bool) -> None:
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         # WAL + NORMAL survives a process crash; FULL also survives power loss (slower on SD cards).
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={'FULL' if fsync else 'NORMAL'}")
+        # The WAL file is cut back to 1 MB after each checkpoint instead of keeping its peak.
+        self._db.execute("PRAGMA journal_size_limit=1048576")
         self._db.executescript(_SCHEMA)
         self._counters: dict[str, int] = {
             stream: value
             for stream, value in self._db.execute(
-                "SELECT stream, value FROM counters WHERE session = ?", (session,)
+                "SELECT stream, value FROM counters WHERE session = ?", (self.session,)
             )
         }
-        (self._count,) = self._db.execute("SELECT COUNT(*) FROM outbox").fetchone()
-        row = self._db.execute("SELECT value FROM origins WHERE session = ?", (session,)).fetchone()
+        (self._count, self._bytes) = self._db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(payload)), 0) FROM outbox"
+        ).fetchone()
+        row = self._db.execute(
+            "SELECT value FROM origins WHERE session = ?", (self.session,)
+        ).fetchone()
         self._origin: int = row[0] if row else -1
-        self._dropped: dict[str, tuple[int, int, int]] = {}
+
+    @property
+    def payload_bytes(self) -> int:
+        """Bytes of the payloads waiting (what ``max_bytes`` bounds)."""
+        return int(self._bytes)
 
     def __len__(self) -> int:
         return int(self._count)
@@ -161,8 +198,8 @@ class Outbox:
             payload = build(seq)
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                if bounded and self._count >= self.max_messages:
-                    self._drop_oldest(self._count - self.max_messages + 1)
+                if bounded:
+                    self._make_room(len(payload))
                 self._db.execute(
                     "INSERT INTO outbox (lane, stream, seq, topic, payload, retain, release_at_ms)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -183,24 +220,42 @@ class Outbox:
                         (self.session, origin),
                     )
                 self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
+            except BaseException as exc:
+                self._undo()
+                if isinstance(exc, sqlite3.Error):  # a full disk, a file changed under us
+                    raise OutboxError(f"outbox {self.path}: {exc}") from exc
                 raise
             self._counters[stream] = seq
             self._count += 1
+            self._bytes += len(payload)
             if origin is not None:
                 self._origin = origin
             return seq
 
-    def _drop_oldest(self, n: int) -> None:
-        rows = self._db.execute(
-            "SELECT id, stream, seq FROM outbox ORDER BY id LIMIT ?", (n,)
-        ).fetchall()
-        for row_id, stream, seq in rows:
-            count, first, _ = self._dropped.get(stream, (0, seq, seq))
-            self._dropped[stream] = (count + 1, min(first, seq), seq)
-            self._db.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
-        self._count -= len(rows)
+    def _undo(self) -> None:
+        """Roll a failed append back and re-count what is really stored."""
+        if self._db.in_transaction:
+            self._db.execute("ROLLBACK")
+        (self._count, self._bytes) = self._db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(LENGTH(payload)), 0) FROM outbox"
+        ).fetchone()
+
+    def _make_room(self, incoming: int) -> None:
+        """Drop the oldest rows until one more row of ``incoming`` bytes fits both bounds."""
+        while self._count > 0 and (
+            self._count >= self.max_messages or self._bytes + incoming > self.max_bytes
+        ):
+            rows = self._db.execute(
+                "SELECT id, stream, seq, LENGTH(payload) FROM outbox ORDER BY id LIMIT 64"
+            ).fetchall()
+            for row_id, stream, seq, size in rows:
+                if self._count < self.max_messages and self._bytes + incoming <= self.max_bytes:
+                    return
+                count, first, _ = self._dropped.get(stream, (0, seq, seq))
+                self._dropped[stream] = (count + 1, min(first, seq), seq)
+                self._db.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
+                self._count -= 1
+                self._bytes -= size
 
     def take_drop_report(self) -> DropReport | None:
         """What was dropped since the last call, or None; the caller announces it once."""
@@ -239,10 +294,24 @@ class Outbox:
         return row is not None
 
     def remove(self, row_id: int) -> None:
-        """Forget a row once the broker acknowledged it (PUBACK)."""
+        """Forget a row once the broker acknowledged it (PUBACK); shrink the file once drained."""
         with self._lock:
-            cursor = self._db.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
-            self._count -= cursor.rowcount
+            row = self._db.execute(
+                "DELETE FROM outbox WHERE id = ? RETURNING LENGTH(payload)", (row_id,)
+            ).fetchone()
+            if row is None:
+                return
+            self._count -= 1
+            self._bytes -= row[0]
+            if self._count == 0:
+                self._shrink()
+
+    def _shrink(self) -> None:
+        """Give the space of a long outage back to the SD card (cheap: the table is empty)."""
+        (free,) = self._db.execute("PRAGMA freelist_count").fetchone()
+        if free > _SHRINK_FREE_PAGES:
+            self._db.execute("VACUUM")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def put_latest(self, key: str, value: bytes) -> None:
         with self._lock:

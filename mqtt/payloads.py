@@ -30,6 +30,9 @@ SCHEMA_NAMES: tuple[SchemaName, ...] = (
     "state", "event", "hole_cards", "status", "reply", "clock", "director", "rebirth",
 )
 _QUOTED = re.compile(r"'([^']+)'")
+# Inbound commands are a few hundred bytes; the broker configs cap payloads at 64 KiB too
+# (message_size_limit), this is our own line for a broker that was set up without it.
+MAX_INBOUND_BYTES = 64 * 1024
 
 
 def load_schema(name: str) -> dict[str, Any]:
@@ -82,12 +85,28 @@ def validate(name: SchemaName, payload: Any) -> None:
 
 
 def decode(name: SchemaName, raw: bytes) -> dict[str, Any]:
-    """Parse and validate one inbound payload; anything but a valid object is a PayloadError."""
+    """Parse and validate one inbound payload; anything but a valid object is a PayloadError.
+
+    Hostile input ends here as a PayloadError too: an oversized payload is refused before it
+    is parsed, and JSON nested deeper than the parser's recursion limit (``"[" * 100000``)
+    is an error, not a RecursionError that would kill the thread reading commands.
+
+    >>> decode("rebirth", b"[" * 60_000)
+    Traceback (most recent call last):
+    pokertable.mqtt.errors.PayloadError: payload is nested too deeply
+    """
+    if len(raw) > MAX_INBOUND_BYTES:
+        raise PayloadError(f"payload is {len(raw)} bytes; the limit is {MAX_INBOUND_BYTES}")
     try:
         payload = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise PayloadError(f"not valid UTF-8 JSON: {err}") from None
+    except RecursionError:
+        raise PayloadError("payload is nested too deeply") from None
     if not isinstance(payload, dict):
         raise PayloadError("payload must be a JSON object")
-    validate(name, payload)
+    try:
+        validate(name, payload)
+    except RecursionError:
+        raise PayloadError("payload is nested too deeply") from None
     return payload

@@ -35,10 +35,19 @@ from pokertable.hardware.simulator import (
 from pokertable.mqtt.mosquitto import MosquittoProcess
 
 REPO = Path(__file__).resolve().parents[2]
-USERS = {"table": "table-secret", "director": "director-secret", "overlay": "overlay-secret",
-         "overlay-secure": "secure-secret", "broadcaster": "relay-secret",
-         "broadcast": "page-secret", "floor": "floor-secret",
-         "clock": "clock-secret"}
+TABLE_LOGIN = "club/t9"  # each table has its own broker login, <venue>/<table>
+USERS = {
+    TABLE_LOGIN: "table-secret",
+    "director": "director-secret",
+    "overlay": "overlay-secret",
+    # For the hostile-input drills (tests/reliability): another table and another observer.
+    "club/t8": "t8-secret",
+    "overlay-secure": "secure-secret",
+    "broadcaster": "relay-secret",
+    "broadcast": "page-secret",
+    "floor": "floor-secret",
+    "clock": "clock-secret",
+}
 TIMING = {"present_after": 2, "absent_after": 2, "settle_ms": 80, "heartbeat_ms": 500}
 PREFIX = "pokertable/v1/club/t9"
 
@@ -126,7 +135,7 @@ class TableRig:
         ]
         specs.append(NodeSpec(len(specs) + 1, ("board", "burn", "muck")))
         self.sim = TableSimulator(self.registry, specs, node_config=TIMING)
-        (workdir / "table.secret").write_text(USERS["table"])
+        (workdir / "table.secret").write_text(USERS[TABLE_LOGIN])
         lines = [
             "[table]",
             'venue = "club"',
@@ -150,7 +159,7 @@ class TableRig:
         lines += [
             "[mqtt]",
             f"port = {self.broker.port}",
-            'username = "table"',
+            f'username = "{TABLE_LOGIN}"',
             'password_file = "table.secret"',
             'outbox = "outbox.sqlite3"',
         ]

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.mqtt.mosquitto import ROLES
+from pokertable.mqtt.mosquitto import ROLES, table_login
 
-# Role passwords of the test broker (hashed into a real mosquitto password file).
-PASSWORDS = {role: f"{role}-pw" for role in ROLES}
+# Role passwords of the test broker (hashed into a real mosquitto password file), and the
+# logins of two tables (each table has its own, <venue>/<table>).
+TABLE = table_login("casino", "t07")
+OTHER_TABLE = table_login("casino", "t08")
+PASSWORDS = {role: f"{role}-pw" for role in ROLES} | {TABLE: "t07-pw", OTHER_TABLE: "t08-pw"}
 
 
 def sample_state(**overrides: Any) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mqtt_samples import PASSWORDS, sample_event, sample_hole_cards, sample_state
+from mqtt_samples import PASSWORDS, TABLE, sample_event, sample_hole_cards, sample_state
 
 from pokertable.mqtt.bridge import TableBridge, TlsOptions
 from pokertable.mqtt.mosquitto import MosquittoProcess, TlsFiles
@@ -23,7 +23,7 @@ EVERYTHING = "pokertable/v1/#"
 @pytest.fixture
 def table(secure_broker: Any, tmp_path: Path) -> Iterator[TableBridge]:
     bridge = TableBridge(venue="casino", table="t07", session="s1", port=secure_broker.port,
-                         username="table", password=PASSWORDS["table"],
+                         username=TABLE, password=PASSWORDS[TABLE],
                          outbox_path=tmp_path / "outbox.sqlite", validate_outbound=True)
     bridge.start()
     assert bridge.wait_connected(5), bridge.last_connect_error
@@ -114,7 +114,7 @@ def test_tls_variant_accepts_bridge_and_refuses_plain_tcp(tmp_path, subscribers)
                                            name="mosquitto-tls.conf", tls=certs)
     broker.start()
     bridge = TableBridge(venue="casino", table="t07", session="s1", port=broker.port,
-                         username="table", password=PASSWORDS["table"],
+                         username=TABLE, password=PASSWORDS[TABLE],
                          tls=TlsOptions(ca_certs=str(certs.cafile)),
                          outbox_path=tmp_path / "outbox.sqlite", validate_outbound=True)
     try:
