@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pokertable.controller.console_words import console_press
 from pokertable.controller.engine import EngineError
+from pokertable.controller.events import ActionKind, PlayerAction
 from pokertable.controller.floor_inputs import (
     LATE_COMMANDS,
     found_chips_decided,
@@ -207,6 +208,14 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
         if decision == "dead_hand" and seat is not None:
             return reader_step(session, KillHand(seat, cmd.at_ms), out, cmd.at_ms, "floor_applied")
         return session
+    if pending.kind == "oot_void" and session.hand is not None and pending.ruling.seat:
+        # A bound R53-B action whose action then changed: the floor's choice is his action.
+        word = decision.split(" ", 1)[0]
+        kinds = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind.CALL}
+        if word in kinds:
+            action = PlayerAction(pending.ruling.seat, kinds[word], at_ms=cmd.at_ms)
+            return run_event(session, action, out, cmd.at_ms, "floor_applied")
+        return session  # a raise: the dealer enters its amount
     if pending.kind == "skipped_player" and session.tracked is not None:
         # R53-B: the irregularities layer rules on the skipped seat, then held actions go on.
         choice = FloorDecision(pending.id, decision, at_ms=cmd.at_ms)

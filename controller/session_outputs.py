@@ -84,7 +84,6 @@ def raise_floor(
         session,
         alerts=(*session.alerts, pending),
         pending=evolve(session.pending, next_floor=number + 1),
-        alert_counter=session.alert_counter + 1,
     )
 
 

@@ -82,7 +82,6 @@ class TableSession:
     burn_cards: tuple[str, ...] = ()
     alerts: tuple[PendingAlert, ...] = ()
     floor_approved: frozenset[int] = frozenset()  # seats the floor allowed to raise (T11 R37)
-    alert_counter: int = 0
     leds: tuple[tuple[int, str], ...] = ()
     history: tuple[str, ...] = field(default=())  # hand ids completed this session
     event_players_left: int | None = None  # from the room's clock (R48 limit cap heads-up)

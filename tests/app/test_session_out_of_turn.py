@@ -122,3 +122,35 @@ def test_TDA2024_53A_spoken_out_of_turn_fold_binds_even_after_a_raise() -> None:
     table.press("check_call")  # Ann calls; Bob's out-of-turn fold binds (an OOT fold always does)
     hand = table.session.hand
     assert hand is not None and hand.seat(2).status.value == "folded"
+
+
+def test_TDA2024_53B_bound_action_changed_goes_to_the_floor_and_its_answer_is_applied() -> None:
+    table = Table(FOUR, first_button=4)
+    table.press("hand_start")
+    for seat, cards in ((1, "As Ad"), (2, "Ks Kd"), (3, "Qs Qd"), (4, "Js Jd")):
+        for card in cards.split():
+            table.card(f"seat{seat}.cards", card)
+    table.push(1, 100)
+    table.push(2, 100, 100)
+    table.push(4, 100, 100)  # Dan calls out of turn
+    table.push(1, 100)  # Ann calls out of turn: SA, both bind (R53-B)
+    [skipped] = table_state(table.session, table.t)["alerts"]
+    table(RoomCommand("floor_decision", "f1", {"alert_id": skipped["id"],
+                                               "decision": "all_options"}, 1))
+    table.press("bet_raise", 600)  # Cat raises: Dan's bound call faced 200, now 600
+    [changed] = table_state(table.session, table.t)["alerts"]
+    assert changed["kind"] == "oot_void" and changed["id"] == "t1-h00001/F2"
+    assert changed["options"][:2] == ["fold", "call 600"]
+    assert table.session.pending.zone(4).change == 200  # his chips go back meanwhile
+    out = table(RoomCommand("floor_decision", "f2", {"alert_id": changed["id"],
+                                                     "decision": "call 600"}, 1))
+    assert next(o.payload for o in out if o.channel == "reply")["ok"] is True
+    hand = table.session.hand
+    assert hand is not None and hand.seat(4).bet == 600 and hand.action_on == 1
+    # Ann's bound call changed too: her own floor call, answered the same way.
+    [ann] = table_state(table.session, table.t)["alerts"]
+    assert ann["id"] == "t1-h00001/F3" and ann["options"][:2] == ["fold", "call 500"]
+    table(RoomCommand("floor_decision", "f3", {"alert_id": ann["id"], "decision": "fold"}, 1))
+    hand = table.session.hand
+    assert hand is not None and hand.seat(1).status.value == "folded" and hand.action_on == 2
+    assert table_state(table.session, table.t)["alerts"] == []
