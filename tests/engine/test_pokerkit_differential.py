@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-pytest.importorskip("pokerkit")
-
 from pokertable.bench.phh_corpus import generate
+
+pytestmark = pytest.mark.needs("pokerkit")
 
 HANDS = 1200
 
