@@ -1,0 +1,85 @@
+"""The event journal on disk: reopened, torn by a power cut, corrupt in the middle.
+
+Each test writes the file the way the situation leaves it (a clean shutdown, ``kill -9``
+in the middle of a line, a damaged card) and opens it as the controller does at start.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pokertable.controller.journal import Journal, JournalError
+
+RECORDS = [
+    {"kind": "console", "button": "hand_start", "at_ms": 10},
+    {"kind": "console", "button": "check_call", "at_ms": 20},
+    {"kind": "console", "button": "fold", "at_ms": 30},
+]
+
+
+def written(path: Path, records: list[dict[str, object]]) -> None:
+    journal = Journal(path, fsync=False)
+    for record in records:
+        journal.append(record)
+    journal.close()
+
+
+def test_reopened_journal_counts_its_records_and_appends_after_them(tmp_path: Path) -> None:
+    path = tmp_path / "journal.jsonl"
+    written(path, RECORDS[:2])
+    journal = Journal(path, fsync=False)
+    assert len(journal) == 2
+    assert list(journal.records()) == RECORDS[:2]
+    assert journal.append(RECORDS[2]) == 2  # the next index, not 0
+    journal.close()
+    assert list(Journal(path, fsync=False).records()) == RECORDS
+
+
+def test_torn_last_line_is_cut_off_and_kept_aside(tmp_path: Path) -> None:
+    """``kill -9`` in the middle of a write leaves half a line with no newline."""
+    path = tmp_path / "journal.jsonl"
+    written(path, RECORDS[:2])
+    torn = json.dumps(RECORDS[2]).encode()[:17]
+    with open(path, "ab") as f:
+        f.write(torn)
+    journal = Journal(path, fsync=False)
+    assert len(journal) == 2
+    assert (tmp_path / "journal.jsonl.torn").read_bytes() == torn  # kept for the floor
+    assert path.read_bytes().endswith(b"\n")
+    # The next input starts on a line of its own and the whole file reads back.
+    assert journal.append(RECORDS[2]) == 2
+    journal.close()
+    assert list(Journal(path, fsync=False).records()) == RECORDS
+
+
+def test_a_complete_last_line_is_never_mistaken_for_a_torn_one(tmp_path: Path) -> None:
+    path = tmp_path / "journal.jsonl"
+    written(path, RECORDS)
+    before = path.read_bytes()
+    assert len(Journal(path, fsync=False)) == 3
+    assert path.read_bytes() == before
+    assert not (tmp_path / "journal.jsonl.torn").exists()
+
+
+def test_corrupt_line_in_the_middle_is_refused_naming_the_line(tmp_path: Path) -> None:
+    """Only the last line can be torn by a crash: damage before it is not repaired by
+    guessing, the journal refuses to open and says where."""
+    path = tmp_path / "journal.jsonl"
+    lines = [json.dumps(r) for r in RECORDS]
+    lines[1] = lines[1][:-1] + "#"  # a damaged card: a bad byte where the brace was
+    path.write_text("\n".join(lines) + "\n")
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match=r"line 2 is not JSON"):
+        Journal(path, fsync=False)
+    assert path.read_bytes() == before  # nothing lost: the file is left for the floor
+
+
+def test_empty_and_missing_journals_open_empty(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    assert len(Journal(empty, fsync=False)) == 0
+    fresh = Journal(tmp_path / "sub" / "new.jsonl", fsync=False)
+    assert len(fresh) == 0 and fresh.append(RECORDS[0]) == 0
