@@ -189,6 +189,15 @@ class TableRig:
         self.process = None
         return code
 
+    def journaled(self) -> list[dict[str, Any]]:
+        """The controller's journal records so far (whole lines only: a line being written
+        or torn by a kill is not a record yet)."""
+        path = self.workdir / "journal.jsonl"
+        if not path.exists():
+            return []
+        lines = path.read_bytes().split(b"\n")[:-1]
+        return [json.loads(line) for line in lines if line.strip()]
+
     def log(self) -> str:
         path = self.workdir / "controller.log"
         return path.read_text()[-4000:] if path.exists() else ""
