@@ -7,6 +7,7 @@ in the middle of a line, a damaged card) and opens it as the controller does at 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -42,13 +43,14 @@ def test_torn_last_line_is_cut_off_and_kept_aside(tmp_path: Path) -> None:
     """``kill -9`` in the middle of a write leaves half a line with no newline."""
     path = tmp_path / "journal.jsonl"
     written(path, RECORDS[:2])
+    good = path.read_bytes()
     torn = json.dumps(RECORDS[2]).encode()[:17]
     with open(path, "ab") as f:
         f.write(torn)
     journal = Journal(path, fsync=False)
     assert len(journal) == 2
     assert (tmp_path / "journal.jsonl.torn").read_bytes() == torn  # kept for the floor
-    assert path.read_bytes().endswith(b"\n")
+    assert path.read_bytes() == good  # cut exactly at the last whole line
     # The next input starts on a line of its own and the whole file reads back.
     assert journal.append(RECORDS[2]) == 2
     journal.close()
@@ -81,5 +83,30 @@ def test_empty_and_missing_journals_open_empty(tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_bytes(b"")
     assert len(Journal(empty, fsync=False)) == 0
-    fresh = Journal(tmp_path / "sub" / "new.jsonl", fsync=False)
-    assert len(fresh) == 0 and fresh.append(RECORDS[0]) == 0
+    fresh = Journal(tmp_path / "var" / "lib" / "new.jsonl", fsync=False)  # folders made
+    assert len(fresh) == 0
+    assert [fresh.append(r) for r in RECORDS] == [0, 1, 2] and len(fresh) == 3
+
+
+def test_every_append_is_on_disk_before_it_returns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The input must survive a power cut the moment the table acts on it: one fsync of
+    the journal's own file per append, by default (the bench turns it off, never the
+    table)."""
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    journal = Journal(tmp_path / "journal.jsonl")
+    journal.append(RECORDS[0])
+    journal.append(RECORDS[1])
+    assert len(synced) == 2
+    assert os.path.samefile(f"/proc/self/fd/{synced[0]}", tmp_path / "journal.jsonl")
+    unsynced = Journal(tmp_path / "bench.jsonl", fsync=False)
+    unsynced.append(RECORDS[0])
+    assert len(synced) == 2
