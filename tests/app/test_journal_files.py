@@ -110,3 +110,39 @@ def test_every_append_is_on_disk_before_it_returns(
     unsynced = Journal(tmp_path / "bench.jsonl", fsync=False)
     unsynced.append(RECORDS[0])
     assert len(synced) == 2
+
+
+def test_a_restarted_table_replays_every_input_the_last_one_included(tmp_path: Path) -> None:
+    """The application opened on an existing journal resumes exactly where it was: every
+    input replayed, the last one too (a replay that dropped it would lose a fold)."""
+    from pokertable.controller.app import TableApp
+    from pokertable.controller.config import parse_config
+    from pokertable.controller.inputs import CardDetected, ConsolePress
+
+    config = parse_config(
+        {
+            "table": {"venue": "club", "id": "t3", "first_button": 3},
+            "levels": [{"number": 1, "small_blind": 50, "big_blind": 100}],
+            "players": [
+                {"seat": 1, "name": "Ann", "stack": 2000},
+                {"seat": 2, "name": "Bob", "stack": 2000},
+                {"seat": 3, "name": "Cat", "stack": 2000},
+            ],
+            "journal": {"path": str(tmp_path / "journal.jsonl")},
+        }
+    )
+    first = TableApp(config)
+    first.recover()
+    first.process(ConsolePress("hand_start", 1_000))
+    for n, (seat, card) in enumerate(((1, "As"), (2, "Ks"), (3, "Qs"), (1, "Ad"), (2, "Kd"))):
+        first.process(CardDetected(f"seat{seat}.cards", seat, card, 1_010 + n, f"tag-{card}"))
+    first.process(CardDetected("seat3.cards", 3, "Qd", 1_020, "tag-Qd"))
+    first.process(ConsolePress("fold", 1_030))  # the last input: seat 3 folds
+    first.journal.close()
+    hand = first.snapshot().hand
+    assert hand is not None and hand.seat(3).status.value == "folded"
+
+    again = TableApp(config)
+    assert again.recover() == 8
+    assert again.snapshot().hand == hand
+    assert again.snapshot() == first.snapshot()
