@@ -77,7 +77,7 @@ class Watcher:
         return max(states, key=lambda s: s["seq"]) if states else None
 
     def wait_state(
-        self, predicate: Callable[[dict[str, Any]], bool], what: str, timeout: float = 20.0
+        self, predicate: Callable[[dict[str, Any]], bool], what: str, timeout: float = 90.0
     ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -101,7 +101,7 @@ def onlines(rig: TableRig) -> int:
 
 def wait_ready(rig: TableRig, before: int) -> None:
     """The controller is back: its bridge announced a new birth after the restart."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a stall limit: a loaded machine starts slowly
     while onlines(rig) <= before:
         assert time.monotonic() < deadline, f"controller did not come back: {rig.log()}"
         time.sleep(0.02)
@@ -133,7 +133,7 @@ def wait_felt_journaled(rig: TableRig, since: int, what: str) -> None:
     table comes back, and the order of what happened while it was down is not knowable.
     """
     on_felt = {zone: set(uids) for zone, uids in rig.sim.on_felt.items() if uids}
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90
     while True:
         records = rig.journaled()
         seen = journaled_felt(records[since:]) if since <= len(records) else {}
@@ -161,16 +161,18 @@ def run_session(rig: TableRig, crash_after: set[int], rng: random.Random) -> Non
             rig.start_controller()
             wait_ready(rig, before)
             wait_felt_journaled(rig, kept, f"the re-reports after the restart at step {index}")
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 90  # a stall limit, reported below
         pressed_again = 0
         while True:
             state = rig.overlay.state()
             if state is not None and done(state):
                 break
-            if step[0] == "button" and pressed_again < 2 and time.monotonic() > deadline - 15:
-                perform(rig, step)  # the dealer presses again: nothing happened
+            # A command lost in a crash is pressed again, as a dealer does when nothing
+            # happens for a while (the one wall-clock fallback left: see docs/testing.md).
+            if step[0] == "button" and pressed_again < 2 and time.monotonic() > deadline - 75:
+                perform(rig, step)
                 pressed_again += 1
-                deadline = time.monotonic() + 20
+                deadline = time.monotonic() + 90
             assert time.monotonic() < deadline, (
                 f"step {index} {step[:2]} never took effect; state {state}; "
                 f"events {rig.overlay.on('/events')[-3:]}"

@@ -39,12 +39,13 @@ def test_reopened_journal_counts_its_records_and_appends_after_them(tmp_path: Pa
     assert list(Journal(path, fsync=False).records()) == RECORDS
 
 
-def test_torn_last_line_is_cut_off_and_kept_aside(tmp_path: Path) -> None:
-    """``kill -9`` in the middle of a write leaves half a line with no newline."""
+@pytest.mark.parametrize("cut", [1, 17, 40])
+def test_torn_last_line_is_cut_off_and_kept_aside(tmp_path: Path, cut: int) -> None:
+    """``kill -9`` in the middle of a write leaves part of a line with no newline."""
     path = tmp_path / "journal.jsonl"
     written(path, RECORDS[:2])
     good = path.read_bytes()
-    torn = json.dumps(RECORDS[2]).encode()[:17]
+    torn = json.dumps(RECORDS[2]).encode()[:cut]
     with open(path, "ab") as f:
         f.write(torn)
     journal = Journal(path, fsync=False)
