@@ -2,7 +2,8 @@
 
 Tests run against real parts (mosquitto, the MicroPython unix port, openssl, Chromium).
 A test declares what it needs with ``@pytest.mark.needs("mosquitto")``; the fixtures
-``broker``, ``secure_broker``, ``micropython`` and ``run_mp`` declare it for their users.
+``broker``, ``secure_broker``, ``micropython``, ``run_mp`` and ``browser`` declare it for
+their users.
 If a selected test needs a part that is not installed, the run stops before any test
 with one line per part saying what to install, instead of quietly skipping the tests.
 
@@ -65,6 +66,7 @@ FIXTURE_PARTS = {
     "mosquitto_broker": "mosquitto",
     "micropython": "micropython",
     "run_mp": "micropython",
+    "browser": "chromium",  # tests/room: Debian's Chromium under Playwright
 }
 
 

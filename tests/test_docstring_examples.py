@@ -15,7 +15,7 @@ import pkgutil
 
 import pytest
 
-PACKAGES = ("controller", "hardware", "mqtt", "bench")
+PACKAGES = ("controller", "hardware", "mqtt", "room", "bench")
 
 
 def modules_with_examples() -> list[str]:
