@@ -86,7 +86,7 @@ class Watcher:
         return max(states, key=lambda s: s["seq"]) if states else None
 
     def wait_state(
-        self, predicate: Callable[[dict[str, Any]], bool], what: str, timeout: float = 20.0
+        self, predicate: Callable[[dict[str, Any]], bool], what: str, timeout: float = 90.0
     ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -197,6 +197,15 @@ class TableRig:
         code = self.process.wait(15)
         self.process = None
         return code
+
+    def journaled(self) -> list[dict[str, Any]]:
+        """The controller's journal records so far (whole lines only: a line being written
+        or torn by a kill is not a record yet)."""
+        path = self.workdir / "journal.jsonl"
+        if not path.exists():
+            return []
+        lines = path.read_bytes().split(b"\n")[:-1]
+        return [json.loads(line) for line in lines if line.strip()]
 
     def log(self) -> str:
         path = self.workdir / "controller.log"

@@ -5,7 +5,16 @@ Each test name carries the case id from shared/spec/addendum-cases.md.
 
 from __future__ import annotations
 
+from pokertable.controller.events import ActionKind
+from pokertable.controller.interpretation import (
+    ChipMotion,
+    Declaration,
+    DeclKind,
+    InterpretedHand,
+    Precedence,
+)
 from pokertable.controller.model import Level, SeatStatus, Street
+from pokertable.controller.rules import TDA_2024
 from pokertable.controller.rulings import RulingKind
 from tests.engine.helpers import act, options, preflop, street_state, try_act
 
@@ -49,10 +58,19 @@ def test_TDA24_43_EX2_short_all_in_does_not_raise_the_min_raise() -> None:
 
 
 def test_TDA24_43_EX3_two_500s_over_a_300_bet_is_a_raise_to_1000() -> None:
-    # Chip reading (R45) is the interpretation layer's job; the engine rules the total.
-    state = street_state({1: DEEP, 2: DEEP, 3: DEEP}, button=3, street=Street.TURN)
-    state, _ = act(state, (1, "bet", 300), (2, "raise", 1000))
-    assert (state.call_to, state.increment) == (1000, 700)
+    # The case is two 500 chips, not a declared raise: the chips are read (R45-B, the 50%
+    # standard) and the engine state that results is what the next player faces.
+    hand = InterpretedHand.of(
+        street_state({1: DEEP, 2: DEEP, 3: DEEP}, button=3, street=Street.TURN), TDA_2024
+    )
+    hand, _ = hand.step(Declaration(1, DeclKind.BET, 300, Precedence.VERBAL_FIRST))
+    hand, outcome = hand.step(ChipMotion.of(2, 500, 500))
+    ruled = outcome.interpretation
+    assert ruled is not None and ruled.floor is None
+    assert (ruled.action, ruled.total, ruled.returned) == (ActionKind.RAISE, 1000, 0)
+    assert "TDA2024-45B1" in ruled.rule_ids
+    state = hand.state
+    assert (state.seat(2).bet, state.call_to, state.increment) == (1000, 1000, 700)
     opts = options(state)
     assert opts.seat == 3 and opts.to_call == 1000 and opts.min_to == 1700
 

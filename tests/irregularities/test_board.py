@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pokertable.controller.irregularities import HandStatus, redeal
+from pokertable.controller.irregularities.events import ConfirmMisdeal
 from pokertable.controller.model import Phase, SeatStatus, Street
+from pokertable.controller.rules import TDA_2024
 from tests.irregularities.table_driver import Table, codes, find, rejected, setup
 
 SIX = {1: 5000, 2: 5000, 3: 5000, 4: 5000, 5: 5000, 6: 5000}
@@ -22,8 +25,23 @@ def test_TDA24_38_EX1A_a_short_hand_before_SA_is_a_misdeal() -> None:
     table = six_handed()
     out = table.deal([1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 6])  # seat 5 gets one card
     out += table.act(3, "fold")  # nothing noticed at the deal: the first action closes it
-    assert find(out, "misdeal_card_count").seat == 5
+    ruling = find(out, "misdeal_card_count")
+    assert ruling.seat == 5 and ruling.rule_ids[0] == "TDA2024-35A5"
     assert table.t.misdeal is not None and not table.sa
+    # The dealer confirms: a misdeal (R35-A5), every chip back where it was.
+    assert "misdeal_declared" in codes(table.send(ConfirmMisdeal()))
+    assert table.t.status is HandStatus.MISDEAL
+    assert all(s.committed == 0 and s.stack == 5000 for s in table.t.hand.seats)
+    # The re-deal is an exact replay (R35-C): same button and blinds, same six players.
+    t2, _ = redeal(table.t, TDA_2024)
+    assert (t2.hand.button, t2.hand.small_blind_seat, t2.hand.big_blind_seat) == (6, 1, 2)
+    assert [s.seat for s in t2.hand.seats] == [1, 2, 3, 4, 5, 6]
+    assert t2.redeal_of == "h1" and t2.hand.seat(2).committed == 100
+    again = Table.from_tracked(t2)
+    assert again.deal() == []  # dealt right this time: no ruling
+    assert again.t.status is HandStatus.PLAYING
+    assert all(len(s.hole) == 2 for s in again.t.hand.seats)
+    assert again.t.hand.action_on == 3 and not rejected(again.act(3, "fold"))
 
 
 def test_TDA24_38_EX1A_b_short_hand_after_SA_is_dead_and_one_burn_only() -> None:

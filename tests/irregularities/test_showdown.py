@@ -9,7 +9,7 @@ from pokertable.controller.irregularities.showdown_requests import SeeAnswer, re
 from pokertable.controller.model import Level, Phase
 from pokertable.controller.rules import TDA_2024
 from pokertable.controller.rulings import Ruling
-from tests.irregularities.table_driver import Table, codes, setup
+from tests.irregularities.table_driver import Table, codes, rejected, setup
 
 L100 = Level(small_blind=100, big_blind=200)
 
@@ -34,20 +34,31 @@ def pots_announced(rulings: list[Ruling]) -> list[tuple[str, int]]:
 
 
 def test_TDA24_16_EX1_heads_up_turn_all_in_and_call_face_up_now() -> None:
+    # A (seat 1) has 3,000 behind on the turn, B (seat 2) 8,000.
     table = Table(setup({1: 3200, 2: 8200}, button=2, sb=2, bb=1, level=L100))
-    table.deal()
+    for seat, card in ((1, "As"), (2, "Ks"), (1, "Ad"), (2, "Kd")):
+        table.seat(seat, card)
     table.acts((2, "call"), (1, "check"))
-    table.street(3)
+    table.burn("2h")
+    table.board("7c", "8d", "Th")
     table.acts((1, "check"), (2, "check"))
-    table.street(1)
+    table.burn("3h")
+    table.board("Jc")
     out = table.acts((1, "all_in"), (2, "call"))
+    # Face up at once: A is all in and B is the only player with chips left.
     assert "face_up" in codes(out) and table.t.hand.face_up
-    assert table.t.hand.phase is Phase.DEALING  # burn and river next, no betting
-    table.street(1)
+    assert table.t.hand.phase is Phase.DEALING and table.t.hand.action_on is None
+    # Exactly one burn and the river, then the showdown: no betting on the river.
+    table.burn("4h")
+    table.board("2c")
     assert table.t.hand.phase.value == "showdown" and table.t.hand.action_on is None
+    assert rejected(table.act(2, "bet", 1000))
     table.send(ShowHand(1))
     out = table.send(ShowHand(2))
-    assert sum(amount for _, amount in award_order(out)) == 6400
+    # The aces hold: A doubles through (3,200 x 2); B keeps the 5,000 he did not risk.
+    assert award_order(out) == [("main pot", 6400)]
+    assert [r.seat for r in out if r.code == "pot_awarded"] == [1]
+    assert {s.seat: s.stack for s in table.t.hand.seats} == {1: 6400, 2: 5000}
 
 
 def test_TDA24_16_EX2_face_up_only_when_no_more_betting_is_possible() -> None:

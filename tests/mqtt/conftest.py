@@ -2,9 +2,10 @@
 
 ``broker``: our own mosquitto (anonymous, no ACL) on a free port, from the shipped config.
 ``secure_broker``: the same with the shipped password file roles and ACL.
-Without mosquitto (or with POKERTABLE_TEST_BROKER=amqtt) ``broker`` falls back to amqtt
-in-process and says so in the test output; ``secure_broker`` then skips (amqtt has no
-mosquitto ACL).
+``mosquitto_broker``: ``broker`` that is always mosquitto (persistent sessions).
+Only with POKERTABLE_TEST_BROKER=amqtt does ``broker`` run amqtt in-process, and says so
+in the test output; the others stay mosquitto. A missing mosquitto stops the run with one
+line (tests/conftest.py), it never falls back on its own.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ _FALLBACK_USED: list[str] = []
 
 
 def _use_amqtt() -> bool:
-    return os.environ.get("POKERTABLE_TEST_BROKER") == "amqtt" or find_mosquitto() is None
+    return os.environ.get("POKERTABLE_TEST_BROKER") == "amqtt"
 
 
 def pytest_report_header() -> str:
@@ -42,7 +43,7 @@ def pytest_report_header() -> str:
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     if _FALLBACK_USED:
         terminalreporter.write_line(
-            "mqtt tests ran against amqtt in-process (mosquitto missing); ACL tests skipped",
+            "mqtt tests ran against amqtt in-process (POKERTABLE_TEST_BROKER=amqtt)",
             yellow=True,
         )
 
@@ -84,10 +85,15 @@ def broker(tmp_path: Path) -> Iterator[Broker]:
 
 
 @pytest.fixture
+def mosquitto_broker(tmp_path: Path) -> Iterator[MosquittoBroker]:
+    handle = MosquittoBroker(MosquittoProcess.from_shipped(tmp_path))
+    handle.start()
+    yield handle
+    handle.stop()
+
+
+@pytest.fixture
 def secure_broker(tmp_path: Path) -> Iterator[MosquittoBroker]:
-    if _use_amqtt():
-        _FALLBACK_USED.append("amqtt")
-        pytest.skip("ACL tests need mosquitto; amqtt fallback has no mosquitto ACL")
     handle = MosquittoBroker(MosquittoProcess.from_shipped(tmp_path, users=PASSWORDS))
     handle.start()
     yield handle
@@ -116,6 +122,7 @@ class Subscriber:
     messages: list[Received] = field(default_factory=list)
     granted: list[int] = field(default_factory=list)
     connect_result: list[Any] = field(default_factory=list)
+    disconnects: list[Any] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -132,6 +139,7 @@ class Subscriber:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_subscribe = self._on_subscribe
+        self.client.on_disconnect = self._on_disconnect
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, rc: Any,
                     props: Any) -> None:
@@ -146,6 +154,10 @@ class Subscriber:
                       props: Any) -> None:
         self.granted = [rc.value for rc in rcs]
         self._subscribed.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, rc: Any,
+                       props: Any) -> None:
+        self.disconnects.append(rc)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         with self._lock:

@@ -80,7 +80,7 @@ def test_clean_stop_publishes_offline(broker, make_bridge, subscribers):
 def test_unclean_death_publishes_lost_will(broker, subscribers, tmp_path):
     """A controller killed with SIGKILL: the broker publishes our retained 'lost' will."""
     script = textwrap.dedent(f"""
-        import sys, time
+        import sys, threading
         sys.path.insert(0, {str(ROOT)!r})
         from pokertable.mqtt.bridge import TableBridge
         b = TableBridge(venue="casino", table="t07", session="s1", port={broker.port},
@@ -88,7 +88,7 @@ def test_unclean_death_publishes_lost_will(broker, subscribers, tmp_path):
         b.start()
         assert b.wait_connected(5)
         print("up", flush=True)
-        time.sleep(60)
+        threading.Event().wait()  # until the test kills it
     """)
     child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE)
     try:

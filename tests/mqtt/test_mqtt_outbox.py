@@ -62,3 +62,31 @@ def test_bound_drops_oldest_and_reports_once():
     report = box.take_drop_report()
     assert report is not None and report.streams == {"event": (2, 1, 2)} and report.total == 2
     assert box.take_drop_report() is None
+
+
+def test_restart_skips_every_origin_already_queued_and_queues_the_next(tmp_path):
+    """A controller replaying its journal after ``kill -9`` re-offers origins 1..3: the
+    outbox must recognise all three, the last one included, and publish each once."""
+    box = Outbox(tmp_path / "o.sqlite", session="s1")
+    assert [box.append("event", "t/e", _payload, origin=n) for n in (1, 2, 3)] == [1, 2, 3]
+    box.close()
+    again = Outbox(tmp_path / "o.sqlite", session="s1")
+    assert [again.append("event", "t/e", _payload, origin=n) for n in (1, 2, 3)] == [
+        None, None, None]
+    assert again.append("event", "t/e", _payload, origin=4) == 4
+    rows = again.pending("public", after_id=0, now_ms=0, limit=10)
+    assert [r.seq for r in rows] == [1, 2, 3, 4]  # nothing queued twice
+
+
+def test_the_same_origin_twice_in_one_run_is_queued_once():
+    box = Outbox(":memory:", session="s1")
+    assert box.append("event", "t/e", _payload, origin=7) == 1
+    assert box.append("event", "t/e", _payload, origin=7) is None
+    assert box.append("event", "t/e", _payload, origin=6) is None
+    assert len(box) == 1
+
+
+def test_origins_belong_to_their_session(tmp_path):
+    Outbox(tmp_path / "o.sqlite", session="s1").append("event", "t/e", _payload, origin=5)
+    other = Outbox(tmp_path / "o.sqlite", session="s2")
+    assert other.append("event", "t/e", _payload, origin=1) == 1  # a new session starts over

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -57,7 +55,10 @@ def test_public_overlay_never_receives_hole_cards(secure_broker, table, subscrib
     assert table.wait_delivered(5)
     assert secure.wait_for(lambda s: len(s.on("/hole_cards/1") + s.on("/hole_cards/3")) == 2)
     assert public.wait_for(lambda s: bool(s.on("/state")) and bool(s.on("/events")))
-    time.sleep(0.2)
+    # A barrier instead of a pause: the broker routed the hole cards before ``secure`` got
+    # them; an event published after that reaches ``public`` behind anything routed to it.
+    table.publish_event(sample_event(2))
+    assert public.wait_for(lambda s: len(s.on("/events")) >= 2)
     assert [m.topic for m in public.messages if "/secure/" in m.topic] == []
     assert all(b"Qh" not in m.payload for m in public.messages)
 
@@ -67,10 +68,12 @@ def test_public_overlay_cannot_command_but_director_can(secure_broker, table, su
     director = subscribers(secure_broker.port, [T.reply], username="director").start()
     overlay.publish(T.director, {"command": "pause", "request_id": "evil-1"})
     overlay.publish(T.clock, {"command": "break_start", "request_id": "evil-2", "minutes": 60})
+    # Each publish returned on its PUBACK, which mosquitto sends after routing (or refusing)
+    # the message; so the director's command reaches the table behind anything the overlay
+    # got through. No pause needed: the first command in must be the director's.
     director.publish(T.director, {"command": "pause", "request_id": "td-1"})
     command = table.inbound.get(timeout=5)
     assert command.request_id == "td-1"
-    time.sleep(0.2)
     assert table.inbound.empty()
 
 
@@ -102,13 +105,8 @@ def _make_certs(directory: Path) -> TlsFiles:
     return TlsFiles(directory / "ca.crt", directory / "server.crt", directory / "server.key")
 
 
+@pytest.mark.needs("mosquitto", "openssl")
 def test_tls_variant_accepts_bridge_and_refuses_plain_tcp(tmp_path, subscribers):
-    if shutil.which("openssl") is None or MosquittoProcess is None:
-        pytest.skip("openssl CLI needed to make test certificates")
-    from pokertable.mqtt.mosquitto import find_mosquitto
-
-    if find_mosquitto() is None:
-        pytest.skip("TLS variant is a mosquitto config")
     certs = _make_certs(tmp_path)
     broker = MosquittoProcess.from_shipped(tmp_path, users=PASSWORDS,
                                            name="mosquitto-tls.conf", tls=certs)
@@ -123,8 +121,9 @@ def test_tls_variant_accepts_bridge_and_refuses_plain_tcp(tmp_path, subscribers)
         bridge.publish_state(sample_state())
         assert bridge.wait_delivered(5)
         plain = subscribers(broker.port, [T.state], username="overlay").start(wait=False)
-        time.sleep(0.5)
-        assert not plain.messages  # a plain-TCP client gets nothing from a TLS listener
+        # The TLS listener drops a plain-TCP client at its first bytes: wait for that drop.
+        assert plain.wait_for(lambda s: bool(s.disconnects)), "plain client was never dropped"
+        assert not plain.messages and not plain.connect_result  # never connected, got nothing
     finally:
         bridge.stop(drain_timeout=0.5)
         broker.stop()
