@@ -75,7 +75,7 @@ def test_corrupt_line_in_the_middle_is_refused_naming_the_line(tmp_path: Path) -
     lines[1] = lines[1][:-1] + "#"  # a damaged card: a bad byte where the brace was
     path.write_text("\n".join(lines) + "\n")
     before = path.read_bytes()
-    with pytest.raises(JournalError, match=r"line 2 is not JSON"):
+    with pytest.raises(JournalError, match=r"line 2 \(byte \d+\): not JSON"):
         Journal(path, fsync=False)
     assert path.read_bytes() == before  # nothing lost: the file is left for the floor
 
