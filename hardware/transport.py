@@ -41,8 +41,7 @@ def open_port(url: str, baudrate: int = 115_200, **kwargs: Any) -> serial.Serial
 
 
 def decode_error_total(decoder: wire.FrameDecoder) -> int:
-    return (decoder.crc_errors + decoder.framing_errors + decoder.oversize_errors
-            + decoder.version_errors)
+    return decoder.errors()
 
 
 class BusSession:
