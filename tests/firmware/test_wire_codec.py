@@ -216,9 +216,7 @@ def test_mutated_frames_are_never_accepted(f: tuple[int, int, int, bytes],
         bad = mutate(bad, m)
     dec = wire.FrameDecoder()
     got = dec.feed(bad)
-    assert got in ([], [f])  # never a different frame
-    if bad != frame:
-        assert got == [] or bad.replace(b"\x00\x00", b"\x00") == frame
+    assert got in ([], [f])  # never a different frame (a 0x00 inserted gives f back)
     assert dec.feed(frame) == [f]
 
 
