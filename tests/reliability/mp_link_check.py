@@ -1,3 +1,5 @@
+# ruff: noqa: UP031, SIM108
+
 """The node's self-healing handlers under MicroPython (run by test_link_node.py).
 
 The real Node, ZoneScanner, Iso15693Reader, Pn5180 and SerialLink over the host machine
