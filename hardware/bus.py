@@ -15,6 +15,7 @@ With ``rs485_addresses`` set, each port is a multi-drop bus polled for those add
 from __future__ import annotations
 
 import queue
+import threading
 from dataclasses import dataclass
 
 from pokertable.firmware import wire
@@ -65,6 +66,7 @@ class TableBus:
         # Seat LEDs as the table wants them: a node that rebooted or dropped our frames
         # gets them again, so the LED the dealer looks at is never stale.
         self.leds: dict[int, bytes] = {}
+        self._leds_lock = threading.Lock()  # the engine sets them, reader threads resend
         self.session.command_sender = self.send
         self.session.state_refresher = self._resend_leds
 
@@ -85,16 +87,19 @@ class TableBus:
     def show_led(self, seat: int, mode: str) -> None:
         """Show ``mode`` (a ``wire.LED_MODE_NAMES`` name) on ``seat``'s LED on every node."""
         payload = wire.pack_led(seat, mode)
-        if mode == "off":
-            self.leds.pop(seat, None)
-        else:
-            self.leds[seat] = payload
+        with self._leds_lock:
+            if mode == "off":
+                self.leds.pop(seat, None)
+            else:
+                self.leds[seat] = payload
         for node in sorted(self.session.node_ports):
             self.send(node, wire.MSG_CMD_LED, payload)
 
     def _resend_leds(self, node: int) -> None:
+        with self._leds_lock:
+            lit = sorted(self.leds.items())
         self.send(node, wire.MSG_CMD_LED, wire.pack_led(0, "off"))  # seat 0 = all seats
-        for _seat, payload in sorted(self.leds.items()):
+        for _seat, payload in lit:
             self.send(node, wire.MSG_CMD_LED, payload)
 
     def send(self, node: int, msg_type: int, payload: bytes = b"") -> bool:

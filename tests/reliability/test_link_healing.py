@@ -193,3 +193,21 @@ def test_reader_port_that_never_opens_alerts_the_room(tmp_path: Path) -> None:
     assert event.payload["kind"] == "port_missing"
     assert missing in event.payload["rulings"][0]["text"]
     app.close()
+
+
+def test_a_node_that_lost_its_leds_gets_the_lit_seats_again() -> None:
+    from pokertable.hardware.bus import BusConfig, TableBus
+
+    bus = TableBus(_registry(), FakeClock(start_ms=0), BusConfig(ports=("/dev/never",)))
+    sent: list[tuple[int, int, bytes]] = []
+    bus.send = lambda node, t, p=b"": sent.append((node, t, p)) is None  # type: ignore[method-assign]
+    bus.session.node_ports[3] = "/dev/never"
+    bus.show_led(2, "on")
+    bus.show_led(4, "blink")
+    bus.show_led(2, "off")
+    assert [wire.unpack_led(p) for _n, _t, p in sent] == [(2, 1), (4, 2), (2, 0)]
+    sent.clear()
+    assert bus.session.state_refresher is not None
+    bus.session.state_refresher(3)  # it rebooted, or its heartbeat counted lost frames
+    assert sent == [(3, wire.MSG_CMD_LED, wire.pack_led(0, "off")),
+                    (3, wire.MSG_CMD_LED, wire.pack_led(4, "blink"))]
