@@ -14,8 +14,9 @@ resolved through the :class:`~hardware.registry.TagRegistry`, and raise an
 
 The link heals itself (issue #12): a gap in a node's sequence numbers, or corrupt
 frames on its port (:meth:`request_resync`), makes it ask the node for the current
-snapshot of every zone (``CMD_SNAPSHOT``), at most once per ``resync_holdoff_ms`` and
-once more after the last trouble, so the view converges as soon as the noise stops.
+snapshot of every zone (``CMD_SNAPSHOT``), at most once per ``resync_holdoff_ms``, once
+more after the last trouble, and again while no snapshot answers (the request itself
+may be lost), so the view converges as soon as the noise stops.
 A sequence that goes backwards is a reset whose BIRTH was lost.
 """
 
@@ -117,6 +118,7 @@ class BusInterpreter:
         self.resyncs = 0  # CMD_SNAPSHOT requests sent
         self._resync_sent: dict[int, int] = {}
         self._resync_pending: set[int] = set()
+        self._resync_unanswered: set[int] = set()  # asked, no snapshot back yet
         self._state_wanted: set[int] = set()  # nodes that may have lost our commands
 
     # -- inputs ------------------------------------------------------------------------
@@ -156,6 +158,7 @@ class BusInterpreter:
         events += self._check_sequence(node, state, seq, at_ms)
         state.remember(seq, msg_type, payload)
         if msg_type == wire.MSG_SNAPSHOT:
+            self._resync_unanswered.discard(node)
             events += self._on_snapshot(node, payload, at_ms)
         elif msg_type == wire.MSG_HEARTBEAT:
             events += self._on_heartbeat(node, state, seq, payload, at_ms)
@@ -186,6 +189,7 @@ class BusInterpreter:
             self._resync_pending.add(node)
             return
         self._resync_pending.discard(node)
+        self._resync_unanswered.add(node)
         self._resync_sent[node] = at_ms
         self.resyncs += 1
         self._commands.append((node, wire.MSG_CMD_SNAPSHOT, wire.pack_snapshot_request()))
@@ -266,9 +270,11 @@ class BusInterpreter:
 
         Also sends the resync requests that waited for their holdoff.
         """
-        for node in sorted(self._resync_pending):
+        for node in sorted(self._resync_pending | self._resync_unanswered):
+            if not self.node_is_up(node):
+                continue  # node_down is raised; NodeUp asks again
             if at_ms - self._resync_sent.get(node, at_ms) >= self.resync_holdoff_ms:
-                self.request_resync(node, at_ms)
+                self.request_resync(node, at_ms)  # waited out the holdoff, or got lost
         events: list[HardwareEvent] = []
         for node, state in sorted(self._nodes.items()):
             silent = at_ms - state.last_heard_ms

@@ -73,16 +73,35 @@ def test_sequence_gap_asks_for_every_zone_and_the_resend_heals_the_view() -> Non
 
 def test_resync_requests_are_rate_limited_and_one_follows_the_last_trouble() -> None:
     interp = BusInterpreter(_registry(), resync_holdoff_ms=200)
+    node = Node(interp)
+    node.birth()
     interp.request_resync(3, 1_000)
     interp.request_resync(3, 1_050)
     interp.request_resync(3, 1_150)
     assert interp.take_commands() == [RESYNC]  # one now, the rest wait for the holdoff
+    node.bet([], 1_100)  # the first request is answered
     interp.tick(1_150)
     assert interp.take_commands() == []
     interp.tick(1_200)  # the noise has stopped: the pending request goes out
     assert interp.take_commands() == [RESYNC]
+    node.bet([], 1_250)
     interp.tick(2_000)
-    assert interp.take_commands() == []  # nothing pending any more
+    assert interp.take_commands() == []  # answered, nothing pending any more
+
+
+def test_a_request_lost_on_the_way_is_asked_again_until_answered() -> None:
+    interp = BusInterpreter(_registry(), resync_holdoff_ms=200, heartbeat_timeout_ms=10_000)
+    node = Node(interp)
+    node.birth()
+    interp.request_resync(3, 1_000)
+    assert interp.take_commands() == [RESYNC]
+    interp.tick(1_100)
+    assert interp.take_commands() == []
+    interp.tick(1_200)  # no snapshot came back: the request itself was lost
+    assert interp.take_commands() == [RESYNC]
+    node.bet([], 1_300)
+    interp.tick(1_600)
+    assert interp.take_commands() == []
 
 
 def test_corrupt_frames_on_a_port_ask_its_nodes_again(tmp_path: Path) -> None:
