@@ -15,8 +15,9 @@ resolved through the :class:`~hardware.registry.TagRegistry`, and raise an
 The link heals itself (issue #12): a gap in a node's sequence numbers, or corrupt
 frames on its port (:meth:`request_resync`), makes it ask the node for the current
 snapshot of every zone (``CMD_SNAPSHOT``), at most once per ``resync_holdoff_ms``, once
-more after the last trouble, and again while no snapshot answers (the request itself
-may be lost), so the view converges as soon as the noise stops.
+more after the last trouble, and again until every zone's snapshot has come back (the
+request or part of the answer may be lost), so the view converges as soon as the noise
+stops.
 A sequence that goes backwards is a reset whose BIRTH was lost.
 """
 
@@ -118,7 +119,8 @@ class BusInterpreter:
         self.resyncs = 0  # CMD_SNAPSHOT requests sent
         self._resync_sent: dict[int, int] = {}
         self._resync_pending: set[int] = set()
-        self._resync_unanswered: set[int] = set()  # asked, no snapshot back yet
+        # Asked for every zone; the zones whose snapshot has not come back yet.
+        self._resync_waiting: dict[int, set[str]] = {}
         self._state_wanted: set[int] = set()  # nodes that may have lost our commands
 
     # -- inputs ------------------------------------------------------------------------
@@ -158,7 +160,6 @@ class BusInterpreter:
         events += self._check_sequence(node, state, seq, at_ms)
         state.remember(seq, msg_type, payload)
         if msg_type == wire.MSG_SNAPSHOT:
-            self._resync_unanswered.discard(node)
             events += self._on_snapshot(node, payload, at_ms)
         elif msg_type == wire.MSG_HEARTBEAT:
             events += self._on_heartbeat(node, state, seq, payload, at_ms)
@@ -189,7 +190,9 @@ class BusInterpreter:
             self._resync_pending.add(node)
             return
         self._resync_pending.discard(node)
-        self._resync_unanswered.add(node)
+        state = self._nodes.get(node)
+        self._resync_waiting[node] = set(state.zones if state is not None and state.zones
+                                         else ("*",))
         self._resync_sent[node] = at_ms
         self.resyncs += 1
         self._commands.append((node, wire.MSG_CMD_SNAPSHOT, wire.pack_snapshot_request()))
@@ -270,7 +273,7 @@ class BusInterpreter:
 
         Also sends the resync requests that waited for their holdoff.
         """
-        for node in sorted(self._resync_pending | self._resync_unanswered):
+        for node in sorted(self._resync_pending | set(self._resync_waiting)):
             if not self.node_is_up(node):
                 continue  # node_down is raised; NodeUp asks again
             if at_ms - self._resync_sent.get(node, at_ms) >= self.resync_holdoff_ms:
@@ -338,6 +341,12 @@ class BusInterpreter:
             zone, settled, raw_uids = wire.unpack_snapshot(payload)
         except ValueError as exc:
             return [self._bad_payload(node, "SNAPSHOT", exc, at_ms)]
+        waiting = self._resync_waiting.get(node)
+        if waiting is not None:
+            waiting.discard(zone)
+            waiting.discard("*")
+            if not waiting:
+                del self._resync_waiting[node]  # every zone asked for has come back
         events: list[HardwareEvent] = []
         uids = frozenset(u.hex() for u in raw_uids)
         if self.emit_snapshots:

@@ -45,8 +45,8 @@ class Node:
         self.seq = (self.seq + 1) & 0xFFFF
         return events
 
-    def birth(self) -> None:
-        self.send(wire.MSG_BIRTH, wire.pack_birth(self.node, "1", "sim", ["seat1.bet"]), 0)
+    def birth(self, zones: tuple[str, ...] = ("seat1.bet",)) -> None:
+        self.send(wire.MSG_BIRTH, wire.pack_birth(self.node, "1", "sim", list(zones)), 0)
 
     def bet(self, uids: list[bytes], at_ms: int) -> list[HardwareEvent]:
         return self.send(wire.MSG_SNAPSHOT, wire.pack_snapshot("seat1.bet", True, uids), at_ms)
@@ -92,15 +92,19 @@ def test_resync_requests_are_rate_limited_and_one_follows_the_last_trouble() -> 
 def test_a_request_lost_on_the_way_is_asked_again_until_answered() -> None:
     interp = BusInterpreter(_registry(), resync_holdoff_ms=200, heartbeat_timeout_ms=10_000)
     node = Node(interp)
-    node.birth()
+    node.birth(("seat1.bet", "board"))
     interp.request_resync(3, 1_000)
     assert interp.take_commands() == [RESYNC]
     interp.tick(1_100)
     assert interp.take_commands() == []
     interp.tick(1_200)  # no snapshot came back: the request itself was lost
     assert interp.take_commands() == [RESYNC]
-    node.bet([], 1_300)
-    interp.tick(1_600)
+    node.send(wire.MSG_SNAPSHOT, wire.pack_snapshot("board", True, []), 1_250)
+    interp.tick(1_400)  # another zone's refresh is no answer: seat1.bet still missing
+    assert interp.take_commands() == [RESYNC]
+    node.bet([], 1_450)  # the node answers the last request with every zone
+    node.send(wire.MSG_SNAPSHOT, wire.pack_snapshot("board", True, []), 1_460)
+    interp.tick(1_800)
     assert interp.take_commands() == []
 
 
