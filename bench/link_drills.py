@@ -14,6 +14,7 @@ same run, so the figure shows what the new format buys.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import tempfile
@@ -561,8 +562,9 @@ def convergence(trials: int = 100, noise: float = 0.01, seed: int = 2,
             table.close()
 
     def p(values: list[float], q: float) -> float:
+        """Nearest-rank percentile, in ms."""
         ordered = sorted(values) or [0.0]
-        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
+        return round(ordered[max(0, math.ceil(q * len(ordered)) - 1)] * 1000, 1)
 
     return {
         "trials": trials,
