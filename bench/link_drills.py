@@ -346,7 +346,7 @@ class _Dealer:
         from pokertable.controller.app import wall_ms
         from pokertable.controller.inputs import ConsolePress
 
-        self.t.app.submit(ConsolePress(button, wall_ms(), seat=seat))
+        self.t.app.submit(ConsolePress(button, wall_ms(), lit_seat=seat))
 
     def push(self, seat: int, amount: int) -> None:
         from pokertable.hardware.simulator import PushChips
