@@ -8,10 +8,11 @@ shim (UART is a byte pipe, the PN5180 and its tags are simulated, the clock is f
 
 import sys
 
+import machine
 import node_config
 import wire
 from antenna_mux import AntennaMux
-from clock import FakeClock
+from clock import FakeClock, ticks_diff
 from iso15693 import Iso15693Reader
 from link import Rs485Link, SerialLink
 from machine import SPI, UART, Pin
@@ -37,9 +38,10 @@ def rig(cfg_update=None, transport="uart"):
     def channel():
         return mux_pins[0].value() | (mux_pins[1].value() << 1)
 
-    field = SimField(channel)
-    spi = SPI(0)
-    spi.sim_attach(FakePn5180(field, cs, busy, rst))
+    machine.sim_clock = clock  # bus traffic costs simulated time
+    field = SimField(channel, clock=clock)
+    spi = SPI(0, baudrate=2000000)
+    spi.sim_attach(FakePn5180(field, cs, busy, rst, clock))
     chip = Pn5180(spi, cs, busy, rst, clock)
     chip.reset()
     c = {
@@ -72,10 +74,12 @@ def snaps(fs):
     return [wire.unpack_snapshot(f[3]) for f in fs if f[1] == wire.MSG_SNAPSHOT]
 
 
-def settle(node, clock, steps=12):
-    for _ in range(steps):
-        clock.advance(40)
+def settle(node, clock, ms=500):
+    """Run the node loop for `ms` of simulated time (each turn also costs 200 us)."""
+    end = clock.ticks_ms() + ms
+    while ticks_diff(end, clock.ticks_ms()) > 0:
         node.step()
+        clock.advance_us(200)
 
 
 def case_snapshot_request_all_and_one():
@@ -105,7 +109,7 @@ def case_refresh_in_turn():
     node, uart, field, clock = rig({"refresh_ms": 500})
     node.boot()
     field.add(0, UID)
-    settle(node, clock, 6)
+    settle(node, clock)
     frames(uart)
     seen = []
     for _ in range(3):
