@@ -71,6 +71,7 @@ class _NodeState:
     reader_type: str = "?"
     uptime_ms: int | None = None
     idle_beats: int = 0  # consecutive heartbeats with 0 scans/s
+    idle_since_ms: int = 0  # when the first of them arrived
     stale: bool = False
     node_crc_errors: int | None = None  # the node's count of our frames it dropped
     recent: deque[tuple[int, int, bytes]] = field(default_factory=lambda: deque(maxlen=64))
@@ -95,6 +96,7 @@ class BusInterpreter:
         announce_first_view: bool = False,
         resync_holdoff_ms: int = 200,
         stale_after_beats: int = 2,
+        stale_after_ms: int = 5_000,
     ) -> None:
         self.registry = registry
         # A controller that restarted must learn what left a zone while it was down: the
@@ -114,7 +116,10 @@ class BusInterpreter:
         self._last_garbage_alert_ms: int | None = None
         self._commands: list[Command] = []
         self.resync_holdoff_ms = resync_holdoff_ms
+        # Stale: this many heartbeats in a row, over at least this long, with no finished
+        # zone scan (a big pile on a slow board can take a while, never seconds).
         self.stale_after_beats = stale_after_beats
+        self.stale_after_ms = stale_after_ms
         self.gaps = 0  # sequence gaps seen (frames lost without a decode error)
         self.resyncs = 0  # CMD_SNAPSHOT requests sent
         self._resync_sent: dict[int, int] = {}
@@ -231,14 +236,18 @@ class BusInterpreter:
             state.idle_beats = 0
             state.stale = False
             return []
+        if state.idle_beats == 0:
+            state.idle_since_ms = at_ms
         state.idle_beats += 1
-        if state.stale or state.idle_beats < self.stale_after_beats:
+        idle_ms = at_ms - state.idle_since_ms
+        if (state.stale or state.idle_beats < self.stale_after_beats
+                or idle_ms < self.stale_after_ms):
             return []
         state.stale = True
         return [
             Alert(
                 "node_stale",
-                f"node {node} is alive but has not scanned for {state.idle_beats} heartbeats "
+                f"node {node} is alive but has not finished a scan for {idle_ms} ms "
                 f"(zones: {', '.join(state.zones) or 'unknown'}): what the table shows there "
                 "is stale; check the reader board and its antenna cables",
                 at_ms,

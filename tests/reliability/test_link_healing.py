@@ -143,17 +143,20 @@ def test_reset_with_its_birth_lost_is_seen_from_the_sequence_going_back() -> Non
 
 
 def test_node_that_beats_but_never_scans_is_stale_once() -> None:
-    interp = BusInterpreter(_registry(), stale_after_beats=2)
+    interp = BusInterpreter(_registry(), stale_after_beats=2, stale_after_ms=5_000,
+                            heartbeat_timeout_ms=60_000)
     node = Node(interp)
     node.birth()
     assert node.beat(1_000, scans=0) == []
-    [alert] = node.beat(2_000, scans=0)
+    assert node.beat(2_000, scans=0) == []  # a slow scan of a big pile: not yet
+    assert node.beat(5_000, scans=0) == []
+    [alert] = node.beat(6_000, scans=0)  # five seconds without one finished zone scan
     assert isinstance(alert, Alert) and alert.code == "node_stale" and alert.node == 3
-    assert "seat1.bet" in alert.message
-    assert node.beat(3_000, scans=0) == []  # said once
-    assert node.beat(4_000, scans=30) == []  # scanning again
-    node.beat(5_000, scans=0)
-    assert [e.code for e in node.beat(6_000, scans=0) if isinstance(e, Alert)] == ["node_stale"]
+    assert "seat1.bet" in alert.message and "5000 ms" in alert.message
+    assert node.beat(7_000, scans=0) == []  # said once
+    assert node.beat(8_000, scans=30) == []  # scanning again
+    node.beat(9_000, scans=0)
+    assert [e.code for e in node.beat(14_000, scans=0) if isinstance(e, Alert)] == ["node_stale"]
 
 
 def test_dropped_commands_and_reboots_send_the_leds_again() -> None:
