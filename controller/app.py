@@ -379,7 +379,7 @@ def console_to_input(event: object, at_ms: int) -> ConsolePress | None:
         case c.HandStartPressed():
             return ConsolePress("hand_start", at_ms)
         case c.DeclarationPressed():
-            return ConsolePress(str(event.kind), at_ms)
+            return ConsolePress(str(event.kind), at_ms, lit_seat=event.seat)
         case c.FloorCallPressed():
             return ConsolePress("floor", at_ms)
         case c.ClockCallPressed():

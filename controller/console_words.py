@@ -75,6 +75,9 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
         return session
     seat_no = hand.action_on
     opts = betting.options_for(hand, rules)
+    if press.lit_seat is not None and press.lit_seat != seat_no:
+        _warn_action_moved(out, session, press, seat_no)
+        return session
     if press.seat is not None and press.seat != seat_no and hand.has_seat(press.seat):
         return _out_of_turn_words(session, press, out)
     if seat_no is None or opts is None:
@@ -109,6 +112,25 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
     amount = press.amount if press.button == "bet_raise" else None
     declaration = Declaration(seat_no, kind_of[press.button], amount, at_ms=press.at_ms)
     return run_event(session, declaration, out, press.at_ms, "declaration")
+
+
+def _warn_action_moved(
+    out: list[Output], session: TableSession, press: ConsolePress, on_action: int | None
+) -> None:
+    """The press was meant for the seat whose LED was lit, and the table's action has moved
+    since (a late reader, a stale LED): nothing is applied, so a press never lands on a
+    seat the dealer did not mean (issue #12)."""
+    now = f"seat {on_action}" if on_action is not None else "nobody"
+    warn(
+        out,
+        session,
+        "in_turn_binding",
+        f"'{press.button}' pressed for seat {press.lit_seat} but the table has the action "
+        f"on {now}: not applied; check the seat's chips and press again",
+        "press_wrong_seat",
+        press.at_ms,
+        seat=press.lit_seat,
+    )
 
 
 def _out_of_turn_words(

@@ -75,6 +75,10 @@ class ConsolePress:
     # The seat that spoke, when the dealer enters words of a seat not on the action (R53):
     # None is the seat on the action.
     seat: int | None = None
+    # The seat whose action LED was lit when the button went down. If the table's action
+    # has moved since (a late reader, a stale LED), the press is refused, never moved to
+    # whoever is on the action when it is processed (issue #12).
+    lit_seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

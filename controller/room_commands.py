@@ -118,11 +118,13 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         # A networked dealer console (a tablet at the dealer's seat) instead of GPIO buttons.
         reply(session, cmd, out, True)
         amount, speaker = p.get("amount"), p.get("seat")  # seat: words out of turn (R53)
+        lit = p.get("lit_seat")  # the seat the tablet showed on the action (issue #12)
         press = ConsolePress(
             str(p["button"]),
             cmd.at_ms,
             int(amount) if amount else None,
             int(speaker) if speaker is not None else None,
+            int(lit) if lit is not None else None,
         )
         return console_press(session, press, out)
     if cmd.command == "penalty":

@@ -79,7 +79,12 @@ class TableRuntime:
     def start(self) -> TableApp:
         from pokertable.hardware.bus import BusConfig, TableBus
         from pokertable.hardware.clock import MonotonicClock
-        from pokertable.hardware.console import ConsolePinMap, DealerConsole, LedMode, led_command
+        from pokertable.hardware.console import (
+            WIRE_LED_MODE,
+            ConsolePinMap,
+            DealerConsole,
+            LedMode,
+        )
         from pokertable.hardware.gpio import select_backend
 
         for reader in self.config.readers:
@@ -100,8 +105,7 @@ class TableRuntime:
 
         def node_leds(seat: int, mode: LedMode) -> None:
             for bus in self.buses:
-                for node in list(bus.session.node_ports):
-                    bus.send(node, *led_command(seat, mode))
+                bus.show_led(seat, WIRE_LED_MODE[mode])  # re-sent to a node that lost it
 
         if self.config.gpio.backend != "none":
             self.gpio = select_backend(self.config.gpio.backend, clock=MonotonicClock())

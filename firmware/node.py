@@ -10,8 +10,10 @@ frames, scans one zone, and sends what is due::
         node.step()
 
 Messages: BIRTH on boot and on CMD_REBIRTH; SNAPSHOT whenever a zone changes or
-settles; HEARTBEAT every `heartbeat_ms` with uptime, scans/s, CRC errors and reader
-resets; ACK for PING, LED, CONFIGURE and (point to point) POLL.
+settles, again on CMD_SNAPSHOT (the Pi saw a gap or noise) and, one zone in turn, every
+`refresh_ms` (anti-entropy: a lost snapshot heals even if nobody noticed the loss);
+HEARTBEAT every `heartbeat_ms` with uptime, scans/s, CRC errors and reader resets; ACK
+for PING, LED, CONFIGURE and (point to point) POLL.
 """
 
 import json
@@ -62,6 +64,8 @@ class Node:
         # and ticks_diff is only meaningful within half of that.
         self.uptime_ms = 0
         self._hb_scans = scanner.scans
+        self._refresh_ms = clock.ticks_ms()
+        self._refresh_next = 0
 
     def boot(self) -> None:
         """Announce ourselves: BIRTH, then the full state of every zone."""
@@ -96,6 +100,7 @@ class Node:
         if snap is not None:
             self._send_snapshot(snap)
         self._heartbeat_if_due()
+        self._refresh_if_due()
         if self.wdt is not None:
             self.wdt.feed()
 
@@ -156,6 +161,45 @@ class Node:
             self._ack(seq)
         elif msg_type == wire.MSG_CMD_CONFIGURE and self.configure(payload):
             self._ack(seq)
+        elif msg_type == wire.MSG_CMD_SNAPSHOT:
+            self.resend_snapshots(payload)
+
+    # -- self-healing link (issue #12): re-send on request, refresh in turn --------------
+
+    def send_zone(self, index: int) -> None:
+        self._send_snapshot(self.scanner.snapshot(index))
+
+    def resend_snapshots(self, payload: bytes) -> None:
+        """CMD_SNAPSHOT: the current state of one zone, or of all ("" = every zone).
+
+        Snapshots are full states, so the current one replaces whatever was lost; an
+        unknown zone or a bad payload is counted and ignored.
+        """
+        try:
+            zone = wire.unpack_snapshot_request(payload)
+        except ValueError:
+            self.config_errors += 1
+            return
+        names = self.scanner.zone_names()
+        if zone and zone not in names:
+            self.config_errors += 1
+            return
+        for i in range(len(names)):
+            if not zone or names[i] == zone:
+                self.send_zone(i)
+
+    def _refresh_if_due(self) -> None:
+        """Anti-entropy: one zone's full snapshot every `refresh_ms`, zones in turn."""
+        period = self.cfg.get("refresh_ms", 0)
+        if not period:
+            return
+        now = self.clock.ticks_ms()
+        if ticks_diff(now, self._refresh_ms) < period:
+            return
+        self._refresh_ms = now
+        i = self._refresh_next % len(self.scanner.zones)
+        self._refresh_next = i + 1
+        self.send_zone(i)
 
     def configure(self, payload: bytes) -> bool:
         """Apply timing fields from a CONFIGURE; zone/transport changes need a reboot."""

@@ -5,7 +5,8 @@ CMD_CONFIGURE) that names its zones and the antenna channel of each::
 
     {"node_id": 3, "board": "rp2040_pico", "transport": "rs485",
      "zones": [{"name": "seat1.bet", "channel": 0}, {"name": "seat1.stack", "channel": 1}],
-     "present_after": 2, "absent_after": 3, "settle_ms": 300, "heartbeat_ms": 1000}
+     "present_after": 2, "absent_after": 3, "settle_ms": 300, "heartbeat_ms": 1000,
+     "refresh_ms": 1000}
 
 Bad values raise ValueError naming the field, so a typo never half-applies.
 """
@@ -23,6 +24,7 @@ DEFAULTS = {
     "absent_after": 3,
     "settle_ms": 300,
     "heartbeat_ms": 1000,
+    "refresh_ms": 1000,  # one zone's full snapshot per period, zones in turn; 0 = off
 }
 
 _INT_FIELDS = (
@@ -32,6 +34,7 @@ _INT_FIELDS = (
     ("absent_after", 1, 100),
     ("settle_ms", 0, 60000),
     ("heartbeat_ms", 100, 600000),
+    ("refresh_ms", 0, 600000),
 )
 TRANSPORTS = ("uart", "rs485")
 READERS = ("pn5180", "mfrc522")

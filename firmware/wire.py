@@ -3,9 +3,12 @@
 One source file, run unchanged on both interpreters, so the two ends of the bus can
 never disagree about the byte layout. A frame on the wire is::
 
-    COBS(header + payload + CRC16) 0x00
-    header = version:u8  node:u8  msg_type:u8  seq:u16be
-    CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) over header + payload, big-endian
+    COBS(header + payload + CRC32) 0x00
+    header = version:u8  node:u8  msg_type:u8  seq:u16be  length:u16be
+    CRC-32 (ISO-HDLC, as zlib/binascii.crc32) over header + payload, big-endian
+
+The length field is covered by the CRC and must equal the decoded payload size, so a
+byte inserted, deleted or cut off is rejected even where COBS alone would accept it.
 
 Intended use::
 
@@ -30,7 +33,13 @@ except ImportError:  # CPython: `const` is only a compile-time hint on MicroPyth
         return x
 
 
-PROTOCOL_VERSION = const(1)
+try:  # C speed where the port has it (CPython, the unix port, most boards)
+    from binascii import crc32 as _c_crc32
+except ImportError:  # pragma: no cover - a board built without it uses the table
+    _c_crc32 = None  # type: ignore[assignment,unused-ignore]
+
+
+PROTOCOL_VERSION = const(2)  # 1 had no length field and a CRC-16 (see docs/wire-protocol.md)
 BROADCAST = const(0)  # node address 0 = the Pi (as sender) or every node (as target)
 
 # Node -> Pi
@@ -44,6 +53,7 @@ MSG_CMD_CONFIGURE = const(0x11)
 MSG_CMD_REBIRTH = const(0x12)
 MSG_CMD_PING = const(0x13)
 MSG_POLL = const(0x14)
+MSG_CMD_SNAPSHOT = const(0x15)  # send again the current snapshot of one zone or of all
 
 MSG_NAMES = {
     MSG_BIRTH: "BIRTH",
@@ -55,15 +65,16 @@ MSG_NAMES = {
     MSG_CMD_REBIRTH: "CMD_REBIRTH",
     MSG_CMD_PING: "CMD_PING",
     MSG_POLL: "POLL",
+    MSG_CMD_SNAPSHOT: "CMD_SNAPSHOT",
 }
 
-HEADER_LEN = const(5)
-CRC_LEN = const(2)
+HEADER_LEN = const(7)
+CRC_LEN = const(4)
 MAX_PAYLOAD = const(1024)
-MAX_RAW = const(1031)  # HEADER_LEN + MAX_PAYLOAD + CRC_LEN
+MAX_RAW = const(1035)  # HEADER_LEN + MAX_PAYLOAD + CRC_LEN
 # COBS adds one code byte per started 254-byte block (+1), then the 0x00 delimiter.
-MAX_ENCODED = const(1036)  # MAX_RAW + 1 + MAX_RAW // 254
-MAX_FRAME = const(1037)  # MAX_ENCODED + delimiter: size a buffer for encode_into with this
+MAX_ENCODED = const(1040)  # MAX_RAW + 1 + MAX_RAW // 254
+MAX_FRAME = const(1041)  # MAX_ENCODED + delimiter: size a buffer for encode_into with this
 
 # LED modes for MSG_CMD_LED (a mode may also be given by name to pack_led).
 LED_OFF = const(0)
@@ -75,34 +86,62 @@ LED_MODE_NAMES = ("off", "on", "blink", "pulse")
 # Tag UIDs we carry: ISO 14443A single/double/triple size and ISO 15693.
 UID_LENGTHS = (4, 7, 8, 10)
 
-_HEADER_FMT = ">BBBH"
+_HEADER_FMT = ">BBBHH"
 _HEARTBEAT_FMT = ">IHII"
 _HEARTBEAT_LEN = const(14)
 _SNAP_SETTLED = const(0x01)
 
 
-def _make_crc_table() -> "array[int]":
-    table = array("H", [0] * 256)
+def _make_crc32_tables() -> "tuple[array[int], array[int]]":
+    """CRC-32 (reflected 0xEDB88320) table split in 16-bit halves.
+
+    Halves keep every value a small int on MicroPython (no bigint per byte).
+    """
+    high = array("H", [0] * 256)
+    low = array("H", [0] * 256)
     for i in range(256):
-        crc = i << 8
+        hi, lo = 0, i
         for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table[i] = crc & 0xFFFF
-    return table
+            carry = lo & 1
+            lo = (lo >> 1) | ((hi & 1) << 15)
+            hi >>= 1
+            if carry:
+                hi ^= 0xEDB8
+                lo ^= 0x8320
+        high[i] = hi
+        low[i] = lo
+    return high, low
 
 
-_CRC_TABLE = _make_crc_table()
+_CRC_HIGH, _CRC_LOW = _make_crc32_tables()
 
 
-def crc16(data: bytes | bytearray | memoryview, start: int = 0, end: int = -1) -> int:
-    """CRC-16/CCITT-FALSE of data[start:end]; indices avoid slicing (no allocation)."""
+def crc32_table(data: bytes | bytearray | memoryview, start: int = 0, end: int = -1) -> int:
+    """CRC-32 of data[start:end] from the table: the fallback for a port without binascii.
+
+    >>> hex(crc32_table(b"123456789"))
+    '0xcbf43926'
+    """
     if end < 0:
         end = len(data)
-    crc = 0xFFFF
-    table = _CRC_TABLE
+    hi = 0xFFFF
+    lo = 0xFFFF
+    high = _CRC_HIGH
+    low = _CRC_LOW
     for i in range(start, end):
-        crc = ((crc << 8) & 0xFFFF) ^ table[((crc >> 8) ^ data[i]) & 0xFF]
-    return crc
+        idx = (lo ^ data[i]) & 0xFF
+        lo = (((hi & 0xFF) << 8) | (lo >> 8)) ^ low[idx]
+        hi = (hi >> 8) ^ high[idx]
+    return ((hi ^ 0xFFFF) << 16) | (lo ^ 0xFFFF)
+
+
+def crc32(data: bytes | bytearray | memoryview, start: int = 0, end: int = -1) -> int:
+    """CRC-32/ISO-HDLC of data[start:end] (the zlib one); check value 0xCBF43926."""
+    if end < 0:
+        end = len(data)
+    if _c_crc32 is not None:
+        return int(_c_crc32(memoryview(data)[start:end])) & 0xFFFFFFFF
+    return crc32_table(data, start, end)
 
 
 def encoded_size(payload_len: int) -> int:
@@ -135,10 +174,12 @@ def encode_into(
     total = n + shift + 1
     if len(buf) < total:
         raise ValueError("buf: %d bytes, frame needs %d" % (len(buf), total))
-    struct.pack_into(_HEADER_FMT, buf, shift, PROTOCOL_VERSION, node, msg_type, seq & 0xFFFF)
+    struct.pack_into(
+        _HEADER_FMT, buf, shift, PROTOCOL_VERSION, node, msg_type, seq & 0xFFFF, plen
+    )
     p0 = shift + HEADER_LEN
     buf[p0 : p0 + plen] = payload
-    struct.pack_into(">H", buf, p0 + plen, crc16(buf, shift, p0 + plen))
+    struct.pack_into(">I", buf, p0 + plen, crc32(buf, shift, p0 + plen))
     # In-place COBS: every 254 non-zero bytes start a new block (code 0xFF).
     code_idx = 0
     o = 1
@@ -176,9 +217,11 @@ def encode_frame(
 class FrameDecoder:
     """Stream decoder: feed it any chunks; it returns every complete valid frame.
 
-    Bad frames are dropped and counted (`crc_errors`, `framing_errors`,
-    `oversize_errors`, `version_errors`); the decoder resyncs on the next 0x00, so
-    line noise between frames never produces a wrong frame or loses the next one.
+    Bad frames are dropped and counted (`framing_errors`, `length_errors`,
+    `crc_errors`, `oversize_errors`, `version_errors`); the decoder resyncs on the next
+    0x00, so noise between frames never costs the next good frame. A corrupted frame
+    is accepted only if its CRC-32 still matches: about 1 in 2**32 corrupted frames
+    (see docs/wire-protocol.md for the bound).
     """
 
     def __init__(self) -> None:
@@ -188,8 +231,19 @@ class FrameDecoder:
         self.frames = 0
         self.crc_errors = 0
         self.framing_errors = 0
+        self.length_errors = 0
         self.oversize_errors = 0
         self.version_errors = 0
+
+    def errors(self) -> int:
+        """Every frame dropped so far, whatever the reason."""
+        return int(
+            self.crc_errors
+            + self.framing_errors
+            + self.length_errors
+            + self.oversize_errors
+            + self.version_errors
+        )
 
     def reset(self) -> None:
         """Drop a partial frame (e.g. after the port was reopened)."""
@@ -241,16 +295,19 @@ class FrameDecoder:
         if o < HEADER_LEN + CRC_LEN:
             self.framing_errors += 1
             return None
-        body = o - CRC_LEN
-        if crc16(buf, 0, body) != (buf[body] << 8) | buf[body + 1]:
-            self.crc_errors += 1
-            return None
-        if body - HEADER_LEN > MAX_PAYLOAD:
-            self.oversize_errors += 1
-            return None
-        version, node, msg_type, seq = struct.unpack_from(_HEADER_FMT, buf, 0)
+        version, node, msg_type, seq, length = struct.unpack_from(_HEADER_FMT, buf, 0)
         if version != PROTOCOL_VERSION:
             self.version_errors += 1
+            return None
+        if length > MAX_PAYLOAD:
+            self.oversize_errors += 1
+            return None
+        body = HEADER_LEN + length
+        if o != body + CRC_LEN:
+            self.length_errors += 1  # a byte inserted, dropped or cut off
+            return None
+        if crc32(buf, 0, body) != struct.unpack_from(">I", buf, body)[0]:
+            self.crc_errors += 1
             return None
         self.frames += 1
         return (node, msg_type, seq, bytes(buf[HEADER_LEN:body]))
@@ -431,3 +488,22 @@ def unpack_configure(p: bytes) -> bytes:
     except UnicodeError:
         raise ValueError("configure: not valid UTF-8") from None
     return bytes(p)
+
+
+def pack_snapshot_request(zone: str = "") -> bytes:
+    """CMD_SNAPSHOT: empty = every zone of the node, else zone:str8 = that zone only."""
+    if not zone:
+        return b""
+    out = bytearray()
+    _put_str(out, "zone", zone)
+    return bytes(out)
+
+
+def unpack_snapshot_request(p: bytes) -> str:
+    """-> the zone asked for, "" for every zone."""
+    if not p:
+        return ""
+    zone, i = _get_str(p, 0, "zone")
+    if i != len(p):
+        raise ValueError("zone: %d trailing bytes" % (len(p) - i))
+    return zone

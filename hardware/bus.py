@@ -6,7 +6,7 @@ the caller (the composition root passes :class:`~hardware.clock.MonotonicClock`)
     bus = TableBus(registry, MonotonicClock(), BusConfig(ports=("/dev/ttyUSB0", "/dev/ttyUSB1")))
     bus.start()
     event = bus.events.get()            # ChipsSettled, CardSeen, NodeDown, Alert, ...
-    bus.send(2, wire.MSG_CMD_LED, wire.pack_led(3, "blink"))
+    bus.show_led(3, "blink")           # every node; sent again to a node that lost it
     bus.stop()
 
 With ``rs485_addresses`` set, each port is a multi-drop bus polled for those addresses.
@@ -15,8 +15,10 @@ With ``rs485_addresses`` set, each port is a multi-drop bus polled for those add
 from __future__ import annotations
 
 import queue
+import threading
 from dataclasses import dataclass
 
+from pokertable.firmware import wire
 from pokertable.hardware.clock import Clock
 from pokertable.hardware.events import HardwareEvent
 from pokertable.hardware.interpreter import BusInterpreter
@@ -61,6 +63,12 @@ class TableBus:
                     url, self.session, baudrate=config.baudrate,
                     backoff_max_s=config.backoff_max_s)
         self.watch = HeartbeatWatch(self.session)
+        # Seat LEDs as the table wants them: a node that rebooted or dropped our frames
+        # gets them again, so the LED the dealer looks at is never stale.
+        self.leds: dict[int, bytes] = {}
+        self._leds_lock = threading.Lock()  # the engine sets them, reader threads resend
+        self.session.command_sender = self.send
+        self.session.state_refresher = self._resend_leds
 
     def start(self) -> None:
         for supervisor in self.supervisors.values():
@@ -75,6 +83,24 @@ class TableBus:
     def zone_view(self, zone: str) -> frozenset[str]:
         """The UIDs the readers last reported in ``zone``."""
         return self.session.interpreter.zone_view(zone)
+
+    def show_led(self, seat: int, mode: str) -> None:
+        """Show ``mode`` (a ``wire.LED_MODE_NAMES`` name) on ``seat``'s LED on every node."""
+        payload = wire.pack_led(seat, mode)
+        with self._leds_lock:
+            if mode == "off":
+                self.leds.pop(seat, None)
+            else:
+                self.leds[seat] = payload
+        for node in sorted(self.session.node_ports):
+            self.send(node, wire.MSG_CMD_LED, payload)
+
+    def _resend_leds(self, node: int) -> None:
+        with self._leds_lock:
+            lit = sorted(self.leds.items())
+        self.send(node, wire.MSG_CMD_LED, wire.pack_led(0, "off"))  # seat 0 = all seats
+        for _seat, payload in lit:
+            self.send(node, wire.MSG_CMD_LED, payload)
 
     def send(self, node: int, msg_type: int, payload: bytes = b"") -> bool:
         """Send a command to a node on the port it was last heard on; False if unknown/down."""

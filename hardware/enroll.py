@@ -33,7 +33,7 @@ import serial
 
 from pokertable.hardware.clock import Clock, MonotonicClock
 from pokertable.hardware.errors import EnrollmentError, HardwareError
-from pokertable.hardware.events import HardwareEvent, ZoneSnapshot
+from pokertable.hardware.events import Alert, HardwareEvent, ZoneSnapshot
 from pokertable.hardware.interpreter import BusInterpreter
 from pokertable.hardware.registry import RANKS, SUITS, Card, Chip, ChipKind, TagRegistry
 from pokertable.hardware.transport import BusSession, PortSupervisor, open_port
@@ -278,6 +278,8 @@ def _pad_snapshots(
             if (isinstance(event, ZoneSnapshot) and event.zone == zone
                     and (event.settled or not settled_only)):
                 found.append(event)
+            elif isinstance(event, Alert) and event.code == "port_missing":
+                raise EnrollmentError(event.message)  # blame the port, not the pad
             event = events.get_nowait()
     except queue.Empty:
         return found

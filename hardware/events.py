@@ -26,6 +26,8 @@ AlertCode = Literal[
     "bad_payload",  # a valid frame whose payload did not parse
     "node_down",  # a node missed its heartbeats
     "unknown_zone",  # a node reported a zone name outside hardware.zones
+    "node_stale",  # a node beats but its reader no longer scans: its zones are stale
+    "port_missing",  # a reader port cannot be opened (unplugged, wrong path, no rights)
 ]
 
 

@@ -11,6 +11,14 @@ What it does per frame: drop duplicates (a resent frame is not a second event), 
 node health and resets, turn zone snapshots into chip motions and card sightings
 resolved through the :class:`~hardware.registry.TagRegistry`, and raise an
 :class:`~hardware.events.Alert` for anything that must not be counted.
+
+The link heals itself (issue #12): a gap in a node's sequence numbers, or corrupt
+frames on its port (:meth:`request_resync`), makes it ask the node for the current
+snapshot of every zone (``CMD_SNAPSHOT``), at most once per ``resync_holdoff_ms``, once
+more after the last trouble, and again until every zone's snapshot has come back (the
+request or part of the answer may be lost), so the view converges as soon as the noise
+stops.
+A sequence that goes backwards is a reset whose BIRTH was lost.
 """
 
 from __future__ import annotations
@@ -62,6 +70,10 @@ class _NodeState:
     fw_version: str = "?"
     reader_type: str = "?"
     uptime_ms: int | None = None
+    idle_beats: int = 0  # consecutive heartbeats with 0 scans/s
+    idle_since_ms: int = 0  # when the first of them arrived
+    stale: bool = False
+    node_crc_errors: int | None = None  # the node's count of our frames it dropped
     recent: deque[tuple[int, int, bytes]] = field(default_factory=lambda: deque(maxlen=64))
 
     def remember(self, seq: int, msg_type: int, payload: bytes) -> None:
@@ -82,6 +94,9 @@ class BusInterpreter:
         garbage_window_ms: int = 1_000,
         emit_snapshots: bool = False,
         announce_first_view: bool = False,
+        resync_holdoff_ms: int = 200,
+        stale_after_beats: int = 2,
+        stale_after_ms: int = 5_000,
     ) -> None:
         self.registry = registry
         # A controller that restarted must learn what left a zone while it was down: the
@@ -100,6 +115,18 @@ class BusInterpreter:
         self._error_times: deque[int] = deque()
         self._last_garbage_alert_ms: int | None = None
         self._commands: list[Command] = []
+        self.resync_holdoff_ms = resync_holdoff_ms
+        # Stale: this many heartbeats in a row, over at least this long, with no finished
+        # zone scan (a big pile on a slow board can take a while, never seconds).
+        self.stale_after_beats = stale_after_beats
+        self.stale_after_ms = stale_after_ms
+        self.gaps = 0  # sequence gaps seen (frames lost without a decode error)
+        self.resyncs = 0  # CMD_SNAPSHOT requests sent
+        self._resync_sent: dict[int, int] = {}
+        self._resync_pending: set[int] = set()
+        # Asked for every zone; the zones whose snapshot has not come back yet.
+        self._resync_waiting: dict[int, set[str]] = {}
+        self._state_wanted: set[int] = set()  # nodes that may have lost our commands
 
     # -- inputs ------------------------------------------------------------------------
 
@@ -120,6 +147,8 @@ class BusInterpreter:
                 self._commands.append((node, wire.MSG_CMD_REBIRTH, b""))
         elif not state.up:
             state.up = True
+            self._state_wanted.add(node)
+            self.request_resync(node, at_ms)  # what changed while it was silent
             events.append(NodeUp(node, state.zones, state.fw_version, state.reader_type, at_ms))
         state.last_heard_ms = at_ms
 
@@ -133,6 +162,7 @@ class BusInterpreter:
         if (seq, msg_type, payload) in state.recent:
             self.duplicates += 1
             return events
+        events += self._check_sequence(node, state, seq, at_ms)
         state.remember(seq, msg_type, payload)
         if msg_type == wire.MSG_SNAPSHOT:
             events += self._on_snapshot(node, payload, at_ms)
@@ -140,21 +170,90 @@ class BusInterpreter:
             events += self._on_heartbeat(node, state, seq, payload, at_ms)
         return events
 
+    def _check_sequence(
+        self, node: int, state: _NodeState, seq: int, at_ms: int
+    ) -> list[HardwareEvent]:
+        """A skipped seq lost frames: ask for every zone again. A seq that went back: reset."""
+        if state.last_type == -1 or seq == (state.last_seq + 1) & 0xFFFF:
+            return []
+        if seq_after(seq, state.last_seq):
+            self.gaps += 1
+            self.request_resync(node, at_ms)
+            return []
+        # The node restarted and its BIRTH was lost (the sequence starts at 0 again).
+        last = state.last_seq
+        state.recent.clear()
+        state.uptime_ms = None
+        self._commands.append((node, wire.MSG_CMD_REBIRTH, b""))
+        self._state_wanted.add(node)
+        return [NodeRebooted(node, at_ms, last, seq)]
+
+    def request_resync(self, node: int, at_ms: int) -> None:
+        """Ask ``node`` for all its zones now, or once the holdoff has passed (see tick)."""
+        sent = self._resync_sent.get(node)
+        if sent is not None and at_ms - sent < self.resync_holdoff_ms:
+            self._resync_pending.add(node)
+            return
+        self._resync_pending.discard(node)
+        state = self._nodes.get(node)
+        self._resync_waiting[node] = set(state.zones if state is not None and state.zones
+                                         else ("*",))
+        self._resync_sent[node] = at_ms
+        self.resyncs += 1
+        self._commands.append((node, wire.MSG_CMD_SNAPSHOT, wire.pack_snapshot_request()))
+
+    def take_state_wanted(self) -> set[int]:
+        """Nodes that rebooted or dropped our frames: their LEDs must be sent again."""
+        wanted, self._state_wanted = self._state_wanted, set()
+        return wanted
+
     def _on_heartbeat(
         self, node: int, state: _NodeState, seq: int, payload: bytes, at_ms: int
     ) -> list[HardwareEvent]:
         """Uptime going backwards is a reset whose BIRTH we never got (lost to noise)."""
         try:
-            uptime_ms = wire.unpack_heartbeat(payload)[0]
+            uptime_ms, scans_per_s, node_crc_errors, _resets = wire.unpack_heartbeat(payload)
         except ValueError as exc:
             return [self._bad_payload(node, "HEARTBEAT", exc, at_ms)]
         previous, state.uptime_ms = state.uptime_ms, uptime_ms
         if previous is not None and uptime_ms < previous and previous < _UPTIME_WRAP_ZONE:
             state.recent.clear()
             state.recent.append((seq, wire.MSG_HEARTBEAT, payload))
+            state.node_crc_errors = node_crc_errors
             self._commands.append((node, wire.MSG_CMD_REBIRTH, b""))
+            self._state_wanted.add(node)
             return [NodeRebooted(node, at_ms, -1, seq)]
-        return []
+        if state.node_crc_errors is not None and node_crc_errors != state.node_crc_errors:
+            self._state_wanted.add(node)  # some of our commands (LEDs) never arrived
+        state.node_crc_errors = node_crc_errors
+        return self._staleness(node, state, scans_per_s, at_ms)
+
+    def _staleness(
+        self, node: int, state: _NodeState, scans_per_s: int, at_ms: int
+    ) -> list[HardwareEvent]:
+        """A node that beats but no longer scans is alive with a stale view: say so once."""
+        if scans_per_s:
+            state.idle_beats = 0
+            state.stale = False
+            return []
+        if state.idle_beats == 0:
+            state.idle_since_ms = at_ms
+        state.idle_beats += 1
+        idle_ms = at_ms - state.idle_since_ms
+        if (state.stale or state.idle_beats < self.stale_after_beats
+                or idle_ms < self.stale_after_ms):
+            return []
+        state.stale = True
+        return [
+            Alert(
+                "node_stale",
+                f"node {node} is alive but has not finished a scan for {idle_ms} ms "
+                f"(zones: {', '.join(state.zones) or 'unknown'}): what the table shows there "
+                "is stale; check the reader board and its antenna cables",
+                at_ms,
+                node=node,
+            )
+        ]
 
     def on_decode_errors(self, new_errors: int, at_ms: int, port: str = "") -> list[HardwareEvent]:
         """Count bad frames from the decoder; a burst of them raises one ``garbage_burst``."""
@@ -179,7 +278,15 @@ class BusInterpreter:
         ]
 
     def tick(self, at_ms: int) -> list[HardwareEvent]:
-        """Declare down every node silent for longer than ``heartbeat_timeout_ms``."""
+        """Declare down every node silent for longer than ``heartbeat_timeout_ms``.
+
+        Also sends the resync requests that waited for their holdoff.
+        """
+        for node in sorted(self._resync_pending | set(self._resync_waiting)):
+            if not self.node_is_up(node):
+                continue  # node_down is raised; NodeUp asks again
+            if at_ms - self._resync_sent.get(node, at_ms) >= self.resync_holdoff_ms:
+                self.request_resync(node, at_ms)  # waited out the holdoff, or got lost
         events: list[HardwareEvent] = []
         for node, state in sorted(self._nodes.items()):
             silent = at_ms - state.last_heard_ms
@@ -231,6 +338,8 @@ class BusInterpreter:
         if restarted:
             state.recent.clear()
             state.uptime_ms = None
+            state.node_crc_errors = None
+            self._state_wanted.add(node)
             events.append(NodeRebooted(node, at_ms, state.last_seq, seq))
         elif first:
             events.append(NodeUp(node, state.zones, fw_version, reader_type, at_ms))
@@ -241,6 +350,12 @@ class BusInterpreter:
             zone, settled, raw_uids = wire.unpack_snapshot(payload)
         except ValueError as exc:
             return [self._bad_payload(node, "SNAPSHOT", exc, at_ms)]
+        waiting = self._resync_waiting.get(node)
+        if waiting is not None:
+            waiting.discard(zone)
+            waiting.discard("*")
+            if not waiting:
+                del self._resync_waiting[node]  # every zone asked for has come back
         events: list[HardwareEvent] = []
         uids = frozenset(u.hex() for u in raw_uids)
         if self.emit_snapshots:

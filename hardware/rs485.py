@@ -25,7 +25,12 @@ import serial
 import serial.rs485
 
 from pokertable.firmware import wire
-from pokertable.hardware.transport import BusSession, decode_error_total, open_port
+from pokertable.hardware.transport import (
+    BusSession,
+    decode_error_total,
+    open_port,
+    port_missing_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -194,6 +199,7 @@ class Rs485Supervisor:
         self.master: Rs485Master | None = None
         self.connections = 0
         self.failed_opens = 0
+        self._missing_alerted = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -223,10 +229,14 @@ class Rs485Supervisor:
                 self.failed_opens += 1
                 if self.failed_opens == 1:
                     log.warning("cannot open RS-485 bus %s (%s); retrying", self.url, exc)
+                if not self._missing_alerted:
+                    self._missing_alerted = True
+                    self.session.alert("port_missing", port_missing_text(self.url, exc))
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, self.backoff_max_s)
                 continue
             backoff = self.backoff_initial_s
+            self._missing_alerted = False  # a later outage alerts the room again
             try:
                 self.master = Rs485Master(port, self.addresses, self.session,
                                           response_window_s=self.response_window_s,

@@ -29,7 +29,7 @@ import sys
 import tempfile
 import threading
 import tty
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -163,6 +163,8 @@ class PtyBridge:
         self.port_link = os.path.join(self._dir, name)
         self._make_pi_side()
         self._wake_r, self._wake_w = os.pipe()
+        # Line noise for drills (bench/link_drills.py): bytes -> bytes, per direction.
+        self.mangle: Callable[[bytes, str], bytes] | None = None
         self._stop = False
         self._thread = threading.Thread(target=self._run, name="pty bridge", daemon=True)
         self._thread.start()
@@ -214,12 +216,14 @@ class PtyBridge:
                 os.read(self._wake_r, 64)
                 continue
             try:
+                mangle = self.mangle
                 if self.node_master in ready:
                     data = os.read(self.node_master, 4096)
-                    if pi >= 0:
-                        _write_all(pi, data)  # unplugged: the node's bytes fall on the floor
+                    if pi >= 0:  # unplugged: the node's bytes fall on the floor
+                        _write_all(pi, mangle(data, "to_pi") if mangle else data)
                 if pi >= 0 and pi in ready:
-                    _write_all(self.node_master, os.read(pi, 4096))
+                    data = os.read(pi, 4096)
+                    _write_all(self.node_master, mangle(data, "to_node") if mangle else data)
             except OSError:
                 continue  # EIO while nobody has the Pi side open yet, or a race with unplug
 

@@ -27,12 +27,13 @@ import serial.threaded
 
 from pokertable.firmware import wire
 from pokertable.hardware.clock import Clock
-from pokertable.hardware.events import HardwareEvent
+from pokertable.hardware.events import Alert, AlertCode, HardwareEvent
 from pokertable.hardware.interpreter import BusInterpreter, Command
 
 log = logging.getLogger(__name__)
 
 EventSink = Callable[[HardwareEvent], None]
+CommandSender = Callable[[int, int, bytes], bool]
 
 
 def open_port(url: str, baudrate: int = 115_200, **kwargs: Any) -> serial.SerialBase:
@@ -41,8 +42,7 @@ def open_port(url: str, baudrate: int = 115_200, **kwargs: Any) -> serial.Serial
 
 
 def decode_error_total(decoder: wire.FrameDecoder) -> int:
-    return (decoder.crc_errors + decoder.framing_errors + decoder.oversize_errors
-            + decoder.version_errors)
+    return decoder.errors()
 
 
 class BusSession:
@@ -57,6 +57,10 @@ class BusSession:
         self.clock = clock
         self.sink = sink
         self.node_ports: dict[int, str] = {}  # where each node was last heard (for commands)
+        # Set by the owner (TableBus): how to reach a node from a tick, and what to send a
+        # node that rebooted or lost our frames (its LEDs).
+        self.command_sender: CommandSender | None = None
+        self.state_refresher: Callable[[int], None] | None = None
         self._lock = threading.Lock()
 
     def deliver(
@@ -73,16 +77,48 @@ class BusSession:
             events: list[HardwareEvent] = []
             if new_errors:
                 events += self.interpreter.on_decode_errors(new_errors, at_ms, port)
+                # A corrupt frame from this port may have been any node's snapshot.
+                for node, node_port in sorted(self.node_ports.items()):
+                    if node_port == port:
+                        self.interpreter.request_resync(node, at_ms)
             for node, msg_type, seq, payload in frames:
                 events += self.interpreter.on_frame(node, msg_type, seq, payload, at_ms)
             for event in events:
                 self.sink(event)
-            return self.interpreter.take_commands()
+            commands = self.interpreter.take_commands()
+            wanted = self.interpreter.take_state_wanted()
+        self._refresh_state(wanted)
+        return commands
 
     def tick(self) -> None:
         with self._lock:
             for event in self.interpreter.tick(self.clock.ticks_ms()):
                 self.sink(event)
+            commands = self.interpreter.take_commands()
+            wanted = self.interpreter.take_state_wanted()
+        sender = self.command_sender
+        if sender is not None:
+            for node, msg_type, payload in commands:
+                sender(node, msg_type, payload)
+        self._refresh_state(wanted)
+
+    def alert(self, code: AlertCode, message: str) -> None:
+        """Raise an alert from the transport itself (a port that will not open)."""
+        with self._lock:
+            self.sink(Alert(code, message, self.clock.ticks_ms()))
+
+    def _refresh_state(self, nodes: set[int]) -> None:
+        refresher = self.state_refresher
+        if refresher is not None:
+            for node in sorted(nodes):
+                refresher(node)
+
+
+def port_missing_text(url: str, exc: BaseException) -> str:
+    """The one line the room sees when a reader port will not open."""
+    return (f"reader port {url} cannot be opened ({exc}): the zones behind it are not "
+            "being read; check the cable or adapter and the port path in the "
+            "[[readers]] config")
 
 
 class NodeLink(serial.threaded.Protocol):  # type: ignore[misc]
@@ -160,6 +196,7 @@ class PortSupervisor:
         self.connected = threading.Event()
         self.connections = 0
         self.failed_opens = 0
+        self._missing_alerted = False
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name=f"port {self.url}", daemon=True)
@@ -195,10 +232,14 @@ class PortSupervisor:
                 self.failed_opens += 1
                 if self.failed_opens == 1 or self.failed_opens % 50 == 0:
                     log.warning("cannot open %s (%s); retrying", self.url, exc)
+                if not self._missing_alerted:
+                    self._missing_alerted = True
+                    self.session.alert("port_missing", port_missing_text(self.url, exc))
                 self._stop.wait(backoff)
                 backoff = min(backoff * 2, self.backoff_max_s)
                 continue
             opened_at = time.monotonic()
+            self._missing_alerted = False  # a later outage alerts the room again
             link = NodeLink(self.session, self.url)
             reader = serial.threaded.ReaderThread(port, lambda link=link: link)
             self._reader = reader

@@ -43,6 +43,8 @@ def vectors():
         ("rebirth", 0, wire.MSG_CMD_REBIRTH, 11, b""),
         ("ping", 3, wire.MSG_CMD_PING, 12, b""),
         ("poll", 7, wire.MSG_POLL, 13, b""),
+        ("snapshot_all", 3, wire.MSG_CMD_SNAPSHOT, 16, wire.pack_snapshot_request()),
+        ("snapshot_one", 3, wire.MSG_CMD_SNAPSHOT, 17, wire.pack_snapshot_request("seat1.bet")),
         ("zeros", 255, 0x7F, 300, bytes(300)),
         ("run_254", 1, 0x7E, 14, bytes([0x55] * 254)),
         ("max_payload", 2, 0x7D, 15, bytes([(i * 7 + 1) % 256 for i in range(wire.MAX_PAYLOAD)])),

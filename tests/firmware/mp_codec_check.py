@@ -14,6 +14,8 @@ from codec_vectors import vectors
 
 
 def check():
+    if wire.crc32_table(b"123456789") != 0xCBF43926 or wire.crc32(b"123456789") != 0xCBF43926:
+        raise AssertionError("CRC-32 check value")
     vs = vectors()
     stream = bytearray(b"\x00\x13\x37garbage\x00")
     for name, node, t, seq, payload in vs:
@@ -38,6 +40,14 @@ def check():
                 if dec.feed(bytes(bad)):
                     raise AssertionError("corrupt frame decoded in %s at %d.%d" % (name, i, bit))
                 dec.feed(b"\x00")
+        # a byte inserted before the delimiter, or one dropped, or the tail cut off
+        for bad in (f[:-1] + b"\x01\x00", f[1:], f[:-2] + b"\x00", f[: len(f) // 2] + b"\x00"):
+            if dec.feed(bytes(bad)):
+                raise AssertionError("insert/delete/truncate decoded in " + name)
+            dec.feed(b"\x00")
+        raw = bytes(payload)
+        if wire.crc32_table(raw) != wire.crc32(raw):
+            raise AssertionError("table CRC-32 differs from binascii in " + name)
         stream.extend(f)
         stream.extend(b"\xff\xfe\x00")  # noise then a delimiter between frames
     got = wire.FrameDecoder().feed(bytes(stream))
