@@ -52,11 +52,18 @@ def test_a_floor_call_is_answered_from_the_console(
         for round_ in range(2):
             for seat in (1, 2, 3):
                 rig.deal(f"seat{seat}.cards", "KQJ"[seat - 1] + "hd"[round_])
-        rig.overlay.wait_state(lambda s: s["action_on"] == 3, "Cat to act")
+        # every physical step is read before the next one, as a dealer waits for the table
+        rig.overlay.wait_state(
+            lambda s: s["action_on"] == 3 and _seat(s, 1)["bet"] == 100
+            and _seat(s, 2)["bet"] == 200
+            and all(_seat(s, n)["cards_held"] == 2 for n in (1, 2, 3)),
+            "the blinds and the deal read, Cat to act")
         rig.push(3, 100, 100)  # Cat calls 200
-        rig.overlay.wait_state(lambda s: s["action_on"] == 1, "Ann to act")
+        rig.overlay.wait_state(lambda s: s["action_on"] == 1 and _seat(s, 3)["bet"] == 200,
+                               "Cat's call read, Ann to act")
         rig.push(1, 100)  # Ann completes
-        rig.overlay.wait_state(lambda s: s["action_on"] == 2, "Bob's option")
+        rig.overlay.wait_state(lambda s: s["action_on"] == 2 and _seat(s, 1)["bet"] == 200,
+                               "Ann's completion read, Bob's option")
         rig.push(2, 500)  # Bob pushes chips without a word on his option: the floor (A6)
         state = rig.overlay.wait_state(lambda s: bool(s["alerts"]), "the floor call")
         alert = state["alerts"][0]
