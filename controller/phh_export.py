@@ -77,9 +77,10 @@ def _antes(setup: HandSetup, hand: HandState, order: tuple[SeatState, ...]) -> l
     return [by_seat.get(s.seat, 0) for s in order]
 
 
-def _actions(hand: HandState, player: dict[int, str]) -> list[str]:
+def _actions(hand: HandState, order: tuple[SeatState, ...]) -> list[str]:
+    player = {s.seat: f"p{i + 1}" for i, s in enumerate(order)}
     lines = []
-    for s in hand.seats:
+    for s in order:
         cards = "".join(s.hole) if s.hole else "??" * hand.variant.hole_cards
         lines.append(f"d dh {player[s.seat]} {cards}")
     for street in Street:
@@ -93,9 +94,9 @@ def _actions(hand: HandState, player: dict[int, str]) -> list[str]:
                 word = _PHH_KIND.get(a.kind, f"cbr {a.to}")
                 lines.append(f"{player[a.seat]} {word}")
     # Shows before mucks: the engine awards the pots once the last live hand is decided.
-    tabled = [s for s in hand.seats if s.shown and s.hole]
+    tabled = [s for s in order if s.shown and s.hole]
     lines += [f"{player[s.seat]} sm {''.join(s.hole)}" for s in tabled]
-    lines += [f"{player[s.seat]} sm" for s in hand.seats if s.mucked and s.in_hand]
+    lines += [f"{player[s.seat]} sm" for s in order if s.mucked and s.in_hand]
     return lines
 
 
@@ -123,7 +124,6 @@ def hand_to_phh(
     if hand.phase is not Phase.COMPLETE:
         raise ExportError(f"hand {hand.hand_id} is not complete")
     order = position_order(hand)
-    player = {s.seat: f"p{i + 1}" for i, s in enumerate(order)}
     starting = dict((seat, stack) for seat, _, stack in setup.players)
     level = hand.level
     # Heads-up too the list reads [small, big]: PokerKit swaps the two posts itself.
@@ -139,7 +139,7 @@ def hand_to_phh(
         fields.append(("min_bet", level.big_blind))
     fields += [
         ("starting_stacks", [starting[s.seat] for s in order]),
-        ("actions", _actions(hand, player)),
+        ("actions", _actions(hand, order)),
         ("finishing_stacks", [s.stack for s in order]),
         ("players", [s.player for s in order]),
         ("seats", [s.seat for s in order]),
