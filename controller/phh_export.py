@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from pokertable.controller.engine import HandSetup
 from pokertable.controller.inputs import from_record
 from pokertable.controller.model import AnteFormat, HandState, Phase, SeatState, Street, Variant
+from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.session import SessionConfig, TableSession, apply, new_session
 from pokertable.controller.table import TableSeat
 
@@ -41,8 +42,9 @@ class ExportError(ValueError):
 class ExportedHand:
     hand_id: str
     number: int  # the table's hand count when it completed
-    text: str  # the PHH file
+    text: str  # the PHH file; "" when the hand could not be written (see ``skipped``)
     finishing_stacks: tuple[int, ...]  # the table's stacks after the hand, in p1..pN order
+    skipped: str | None = None  # why PHH cannot express this hand; the export goes on
 
 
 _PHH_KIND = {"fold": "f", "check": "cc", "call": "cc"}
@@ -186,15 +188,19 @@ def export_journal(
         if len(session.history) == before or tracked is None:
             continue
         hand = tracked.hand
-        text = hand_to_phh(
-            tracked.setup,
-            hand,
-            venue=session.config.venue,
-            table=session.config.table,
-            seat_count=session.config.max_seats,
-            number=session.hand_number,
-            started_ms=started.get(hand.hand_id),
-        )
+        try:
+            text = hand_to_phh(
+                tracked.setup,
+                hand,
+                venue=session.config.venue,
+                table=session.config.table,
+                seat_count=session.config.max_seats,
+                number=session.hand_number,
+                started_ms=started.get(hand.hand_id),
+            )
+        except ExportError as exc:
+            yield ExportedHand(hand.hand_id, session.hand_number, "", (), skipped=str(exc))
+            continue
         yield ExportedHand(
             hand.hand_id,
             session.hand_number,
@@ -239,13 +245,18 @@ def run(args: argparse.Namespace) -> int:
     session = session_from_config(config)
     args.output.mkdir(parents=True, exist_ok=True)
     failures = written = 0
+    rules = session.config.rules
     try:
         for hand in export_journal(session, records):
+            if hand.skipped is not None:
+                print(f"error: not written: {hand.skipped}", file=sys.stderr)
+                failures += 1
+                continue
             target = args.output / _file_name(hand)
             target.write_text(hand.text, encoding="utf-8")
             written += 1
             try:
-                stacks = replayed_stacks(hand.text, str(target))
+                stacks = replayed_stacks(hand.text, str(target), rules)
             except PhhError as exc:
                 print(f"error: {target}: does not replay: {exc}", file=sys.stderr)
                 failures += 1
@@ -257,14 +268,14 @@ def run(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 failures += 1
-    except ExportError as exc:
+    except ExportError as exc:  # an unreadable journal record: the hands before it are out
         print(f"error: {exc}", file=sys.stderr)
         failures += 1
     print(f"{written} hands written to {args.output}")
     return 1 if failures else 0
 
 
-def replayed_stacks(text: str, name: str) -> tuple[int, ...]:
+def replayed_stacks(text: str, name: str, rules: RuleProfile = TDA_2024) -> tuple[int, ...]:
     """Finishing stacks (p1..pN) of a PHH text replayed through the engine; PhhError if not."""
     from pokertable.controller.phh import PhhError, parse_hand
     from pokertable.controller.replay import replay_hand
@@ -274,7 +285,7 @@ def replayed_stacks(text: str, name: str) -> tuple[int, ...]:
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(f"{name}: {exc}") from exc
     hand = parse_hand(data, name)
-    state = replay_hand(hand).state
+    state = replay_hand(hand, rules).state
     return tuple(state.seat(i + 1).stack for i in range(hand.player_count))
 
 

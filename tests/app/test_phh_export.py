@@ -9,11 +9,25 @@ from typing import Any
 import pytest
 
 from pokertable.controller import cli
+from pokertable.controller.engine import HandSetup, start_hand, step
+from pokertable.controller.events import (
+    ActionKind,
+    DealBoard,
+    DealHole,
+    MuckHand,
+    PlayerAction,
+    ShowHand,
+)
 from pokertable.controller.inputs import to_record
 from pokertable.controller.journal import Journal
-from pokertable.controller.model import Phase
+from pokertable.controller.model import Level, Phase, Variant
 from pokertable.controller.phh import load_hands
-from pokertable.controller.phh_export import export_journal, hand_to_phh, replayed_stacks
+from pokertable.controller.phh_export import (
+    ExportError,
+    export_journal,
+    hand_to_phh,
+    replayed_stacks,
+)
 from pokertable.controller.replay import replay_hand
 from pokertable.controller.session import TableSession
 from tests.app.session_table import Table, _deal
@@ -184,3 +198,61 @@ def test_a_side_pot_hand_exports_and_replays_to_the_same_stacks() -> None:
     # Ann's aces win the 9,200 main pot (Bob's ante is in it), Bob's kings the 9,600 side pot.
     assert stacks == (9200, 9600, 4200)
     assert replayed_stacks(text, "side-pot") == stacks
+
+
+def _three_handed(small_blind_seat: int | None) -> HandSetup:
+    return HandSetup(
+        hand_id="h",
+        variant=Variant.NLHE,
+        level=Level(small_blind=100, big_blind=200),
+        button=3,
+        small_blind_seat=small_blind_seat,
+        big_blind_seat=2,
+        players=((1, "Ann", 2000), (2, "Bob", 2000), (3, "Cat", 2000)),
+    )
+
+
+def test_a_mucked_hand_at_showdown_exports_as_a_muck_and_replays() -> None:
+    setup = _three_handed(1)
+    state, _ = start_hand(setup)
+    for event in (
+        DealHole(1, ("Ah", "Ad")),
+        DealHole(2, ("Kc", "Ks")),
+        DealHole(3, ("Qh", "9h")),
+        PlayerAction(3, ActionKind.FOLD),
+        PlayerAction(1, ActionKind.CALL),
+        PlayerAction(2, ActionKind.CHECK),
+        DealBoard(("2c", "7d", "8s")),
+        PlayerAction(1, ActionKind.BET, 400),
+        PlayerAction(2, ActionKind.CALL),
+        DealBoard(("4h",)),
+        PlayerAction(1, ActionKind.CHECK),
+        PlayerAction(2, ActionKind.CHECK),
+        DealBoard(("Jc",)),
+        PlayerAction(1, ActionKind.CHECK),
+        PlayerAction(2, ActionKind.CHECK),
+        ShowHand(1),
+        MuckHand(2),
+    ):
+        state, _ = step(state, event)
+    assert state.phase is Phase.COMPLETE
+    text = hand_to_phh(setup, state, venue="v", table="t1", seat_count=9, number=1, started_ms=0)
+    assert '"p1 sm AhAd"' in text and '"p2 sm"' in text and '"p3 f"' in text
+    assert replayed_stacks(text, "muck") == (2600, 1400, 2000)
+
+
+def test_a_dead_small_blind_hand_is_named_not_written() -> None:
+    state, _ = start_hand(_three_handed(None))
+    for event in (PlayerAction(3, ActionKind.FOLD), PlayerAction(1, ActionKind.FOLD)):
+        state, _ = step(state, event)
+    assert state.phase is Phase.COMPLETE
+    with pytest.raises(ExportError, match="dead small blind"):
+        hand_to_phh(
+            _three_handed(None),
+            state,
+            venue="v",
+            table="t1",
+            seat_count=9,
+            number=1,
+            started_ms=None,
+        )
