@@ -209,6 +209,29 @@ def export_journal(
         )
 
 
+def read_journal(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The journal's records and the length of a torn last line, without touching the file.
+
+    ``Journal`` repairs a torn tail in place; the export may run beside the live table
+    (whose last line may be mid-write), so it only reads.
+    """
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    tail = lines.pop()  # after the last newline: b"" when the file ends cleanly
+    records = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise ExportError(f"{path}: line {number} is not JSON ({exc})") from exc
+        if not isinstance(record, dict):
+            raise ExportError(f"{path}: line {number} is not a journal record")
+        records.append(record)
+    return records, len(tail)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     formats = parser.add_subparsers(dest="format", required=True)
     phh = formats.add_parser("phh", help="one PHH file per completed hand of a journal")
@@ -225,7 +248,6 @@ def _file_name(hand: ExportedHand) -> str:
 def run(args: argparse.Namespace) -> int:
     """Write the files, replay each one, and name any hand that does not replay the same."""
     from pokertable.controller.config import ConfigError, load_config
-    from pokertable.controller.journal import Journal, JournalError
     from pokertable.controller.phh import PhhError
 
     try:
@@ -238,10 +260,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: no journal at {path}", file=sys.stderr)
         return 1
     try:
-        records = list(Journal(path, fsync=False).records())
-    except (JournalError, OSError, ValueError) as exc:
+        records, torn = read_journal(path)
+    except (ExportError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    if torn:
+        print(f"note: {path}: a torn last line ({torn} bytes) was left out", file=sys.stderr)
     session = session_from_config(config)
     args.output.mkdir(parents=True, exist_ok=True)
     failures = written = 0

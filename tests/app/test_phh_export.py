@@ -256,3 +256,23 @@ def test_a_dead_small_blind_hand_is_named_not_written() -> None:
             number=1,
             started_ms=None,
         )
+
+
+def test_export_reads_a_journal_with_a_torn_last_line_and_leaves_it_untouched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    journal = Journal(path, fsync=False)
+    table = JournaledTable(journal)
+    _play_session(table)
+    journal.close()
+    with path.open("ab") as f:
+        f.write(b'{"kind":"console","but')  # the live table was writing when we read
+    before = path.read_bytes()
+    config = tmp_path / "table.toml"
+    config.write_text(CONFIG)
+    out = tmp_path / "phh"
+    assert cli.main(["export", "phh", str(path), "--config", str(config), "-o", str(out)]) == 0
+    assert "torn last line" in capsys.readouterr().err
+    assert len(list(out.glob("*.phh"))) == 3
+    assert path.read_bytes() == before and not (tmp_path / "journal.jsonl.torn").exists()
