@@ -76,7 +76,9 @@ def _antes(setup: HandSetup, hand: HandState, order: tuple[SeatState, ...]) -> l
         by_seat = {hand.big_blind_seat: level.ante}
     else:
         by_seat = {}
-    return [by_seat.get(s.seat, 0) for s in order]
+    antes = [by_seat.get(s.seat, 0) for s in order]
+    # Heads-up PokerKit reads antes like blinds, [small blind's, big blind's]: p2's first.
+    return antes[::-1] if len(order) == 2 else antes
 
 
 def _actions(hand: HandState, order: tuple[SeatState, ...]) -> list[str]:

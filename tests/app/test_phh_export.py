@@ -18,7 +18,7 @@ from pokertable.controller.events import (
     PlayerAction,
     ShowHand,
 )
-from pokertable.controller.inputs import to_record
+from pokertable.controller.inputs import RoomCommand, to_record
 from pokertable.controller.journal import Journal
 from pokertable.controller.model import Level, Phase, Variant
 from pokertable.controller.phh import load_hands
@@ -60,6 +60,9 @@ stack = 1500
 """
 
 
+BBA = {"number": 2, "small_blind": 200, "big_blind": 400, "ante": 400, "ante_format": "bb_ante"}
+
+
 class JournaledTable(Table):
     """The session helper with every input first written to a real journal, as the app does."""
 
@@ -92,7 +95,8 @@ def _check_down(table: JournaledTable, boards: tuple[tuple[str, ...], ...]) -> N
 
 
 def _play_session(table: JournaledTable) -> TableSession:
-    """Three hands: a side pot, a fold to the big blind heads-up, a heads-up check-down."""
+    """Three hands: a side pot; heads-up a fold, then a short big blind all in for his
+    big-blind ante and part of the blind (the level the director announced in between)."""
     table.press("hand_start")
     _deal(table)
     table.push(3, 1000, 500)  # Cat all in for 1,500
@@ -113,6 +117,8 @@ def _play_session(table: JournaledTable) -> TableSession:
             for c in cards:
                 table.card(f"seat{seat}.cards", c)
         if number == 0:
+            level = {"command": "level", "request_id": "r1", "level": BBA}
+            table(RoomCommand("level", "r1", level, table.ms()))
             table.press("fold")
         else:
             while (hand := table.session.hand) is not None and hand.phase is Phase.BETTING:
