@@ -282,3 +282,16 @@ def test_export_reads_a_journal_with_a_torn_last_line_and_leaves_it_untouched(
     assert "torn last line" in capsys.readouterr().err
     assert len(list(out.glob("*.phh"))) == 3
     assert path.read_bytes() == before and not (tmp_path / "journal.jsonl.torn").exists()
+
+
+def test_pokerkit_reads_every_exported_hand_to_the_same_finishing_stacks(tmp_path: Path) -> None:
+    """PokerKit (the format's reference reader, a test oracle only) agrees with our files."""
+    pk = pytest.importorskip("pokerkit")
+    journal = Journal(tmp_path / "journal.jsonl", fsync=False)
+    table = JournaledTable(journal)
+    _play_session(table)
+    journal.close()
+    records = list(Journal(tmp_path / "journal.jsonl", fsync=False).records())
+    for hand in export_journal(table.start, records):
+        states = list(pk.HandHistory.loads(hand.text))
+        assert tuple(states[-1].stacks) == hand.finishing_stacks, hand.text
