@@ -217,21 +217,19 @@ def read_journal(path: Path) -> tuple[list[dict[str, Any]], int]:
     ``Journal`` repairs a torn tail in place; the export may run beside the live table
     (whose last line may be mid-write), so it only reads.
     """
+    from pokertable.controller.journal import _parse_line, scan
+
     data = path.read_bytes()
-    lines = data.split(b"\n")
-    tail = lines.pop()  # after the last newline: b"" when the file ends cleanly
-    records = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            raise ExportError(f"{path}: line {number} is not JSON ({exc})") from exc
-        if not isinstance(record, dict):
-            raise ExportError(f"{path}: line {number} is not a journal record")
-        records.append(record)
-    return records, len(tail)
+    found = scan(data)
+    if found.problem is not None:
+        raise ExportError(f"{path}: line {found.problem.line}: {found.problem.reason}")
+    records: list[dict[str, Any]] = []
+    for raw in data[: found.good_bytes].split(b"\n"):
+        line = raw.rstrip(b"\r")
+        if line.strip():
+            record, _, _ = _parse_line(len(records), line, legacy_allowed=True)
+            records.append(record)
+    return records, len(found.torn_tail)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
