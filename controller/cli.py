@@ -23,6 +23,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "pokertable.controller.replay",
         "replay PHH files through the engine and print the outcome",
     ),
+    "export": (
+        "pokertable.controller.phh_export",
+        "export a table's journal: one PHH hand history per completed hand",
+    ),
     "bench": (
         "pokertable.bench.runner",
         "run the benchmarks and print our figures beside the peers'",
