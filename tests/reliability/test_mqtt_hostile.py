@@ -9,8 +9,7 @@ nothing acted twice. Issue #12, Found 1, 4, 5, 6 and 7.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,23 +19,12 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from pokertable.mqtt.mosquitto import find_mosquitto
 from tests.app.table_rig import PREFIX, TABLE_LOGIN, USERS, TableRig, Watcher
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500)]
 OTHER_PREFIX = "pokertable/v1/club/t8"
-
-
-def wait_for(condition: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
-    """Poll a condition; fail naming what never happened."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
-
 
 def online(rig: TableRig) -> None:
     wait_for(lambda: any(s["state"] == "online" for s in rig.overlay.on("/status")),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,17 +15,6 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 """Screenshots the browser tests keep (gitignored)."""
 
 Players = list[tuple[int, str, int]]
-
-
-def wait_for(predicate: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:
-    """Wait on a condition; the limit is a last resort that names what never happened."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = predicate()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.fixture

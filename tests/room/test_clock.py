@@ -13,7 +13,8 @@ from pokertable.room import clock as clock_module
 from pokertable.room.clock import StructureError, TournamentClock, parse_structure
 from pokertable.room.clock_service import ClockService, display
 from tests.app.table_rig import USERS, TableRig
-from tests.room.conftest import ARTIFACTS, Players, wait_for
+from tests.room.conftest import ARTIFACTS, Players
+from tests.waiting import wait_for
 
 STRUCTURE = """
 [[step]]

@@ -13,7 +13,8 @@ from typing import Any
 from pokertable.controller.equity import equities
 from pokertable.room.overlay_service import PAGE_DIR, OverlayService, load_layout
 from tests.app.table_rig import PREFIX, USERS, TableRig, Watcher
-from tests.room.conftest import ARTIFACTS, Players, wait_for
+from tests.room.conftest import ARTIFACTS, Players
+from tests.waiting import wait_for
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500)]
 DELAY_S = 2.0
