@@ -245,7 +245,9 @@ def repair(path: str | Path) -> Repair:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=("verify", "repair"))
+    parser.add_argument("action", choices=("verify", "repair"),
+                        help="verify: check every record; repair: keep the good records "
+                        "before the first bad one (a backup is kept)")
     parser.add_argument("file", type=Path, help="the journal (table.toml [journal] path)")
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from pokertable.controller.cli import build_parser
 from pokertable.controller.config import ConfigError, file_problems, parse_config
+from pokertable.hardware.registry import TagRegistry
 
 ROOT = Path(__file__).resolve().parents[2]
 MINIMAL = ROOT / "deploy" / "table.minimal.toml"
@@ -166,10 +167,18 @@ def test_check_and_run_both_exit_78_with_one_line_per_problem(
     assert all(line.startswith(f"config error: {path}: ") for line in lines)
 
 
-def test_minimal_example_passes_check_anywhere() -> None:
-    result = pokertable("run", "--config", str(MINIMAL), "--check")
+def test_minimal_example_passes_check_anywhere_once_chips_are_enrolled(tmp_path: Path) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text(MINIMAL.read_text())
+    # before enrollment the only problem is the missing tag registry (issue #12: never an
+    # empty registry made up silently), and the line says what to do
+    result = pokertable("run", "--config", str(config), "--check")
+    assert result.returncode == 78
+    assert result.stderr.count("\n") == 1 and "pokertable enroll" in result.stderr, result.stderr
+    TagRegistry(tmp_path / "registry.sqlite3").close()  # what `pokertable enroll` creates
+    result = pokertable("run", "--config", str(config), "--check")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith(f"{MINIMAL}: ok")
+    assert result.stdout.startswith(f"{config}: ok")
 
 
 @pytest.mark.parametrize(
