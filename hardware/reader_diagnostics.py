@@ -64,6 +64,9 @@ class NodeStats:
     heartbeats: int = 0
     last_heard_ms: int | None = None
     last_heartbeat_ms: int | None = None
+    first_heartbeat_ms: int | None = None
+    """The first heartbeat after the BIRTH: a zone's report after it follows a whole scan
+    round (the BIRTH's own snapshots may predate the tags' debounce)."""
     uptime_ms: int = 0
     scans_per_s: int = 0
     node_crc_errors: int = 0
@@ -105,6 +108,8 @@ class DiagnosticSession(BusSession):
                         continue  # the interpreter raises the alert for a bad payload
                     stats.heartbeats += int(stats.born)  # a beat after the BIRTH
                     stats.last_heartbeat_ms = now
+                    if stats.born and stats.first_heartbeat_ms is None:
+                        stats.first_heartbeat_ms = now
                     stats.uptime_ms, stats.scans_per_s = uptime, scans
                     stats.node_crc_errors, stats.resets = crc, resets
             self.changed.notify_all()
@@ -131,11 +136,14 @@ class DiagnosticSession(BusSession):
 
     def report_ready(self, ports: list[str]) -> bool:
         """Every port has a node that has sent its BIRTH, a heartbeat since, and a snapshot
-        of each of its zones (the first report of a zone may follow the heartbeat)."""
+        of each of its zones after that heartbeat (a change or the node's periodic refresh),
+        so what each antenna shows has been through the node's debounce."""
         with self.changed:
             heard = {
                 n.port for n in self.nodes.values()
-                if n.up and n.heartbeats and all(z.reports for z in n.zones.values())
+                if n.up and n.first_heartbeat_ms is not None and all(
+                    z.reports and z.reports[-1] >= n.first_heartbeat_ms
+                    for z in n.zones.values())
             }
         return set(ports) <= heard
 

@@ -205,7 +205,8 @@ class TableRig:
         if not path.exists():
             return []
         lines = path.read_bytes().split(b"\n")[:-1]
-        return [json.loads(line) for line in lines if line.strip()]
+        # each line is ``<json>\t<crc32>`` (docs: controller/journal.py); JSON escapes tabs
+        return [json.loads(line.split(b"\t", 1)[0]) for line in lines if line.strip()]
 
     def log(self) -> str:
         path = self.workdir / "controller.log"

@@ -21,5 +21,5 @@ def test_enroll_on_a_missing_port_names_the_port(
                  "--port", missing, "--timeout-s", "120"])
     err = capsys.readouterr().err
     assert code == 1
-    assert missing in err and "cannot be opened" in err
+    assert missing in err and "cannot open it" in err
     assert "stable pile" not in err and "Traceback" not in err
