@@ -132,7 +132,7 @@ class TableApp:
         self.inputs: queue.Queue[Input | None] = queue.Queue()
         self.journal = Journal(config.journal.path)
         self.stats = Stats()
-        self.session = self._fresh_session()
+        self.session = fresh_session(self.config)
         self._lock = threading.Lock()  # guards self.session for readers on other threads
         self._stopped = threading.Event()
         # One input is applied at a time, on whichever thread runs it: ``submit`` applies
@@ -164,21 +164,6 @@ class TableApp:
         if not marker.exists():
             marker.write_text(f"{self.config.table.id}-{uuid.uuid4().hex[:12]}\n")
         return marker.read_text().strip()
-
-    def _fresh_session(self) -> TableSession:
-        cfg = self.config
-        session_config = SessionConfig(
-            venue=cfg.table.venue,
-            table=cfg.table.id,
-            variant=cfg.variant(),
-            rules=cfg.rules(),
-            max_seats=cfg.table.seats,
-            first_button=cfg.table.first_button,
-        )
-        seats = tuple(
-            TableSeat(p.seat, p.name, p.stack) for p in sorted(cfg.players, key=lambda p: p.seat)
-        )
-        return new_session(session_config, cfg.levels[0].to_level(), seats)
 
     # --- the engine thread -------------------------------------------------------------
 
@@ -394,3 +379,21 @@ def console_to_input(event: object, at_ms: int) -> ConsolePress | None:
 def command_to_input(command: Any, at_ms: int) -> RoomCommand:
     """A validated ``mqtt.bridge.InboundCommand`` as a journal-ready session input."""
     return RoomCommand(command.command, command.request_id, dict(command.payload), at_ms)
+
+
+def fresh_session(config: AppConfig) -> TableSession:
+    """The session a table starts from, before any input: what the journal replays onto
+    (the live table) and what ``pokertable export phh`` reads a journal into."""
+    table = config.table
+    session_config = SessionConfig(
+        venue=table.venue,
+        table=table.id,
+        variant=config.variant(),
+        rules=config.rules(),
+        max_seats=table.seats,
+        first_button=table.first_button,
+    )
+    seats = tuple(
+        TableSeat(p.seat, p.name, p.stack) for p in sorted(config.players, key=lambda p: p.seat)
+    )
+    return new_session(session_config, config.levels[0].to_level(), seats)

@@ -27,11 +27,10 @@ from pokertable.controller.engine import HandSetup
 from pokertable.controller.inputs import from_record
 from pokertable.controller.model import AnteFormat, HandState, Phase, SeatState, Street, Variant
 from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.session import SessionConfig, TableSession, apply, new_session
-from pokertable.controller.table import TableSeat
+from pokertable.controller.session import TableSession, apply
 
 if TYPE_CHECKING:
-    from pokertable.controller.config import AppConfig
+    pass
 
 
 class ExportError(ValueError):
@@ -266,7 +265,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if torn:
         print(f"note: {path}: a torn last line ({torn} bytes) was left out", file=sys.stderr)
-    session = session_from_config(config)
+    from pokertable.controller.app import fresh_session
+
+    session = fresh_session(config)
     args.output.mkdir(parents=True, exist_ok=True)
     failures = written = 0
     rules = session.config.rules
@@ -311,20 +312,3 @@ def replayed_stacks(text: str, name: str, rules: RuleProfile = TDA_2024) -> tupl
     hand = parse_hand(data, name)
     state = replay_hand(hand, rules).state
     return tuple(state.seat(i + 1).stack for i in range(hand.player_count))
-
-
-def session_from_config(config: AppConfig) -> TableSession:
-    """The session a table starts from (as ``TableApp`` builds it), before any input."""
-    table = config.table
-    session_config = SessionConfig(
-        venue=table.venue,
-        table=table.id,
-        variant=config.variant(),
-        rules=config.rules(),
-        max_seats=table.seats,
-        first_button=table.first_button,
-    )
-    seats = tuple(
-        TableSeat(p.seat, p.name, p.stack) for p in sorted(config.players, key=lambda p: p.seat)
-    )
-    return new_session(session_config, config.levels[0].to_level(), seats)
