@@ -161,7 +161,7 @@ class TagRegistry:
         return sorted(found, key=lambda c: (c.chip_set, c.denomination, c.uid))
 
     def deck(self, deck_id: str) -> list[Card]:
-        """The deck's cards in enrollment order (see :data:`hardware.enroll.DECK_ORDER`)."""
+        """The deck's cards by suit, then rank: a stable listing (enrollment order is not kept)."""
         cards = [t for t in self._cache.values() if isinstance(t, Card) and t.deck_id == deck_id]
         return sorted(cards, key=lambda c: (SUITS.index(c.suit), RANKS.index(c.rank)))
 

@@ -337,6 +337,10 @@ class TableSimulator:
         self.nodes: dict[int, SimulatedNode] = {}
         self._zone_node: dict[str, SimulatedNode] = {}
         self.on_felt: dict[str, list[str]] = {}
+        # When each chip last left the felt: a dealer's rack hands out the chip that has
+        # rested longest, never the one just swept (its removal may not be read yet).
+        self._left_felt_at: dict[str, int] = {}
+        self._moves = 0
         try:
             for spec in nodes:
                 node = SimulatedNode(spec, micropython=micropython, node_config=node_config)
@@ -383,6 +387,7 @@ class TableSimulator:
             node.command(*(f"ADD {zone} {u}" for u in uids))
         elif isinstance(action, PullChips):
             uids = [self._chip_in(zone, d) for d in action.denominations]
+            self._rest(uids)
             node.command(*(f"DEL {zone} {u}" for u in uids))
         elif isinstance(action, DealCard):
             uids = [self._card_uid(action.card)]
@@ -403,8 +408,14 @@ class TableSimulator:
         else:
             uids = list(here)
             here.clear()
+            self._rest(uids)
             node.command(f"CLEAR {zone}")
         return uids
+
+    def _rest(self, uids: Sequence[str]) -> None:
+        self._moves += 1
+        for uid in uids:
+            self._left_felt_at[uid] = self._moves
 
     def _node_for(self, zone: str) -> SimulatedNode:
         node = self._zone_node.get(zone)
@@ -413,11 +424,15 @@ class TableSimulator:
         return node
 
     def _free_chip(self, denomination: int) -> str:
+        """The free chip of that value that left the felt longest ago (never-used first)."""
         on_felt = {u for felt in self.on_felt.values() for u in felt}
-        for chip in self.registry.chips():
-            if (chip.denomination == denomination and chip.status == "in_play"
-                    and chip.uid not in on_felt):
-                return chip.uid
+        free = [
+            chip.uid for chip in self.registry.chips()
+            if chip.denomination == denomination and chip.status == "in_play"
+            and chip.uid not in on_felt
+        ]
+        if free:
+            return min(free, key=lambda uid: self._left_felt_at.get(uid, 0))
         raise SimulatorError(f"denominations: no free {denomination} chip left in the registry")
 
     def _chip_in(self, zone: str, denomination: int) -> str:

@@ -99,7 +99,7 @@ def test_pull_back_deal_and_clear(live_table: LiveTable) -> None:
     table = live_table.table
     table.perform(PushChips("seat3.bet", (100, 100, 500)))
     live_table.settled(1)
-    table.perform(PullChips("seat3.bet", (500,)))
+    [pulled] = table.perform(PullChips("seat3.bet", (500,)))
     second = live_table.settled(2)[1]
     assert [c.denomination for c in second.left] == [500] and second.arrived == ()
 
@@ -119,6 +119,11 @@ def test_pull_back_deal_and_clear(live_table: LiveTable) -> None:
         table.perform(DealCard("muck", "As"))
     with pytest.raises(SimulatorError, match=r"^zone:"):
         table.perform(ClearZone("seat9.bet"))  # no simulated node reads it
+
+    # Like a dealer's rack, the next 500 is the one that rested longest, not the one just pulled.
+    [pushed] = table.perform(PushChips("seat3.stack", (500,)))
+    assert pushed != pulled
+    assert [c.uid for c in live_table.settled(3)[2].arrived] == [pushed]
 
 
 def test_foreign_chip_alerts_and_is_not_counted(live_table: LiveTable) -> None:
