@@ -55,6 +55,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "pokertable.controller.run",
         "run the table: readers, rules engine and MQTT (starts at boot)",
     ),
+    "archive": (
+        "pokertable.room.archive_service",
+        "the room's hand-history archive: every hand as PHH (SQLite/PostgreSQL), for replay",
+    ),
     "overlay": (
         "pokertable.room.overlay_service",
         "broadcast relay (delayed feed, equities) and the overlay page for OBS/vMix",

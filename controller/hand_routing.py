@@ -148,11 +148,10 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
         {"seat": a.seat, "pot": a.pot_index, "amount": a.amount, "hand": a.hand_name}
         for a in hand.awards
     ]
-    out.append(
-        event_out(
-            session, "hand_complete", (), {"awards": awards, "board": list(hand.board)}, at_ms
-        )
-    )
+    from pokertable.controller.phh_export import published_hand  # PHH for the room's archive
+
+    data = {"awards": awards, "board": list(hand.board), **published_hand(session)}
+    out.append(event_out(session, "hand_complete", (), data, at_ms))
     session = evolve(
         session,
         table=table,

@@ -112,6 +112,20 @@ def scan(data: bytes) -> Scan:
     return Scan(records, good_bytes, blank, legacy, None, tail)
 
 
+def good_records(data: bytes) -> tuple[list[dict[str, Any]], Scan]:
+    """The records a journal's bytes hold up to the first one that cannot be trusted, and
+    the scan that found where that is. Only reads: a reader beside the live table (the PHH
+    export) must not repair a last line the table may still be writing."""
+    found = scan(data)
+    records: list[dict[str, Any]] = []
+    for raw in data[: found.good_bytes].split(b"\n"):
+        line = raw.rstrip(b"\r")
+        if line.strip():
+            record, _, _ = _parse_line(len(records), line, legacy_allowed=True)
+            records.append(record)
+    return records, found
+
+
 def what_to_do(path: Path) -> str:
     return (
         f"run `pokertable journal verify {path}` to see it, then "
@@ -217,18 +231,10 @@ def repair(path: str | Path) -> Repair:
     """
     path = Path(path)
     data = path.read_bytes()
-    found = scan(data)
+    records, found = good_records(data)
     backup = path.with_name(f"{path.name}.bak-{time.strftime('%Y%m%dT%H%M%S')}")
     shutil.copy2(path, backup)
-    kept: list[bytes] = []
-    index = 0
-    for raw in data[: found.good_bytes].split(b"\n"):
-        line = raw.rstrip(b"\r")
-        if not line.strip():
-            continue
-        record, _, _ = _parse_line(index, line, legacy_allowed=True)
-        kept.append(encode_record(index, record))
-        index += 1
+    kept = [encode_record(index, record) for index, record in enumerate(records)]
     tmp = path.with_name(path.name + ".repairing")
     with open(tmp, "wb") as f:
         f.write(b"".join(kept))
@@ -238,7 +244,7 @@ def repair(path: str | Path) -> Repair:
     marker = Path(str(path) + ".session")
     if marker.exists():
         os.replace(marker, Path(str(backup) + ".session"))
-    return Repair(index, len(data) - found.good_bytes, backup)
+    return Repair(len(kept), len(data) - found.good_bytes, backup)
 
 
 # --- ``pokertable journal verify|repair FILE`` ----------------------------------------------

@@ -19,18 +19,15 @@ import sys
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pokertable.controller.engine import HandSetup
 from pokertable.controller.inputs import from_record
 from pokertable.controller.model import AnteFormat, HandState, Phase, SeatState, Street, Variant
 from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.session import TableSession, apply
-
-if TYPE_CHECKING:
-    pass
 
 
 class ExportError(ValueError):
@@ -80,11 +77,12 @@ def _antes(setup: HandSetup, hand: HandState, order: tuple[SeatState, ...]) -> l
     return antes[::-1] if len(order) == 2 else antes
 
 
-def _actions(hand: HandState, order: tuple[SeatState, ...]) -> list[str]:
+def _actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> list[str]:
     player = {s.seat: f"p{i + 1}" for i, s in enumerate(order)}
     lines = []
     for s in order:
-        cards = "".join(s.hole) if s.hole else "??" * hand.variant.hole_cards
+        known = s.hole and (s.shown or not public)
+        cards = "".join(s.hole) if known else "??" * hand.variant.hole_cards
         lines.append(f"d dh {player[s.seat]} {cards}")
     for street in Street:
         if street is not Street.PREFLOP:
@@ -110,7 +108,34 @@ def _toml(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, time):  # a TOML local time, unquoted
+        return value.isoformat()
     return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a TOML basic string
+
+
+def render_phh(title: str, fields: Iterable[tuple[str, Any]]) -> str:
+    """PHH text from its fields in order: one line each, the actions one per line."""
+    lines = [f"# {title}"]
+    for key, value in fields:
+        if key == "actions":
+            lines.append("actions = [")
+            lines += [f"  {_toml(a)}," for a in value]
+            lines.append("]")
+        else:
+            lines.append(f"{key} = {_toml(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def time_fields(started_ms: int) -> list[tuple[str, Any]]:
+    """PHH's date and time of a hand (UTC) from milliseconds since the epoch."""
+    when = datetime.fromtimestamp(started_ms / 1000, tz=UTC)
+    return [
+        ("year", when.year),
+        ("month", when.month),
+        ("day", when.day),
+        ("time", when.time().replace(microsecond=0)),
+        ("time_zone", "UTC"),
+    ]
 
 
 def hand_to_phh(
@@ -122,8 +147,13 @@ def hand_to_phh(
     seat_count: int,
     number: int,
     started_ms: int | None,
+    public: bool = False,
 ) -> str:
-    """One completed hand as the text of a PHH file."""
+    """One completed hand as the text of a PHH file.
+
+    ``public``: only the hole cards tabled at the table are written (the others as
+    ``????``), for the public event stream; the room's archive adds the cards it may read.
+    """
     if hand.phase is not Phase.COMPLETE:
         raise ExportError(f"hand {hand.hand_id} is not complete")
     order = position_order(hand)
@@ -142,7 +172,7 @@ def hand_to_phh(
         fields.append(("min_bet", level.big_blind))
     fields += [
         ("starting_stacks", [starting[s.seat] for s in order]),
-        ("actions", _actions(hand, order)),
+        ("actions", _actions(hand, order, public)),
         ("finishing_stacks", [s.stack for s in order]),
         ("players", [s.player for s in order]),
         ("seats", [s.seat for s in order]),
@@ -151,24 +181,32 @@ def hand_to_phh(
         ("table", table),
         ("hand", number),
     ]
-    lines = [f"# {venue}/{table} hand {hand.hand_id}"]
-    for key, value in fields:
-        if key == "actions":
-            lines.append("actions = [")
-            lines += [f"  {_toml(a)}," for a in value]
-            lines.append("]")
-        else:
-            lines.append(f"{key} = {_toml(value)}")
     if started_ms is not None:
-        when = datetime.fromtimestamp(started_ms / 1000, tz=UTC)
-        lines += [
-            f"year = {when.year}",
-            f"month = {when.month}",
-            f"day = {when.day}",
-            f"time = {when.strftime('%H:%M:%S')}",
-            'time_zone = "UTC"',
-        ]
-    return "\n".join(lines) + "\n"
+        fields += time_fields(started_ms)
+    return render_phh(f"{venue}/{table} hand {hand.hand_id}", fields)
+
+
+def published_hand(session: TableSession) -> dict[str, Any]:
+    """What the table adds to its ``hand_complete`` event for the room's archive: the hand
+    as PHH with only the cards tabled at the table (the event stream is public; the archive
+    reads the hole cards on the secure lane), or why PHH cannot express it."""
+    tracked = session.tracked
+    assert tracked is not None
+    config = session.config
+    try:
+        text = hand_to_phh(
+            tracked.setup,
+            tracked.hand,
+            venue=config.venue,
+            table=config.table,
+            seat_count=config.max_seats,
+            number=session.hand_number,
+            started_ms=None,
+            public=True,
+        )
+    except ExportError as exc:
+        return {"hand_number": session.hand_number, "phh": None, "phh_problem": str(exc)}
+    return {"hand_number": session.hand_number, "phh": text}
 
 
 def export_journal(
@@ -216,18 +254,11 @@ def read_journal(path: Path) -> tuple[list[dict[str, Any]], int]:
     ``Journal`` repairs a torn tail in place; the export may run beside the live table
     (whose last line may be mid-write), so it only reads.
     """
-    from pokertable.controller.journal import _parse_line, scan
+    from pokertable.controller.journal import good_records
 
-    data = path.read_bytes()
-    found = scan(data)
+    records, found = good_records(path.read_bytes())
     if found.problem is not None:
         raise ExportError(f"{path}: line {found.problem.line}: {found.problem.reason}")
-    records: list[dict[str, Any]] = []
-    for raw in data[: found.good_bytes].split(b"\n"):
-        line = raw.rstrip(b"\r")
-        if line.strip():
-            record, _, _ = _parse_line(len(records), line, legacy_allowed=True)
-            records.append(record)
     return records, len(found.torn_tail)
 
 

@@ -29,6 +29,15 @@ MICROPYTHON = Path(sys.executable).parent / "micropython"
 CHROMIUM = Path("/usr/bin/chromium")
 
 
+def postgres_bin() -> Path | None:
+    """The directory of Debian's PostgreSQL server programs (initdb, pg_ctl), if installed."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    if found:
+        return found[-1].parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
 @dataclass(frozen=True)
 class Part:
     present: Callable[[], bool]
@@ -52,6 +61,11 @@ PARTS: dict[str, Part] = {
     ),
     "shellcheck": Part(
         lambda: shutil.which("shellcheck") is not None, "apt-get install -y shellcheck",
+        ci_only=True,
+    ),
+    "postgresql": Part(
+        lambda: postgres_bin() is not None and importlib.util.find_spec("psycopg") is not None,
+        "apt-get install -y postgresql and pip install -e '.[test]' (psycopg)",
         ci_only=True,
     ),
     "systemd-analyze": Part(

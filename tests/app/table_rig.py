@@ -47,6 +47,7 @@ USERS = {
     "broadcast": "page-secret",
     "floor": "floor-secret",
     "clock": "clock-secret",
+    "archive": "archive-secret",
 }
 TIMING = {"present_after": 2, "absent_after": 2, "settle_ms": 80, "heartbeat_ms": 500}
 PREFIX = "pokertable/v1/club/t9"

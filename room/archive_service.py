@@ -1,0 +1,283 @@
+"""``pokertable archive``: the room's hand-history archive, and the floor's way back into it.
+
+``pokertable archive run`` hears every table of a venue and stores each completed hand as
+PHH (``room.hand_archive``) in SQLite or PostgreSQL (``room.hand_store``). It is its own
+process, not part of the clock: it reads the tables' hole cards (the secure lane), which
+the clock and its display must never hold, it needs a database that may live on a venue
+server, and a tournament can run without it. Its broker login ``archive`` only reads.
+
+``list``, ``show`` and ``export`` read the archive for a dispute: ``export`` writes a .phh
+that ``pokertable replay`` plays through the engine (docs/tournament-server.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pokertable.room.hand_archive import HandRecord, add_hole_cards, hand_record
+from pokertable.room.hand_store import HandStore, StoreError, open_store
+from pokertable.room.inbound import json_object
+
+LOG = logging.getLogger(__name__)
+KEEP_PENDING = 8  # hands per table whose hole cards are held until their hand_complete
+
+
+@dataclass
+class _Table:
+    """What the archive follows of one table's session."""
+
+    session: str = ""
+    last_seq: dict[str, int] = field(default_factory=dict)  # per stream: events, hole_cards
+    started: dict[str, int] = field(default_factory=dict)  # hand_id -> hand_start ts_ms
+    hole: dict[str, dict[int, list[str]]] = field(default_factory=dict)  # hand_id -> cards
+    stored: dict[str, int] = field(default_factory=dict)  # hand_id -> hand_number
+
+
+class ArchiveService:
+    """Subscribes to every table's events and hole cards; stores each completed hand."""
+
+    def __init__(
+        self, *, host: str, port: int, venue: str, login: tuple[str, str], store: HandStore
+    ) -> None:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        from pokertable.mqtt.topics import ROOT, check_name
+
+        self.venue = check_name("venue", venue)
+        self.base = f"{ROOT}/{venue}"
+        self.store = store
+        self._tables: dict[str, _Table] = {}
+        self._lock = threading.Lock()
+        self.subscribed = threading.Event()
+        # A persistent session: while the archive restarts, the broker keeps its QoS 1
+        # messages (mosquitto.conf max_queued_messages), so no hand is missed.
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=f"pokertable-archive-{venue}",
+            clean_session=False,
+        )
+        self.client.username_pw_set(*login)
+        self.client.suppress_exceptions = True
+        self.client.on_connect = lambda c, *_: c.subscribe(
+            [(f"{self.base}/+/events", 1), (f"{self.base}/+/secure/hole_cards/+", 1)]
+        )
+        self.client.on_subscribe = lambda *_: self.subscribed.set()
+        self.client.on_message = self._on_message
+        self.client.connect_async(host, port)
+
+    def start(self) -> None:
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        parts = message.topic.split("/")
+        try:
+            payload = json_object(message.payload)
+            if parts[-1] == "events":
+                self._event(parts[-2], payload)
+            elif parts[-3:-1] == ["secure", "hole_cards"]:
+                self._hole_cards(parts[-4], payload)
+        except (ValueError, TypeError, KeyError) as error:
+            LOG.warning("archive: dropped a bad payload on %s: %s", message.topic, error)
+        except StoreError as error:
+            LOG.error("archive: %s", error)
+
+    def _follow(self, name: str, payload: dict[str, Any], stream: str) -> _Table | None:
+        """The table's record, or None for a QoS 1 repeat; a new session starts afresh."""
+        session, seq = str(payload.get("session", "")), payload.get("seq")
+        with self._lock:
+            table = self._tables.get(name)
+            if table is None or table.session != session:
+                table = self._tables[name] = _Table(session=session)
+            if isinstance(seq, int):
+                last = table.last_seq.get(stream, 0)
+                if seq <= last:
+                    return None
+                if seq > last + 1 and last:
+                    LOG.warning(
+                        "archive: %s %s: seq %d after %d; a hand in the gap is "
+                        "missing here (export the table's journal)",
+                        name,
+                        stream,
+                        seq,
+                        last,
+                    )
+                table.last_seq[stream] = seq
+            return table
+
+    def _event(self, name: str, payload: dict[str, Any]) -> None:
+        table = self._follow(name, payload, "events")
+        if table is None:
+            return
+        kind, hand_id = payload.get("kind"), payload.get("hand_id")
+        if kind == "hand_start" and isinstance(hand_id, str):
+            table.started[hand_id] = int(payload.get("ts_ms") or 0)
+            _keep_last(table.started)
+        elif kind == "hand_complete" and isinstance(hand_id, str):
+            record = hand_record(
+                self.venue,
+                name,
+                payload,
+                table.hole.pop(hand_id, {}),
+                table.started.pop(hand_id, None),
+            )
+            self.store.put(record)
+            table.stored[hand_id] = record.hand_number
+            _keep_last(table.stored)
+            if not record.verified:
+                LOG.error("archive: %s: %s", record.name, record.problem)
+
+    def _hole_cards(self, name: str, payload: dict[str, Any]) -> None:
+        table = self._follow(name, payload, "hole_cards")
+        if table is None:
+            return
+        hand_id, seat, cards = payload["hand_id"], int(payload["seat"]), list(payload["cards"])
+        number = table.stored.get(hand_id)
+        if number is None:  # the usual case: the hand is still on
+            table.hole.setdefault(hand_id, {})[seat] = cards
+            _keep_last(table.hole)
+            return
+        # After the hand: the table's secure delay held the card back.
+        stored = self.store.get(self.venue, name, number, table.session)
+        if stored is not None:
+            self.store.put(add_hole_cards(stored, {seat: cards}))
+
+
+def _keep_last(by_hand: dict[str, Any]) -> None:
+    while len(by_hand) > KEEP_PENDING:
+        del by_hand[next(iter(by_hand))]
+
+
+# --- the command line ----------------------------------------------------------------------
+
+DESCRIPTION = (
+    "The room's hand-history archive (docs/tournament-server.md): `run` stores every "
+    "completed hand of a venue as PHH; `list`, `show` and `export` read it back, `export` "
+    "as a .phh file for `pokertable replay`. The broker password comes from "
+    "POKERTABLE_ARCHIVE_PASSWORD."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = DESCRIPTION
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--venue", required=True, help="venue name in the topic tree")
+    common.add_argument(
+        "--db", help="SQLite file or postgresql:// URL (default: hands-<venue>.sqlite3 here)"
+    )
+    actions = parser.add_subparsers(dest="action", required=True)
+    run_parser = actions.add_parser("run", parents=[common], help="archive every hand, live")
+    run_parser.add_argument("--broker", default="127.0.0.1:1883", help="MQTT broker HOST:PORT")
+    run_parser.add_argument("--user", default="archive", help="the archive's broker login")
+    listing = actions.add_parser("list", parents=[common], help="one line per stored hand")
+    listing.add_argument("table", nargs="?", help="only this table")
+    for name, text in (("show", "print a hand's PHH"), ("export", "write a hand's .phh")):
+        one = actions.add_parser(name, parents=[common], help=text)
+        one.add_argument("table")
+        one.add_argument("hand", type=int, help="the table's hand number")
+        one.add_argument("--session", help="the table's session (default: the newest)")
+        if name == "export":
+            one.add_argument(
+                "-o",
+                "--output",
+                type=Path,
+                help="file or directory (default: <table>-<hand>.phh here)",
+            )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        store = open_store(args.db or f"hands-{args.venue}.sqlite3")
+    except StoreError as error:
+        print(f"pokertable archive: {error}", file=sys.stderr)
+        return 78
+    try:
+        if args.action == "run":
+            return _serve(args, store)
+        if args.action == "list":
+            for record in store.hands(args.venue, args.table):
+                print(_line(record))
+            return 0
+        found = store.get(args.venue, args.table, args.hand, args.session)
+        if found is None:
+            print(
+                f"pokertable archive: no hand {args.hand} of table {args.table} in {store.where}",
+                file=sys.stderr,
+            )
+            return 1
+        record = found
+        if record.phh is None:
+            print(f"pokertable archive: {record.name}: no PHH: {record.problem}", file=sys.stderr)
+            return 1
+        if not record.verified:
+            print(f"warning: {record.name}: {record.problem}", file=sys.stderr)
+        if args.action == "show":
+            print(record.phh, end="")
+            return 0
+        target: Path = args.output or Path(".")
+        if target.is_dir():
+            target = target / f"{record.table}-{record.hand_number:04d}.phh"
+        target.write_text(record.phh, encoding="utf-8")
+        print(target)
+        return 0
+    except StoreError as error:
+        print(f"pokertable archive: {error}", file=sys.stderr)
+        return 1
+    finally:
+        store.close()
+
+
+def _line(record: HandRecord) -> str:
+    stacks = ", ".join(
+        f"{p} {s}" for p, s in zip(record.players, record.finishing_stacks, strict=False)
+    )
+    check = "replays" if record.verified else f"NOT VERIFIED: {record.problem}"
+    return (
+        f"{record.table} {record.hand_number:>5} {record.hand_id} "
+        f"[{record.session}] {stacks}  {check}"
+    )
+
+
+def _serve(args: argparse.Namespace, store: HandStore) -> int:
+    host, _, port_text = args.broker.rpartition(":")
+    if not host or not port_text.isdigit():
+        print(f"pokertable archive: --broker {args.broker!r} is not HOST:PORT", file=sys.stderr)
+        return 2
+    service = ArchiveService(
+        host=host,
+        port=int(port_text),
+        venue=args.venue,
+        login=(args.user, os.environ.get("POKERTABLE_ARCHIVE_PASSWORD", "")),
+        store=store,
+    )
+    service.start()
+    print(f"archive: venue {args.venue} into {store.where}", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        service.stop()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="pokertable archive")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,200 @@
+"""Where the room's hand records live: SQLite by default, PostgreSQL for a venue-wide server.
+
+SQLite is one file per venue beside the archive process, nothing to install or run; WAL
+lets ``pokertable archive show`` read while the service writes. PostgreSQL (``psycopg`` 3,
+the optional ``[postgres]`` extra) is for a venue whose hands go to one server that
+several rooms, a reporting team or a back office read. The schema and the SQL are the
+same for both (``?`` placeholders become ``%s`` for psycopg).
+
+    store = open_store("hands-casino.sqlite3")              # or "postgresql://..."
+    store.put(record); store.get("casino", "t07", 42)
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+from pokertable.room.hand_archive import HandRecord
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS hands (
+    venue TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    session TEXT NOT NULL,
+    hand_number INTEGER NOT NULL,
+    hand_id TEXT NOT NULL,
+    started_ms BIGINT,
+    finished_ms BIGINT NOT NULL,
+    phh TEXT,
+    players TEXT NOT NULL,
+    finishing_stacks TEXT NOT NULL,
+    verified INTEGER NOT NULL,
+    problem TEXT,
+    PRIMARY KEY (venue, table_id, session, hand_number)
+)
+"""
+COLUMNS = (
+    "venue",
+    "table_id",
+    "session",
+    "hand_number",
+    "hand_id",
+    "started_ms",
+    "finished_ms",
+    "phh",
+    "players",
+    "finishing_stacks",
+    "verified",
+    "problem",
+)
+_UPSERT = (
+    f"INSERT INTO hands ({', '.join(COLUMNS)}) VALUES ({', '.join('?' for _ in COLUMNS)}) "
+    "ON CONFLICT (venue, table_id, session, hand_number) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[4:])
+)
+_SELECT = f"SELECT {', '.join(COLUMNS)} FROM hands"
+
+
+class StoreError(Exception):
+    """The archive's database cannot be opened or used; the message says which and why."""
+
+
+class HandStore:
+    """Hand records in one database; safe to share between paho's thread and the caller's."""
+
+    def __init__(self, connection: Any, placeholder: str, where: str) -> None:
+        self._db = connection
+        self._placeholder = placeholder
+        self.where = where
+        self._lock = threading.Lock()
+        self._run(SCHEMA)
+
+    def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        if self._placeholder != "?":
+            sql = sql.replace("?", self._placeholder)
+        with self._lock:
+            try:
+                cursor = self._db.execute(sql, params)
+                rows = cursor.fetchall() if cursor.description else []
+                self._db.commit()
+            except Exception as exc:  # sqlite3.Error or psycopg.Error: both name the cause
+                raise StoreError(f"hand archive {self.where}: {exc}") from exc
+        return [tuple(row) for row in rows]
+
+    def put(self, record: HandRecord) -> None:
+        """Store a hand, or replace it (a QoS 1 repeat, hole cards that came later)."""
+        self._run(
+            _UPSERT,
+            (
+                record.venue,
+                record.table,
+                record.session,
+                record.hand_number,
+                record.hand_id,
+                record.started_ms,
+                record.finished_ms,
+                record.phh,
+                json.dumps(record.players),
+                json.dumps(record.finishing_stacks),
+                int(record.verified),
+                record.problem,
+            ),
+        )
+
+    def get(
+        self, venue: str, table: str, hand_number: int, session: str | None = None
+    ) -> HandRecord | None:
+        """The hand; without ``session`` the newest stored with that number."""
+        sql = f"{_SELECT} WHERE venue = ? AND table_id = ? AND hand_number = ?"
+        params: tuple[Any, ...] = (venue, table, hand_number)
+        if session is not None:
+            sql += " AND session = ?"
+            params += (session,)
+        rows = self._run(sql + " ORDER BY finished_ms DESC LIMIT 1", params)
+        return _record(rows[0]) if rows else None
+
+    def hands(self, venue: str, table: str | None = None) -> list[HandRecord]:
+        """Every stored hand of the venue (or one table), in the order they finished."""
+        sql, params = f"{_SELECT} WHERE venue = ?", [venue]
+        if table is not None:
+            sql, params = sql + " AND table_id = ?", [venue, table]
+        return [
+            _record(row)
+            for row in self._run(sql + " ORDER BY finished_ms, table_id", tuple(params))
+        ]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _record(row: tuple[Any, ...]) -> HandRecord:
+    (
+        venue,
+        table,
+        session,
+        number,
+        hand_id,
+        started,
+        finished,
+        phh,
+        players,
+        stacks,
+        verified,
+        problem,
+    ) = row
+    return HandRecord(
+        venue=venue,
+        table=table,
+        session=session,
+        hand_number=number,
+        hand_id=hand_id,
+        started_ms=started,
+        finished_ms=finished,
+        phh=phh,
+        players=tuple(json.loads(players)),
+        finishing_stacks=tuple(json.loads(stacks)),
+        verified=bool(verified),
+        problem=problem,
+    )
+
+
+def is_postgres(url: str) -> bool:
+    return url.startswith(("postgresql://", "postgres://"))
+
+
+def open_store(url: str) -> HandStore:
+    """A SQLite file path, or a ``postgresql://`` URL (needs the ``[postgres]`` extra)."""
+    if is_postgres(url):
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError(
+                "PostgreSQL needs psycopg: pip install 'pokertable[postgres]'"
+            ) from None
+        try:
+            server = psycopg.connect(url, connect_timeout=10)
+        except psycopg.Error as exc:
+            raise StoreError(f"hand archive {_without_password(url)}: {exc}") from exc
+        return HandStore(server, "%s", _without_password(url))
+    path = Path(url)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(path, check_same_thread=False, timeout=10)
+        connection.execute("PRAGMA journal_mode=WAL")
+    except (OSError, sqlite3.Error) as exc:
+        raise StoreError(f"hand archive {path}: {exc}") from exc
+    return HandStore(connection, "?", str(path))
+
+
+def _without_password(url: str) -> str:
+    """The URL as it may be printed: a password in it is replaced by ***."""
+    head, sep, tail = url.partition("@")
+    if not sep or ":" not in head.split("//", 1)[-1]:
+        return url
+    scheme, _, credentials = head.partition("//")
+    return f"{scheme}//{credentials.split(':', 1)[0]}:***@{tail}"

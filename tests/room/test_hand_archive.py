@@ -1,0 +1,218 @@
+"""The room's hand archive (issue #16): each hand as the table published it, with the hole
+cards of the secure lane, stored and replayed to the table's own stacks."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+import tomllib
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pokertable.controller import cli
+from pokertable.controller.journal import Journal
+from pokertable.controller.phh_export import export_journal
+from pokertable.mqtt.mosquitto import free_port
+from pokertable.room.hand_archive import add_hole_cards, hand_record
+from pokertable.room.hand_store import open_store
+from tests.app.test_phh_export import JournaledTable, _play_session
+from tests.conftest import postgres_bin
+
+
+def _published(
+    table: JournaledTable,
+) -> tuple[list[dict[str, Any]], dict[str, dict[int, list[str]]]]:
+    """The hand_complete events and the hole cards, as the table's outputs carry them."""
+    completed: list[dict[str, Any]] = []
+    hole: dict[str, dict[int, list[str]]] = {}
+    started: dict[str, int] = {}
+    for output in table.out:
+        payload = dict(output.payload)
+        if output.channel == "hole_cards":
+            hole.setdefault(payload["hand_id"], {})[payload["seat"]] = payload["cards"]
+        elif output.channel == "event" and payload["kind"] == "hand_start":
+            started[payload["hand_id"]] = payload["ts_ms"]
+        elif output.channel == "event" and payload["kind"] == "hand_complete":
+            completed.append({**payload, "session": "s1", "started": started[payload["hand_id"]]})
+    return completed, hole
+
+
+def _session(tmp_path: Path) -> tuple[JournaledTable, list[Any]]:
+    journal = Journal(tmp_path / "journal.jsonl", fsync=False)
+    table = JournaledTable(journal)
+    _play_session(table)
+    journal.close()
+    records = list(Journal(tmp_path / "journal.jsonl", fsync=False).records())
+    return table, list(export_journal(table.start, records))
+
+
+def test_every_published_hand_becomes_the_journal_export_with_the_hole_cards(
+    tmp_path: Path,
+) -> None:
+    table, exported = _session(tmp_path)
+    completed, hole = _published(table)
+    assert len(completed) == len(exported) == 3
+    for event, journal_hand in zip(completed, exported, strict=True):
+        record = hand_record("v", "t1", event, hole[event["hand_id"]], event["started"])
+        assert record.verified, record.problem
+        assert record.phh == journal_hand.text  # the same file the Pi's export writes
+        assert record.finishing_stacks == journal_hand.finishing_stacks
+        assert record.hand_number == journal_hand.number
+
+
+def test_the_public_event_holds_only_the_tabled_cards(tmp_path: Path) -> None:
+    table, _ = _session(tmp_path)
+    completed, hole = _published(table)
+    folded = completed[1]  # heads-up, Bob folds to Ann: nobody tables a card
+    assert "??" in folded["data"]["phh"]
+    for cards in hole[folded["hand_id"]].values():
+        assert "".join(cards) not in folded["data"]["phh"]
+    shown = completed[2]  # checked down: both hands tabled at the showdown
+    actions = tomllib.loads(shown["data"]["phh"])["actions"]
+    assert [a for a in actions if a.startswith("d dh")] == ["d dh p1 Js9s", "d dh p2 TcTd"]
+    assert {a for a in actions if " sm " in a} == {"p1 sm Js9s", "p2 sm TcTd"}
+
+
+def test_hole_cards_that_arrive_after_the_hand_complete_its_record(tmp_path: Path) -> None:
+    """With a broadcast delay (secure_delay_s) the secure lane trails the hand."""
+    table, exported = _session(tmp_path)
+    completed, hole = _published(table)
+    event = completed[1]
+    record = hand_record("v", "t1", event, {}, event["started"])
+    assert record.verified  # a fold: the unknown cards do not change the replay
+    assert record.phh != exported[1].text
+    for seat, cards in hole[event["hand_id"]].items():
+        record = add_hole_cards(record, {seat: cards})
+    assert record.phh == exported[1].text and record.verified
+
+
+def test_a_hand_that_does_not_replay_to_the_table_is_kept_and_named(tmp_path: Path) -> None:
+    table, _ = _session(tmp_path)
+    completed, hole = _published(table)
+    event = completed[0]
+    text = event["data"]["phh"].replace("finishing_stacks = [10700,", "finishing_stacks = [10600,")
+    wrong = {**event, "data": {**event["data"], "phh": text}}
+    record = hand_record("v", "t1", wrong, hole[event["hand_id"]], None)
+    assert not record.verified
+    assert record.problem == "replay ends on [10700, 800, 0], the table had [10600, 800, 0]"
+    no_phh = {
+        **event,
+        "data": {
+            **event["data"],
+            "phh": None,
+            "phh_problem": "a dead small blind cannot be written in PHH",
+        },
+    }
+    record = hand_record("v", "t1", no_phh, {}, None)
+    assert (record.phh, record.verified) == (None, False)
+    assert record.problem == "a dead small blind cannot be written in PHH"
+
+
+def _store_round_trip(url: str, tmp_path: Path) -> None:
+    """put, replace, get and list through one store; the CLI reads the same database."""
+    table, exported = _session(tmp_path)
+    completed, hole = _published(table)
+    store = open_store(url)
+    try:
+        records = [hand_record("v", "t1", e, hole[e["hand_id"]], e["started"]) for e in completed]
+        for record in records:
+            store.put(record)
+        store.put(records[0])  # a QoS 1 repeat replaces, never doubles
+        later = replace(records[0], session="s2", finished_ms=records[-1].finished_ms + 1)
+        store.put(later)  # the next day: hand numbers start again in a new session
+        assert store.hands("v", "t1") == [*records, later]
+        assert store.hands("other") == []
+        assert store.get("v", "t1", 1) == later
+        assert store.get("v", "t1", 1, session="s1") == records[0]
+        assert store.get("v", "t1", 9) is None
+    finally:
+        store.close()
+    out = tmp_path / "out"
+    out.mkdir()
+    code = cli.main(
+        [
+            "archive",
+            "export",
+            "--venue",
+            "v",
+            "--db",
+            url,
+            "t1",
+            "3",
+            "--session",
+            "s1",
+            "-o",
+            str(out),
+        ]
+    )
+    assert code == 0
+    assert (out / "t1-0003.phh").read_text() == exported[2].text
+
+
+def test_sqlite_store(tmp_path: Path) -> None:
+    _store_round_trip(str(tmp_path / "hands-v.sqlite3"), tmp_path)
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A private, throwaway PostgreSQL cluster from Debian's package on a free port.
+
+    The server refuses to run as root, so as root it runs as ``nobody`` in a directory
+    made for it; it is stopped and removed after the test."""
+    bindir = postgres_bin()
+    assert bindir is not None
+    root = Path(tempfile.mkdtemp(prefix="pokertable-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        os.chown(root, pwd.getpwnam("nobody").pw_uid, -1)
+        as_user = ["runuser", "-u", "nobody", "--"]
+    data, port = root / "data", free_port()
+    subprocess.run(
+        [
+            *as_user,
+            str(bindir / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "archive",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
+    pg_ctl = [*as_user, str(bindir / "pg_ctl"), "-D", str(data)]
+    subprocess.run(
+        [*pg_ctl, "-o", options, "-l", str(root / "log"), "-w", "-t", "180", "start"],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        yield f"postgresql://archive@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*pg_ctl, "-m", "immediate", "-w", "stop"], capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.needs("postgresql")
+def test_postgresql_store(postgres_url: str, tmp_path: Path) -> None:
+    _store_round_trip(postgres_url, tmp_path)
+
+
+def test_a_database_that_cannot_be_opened_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "taken").write_text("")
+    code = cli.main(["archive", "list", "--venue", "v", "--db", str(tmp_path / "taken" / "x")])
+    assert code == 78
+    assert str(tmp_path / "taken") in capsys.readouterr().err
