@@ -424,6 +424,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "on (0 to 1; default: 0.02)",
     )
     parser.add_argument(
+        "--archive", metavar="DB",
+        help="run the room's hand-history archive into this SQLite file (or postgresql:// "
+        "URL) and check at the end that every hand replays to the table's stacks",
+    )
+    parser.add_argument(
         "--stall-limit", type=float, default=STALL_S, metavar="SECONDS",
         help="give up when the table takes no input for this long (a last resort; "
         f"default: {STALL_S:.0f} s)",
@@ -466,6 +471,7 @@ class DemoResult:
     events: list[dict[str, Any]] = field(default_factory=list)
     floor_calls: dict[str, str] = field(default_factory=dict)  # alert id -> decision
     stacks: str = ""
+    archived: int = 0  # hands the archive stored, each replaying to the table's stacks
 
 
 def run(args: argparse.Namespace) -> int:
@@ -484,6 +490,8 @@ def run(args: argparse.Namespace) -> int:
         f"{result.inputs} reader/console inputs journaled, "
         f"{len(result.events)} events via MQTT, {time.monotonic() - started:.1f} s; "
         f"stacks: {result.stacks}"
+        + (f"; {result.archived} hands archived, each replays to the table" if args.archive
+           else "")
     )
     return 0
 
@@ -531,6 +539,12 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         clock = TournamentClock(host, port, "demo", stall_s=args.stall_limit)
         clock.start()
         stack.callback(clock.stop)
+        archive = None
+        if getattr(args, "archive", None):
+            from pokertable.room.archive_service import DemoArchive
+
+            archive = DemoArchive(host, port, "demo", args.archive, args.stall_limit)
+            stack.enter_context(archive)
         runtime = TableRuntime(config, registry=registry)
         app = runtime.start()
         stack.callback(runtime.stop)
@@ -555,6 +569,8 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         result.stacks = ", ".join(f"{s.player} {s.stack}" for s in session.table.seats)
         if runtime.bridge is not None:
             runtime.bridge.wait_delivered(args.stall_limit)
+        if archive is not None:
+            result.archived = len(archive.check(result.hands))
         result.floor_calls = dict(director.answers)
         result.events = list(viewer.event_log)
     return result

@@ -16,9 +16,10 @@ from pokertable.controller import cli
 from pokertable.controller.app import fresh_session
 from pokertable.controller.config import load_config
 from pokertable.controller.phh_export import export_journal, read_journal
+from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.archive_service import ArchiveService
 from pokertable.room.hand_store import HandStore, open_store
-from tests.app.table_rig import USERS, TableRig
+from tests.app.table_rig import PREFIX, TABLE_LOGIN, USERS, TableRig, Watcher
 from tests.app.test_crash_drill import journaled_felt
 from tests.waiting import wait_for
 
@@ -233,3 +234,32 @@ def _replay_lines(path: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
     capsys.readouterr()
     assert cli.main(["replay", "--json", str(path)]) == 0
     return capsys.readouterr().out.splitlines()
+
+
+def test_the_archive_login_reads_events_and_hole_cards_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    """The shipped ACL: ``archive`` reads events and the secure hole cards, no state, no
+    commands, and cannot send a table anything."""
+    broker = MosquittoProcess.from_shipped(tmp_path, users=USERS)
+    broker.start()
+    watchers: list[Watcher] = []
+    try:
+        archive = Watcher(broker.port, "archive", ("pokertable/v1/#",))
+        table = Watcher(broker.port, TABLE_LOGIN, (f"{PREFIX}/cmd/#",))
+        director = Watcher(broker.port, "director", (f"{PREFIX}/reply",))
+        watchers += [archive, table, director]
+        for leaf in ("state", "status", "reply", "secure/hole_cards/1", "events"):
+            table.publish(f"{PREFIX}/{leaf}", {"leaf": leaf})
+        archive.publish(f"{PREFIX}/cmd/director", {"from": "archive"})
+        archive.publish(f"{PREFIX}/cmd/rebirth", {"from": "archive"})
+        director.publish(f"{PREFIX}/cmd/director", {"from": "director"})
+        # Each publisher's messages arrive in order: the last one seen means all were sent.
+        wait_for(lambda: archive.on("/events"), "the event, the table's last message")
+        wait_for(lambda: table.on("/cmd/director"), "the director's command")
+        assert [p["leaf"] for _, p in archive.messages] == ["secure/hole_cards/1", "events"]
+        assert [p["from"] for _, p in table.messages] == ["director"]
+    finally:
+        for watcher in watchers:
+            watcher.stop()
+        broker.stop()
