@@ -229,7 +229,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     listing.add_argument("table", nargs="?", help="only this table")
     for name, text in (("show", "print a hand's PHH"), ("export", "write a hand's .phh")):
         one = actions.add_parser(name, parents=[common], help=text)
-        one.add_argument("table")
+        one.add_argument("table", help="the table's id (table.toml [table] id)")
         one.add_argument("hand", type=int, help="the table's hand number")
         one.add_argument("--session", help="the table's session (default: the newest)")
         if name == "export":
