@@ -115,7 +115,7 @@ def test_a_hand_that_does_not_replay_to_the_table_is_kept_and_named(tmp_path: Pa
     assert record.problem == "a dead small blind cannot be written in PHH"
 
 
-def _store_round_trip(url: str, tmp_path: Path) -> None:
+def _store_round_trip(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """put, replace, get and list through one store; the CLI reads the same database."""
     table, exported = _session(tmp_path)
     completed, hole = _published(table)
@@ -154,10 +154,17 @@ def _store_round_trip(url: str, tmp_path: Path) -> None:
     )
     assert code == 0
     assert (out / "t1-0003.phh").read_text() == exported[2].text
+    capsys.readouterr()
+    assert cli.main(["archive", "list", "--venue", "v", "--db", url, "t1"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0] == "t1     1 t1-h00001 [s1] Ann 10700, Bob 800, Cat 0  replays"
+    assert len(listed) == 4
+    assert cli.main(["archive", "show", "--venue", "v", "--db", url, "t1", "9"]) == 1
+    assert "no hand 9 of table t1" in capsys.readouterr().err
 
 
-def test_sqlite_store(tmp_path: Path) -> None:
-    _store_round_trip(str(tmp_path / "hands-v.sqlite3"), tmp_path)
+def test_sqlite_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _store_round_trip(str(tmp_path / "hands-v.sqlite3"), tmp_path, capsys)
 
 
 @pytest.fixture
@@ -205,8 +212,10 @@ def postgres_url() -> Iterator[str]:
 
 
 @pytest.mark.needs("postgresql")
-def test_postgresql_store(postgres_url: str, tmp_path: Path) -> None:
-    _store_round_trip(postgres_url, tmp_path)
+def test_postgresql_store(
+    postgres_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _store_round_trip(postgres_url, tmp_path, capsys)
 
 
 def test_a_database_that_cannot_be_opened_is_named(
