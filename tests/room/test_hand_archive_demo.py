@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,24 +13,17 @@ import pytest
 from pokertable.controller import cli, demo
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.hand_store import open_store
+from tests.console.test_demo_floor_calls import broker  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.needs("mosquitto", "micropython")
 
 HANDS = 6
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
-    process = MosquittoProcess.from_shipped(tmp_path)
-    process.start(timeout=120)
-    try:
-        yield process
-    finally:
-        process.stop()
-
-
 def test_every_hand_of_a_demo_session_is_archived_and_replays(
-    broker: MosquittoProcess, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    broker: MosquittoProcess,  # noqa: F811 - the demo tests' anonymous mosquitto
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     db = str(tmp_path / "hands-demo.sqlite3")
     args = argparse.Namespace(
