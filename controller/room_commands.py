@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pokertable.controller.console_words import console_press
 from pokertable.controller.engine import EngineError
-from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.events import PlayerAction
 from pokertable.controller.floor_inputs import (
     LATE_COMMANDS,
     found_chips_decided,
@@ -30,6 +30,7 @@ from pokertable.controller.model import (
     Phase,
     evolve,
 )
+from pokertable.controller.oot_answers import answer_action
 from pokertable.controller.rulings import Ruling, RulingKind
 from pokertable.controller.session_outputs import event_out, reply
 from pokertable.controller.session_state import Output, TableSession
@@ -167,15 +168,14 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
     if pending is None:
         reply(session, cmd, out, False, f"no pending alert {alert_id!r}", "alert_id")
         return session
-    if pending.ruling.options and decision not in pending.ruling.options:
-        reply(
-            session,
-            cmd,
-            out,
-            False,
-            f"decision must be one of {list(pending.ruling.options)}",
-            "decision",
-        )
+    answer: PlayerAction | str | None = None
+    if pending.kind == "oot_void" and pending.ruling.seat is not None:
+        # R53-B, action changed: the answer is the seat's action (a raise names its amount).
+        answer = answer_action(pending.ruling.options, pending.ruling.seat, decision, cmd.at_ms)
+    elif pending.ruling.options and decision not in pending.ruling.options:
+        answer = f"decision must be one of {list(pending.ruling.options)}"
+    if isinstance(answer, str):
+        reply(session, cmd, out, False, answer, "decision")
         return session
     session = evolve(session, alerts=tuple(a for a in session.alerts if a.id != alert_id))
     reply(session, cmd, out, True)
@@ -210,14 +210,9 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
         if decision == "dead_hand" and seat is not None:
             return reader_step(session, KillHand(seat, cmd.at_ms), out, cmd.at_ms, "floor_applied")
         return session
-    if pending.kind == "oot_void" and session.hand is not None and pending.ruling.seat:
+    if answer is not None and session.hand is not None:
         # A bound R53-B action whose action then changed: the floor's choice is his action.
-        word = decision.split(" ", 1)[0]
-        kinds = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind.CALL}
-        if word in kinds:
-            action = PlayerAction(pending.ruling.seat, kinds[word], at_ms=cmd.at_ms)
-            return run_event(session, action, out, cmd.at_ms, "floor_applied")
-        return session  # a raise: the dealer enters its amount
+        return run_event(session, answer, out, cmd.at_ms, "floor_applied")
     if pending.kind == "skipped_player" and session.tracked is not None:
         # R53-B: the irregularities layer rules on the skipped seat, then held actions go on.
         choice = FloorDecision(pending.id, decision, at_ms=cmd.at_ms)

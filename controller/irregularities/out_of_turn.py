@@ -187,8 +187,11 @@ def resolve_pending(t: TrackedHand, rules: RuleProfile) -> Step:
                     f"the action to him changed: the floor rules; options now "
                     f"{_options_text(t, rules)}")
             kind = RulingKind.FLOOR
+        options = _options(opts)
+        if held.bound:
+            options += _stands(held.action, opts)
         rulings.append(alert(rules, ("acting_in_turn",), "oot_void", text, seat=seat,
-                             kind=kind, options=_options(opts)))
+                             kind=kind, options=options))
         break
     return t, rulings
 
@@ -200,6 +203,16 @@ def _options(opts: betting.Options | None) -> tuple[str, ...]:
     if opts.can_raise:
         out.append(f"{'bet' if opts.can_check else 'raise'} to {opts.min_to}..{opts.max_to}")
     return tuple(out)
+
+
+def _stands(action: PlayerAction, opts: betting.Options | None) -> tuple[str, ...]:
+    """The bound bet or raise itself, as a choice for the floor, if it is still legal."""
+    if opts is None or not opts.can_raise or action.kind not in _AGGRESSIVE:
+        return ()
+    to = opts.all_in_to if action.kind is ActionKind.ALL_IN else action.amount
+    if to is None or not opts.min_to <= to <= opts.max_to:
+        return ()
+    return (f"{'bet' if opts.can_check else 'raise'} to {to}",)
 
 
 def _options_text(t: TrackedHand, rules: RuleProfile) -> str:

@@ -139,3 +139,55 @@ def test_A6_floor_call_answered_over_mqtt_unblocks_the_hand(rig: TableRig) -> No
     for card in ("2c", "7d", "9h"):
         rig.deal("board", card)
     watch.wait_state(lambda s: s["street"] == "flop" and s["action_on"] == 1, "the flop")
+
+
+def test_TDA2024_53B_oot_void_raise_answered_over_mqtt_is_applied(rig: TableRig) -> None:
+    """A bound out-of-turn raise whose action changed goes to the floor; the director's
+    ``floor_decision`` on the real table process makes it the seat's raise and play goes on."""
+    rig.start_controller()
+    watch = rig.overlay
+    watch.wait_state(lambda s: s["hand_number"] == 0, "the controller's first state")
+    rig.button("hand_start")
+    watch.wait_state(lambda s: s["hand_number"] == 1 and s["action_on"] == 3, "hand 1")
+    # No blind chips on the felt: their reads could land after the words below.
+    for seat, card in ((1, "Kh"), (2, "Qs"), (3, "Ah"), (1, "Kd"), (2, "Qd"), (3, "Ad")):
+        rig.deal(f"seat{seat}.cards", card)
+    watch.wait_state(
+        lambda s: all(x["cards_held"] == 2 for x in s["seats"] if x["seat"] <= 3), "the hole cards"
+    )
+
+    def director(request: str, **payload: Any) -> None:
+        rig.director.publish(f"{PREFIX}/cmd/director", {"request_id": request, **payload})
+
+    for seat in (1, 2):  # Ann and Bob say "raise to 600" before Cat acts: SA, both bind
+        director(f"w{seat}", command="dealer_button", button="bet_raise", amount=600, seat=seat)
+    state = watch.wait_state(lambda s: bool(s["alerts"]), "the skipped-player floor call")
+    director(
+        "f1", command="floor_decision", alert_id=state["alerts"][0]["id"], decision="all_options"
+    )
+    watch.wait_state(lambda s: not s["alerts"], "the skipped player's ruling")
+    rig.button("bet_raise", 400)  # Cat raises to 400: the action to Ann changed
+    state = watch.wait_state(
+        lambda s: any(a["kind"] == "oot_void" for a in s["alerts"]), "Ann's oot_void call"
+    )
+    assert len(state["alerts"]) == 1, state["alerts"]
+    [ann] = state["alerts"]
+    assert "raise to 600" in ann["options"]  # her bound raise may stand
+    director("f2", command="floor_decision", alert_id=ann["id"], decision="raise to 600")
+    state = watch.wait_state(
+        lambda s: any(a["id"] != ann["id"] for a in s["alerts"]), "Bob's oot_void call"
+    )
+    bets = {x["seat"]: x["bet"] for x in state["seats"] if x["seat"] <= 3}
+    assert bets[1] == 600 and bets[3] == 400
+    assert len(state["alerts"]) == 1, state["alerts"]
+    [bob] = state["alerts"]
+    director("f3", command="floor_decision", alert_id=bob["id"], decision="raise to 1500")
+    state = watch.wait_state(
+        lambda s: not s["alerts"] and s["action_on"] == 3, "the action back on Cat"
+    )
+    bets = {x["seat"]: x["bet"] for x in state["seats"] if x["seat"] <= 3}
+    assert bets == {1: 600, 2: 1500, 3: 400}
+    replies = {r["request_id"]: r["ok"] for r in rig.director.on("/reply")}
+    assert replies["f2"] is True and replies["f3"] is True
+    applied = [e for e in watch.on("/events") if e["kind"] == "floor_applied"]
+    assert [e["data"]["amount"] for e in applied[-2:]] == [600, 1500]

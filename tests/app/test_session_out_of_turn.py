@@ -37,8 +37,7 @@ def test_TDA2024_53A_out_of_turn_call_binds_when_the_action_to_him_did_not_chang
     table.press("check_call")  # Cat calls: the action to Ann did not change
     hand = table.session.hand
     assert hand is not None and hand.seat(1).bet == 200 and hand.action_on == 2
-    assert any("is binding: the action to him did not change" in r["text"]
-               for r in _rulings(table))
+    assert any("is binding: the action to him did not change" in r["text"] for r in _rulings(table))
     zone = table.session.pending.zone(1)
     assert zone.change == 0 and not zone.held  # her chips are her call
 
@@ -64,8 +63,7 @@ def test_TDA2024_53A_action_changed_chips_go_back_and_he_has_all_options() -> No
 FOUR = ((1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 5000), (4, "Dan", 5000))
 
 
-def test_TDA2024_53B_out_of_turn_substantial_action_binds_and_the_floor_rules_the_skipped_seat(
-) -> None:
+def test_TDA2024_53B_substantial_action_out_of_turn_binds_floor_rules_the_skipped_seat() -> None:
     table = Table(FOUR, first_button=4)  # Ann 100, Bob 200; Cat is first to act
     table.press("hand_start")
     for seat, cards in ((1, "As Ad"), (2, "Ks Kd"), (3, "Qs Qd"), (4, "Js Jd")):
@@ -86,8 +84,11 @@ def test_TDA2024_53B_out_of_turn_substantial_action_binds_and_the_floor_rules_th
     assert refused[0].payload["kind"] == "rejected"
     assert table.session.hand is not None and table.session.hand.action_on == 3
 
-    out = table(RoomCommand("floor_decision", "f1", {"alert_id": alert["id"],
-                                                     "decision": "call_or_fold_only"}, 1))
+    out = table(
+        RoomCommand(
+            "floor_decision", "f1", {"alert_id": alert["id"], "decision": "call_or_fold_only"}, 1
+        )
+    )
     assert next(o.payload for o in out if o.channel == "reply")["ok"] is True
     assert table_state(table.session, table.t)["alerts"] == []
     table.press("bet_raise", 1000)  # limited to call or fold: a raise is refused
@@ -135,15 +136,19 @@ def test_TDA2024_53B_bound_action_changed_goes_to_the_floor_and_its_answer_is_ap
     table.push(4, 100, 100)  # Dan calls out of turn
     table.push(1, 100)  # Ann calls out of turn: SA, both bind (R53-B)
     [skipped] = table_state(table.session, table.t)["alerts"]
-    table(RoomCommand("floor_decision", "f1", {"alert_id": skipped["id"],
-                                               "decision": "all_options"}, 1))
+    table(
+        RoomCommand(
+            "floor_decision", "f1", {"alert_id": skipped["id"], "decision": "all_options"}, 1
+        )
+    )
     table.press("bet_raise", 600)  # Cat raises: Dan's bound call faced 200, now 600
     [changed] = table_state(table.session, table.t)["alerts"]
     assert changed["kind"] == "oot_void" and changed["id"] == "t1-h00001/F2"
     assert changed["options"][:2] == ["fold", "call 600"]
     assert table.session.pending.zone(4).change == 200  # his chips go back meanwhile
-    out = table(RoomCommand("floor_decision", "f2", {"alert_id": changed["id"],
-                                                     "decision": "call 600"}, 1))
+    out = table(
+        RoomCommand("floor_decision", "f2", {"alert_id": changed["id"], "decision": "call 600"}, 1)
+    )
     assert next(o.payload for o in out if o.channel == "reply")["ok"] is True
     hand = table.session.hand
     assert hand is not None and hand.seat(4).bet == 600 and hand.action_on == 1
@@ -154,3 +159,59 @@ def test_TDA2024_53B_bound_action_changed_goes_to_the_floor_and_its_answer_is_ap
     hand = table.session.hand
     assert hand is not None and hand.seat(1).status.value == "folded" and hand.action_on == 2
     assert table_state(table.session, table.t)["alerts"] == []
+
+
+def _bound_raises_then_changed(table: Table) -> dict[str, Any]:
+    """Ann and Bob say "raise to 600" out of turn (the dealer enters their words), skipping
+    Cat: substantial action, both bind (R53-B). The floor gives Cat all options; Cat raises
+    to 400, which changes the action to Ann: her bound raise goes to the floor (``oot_void``)."""
+    for seat in (1, 2):
+        words = {"button": "bet_raise", "amount": 600, "seat": seat}
+        table(RoomCommand("dealer_button", f"w{seat}", words, 1))
+    [skipped] = table_state(table.session, table.t)["alerts"]
+    assert skipped["kind"] == "skipped_player"
+    table(
+        RoomCommand(
+            "floor_decision", "f1", {"alert_id": skipped["id"], "decision": "all_options"}, 1
+        )
+    )
+    table.press("bet_raise", 400)  # Cat raises to 400: Ann faced 200, now 400
+    [changed] = table_state(table.session, table.t)["alerts"]
+    return changed
+
+
+def test_TDA2024_53B_floor_rules_the_bound_raise_stands_and_the_hand_goes_on() -> None:
+    table = _table()
+    changed = _bound_raises_then_changed(table)
+    assert changed["kind"] == "oot_void" and changed["text"].startswith("seat 1")
+    # her options now, and her own raise to 600 (still a legal raise: minimum 600)
+    assert changed["options"] == ["fold", "call 300", "raise to 600..5000", "raise to 600"]
+    out = table(
+        RoomCommand(
+            "floor_decision", "f2", {"alert_id": changed["id"], "decision": "raise to 600"}, 1
+        )
+    )
+    assert next(o.payload for o in out if o.channel == "reply")["ok"] is True
+    hand = table.session.hand
+    assert hand is not None and hand.seat(1).bet == 600 and hand.seat(1).stack == 4400
+    assert hand.call_to == 600
+    # Bob's bound raise faced 200, now 600: his own floor call; the floor names an amount.
+    [bob] = table_state(table.session, table.t)["alerts"]
+    assert bob["kind"] == "oot_void" and bob["text"].startswith("seat 2")
+    assert bob["options"] == ["fold", "call 400", "raise to 800..5000"]  # his 600 no raise now
+    refused = table(
+        RoomCommand("floor_decision", "f3", {"alert_id": bob["id"], "decision": "raise to 700"}, 1)
+    )
+    reply = next(o.payload for o in refused if o.channel == "reply")
+    assert reply["ok"] is False and "800..5000" in reply["error"]
+    assert table_state(table.session, table.t)["alerts"] == [bob]  # still open
+    table(
+        RoomCommand("floor_decision", "f4", {"alert_id": bob["id"], "decision": "raise to 1500"}, 1)
+    )
+    hand = table.session.hand
+    assert hand is not None and hand.seat(2).bet == 1500 and hand.seat(2).stack == 3500
+    assert hand.action_on == 3 and hand.call_to == 1500  # back to Cat: call (all in) or fold
+    assert table_state(table.session, table.t)["alerts"] == []
+    table.press("check_call")  # Cat calls all in; Ann is next
+    hand = table.session.hand
+    assert hand is not None and hand.seat(3).stack == 0 and hand.action_on == 1
