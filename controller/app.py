@@ -364,7 +364,8 @@ def console_to_input(event: object, at_ms: int) -> ConsolePress | None:
         case c.HandStartPressed():
             return ConsolePress("hand_start", at_ms)
         case c.DeclarationPressed():
-            return ConsolePress(str(event.kind), at_ms, lit_seat=event.seat)
+            # speaker: the seat button held with it, words out of turn (R53)
+            return ConsolePress(str(event.kind), at_ms, seat=event.speaker, lit_seat=event.seat)
         case c.FloorCallPressed():
             return ConsolePress("floor", at_ms)
         case c.ClockCallPressed():

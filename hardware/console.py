@@ -10,6 +10,10 @@ and enqueue, so the application drains the queue on its own thread::
     event = console.events.get()              # DeclarationPressed(kind="fold", seat=4, at_ms=...)
     console.tick()                            # call every ~50 ms: blinks LEDs, resyncs buttons
 
+A player who speaks before the action reaches him (TDA Rule 53): the dealer holds that
+player's seat button (``seat_buttons``, optional) while pressing the declaration; the event
+then names him as ``speaker`` beside the seat on the action.
+
 Undo has two meanings by hold time: a short press cancels the declaration still pending
 confirmation; a press held for ``long_press_ms`` or more undoes the last confirmed one.
 The event is sent on release, when the hold time is known.
@@ -79,11 +83,16 @@ class HandStartPressed:
 
 @dataclass(frozen=True, slots=True)
 class DeclarationPressed:
-    """A declaration button; ``seat`` is the seat whose action LED was lit, else None."""
+    """A declaration button; ``seat`` is the seat whose action LED was lit, else None.
+
+    ``speaker`` is the seat whose seat button was held down with it: that player spoke out
+    of turn (R53); None when no seat button (or more than one) was held.
+    """
 
     kind: DeclarationKind
     at_ms: int
     seat: int | None = None
+    speaker: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,11 +164,13 @@ class ConsolePinMap:
     confirm: int
     undo: int
     seat_leds: tuple[int, ...] = ()
+    seat_buttons: tuple[int, ...] = ()  # optional: ``seat_buttons[0]`` names seat 1 (R53)
 
     def __post_init__(self) -> None:
         used: dict[int, str] = {}
         named = [(name, getattr(self, name)) for name in _BUTTONS]
         named += [(f"seat_leds[{i}] (seat {i + 1})", p) for i, p in enumerate(self.seat_leds)]
+        named += [(f"seat_buttons[{i}] (seat {i + 1})", p) for i, p in enumerate(self.seat_buttons)]
         for name, pin in named:
             if isinstance(pin, bool) or not isinstance(pin, int) or pin not in BCM_PINS:
                 raise ConsoleError(f"gpio.pins.{name}: {pin!r} is not a BCM GPIO number 0..27")
@@ -184,13 +195,19 @@ class ConsolePinMap:
         """
         buttons = {key: value for key, value in pins.items() if key in _BUTTONS}
         seat_keys = {key: value for key, value in pins.items() if key.startswith("seat_led_")}
-        unknown = sorted(set(pins) - set(buttons) - set(seat_keys) - {"seat_leds"})
+        lists = {"seat_leds", "seat_buttons"}
+        unknown = sorted(set(pins) - set(buttons) - set(seat_keys) - lists)
         if unknown:
-            close = difflib.get_close_matches(unknown[0], [*_BUTTONS, "seat_leds"], n=1)
+            close = difflib.get_close_matches(unknown[0], [*_BUTTONS, *sorted(lists)], n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise ConsoleError(
                 f"gpio.pins.{unknown[0]}: unknown key{hint} (known: {', '.join(_BUTTONS)}, "
-                "seat_led_1.., seat_leds)"
+                "seat_led_1.., seat_leds, seat_buttons)"
+            )
+        seat_buttons = pins.get("seat_buttons", ())
+        if not isinstance(seat_buttons, list | tuple):
+            raise ConsoleError(
+                f"gpio.pins.seat_buttons: {seat_buttons!r} is not a list of BCM numbers"
             )
         leds: Sequence[object] = DEFAULT_PIN_MAP.seat_leds
         if "seat_leds" in pins:
@@ -216,6 +233,7 @@ class ConsolePinMap:
         values: dict[str, object] = {name: getattr(DEFAULT_PIN_MAP, name) for name in _BUTTONS}
         values.update(buttons)
         values["seat_leds"] = tuple(leds)
+        values["seat_buttons"] = tuple(seat_buttons)
         return cls(**values)  # type: ignore[arg-type]  # each value is checked in __post_init__
 
 
@@ -281,7 +299,8 @@ class DealerConsole:
         self._action_seat: int | None = None
         for pin in pin_map.seat_leds:
             backend.setup_output(pin, initial=False)
-        for pin in self._buttons:
+        self._seat_buttons = {pin: i + 1 for i, pin in enumerate(pin_map.seat_buttons)}
+        for pin in (*self._buttons, *self._seat_buttons):
             backend.setup_input(
                 pin, pull_up=True, on_edge=self._on_edge, bouncetime_ms=bouncetime_ms, edge="both"
             )
@@ -307,8 +326,14 @@ class DealerConsole:
             self.events.put(event)
 
     def _transition(self, pin: int, pressed: bool, now: int) -> ConsoleEvent | None:
-        name = self._buttons[pin]
         since = self._down_since.get(pin)
+        if pin in self._seat_buttons:  # held, not an event: it names who spoke (R53)
+            if pressed and since is None:
+                self._down_since[pin] = now
+            elif not pressed and since is not None:
+                del self._down_since[pin]
+            return None
+        name = self._buttons[pin]
         if pressed and since is None:
             self._down_since[pin] = now
             return None if name == "undo" else self._press_event(name, now)
@@ -331,8 +356,12 @@ class DealerConsole:
             return ClockCallPressed(at_ms=now)
         if name == "confirm":
             return ConfirmPressed(at_ms=now)
+        held = [seat for pin, seat in self._seat_buttons.items() if pin in self._down_since]
         return DeclarationPressed(
-            kind=_DECLARATION_BY_BUTTON[name], at_ms=now, seat=self._action_seat
+            kind=_DECLARATION_BY_BUTTON[name],
+            at_ms=now,
+            seat=self._action_seat,
+            speaker=held[0] if len(held) == 1 else None,
         )
 
     def tick(self) -> None:
