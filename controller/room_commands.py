@@ -22,7 +22,11 @@ from pokertable.controller.inputs import (
 from pokertable.controller.interpretation.events import (
     FloorDecision,
 )
-from pokertable.controller.irregularities.events import ConfirmMisdeal, KillHand
+from pokertable.controller.irregularities.events import (
+    ConfirmMisdeal,
+    DealerExposure,
+    KillHand,
+)
 from pokertable.controller.irregularities.hand import HandStatus
 from pokertable.controller.model import (
     AnteFormat,
@@ -115,6 +119,13 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         return evolve(session, absent=frozenset(absent))
     if cmd.command == "floor_decision":
         return _floor_decision(session, cmd, out)
+    if cmd.command == "card_exposed":  # R35-A7: what no reader sees, entered by the dealer
+        if session.tracked is None or session.tracked.over:
+            reply(session, cmd, out, False, "no hand in progress", "command")
+            return session
+        reply(session, cmd, out, True)
+        exposed = DealerExposure(int(p["seat"]), int(p["card_index"]), cmd.at_ms)
+        return reader_step(session, exposed, out, cmd.at_ms, "card_exposed")
     if cmd.command == "dealer_button":
         # A networked dealer console (a tablet at the dealer's seat) instead of GPIO buttons.
         reply(session, cmd, out, True)

@@ -225,19 +225,31 @@ def boxed_card(t: TrackedHand, rules: RuleProfile) -> Step:
                      "it is replaced")]
 
 
+def deal_position(t: TrackedHand, seat: int, card_index: int) -> int:
+    """Where a card comes off the deck (0 = first), from the deal the rules imply (R35-B):
+    one card at a time clockwise from the first seat left of the button, round after round.
+
+    The readers' arrival order is no guide: each node scans its antennas in turn and the
+    Pi polls the nodes in turn, so cards pitched together arrive in any order.
+    """
+    order = [s.seat for s in t.hand.seats_clockwise_from(t.hand.button)]
+    return (card_index - 1) * len(order) + order.index(seat)
+
+
 def exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> Step:
-    """R35-A7: one of the first two cards off the deck, or any two other downcards, exposed."""
+    """R35-A7: one of the first two cards off the deck, or any two other downcards, exposed.
+
+    ``card_index`` is the round of the deal (1 = the seat's first card); its place in the
+    deal comes from the button and the seats dealt in, never from the order of the reads.
+    """
     held = t.deal.cards_of(seat)
-    if not 1 <= card_index <= len(held):
+    if not t.hand.has_seat(seat) or not 1 <= card_index <= len(held):
         return t, [alert(rules, ("reader_fault",), "exposure_unknown_card",
                          f"seat {seat} has no card number {card_index} on the readers; "
                          "enter the exposure again")]
     t = evolve(t, deal=evolve(t.deal, exposures=(*t.deal.exposures, (seat, card_index))))
-    position = [c for _, c in t.deal.order].index(held[card_index - 1])
-    others = sum(
-        1 for s, i in t.deal.exposures
-        if [c for _, c in t.deal.order].index(t.deal.cards_of(s)[i - 1]) >= 2
-    )
+    position = deal_position(t, seat, card_index)
+    others = sum(1 for s, i in t.deal.exposures if deal_position(t, s, i) >= 2)
     if position < 2 or others >= 2:
         why = ("one of the first two cards off the deck was exposed" if position < 2
                else "two downcards were exposed by the dealer")

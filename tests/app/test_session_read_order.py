@@ -7,6 +7,7 @@ found once the window has passed.
 
 from __future__ import annotations
 
+from tests.app.rules_table import RulesTable
 from tests.app.session_table import Table
 
 
@@ -16,10 +17,7 @@ def _texts(table: Table) -> list[str]:
 
 def _alerts(table: Table) -> list[str]:
     return [
-        r["text"]
-        for e in table.events()
-        for r in e["rulings"]
-        if r["kind"] in ("alert", "floor")
+        r["text"] for e in table.events() for r in e["rulings"] if r["kind"] in ("alert", "floor")
     ]
 
 
@@ -113,3 +111,65 @@ def test_TDA2024_39B_a_flop_with_no_burn_acted_on_stands_once_the_window_has_pas
     texts = _alerts(table)
     assert any("The flop is being dealt without a burn" in t for t in texts), texts
     assert any("action has occurred on the flop dealt without a burn" in t for t in _texts(table))
+
+
+# -- R35-A7: the place of an exposed card in the deal ------------------------------------
+
+SIX = {1: 5000, 2: 5000, 3: 5000, 4: 5000, 5: 5000, 6: 5000}
+
+
+def _dealt_in_scan_order(button: int) -> RulesTable:
+    """Six-handed, button ``button``: the dealer pitches clockwise from the seat left of the
+    button; the readers report the seats in antenna-scan order, highest seat first."""
+    table = RulesTable(SIX, button=button)
+    table.press("hand_start")
+    for seat in (6, 5, 4, 3, 2, 1):
+        for suit in "sh":
+            table.card(f"seat{seat}.cards", f"{'AKQJT9'[seat - 1]}{suit}")
+    tracked = table.session.tracked
+    assert tracked is not None and tracked.deal.closed and tracked.misdeal is None
+    return table
+
+
+FIRST_TWO = "one of the first two cards off the deck was exposed"
+TWO_OTHERS = "two downcards were exposed by the dealer"
+ONE_CARD = "one such card is not a misdeal"
+
+
+def _exposed(table: RulesTable, seat: int, card_index: int) -> str:
+    out = table.command("card_exposed", seat=seat, card_index=card_index)
+    assert next(o.payload for o in out if o.channel == "reply")["ok"] is True
+    return " | ".join(r["text"] for o in out if o.channel == "event" for r in o.payload["rulings"])
+
+
+def test_TDA2024_35A7_first_card_off_the_deck_exposed_though_read_late_is_a_misdeal() -> None:
+    table = _dealt_in_scan_order(button=4)  # deal order 5, 6, 1, 2, 3, 4, 5, ...
+    said = _exposed(table, 5, 1)  # the first card off the deck, read third of twelve
+    assert FIRST_TWO in said
+    tracked = table.session.tracked
+    assert tracked is not None and tracked.misdeal is not None
+    assert tracked.misdeal.rule_ids == ("TDA2024-35A7",)
+
+
+def test_TDA2024_35A7_a_card_read_first_but_dealt_later_is_one_exposed_card() -> None:
+    table = _dealt_in_scan_order(button=4)
+    said = _exposed(table, 6, 2)  # read second of twelve, but the eighth card off the deck
+    assert ONE_CARD in said and "Misdeal" not in said
+    tracked = table.session.tracked
+    assert tracked is not None and tracked.misdeal is None
+    assert TWO_OTHERS in _exposed(table, 4, 2)  # a second downcard: misdeal (R35-A7)
+
+
+def test_TDA2024_35A7_the_first_card_follows_the_button() -> None:
+    table = _dealt_in_scan_order(button=6)  # deal order 1, 2, 3, ...: seat 1 is first now
+    assert FIRST_TWO in _exposed(table, 2, 1)
+    later = _dealt_in_scan_order(button=6)
+    assert ONE_CARD in _exposed(later, 6, 1)  # read first, dealt sixth
+
+
+def test_card_exposed_names_a_card_the_readers_saw() -> None:
+    table = _dealt_in_scan_order(button=4)
+    said = _exposed(table, 2, 3)  # hold'em: no third card
+    assert "has no card number 3 on the readers" in said
+    tracked = table.session.tracked
+    assert tracked is not None and tracked.misdeal is None
