@@ -214,8 +214,7 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         hand_number=number,
         level=level,
         pending_level=None,
-        pending=Pending(street=hand.street),
-        bet_zones=(),
+        pending=Pending(street=hand.street),  # a new hand: empty zones
         seat_cards=(),
         board_cards=(),
         burn_cards=(),
@@ -235,7 +234,6 @@ def _fresh_felt(session: TableSession, tracked: TrackedHand) -> TableSession:
         session,
         tracked=tracked,
         pending=Pending(street=tracked.hand.street),
-        bet_zones=(),
         seat_cards=(),
         board_cards=(),
         burn_cards=(),
@@ -297,7 +295,7 @@ def reader_step(
 def _pending_for(pending: Pending, hand: HandState) -> Pending:
     """Betting zones belong to one street: a new street (or the end) starts them afresh."""
     if hand.street != pending.street or hand.phase is Phase.COMPLETE:
-        return Pending(street=hand.street, floors=pending.floors, next_floor=pending.next_floor)
+        return pending.next_street(hand.street)
     return pending
 
 
@@ -362,14 +360,14 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
         # left while nobody listened; they leave the zone without a ruling.
         present = {c.uid for c in moved.arrived if c.uid}
         zone = [c for c in zone if not c.uid or c.uid in present]
-        session = evolve(session, bet_zones=set_pair(session.bet_zones, seat_no, tuple(zone)))
+        session = _felt(session, seat_no, tuple(zone))
     moved = evolve(moved, arrived=arrived, left=left)
     if not arrived and not left:
         return session
     for chip in left:
         zone.remove(chip)
     zone.extend(arrived)
-    session = evolve(session, bet_zones=set_pair(session.bet_zones, seat_no, tuple(zone)))
+    session = _felt(session, seat_no, tuple(zone))
     hand = session.hand
     if hand is None or hand.phase is Phase.COMPLETE:
         if moved.arrived:
@@ -398,6 +396,10 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
         motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True)
         session = run_event(session, motion, out, moved.at_ms, "chips")
     return session
+
+
+def _felt(session: TableSession, seat: int, chips: tuple[ZoneChip, ...]) -> TableSession:
+    return evolve(session, pending=session.pending.with_felt(seat, chips))
 
 
 def _already_there(session: TableSession, seen: CardDetected) -> bool:

@@ -11,12 +11,11 @@ from __future__ import annotations
 from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any, ClassVar
 
+# One chip type from the readers to the betting zones: the tag's uid travels with the chip,
+# so a chip re-reported after a restart is recognised, not recounted.
+from pokertable.controller.interpretation.events import ChipItem
 
-@dataclass(frozen=True, slots=True)
-class ChipItem:
-    denomination: int
-    kind: str = "value"  # value | bounty | clock_token | other_non_value (RP-22)
-    uid: str = ""  # the tag: a chip re-reported after a restart is recognised, not recounted
+__all__ = ["ChipItem"]  # re-exported: inputs are built from it at the edge
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,12 +71,13 @@ class TableSession:
     level: Level
     pending_level: Level | None = None
     tracked: TrackedHand | None = None  # the hand in play, owned by the irregularities layer
-    pending: Pending = field(default_factory=Pending)  # zones, words, floor rulings (R40-62)
+    # The betting zones, one record each (chips on the felt and the rules' reading of
+    # them), words, floor rulings (R40-62): ``Pending`` is their only holder.
+    pending: Pending = field(default_factory=Pending)
     hand_number: int = 0
     paused: bool = False
     hand_for_hand: bool = False
     absent: frozenset[int] = frozenset()
-    bet_zones: tuple[tuple[int, tuple[ChipItem, ...]], ...] = ()  # chips seen in each bet zone
     seat_cards: tuple[tuple[int, tuple[str, ...]], ...] = ()  # cards read at each seat pad
     board_cards: tuple[str, ...] = ()
     burn_cards: tuple[str, ...] = ()
@@ -96,7 +97,13 @@ class TableSession:
         return self.tracked.hand if self.tracked is not None else None
 
     def zone(self, seat: int) -> tuple[ChipItem, ...]:
-        return dict(self.bet_zones).get(seat, ())
+        """The chips the readers see in ``seat``'s bet zone (kept in ``pending``, once)."""
+        return self.pending.zone(seat).felt
+
+    @property
+    def bet_zones(self) -> tuple[tuple[int, tuple[ChipItem, ...]], ...]:
+        """(seat, chips) of every bet zone with chips on the felt, read from ``pending``."""
+        return tuple((z.seat, z.felt) for z in self.pending.zones if z.felt)
 
     def cards_at(self, seat: int) -> tuple[str, ...]:
         return dict(self.seat_cards).get(seat, ())

@@ -60,7 +60,7 @@ def settle_held(pending: Pending, rulings: Iterable[Ruling]) -> Pending:
             continue
         if ruling.code in APPLIED:
             chips = zone.prior + zone.motion
-            zone = SeatZone(zone.seat, prior_start=chips, prior=chips)
+            zone = SeatZone(zone.seat, prior_start=chips, prior=chips, felt=zone.felt)
         else:
             zone = evolve(zone, motion=(), held=False,
                           change=zone.change + chip_value(zone.motion))

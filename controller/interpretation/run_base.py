@@ -120,11 +120,11 @@ class EventRunBase:
     def _commit(self, seat: int, reading: Interpretation | None) -> None:
         zone = self.zone(seat)
         if self.state.seat(seat).status is SeatStatus.FOLDED:
-            self.put(SeatZone(seat))
+            self.put(SeatZone(seat, felt=zone.felt))
             return
         chips = zone.prior + zone.motion
         self.put(SeatZone(
-            seat, prior_start=chips, prior=chips,
+            seat, prior_start=chips, prior=chips, felt=zone.felt,
             owed=reading.add if reading else 0, change=reading.returned if reading else 0,
             chip_defined=reading.chip_defined if reading else False,
             undercall=reading is not None and completes_undercall(reading, self.rules),
@@ -133,8 +133,7 @@ class EventRunBase:
     def _after_engine(self) -> None:
         state = self.state
         if state.street != self.pending.street or state.phase is Phase.COMPLETE:
-            self.pending = Pending(street=state.street, floors=self.pending.floors,
-                                   next_floor=self.pending.next_floor)
+            self.pending = self.pending.next_street(state.street)
             return
         seat = state.action_on
         if seat is None or self._blocked_for(seat) is not None:

@@ -489,7 +489,7 @@ class EventRun(EventRunBase):
             return True
         chips = zone.prior + zone.motion
         self.put(SeatZone(decl.seat, prior_start=chips, prior=chips, owed=reading.add,
-                          change=reading.returned))
+                          change=reading.returned, felt=self.zone(decl.seat).felt))
         self._note(evolve(reading, text=reading.text + note,
                           rule_ids=(*reading.rule_ids, self.rules.cite("verbal_chips"))))
         return True

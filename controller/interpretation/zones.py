@@ -38,6 +38,12 @@ class SeatZone:
     chip_defined: bool = False  # last ruling came from a motion: more chips = string bet
     held: bool = False  # the motion is an out-of-turn action the applying layer holds (R53-A)
     undercall: bool = False  # R51-B: the chips owed complete an undercall (R51-C sequences)
+    # The tags the readers see in this zone now, from every street until the dealer
+    # collects them (the session keeps it: re-reads after a restart, chips leaving). The
+    # fields above are the rules' reading of this street's chips, which need not match the
+    # felt: pulled prior chips stay prior chips until the pull is ruled (R46), refused or
+    # returned chips lie on the felt without counting.
+    felt: tuple[ChipItem, ...] = ()
 
     @property
     def value(self) -> int:
@@ -79,6 +85,16 @@ class Pending:
     def with_zone(self, zone: SeatZone) -> Pending:
         others = tuple(z for z in self.zones if z.seat != zone.seat)
         return evolve(self, zones=tuple(sorted((*others, zone), key=lambda z: z.seat)))
+
+    def with_felt(self, seat: int, chips: tuple[ChipItem, ...]) -> Pending:
+        """The readers' view of ``seat``'s zone changed (the only writer: the session)."""
+        return self.with_zone(evolve(self.zone(seat), felt=chips))
+
+    def next_street(self, street: Street) -> Pending:
+        """Betting zones belong to one street; the floor's open calls and the chips still on
+        the felt (not yet collected into the pot) carry over."""
+        return Pending(street=street, floors=self.floors, next_floor=self.next_floor,
+                       zones=tuple(SeatZone(z.seat, felt=z.felt) for z in self.zones if z.felt))
 
     def floor(self, ruling_id: str) -> FloorRuling | None:
         return next((f for f in self.floors if f.ruling_id == ruling_id), None)

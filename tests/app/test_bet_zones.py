@@ -1,0 +1,103 @@
+"""Each bet zone's state is held once: in the session's ``pending`` (issue #11).
+
+The readers' view of a zone (the tags on the felt, every street until the dealer collects
+them) and the rules' reading of this street's chips (prior chips, the open motion, chips
+owed and change) live in one ``SeatZone``; ``TableSession.zone`` and ``bet_zones`` read it.
+These tests drive ``TableSession`` with tagged chips, as the readers report them.
+"""
+
+from __future__ import annotations
+
+from pokertable.controller.inputs import ChipItem, ChipsMoved
+from tests.app.rules_table import RulesTable
+
+HOLES = {1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")}
+
+
+def _preflop() -> RulesTable:
+    """Button 3: Ann (1) posts 100, Bob (2) posts 200, the cards are dealt; Cat is first."""
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
+    table.press("hand_start")
+    table.push(1, 100)
+    table.push(2, 100, 100)
+    table.deal(HOLES)
+    return table
+
+
+def _uids(chips: tuple[ChipItem, ...]) -> list[str]:
+    return sorted(c.uid for c in chips)
+
+
+def test_the_zone_the_session_shows_is_the_rules_zone_record() -> None:
+    table = _preflop()
+    table.push(3, 500, 100)  # Cat raises to 600 by chips
+    session = table.session
+    assert session.zone(3) is session.pending.zone(3).felt  # one record, not a copy
+    assert [c.denomination for c in session.zone(3)] == [500, 100]
+    assert all(c.uid for c in session.zone(3))  # the tags the readers gave
+    assert dict(session.bet_zones) == {s: session.pending.zone(s).felt for s in (1, 2, 3)}
+    assert table.hand.seat(3).bet == 600
+    # the rules read the same chips as Cat's prior bet for R46
+    assert [c.denomination for c in session.pending.zone(3).prior] == [500, 100]
+
+
+def test_chips_stay_on_the_felt_into_the_next_street_until_the_dealer_collects() -> None:
+    table = _preflop()
+    table.press("check_call")  # Cat calls 200
+    table.push(3, 100, 100)
+    table.press("check_call")  # Ann completes
+    table.push(1, 100)
+    before = {s: _uids(table.session.zone(s)) for s in (1, 2, 3)}
+    table.press("check_call")  # Bob checks: the round is over
+    table.card("burn", "2c")  # the dealer burns and turns the flop before pulling the bets in
+    for card in ("7d", "8d", "9d"):
+        table.card("board", card)
+    assert table.hand.street.name == "FLOP"
+    zone = table.session.pending.zone(3)
+    assert not zone.prior and not zone.motion  # a new street's reading starts afresh
+    assert {s: _uids(table.session.zone(s)) for s in (1, 2, 3)} == before  # still on the felt
+    events = len(table.events())
+    table.collect()  # the dealer pulls the bets in: no ruling, nothing published
+    assert not any(c for _, c in table.session.bet_zones) and len(table.events()) == events
+    assert table.hand.street.name == "FLOP" and table.hand.action_on == 1
+
+
+def test_a_restart_re_report_is_not_a_second_bet_and_a_missing_tag_leaves_quietly() -> None:
+    table = _preflop()
+    table.push(3, 500, 100)  # Cat raises to 600
+    chips = table.session.zone(3)
+    events = len(table.events())
+    # The readers' full view after a controller restart: the same tags again, one gone.
+    table(ChipsMoved("seat3.bet", 3, chips[:1], (), table.ms(), complete=True))
+    assert table.hand.seat(3).bet == 600 and len(table.events()) == events
+    assert table.session.zone(3) == chips[:1]
+    # A tag the zone never held cannot leave it.
+    stray = ChipItem(1000, uid="never-seen")
+    table(ChipsMoved("seat3.bet", 3, (), (stray,), table.ms()))
+    assert table.session.zone(3) == chips[:1] and len(table.events()) == events
+
+
+def test_a_folded_hands_chips_stay_on_the_felt_and_leave_with_the_dealer() -> None:
+    table = _preflop()
+    table.press("fold")  # Cat folds
+    table.press("fold")  # Ann folds her small blind: Bob wins
+    assert table.hand.phase.name == "COMPLETE"
+    assert [c.denomination for c in table.session.zone(1)] == [100]  # her blind lies there
+    assert [c.denomination for c in table.session.zone(2)] == [100, 100]
+    table.collect()
+    assert not any(c for _, c in table.session.bet_zones)
+    assert not [e for e in table.events() if e["kind"] == "chips_out_of_round"]
+
+
+def test_chips_out_of_turn_returned_stay_on_the_felt_until_taken_back() -> None:
+    table = _preflop()
+    table.push(1, 100)  # Ann calls out of turn (held, R53-A)
+    table.push(3, 500, 100)  # Cat raises to 600: the action to Ann changed
+    zone = table.session.pending.zone(1)
+    assert zone.change == 100 and not zone.motion and not zone.held  # the rules: it goes back
+    assert [c.denomination for c in table.session.zone(1)] == [100, 100]  # the felt: still there
+    returned = table.session.zone(1)[-1:]
+    table(ChipsMoved("seat1.bet", 1, (), returned, table.ms()))  # Ann takes it back
+    assert [c.denomination for c in table.session.zone(1)] == [100]
+    assert table.session.pending.zone(1).change == 0
+    assert table.hand.action_on == 1 and table.hand.seat(1).bet == 100
