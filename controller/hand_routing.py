@@ -383,6 +383,7 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
         return session
     if moved.left and hand.phase is Phase.BETTING and hand.has_seat(seat_no):
         seat_zone = session.pending.zone(seat_no)
+        # The rules read chips by value (R46: any chip of that value pulled back): no tags.
         pulled = tuple(ZoneChip(c.denomination, c.kind) for c in moved.left)
         if seat_zone.prior:
             event: TableEvent = PriorChipsPulled(

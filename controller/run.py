@@ -185,7 +185,9 @@ class TableRuntime:
 
         if self._stop.is_set():
             return  # shutting down: threads end on purpose
-        dead = dead_workers([t for t in self._threads if t.name != "engine"], self.bridge)
+        workers = [t for t in self._threads if t.name != "engine"]
+        workers += [t for bus in self.buses for t in bus.threads()]  # the readers' threads
+        dead = dead_workers(workers, self.bridge)
         if dead:
             if dead != self.dead:
                 log.error("worker thread(s) stopped: %s; no more watchdog pings", ", ".join(dead))

@@ -80,6 +80,12 @@ class TableBus:
         for supervisor in self.supervisors.values():
             supervisor.stop()
 
+    def threads(self) -> list[threading.Thread]:
+        """The bus's worker threads (one per port, the heartbeat watch), once started: the
+        table feeds the systemd watchdog only while every one of them runs."""
+        found = [s.thread for s in self.supervisors.values()] + [self.watch.thread]
+        return [t for t in found if t is not None and t.ident is not None]
+
     def zone_view(self, zone: str) -> frozenset[str]:
         """The UIDs the readers last reported in ``zone``."""
         return self.session.interpreter.zone_view(zone)

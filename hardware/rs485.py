@@ -207,6 +207,11 @@ class Rs485Supervisor:
         self._thread = threading.Thread(target=self._run, name=f"rs485 {self.url}", daemon=True)
         self._thread.start()
 
+    @property
+    def thread(self) -> threading.Thread | None:
+        """The polling thread (None before ``start``); it lives until ``stop``."""
+        return self._thread
+
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None:

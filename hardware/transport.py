@@ -202,6 +202,11 @@ class PortSupervisor:
         self._thread = threading.Thread(target=self._run, name=f"port {self.url}", daemon=True)
         self._thread.start()
 
+    @property
+    def thread(self) -> threading.Thread | None:
+        """The supervisor thread (None before ``start``); it lives until ``stop``."""
+        return self._thread
+
     def stop(self) -> None:
         self._stop.set()
         reader = self._reader
@@ -276,6 +281,10 @@ class HeartbeatWatch:
 
     def start(self) -> None:
         self._thread.start()
+
+    @property
+    def thread(self) -> threading.Thread:
+        return self._thread
 
     def stop(self) -> None:
         self._stop.set()
