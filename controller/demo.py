@@ -150,7 +150,10 @@ class Dealer:
                 )
 
     def press(self, button: str, amount: int | None = None) -> None:
-        self.app.submit(ConsolePress(button, wall_ms(), amount))
+        # A declaration names the seat whose action LED is lit, as the GPIO console's does:
+        # if the action moved before the table reads it, it is refused, never moved.
+        lit = self.acting if button not in ("hand_start", "confirm") else None
+        self.app.submit(ConsolePress(button, wall_ms(), amount, lit_seat=lit))
 
     def push(self, seat: int, amount: int) -> None:
         from pokertable.hardware.simulator import PushChips

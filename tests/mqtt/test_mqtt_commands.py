@@ -59,6 +59,9 @@ def test_rule_23_clock_level_reaches_the_application(broker, bridge, subscribers
         ({"command": "penalty", "request_id": "d7", "seat": 1, "penalty": "missed_hands",
           "count": 3, "rule_ids": ["TDA2024-71"], "note": "abusive language"}, None),
         ({"command": "resume", "request_id": "d8"}, None),
+        ({"command": "dealer_button", "request_id": "d9", "button": "check_call",
+          "lit_seat": 3}, None),
+        ({"command": "card_exposed", "request_id": "d10", "seat": 2, "card_index": 1}, None),
     ],
 )
 def test_valid_director_commands_are_delivered(broker, bridge, subscribers, command, field):
