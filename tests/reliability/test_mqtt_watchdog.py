@@ -54,6 +54,18 @@ def next_message(sock: socket.socket, wanted: str) -> list[str]:
             return seen
 
 
+def assert_no_pings(sock: socket.socket, seen: list[str]) -> None:
+    """No ``WATCHDOG=1`` among the datagrams waiting on ``sock`` (after ``seen``)."""
+    sock.setblocking(False)
+    after = []
+    while True:
+        try:
+            after.append(sock.recv(4096).decode())
+        except BlockingIOError:
+            break
+    assert "WATCHDOG=1" not in after, (seen, after)
+
+
 def _runtime(tmp_path: Path, port: int, *more: str) -> TableRuntime:
     """A table on the broker at ``port``; ``more`` adds config lines (a reader port)."""
     (tmp_path / "table.toml").write_text(
@@ -90,14 +102,7 @@ def test_mqtt_watchdog_stops_when_the_bridge_thread_dies(tmp_path, notify_socket
         while app.stats.inputs < 2:  # a full loop turn, watchdog call included, after the first
             assert time.monotonic() < deadline, "the engine never took the second input"
             time.sleep(0.01)
-        notify_socket.setblocking(False)
-        after = []
-        while True:
-            try:
-                after.append(notify_socket.recv(4096).decode())
-            except BlockingIOError:
-                break
-        assert "WATCHDOG=1" not in after, (seen, after)
+        assert_no_pings(notify_socket, seen)
     finally:
         runtime.stop()
         broker.stop()
@@ -122,14 +127,7 @@ def test_watchdog_stops_when_a_reader_thread_dies(
         app.submit(ConsolePress("undo", 2))
         # a full loop turn, watchdog call included, after the thread died
         wait_for(lambda: app.stats.inputs >= 2, "the engine to take both inputs")
-        notify_socket.setblocking(False)
-        after = []
-        while True:
-            try:
-                after.append(notify_socket.recv(4096).decode())
-            except BlockingIOError:
-                break
-        assert "WATCHDOG=1" not in after, (seen, after)
+        assert_no_pings(notify_socket, seen)
     finally:
         runtime.stop()
         broker.stop()
