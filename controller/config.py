@@ -19,7 +19,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from pokertable.controller.model import AnteFormat, Level, Variant
 from pokertable.controller.profiles import ProfileError, load_profile
@@ -84,6 +91,12 @@ class PathSection(_Strict):
     path: str
 
 
+class JournalSection(PathSection):
+    # Hole cards sealed at rest in the journal and the outbox (controller/sealing.py);
+    # unset: they are stored in clear (a warning at start says so).
+    seal_key_file: str | None = None
+
+
 class ReaderSection(_Strict):
     port: str  # a device path or any pyserial URL (loop://, a pty path)
     transport: Literal["uart", "rs485"] = "uart"
@@ -120,10 +133,18 @@ class AppConfig(_Strict):
     levels: list[LevelSection] = Field(min_length=1)
     players: list[PlayerSection] = Field(default_factory=list)
     registry: PathSection = PathSection(path="registry.sqlite3")
-    journal: PathSection = PathSection(path="journal.jsonl")
+    journal: JournalSection = JournalSection(path="journal.jsonl")
     readers: list[ReaderSection] = Field(default_factory=list)
     gpio: GpioSection = GpioSection()
     mqtt: MqttSection | None = None
+
+    @field_validator("journal", mode="before")
+    @classmethod
+    def _journal_section(cls, value: object) -> object:
+        """Code that builds a config with a plain ``PathSection`` journal keeps working."""
+        if isinstance(value, PathSection) and not isinstance(value, JournalSection):
+            return value.model_dump()
+        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> AppConfig:
@@ -162,7 +183,10 @@ def parse_config(data: dict[str, object], base: Path | None = None) -> AppConfig
 
         updates: dict[str, object] = {
             "registry": PathSection(path=rel(config.registry.path)),
-            "journal": PathSection(path=rel(config.journal.path)),
+            "journal": JournalSection(
+                path=rel(config.journal.path),
+                seal_key_file=rel(key) if (key := config.journal.seal_key_file) else None,
+            ),
         }
         if config.mqtt is not None:
             mq = config.mqtt
@@ -233,6 +257,13 @@ def _file_problems(config: AppConfig) -> list[str]:
             path = getattr(config.mqtt, key)
             if path is not None and not Path(path).is_file():
                 problems.append(f"mqtt.{key}: {path} does not exist or is not a file")
+    if config.journal.seal_key_file is not None:
+        from pokertable.controller.sealing import Sealer, SealError
+
+        try:
+            Sealer.from_file(config.journal.seal_key_file)
+        except SealError as exc:
+            problems.append(str(exc))
     return problems
 
 

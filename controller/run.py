@@ -47,6 +47,7 @@ class TableRuntime:
         self.bridge: Any = None
         self._publisher_factory = publisher_factory or self._bridge_factory
         self.buses: list[Any] = []
+        self._started: list[Any] = []
         self.console: Any = None
         self.gpio: Any = None
         self.app: TableApp | None = None
@@ -55,6 +56,7 @@ class TableRuntime:
         self.dead: list[str] = []  # worker threads found stopped by the watchdog check
 
     def _bridge_factory(self, session_id: str) -> Any:
+        from pokertable.controller.sealing import OutboxSeal, sealer_for
         from pokertable.mqtt.bridge import TableBridge, TlsOptions
 
         mq = self.config.mqtt
@@ -74,6 +76,7 @@ class TableRuntime:
             password=password,
             tls=TlsOptions(ca_certs=mq.tls_ca) if mq.tls_ca else None,
             secure_delay_s=mq.secure_delay_s,
+            sealer=OutboxSeal(sealer_for(self.config.journal.seal_key_file)),
         )
 
     def start(self) -> TableApp:
@@ -129,6 +132,9 @@ class TableRuntime:
         app.publisher = self.bridge
         replayed = app.recover()
         log.info("journal replayed: %d inputs; hand %s", replayed, app.session.hand_number)
+        if self.config.journal.seal_key_file is None:
+            log.warning("journal.seal_key_file is not set: hole cards are kept in clear in "
+                        "the journal and the outbox (docs/overlay.md, hole cards at rest)")
         if self.bridge is not None:
             self.bridge.start()
             self._spawn(self._pump_commands, "mqtt-commands")
@@ -137,6 +143,7 @@ class TableRuntime:
             # pump thread in between cost a thread handoff per chip (docs/benchmarks.md).
             bus.session.sink = functools.partial(self._submit_hardware, app)
             bus.start()
+            self._started.append(bus)
         if self.console is not None:
             self._spawn(self._pump_console, "console")
         self._spawn(lambda: app.run(watchdog=self._watchdog), "engine")
@@ -200,7 +207,7 @@ class TableRuntime:
             self.app.stop()
         for thread in self._threads:
             thread.join(timeout=3)
-        for bus in self.buses:
+        for bus in self._started:  # a start refused before the buses ran stops cleanly
             bus.stop()
         if self.console is not None:
             self.console.all_leds_off()
