@@ -131,7 +131,7 @@ class TableApp:
         self.clock_ms = clock_ms
         self.on_output = on_output
         self.inputs: queue.Queue[Input | None] = queue.Queue()
-        self.journal = Journal(config.journal.path, sealer=sealer_for(config.journal.seal_key_file))
+        self.journal = Journal(config.journal.path, sealer=sealer_for(config.seal_key_file))
         self.stats = Stats()
         self.session = fresh_session(self.config)
         self._lock = threading.Lock()  # guards self.session for readers on other threads

@@ -19,14 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pokertable.controller.model import AnteFormat, Level, Variant
 from pokertable.controller.profiles import ProfileError, load_profile
@@ -91,10 +84,10 @@ class PathSection(_Strict):
     path: str
 
 
-class JournalSection(PathSection):
+class SealingSection(_Strict):
     # Hole cards sealed at rest in the journal and the outbox (controller/sealing.py);
-    # unset: they are stored in clear (a warning at start says so).
-    seal_key_file: str | None = None
+    # no [sealing] section: they are stored in clear (``pokertable run`` warns at start).
+    key_file: str
 
 
 class ReaderSection(_Strict):
@@ -133,18 +126,15 @@ class AppConfig(_Strict):
     levels: list[LevelSection] = Field(min_length=1)
     players: list[PlayerSection] = Field(default_factory=list)
     registry: PathSection = PathSection(path="registry.sqlite3")
-    journal: JournalSection = JournalSection(path="journal.jsonl")
+    journal: PathSection = PathSection(path="journal.jsonl")
     readers: list[ReaderSection] = Field(default_factory=list)
     gpio: GpioSection = GpioSection()
     mqtt: MqttSection | None = None
+    sealing: SealingSection | None = None
 
-    @field_validator("journal", mode="before")
-    @classmethod
-    def _journal_section(cls, value: object) -> object:
-        """Code that builds a config with a plain ``PathSection`` journal keeps working."""
-        if isinstance(value, PathSection) and not isinstance(value, JournalSection):
-            return value.model_dump()
-        return value
+    @property
+    def seal_key_file(self) -> str | None:
+        return None if self.sealing is None else self.sealing.key_file
 
     @model_validator(mode="after")
     def _consistent(self) -> AppConfig:
@@ -183,10 +173,7 @@ def parse_config(data: dict[str, object], base: Path | None = None) -> AppConfig
 
         updates: dict[str, object] = {
             "registry": PathSection(path=rel(config.registry.path)),
-            "journal": JournalSection(
-                path=rel(config.journal.path),
-                seal_key_file=rel(key) if (key := config.journal.seal_key_file) else None,
-            ),
+            "journal": PathSection(path=rel(config.journal.path)),
         }
         if config.mqtt is not None:
             mq = config.mqtt
@@ -197,6 +184,8 @@ def parse_config(data: dict[str, object], base: Path | None = None) -> AppConfig
                     "tls_ca": rel(mq.tls_ca) if mq.tls_ca else None,
                 }
             )
+        if config.sealing is not None:
+            updates["sealing"] = SealingSection(key_file=rel(config.sealing.key_file))
         config = config.model_copy(update=updates)
     return config
 
@@ -257,11 +246,11 @@ def _file_problems(config: AppConfig) -> list[str]:
             path = getattr(config.mqtt, key)
             if path is not None and not Path(path).is_file():
                 problems.append(f"mqtt.{key}: {path} does not exist or is not a file")
-    if config.journal.seal_key_file is not None:
+    if config.sealing is not None:
         from pokertable.controller.sealing import Sealer, SealError
 
         try:
-            Sealer.from_file(config.journal.seal_key_file)
+            Sealer.from_file(config.sealing.key_file)
         except SealError as exc:
             problems.append(str(exc))
     return problems

@@ -105,8 +105,10 @@ def render(answers: Answers) -> str:
         "",
         "[journal]",
         f"path = {path('journal.jsonl')}",
+        "",
         "# Hole cards are sealed at rest with this key (mode 0600; keep a copy off the table)",
-        f"seal_key_file = {path(KEY_FILE)}",
+        "[sealing]",
+        f"key_file = {path(KEY_FILE)}",
         "",
     ]
     for port_path in answers.ports:

@@ -283,7 +283,7 @@ def run(args: argparse.Namespace) -> int:
         sealed = data[: found.good_bytes].count(b'"sealed":')
         if sealed:
             notes.append(f"{sealed} record(s) with sealed hole cards, opened only with the "
-                         "key of journal.seal_key_file")
+                         "key of sealing.key_file")
         if found.torn_tail:
             notes.append(f"a torn last line of {len(found.torn_tail)} bytes (cut off at start)")
         suffix = f" ({'; '.join(notes)})" if notes else ""

@@ -299,7 +299,7 @@ def run(args: argparse.Namespace) -> int:
     from pokertable.controller.sealing import SealError, open_record, sealer_for
 
     try:  # hole cards sealed at rest need the table's key (controller/sealing.py)
-        sealer = sealer_for(config.journal.seal_key_file)
+        sealer = sealer_for(config.seal_key_file)
         records = [open_record(record, sealer) for record in records]
     except SealError as exc:
         print(f"error: {path}: {exc}", file=sys.stderr)

@@ -76,7 +76,7 @@ class TableRuntime:
             password=password,
             tls=TlsOptions(ca_certs=mq.tls_ca) if mq.tls_ca else None,
             secure_delay_s=mq.secure_delay_s,
-            sealer=OutboxSeal(sealer_for(self.config.journal.seal_key_file)),
+            sealer=OutboxSeal(sealer_for(self.config.seal_key_file)),
         )
 
     def start(self) -> TableApp:
@@ -132,9 +132,6 @@ class TableRuntime:
         app.publisher = self.bridge
         replayed = app.recover()
         log.info("journal replayed: %d inputs; hand %s", replayed, app.session.hand_number)
-        if self.config.journal.seal_key_file is None:
-            log.warning("journal.seal_key_file is not set: hole cards are kept in clear in "
-                        "the journal and the outbox (docs/overlay.md, hole cards at rest)")
         if self.bridge is not None:
             self.bridge.start()
             self._spawn(self._pump_commands, "mqtt-commands")
@@ -298,6 +295,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"cannot start the table: {exc}", file=sys.stderr)
         runtime.stop()
         return EX_CONFIG
+    if config.seal_key_file is None:
+        log.warning("[sealing] key_file is not set: hole cards are kept in clear in the "
+                    "journal and the outbox (docs/overlay.md, hole cards at rest)")
     systemd_notify.notify_ready()
     systemd_notify.notify_status(f"table {config.table.id} running")
     try:

@@ -1,8 +1,8 @@
 """Hole cards sealed at rest: the journal and the MQTT outbox never hold one in clear.
 
 A table's journal and outbox sit on an SD card that anyone who lifts the Pi can read, and
-the outbox keeps hole cards for the whole broadcast delay. So with ``[journal]
-seal_key_file`` set, the private part of a record (the card and tag of every read that is
+the outbox keeps hole cards for the whole broadcast delay. So with ``[sealing] key_file``
+set, the private part of a record (the card and tag of every read that is
 not on the board: hole cards, burns, mucks) is encrypted with AES-256-GCM under a key kept
 in its own file (mode 0600), and the outbox's secure lane stores each payload encrypted.
 Public fields stay readable: ``pokertable journal verify`` and anyone reading a journal
@@ -13,7 +13,7 @@ hand with its hole cards. The key is bound to nothing else: keep a copy off the 
 
     python -m pokertable.controller.sealing new-key /var/lib/pokertable/hole-cards.key
 
->>> sealer = Sealer(bytes(32), "journal.seal_key_file")
+>>> sealer = Sealer(bytes(32), "hole-cards.key")
 >>> record = {"kind": "card", "zone": "seat3.cards", "seat": 3, "card": "As", "uid": "t1",
 ...           "at_ms": 5}
 >>> sealed = sealer.seal_record(record)
@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-FIELD = "journal.seal_key_file"
+FIELD = "sealing.key_file"
 """The config key that names the key file (every error names it)."""
 SEALED = "sealed"
 """The journal record key that holds the encrypted private fields."""
@@ -189,7 +189,7 @@ class OutboxSeal:
 
 
 def sealer_for(key_file: str | None) -> Sealer | None:
-    """The config's sealer, or None when ``seal_key_file`` is not set (cards in clear)."""
+    """The config's sealer, or None when ``[sealing] key_file`` is not set (cards in clear)."""
     return None if key_file is None else Sealer.from_file(key_file)
 
 
@@ -221,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    print(f'wrote {args.file} (mode 0600); set [journal] seal_key_file = "{args.file}"')
+    print(f'wrote {args.file} (mode 0600); set [sealing] key_file = "{args.file}"')
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Hole cards at rest (issue #14): with ``[journal] seal_key_file`` set, neither the journal
+"""Hole cards at rest (issue #14): with ``[sealing] key_file`` set, neither the journal
 nor the outbox's SQLite files ever hold a hole card in clear, a restart still recovers the
 hand with its hole cards, and a missing or wrong key is one line naming the config field.
 """
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from pokertable.controller.app import TableApp
-from pokertable.controller.config import JournalSection, file_problems, load_config
+from pokertable.controller.config import PathSection, file_problems, load_config
 from pokertable.controller.journal import Journal, JournalError
 from pokertable.controller.journal import run as journal_cli
 from pokertable.controller.sealing import FIELD, OutboxSeal, Sealer, SealError, new_key
@@ -131,7 +131,7 @@ def test_a_missing_or_open_key_file_is_one_line_naming_the_field(tmp_path: Path)
     config.write_text(
         '[table]\nvenue = "club"\nid = "t1"\nseats = 9\n'
         "[[levels]]\nnumber = 1\nsmall_blind = 100\nbig_blind = 200\n"
-        '[journal]\npath = "journal.jsonl"\nseal_key_file = "hole-cards.key"\n'
+        '[sealing]\nkey_file = "hole-cards.key"\n'
     )
     [missing] = file_problems(config)
     assert missing.startswith(f"{FIELD}: ") and "new-key" in missing
@@ -169,11 +169,9 @@ def _holds(seat_no: int, cards: int, state: dict[str, Any]) -> bool:
 def _sealed_rig(tmp_path: Path) -> TableRig:
     rig = TableRig(tmp_path / "table", PLAYERS, first_button=3)
     new_key(rig.workdir / "hole-cards.key")
-    text = rig.config.read_text().replace(
-        'path = "journal.jsonl"\n', 'path = "journal.jsonl"\nseal_key_file = "hole-cards.key"\n'
-    )
     # The secure lane holds hole cards for the broadcast delay: they wait in the outbox.
-    rig.config.write_text(text + "secure_delay_s = 600\n")
+    text = rig.config.read_text() + "secure_delay_s = 600\n"
+    rig.config.write_text(text + '[sealing]\nkey_file = "hole-cards.key"\n')
     return rig
 
 
@@ -219,15 +217,7 @@ def test_live_table_keeps_hole_cards_sealed_and_a_restart_recovers_them(tmp_path
         copy = tmp_path / "copy.jsonl"
         shutil.copy(journal, copy)
         config = load_config(rig.config)
-        app = TableApp(
-            config.model_copy(
-                update={
-                    "journal": JournalSection(
-                        path=str(copy), seal_key_file=config.journal.seal_key_file
-                    )
-                }
-            )
-        )
+        app = TableApp(config.model_copy(update={"journal": PathSection(path=str(copy))}))
         app.recover()
         tracked = app.session.tracked
         assert tracked is not None
