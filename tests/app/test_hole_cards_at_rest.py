@@ -255,3 +255,31 @@ def test_live_table_keeps_hole_cards_sealed_and_a_restart_recovers_them(tmp_path
         assert state["street"] == "preflop"
     finally:
         rig.close()
+
+
+def test_phh_export_opens_sealed_hole_cards_with_the_key_only(
+    tmp_path: Path, key: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokertable.controller import cli
+    from tests.app.test_phh_export import CONFIG, JournaledTable, _play_session
+
+    path = tmp_path / "journal.jsonl"
+    journal = Journal(path, fsync=False, sealer=Sealer.from_file(key))
+    _play_session(JournaledTable(journal))
+    journal.close()
+    assert b'"sealed":' in path.read_bytes()
+    config = tmp_path / "table.toml"
+    config.write_text(CONFIG + f'\n[sealing]\nkey_file = "{key}"\n')
+    out = tmp_path / "phh"
+    assert cli.main(["export", "phh", str(path), "--config", str(config), "-o", str(out)]) == 0
+    files = sorted(out.glob("*.phh"))
+    assert len(files) == 3
+    first = files[0].read_text()  # the hole cards are back, as the table dealt them
+    assert '"d dh p1 AsAd"' in first and '"d dh p3 QsQd"' in first
+    assert not any("??" in f.read_text() for f in files)
+
+    config.write_text(CONFIG)  # no key: the export refuses, naming the field
+    capsys.readouterr()
+    assert cli.main(["export", "phh", str(path), "--config", str(config), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and FIELD in err
