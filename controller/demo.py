@@ -529,9 +529,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         ports = [sim.port_of(n) for n in sorted(sim.nodes)]
         config = _config(tmp, args.players, ports, host, port, args.profile)
         # The room's clients come first, so they see the table's very first state.
-        stack.enter_context(
-            demo_overlay.overlay_page(args, host, port, broker and broker.ws_port, "demo", "t1")
-        )
+        stack.enter_context(demo_overlay.overlay_page(args, host, port, broker))
         viewer = Viewer(host, port, "demo", "t1", stall_s=args.stall_limit)
         viewer.start()
         stack.callback(viewer.stop)

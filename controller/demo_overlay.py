@@ -15,6 +15,7 @@ import argparse
 import contextlib
 import os
 from collections.abc import Iterator
+from typing import Any
 
 SHIPPED_WS_PORT = 9001
 """The WebSockets listener of mqtt/broker/mosquitto.conf."""
@@ -58,11 +59,12 @@ def overlay_page(
     args: argparse.Namespace,
     host: str,
     port: int,
-    broker_ws_port: int | None,
-    venue: str,
-    table: str,
+    broker: Any,
+    venue: str = "demo",
+    table: str = "t1",
 ) -> Iterator[str | None]:
-    """Relay and page for the demo's table while the block runs; yields the page's URL."""
+    """Relay and page for the demo's table while the block runs; yields the page's URL.
+    ``broker`` is the demo's in-process broker, or None for the one given by ``--broker``."""
     if not getattr(args, "overlay", False):  # callers that build their own Namespace
         yield None
         return
@@ -70,7 +72,7 @@ def overlay_page(
 
     if args.overlay_delay < 0:
         raise SystemExit("pokertable demo: --overlay-delay must be 0 or more seconds")
-    ws = broker_ws_port if broker_ws_port is not None else SHIPPED_WS_PORT
+    ws = broker.ws_port if broker is not None else SHIPPED_WS_PORT
     page = {
         "ws_url": f"ws://{host}:{ws}",
         "username": "broadcast",

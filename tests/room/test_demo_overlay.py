@@ -23,6 +23,10 @@ pytestmark = pytest.mark.needs("micropython", "chromium")
 PLAYERS = ["Ada", "Ben", "Cleo"]  # the demo's first three names
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Output:
     """The demo's stdout, line by line, read on a thread so the test never blocks on it."""
 
@@ -69,6 +73,9 @@ def test_demo_overlay_prints_a_url_whose_page_shows_the_table(browser: Any) -> N
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        # Ctrl-C must reach it even when the suite runs as a background job (which ignores
+        # SIGINT, and a child would inherit that)
+        preexec_fn=_default_sigint,
     )
     out = Output(process)
     try:
@@ -97,5 +104,10 @@ def test_demo_overlay_prints_a_url_whose_page_shows_the_table(browser: Any) -> N
         wait_for(lambda: out.matching(r"^hand 2 "), "two hands played", timeout=300)
     finally:
         process.send_signal(signal.SIGINT)  # Ctrl-C, as a newcomer stops it
-        code = process.wait(60)
+        try:
+            code = process.wait(120)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(30)
+            raise AssertionError(f"the demo did not stop on Ctrl-C: {out.text()}") from None
     assert code == 130, out.text()  # stopped cleanly: no traceback, every part shut down
