@@ -85,6 +85,13 @@ def test_journal_seals_off_board_cards_and_opens_them_with_the_key(
     out = capsys.readouterr().out
     assert "ok, 8 records" in out and "7 record(s) with sealed hole cards" in out and FIELD in out
 
+    # Repair needs no key either: a torn tail is cut and the sealed records stay sealed.
+    with open(path, "ab") as f:
+        f.write(b'{"kind":"card"')
+    assert journal_cli(argparse.Namespace(action="repair", file=path)) == 0
+    assert in_clear(path.read_bytes(), ["Kh", "Ad", "5s"]) == []
+    assert list(Journal(path, sealer=Sealer.from_file(key)).records()) == written
+
     # The control: without a key the same records put the cards on disk (the check bites).
     plain = tmp_path / "plain.jsonl"
     Journal(plain).append(written[0])
