@@ -38,6 +38,7 @@ from pokertable.controller.inputs import (
 )
 from pokertable.controller.journal import Journal, JournalError, what_to_do
 from pokertable.controller.public_state import table_state
+from pokertable.controller.sealing import sealer_for
 from pokertable.controller.session import Output, SessionConfig, TableSession, apply, new_session
 from pokertable.controller.table import TableSeat
 
@@ -130,7 +131,7 @@ class TableApp:
         self.clock_ms = clock_ms
         self.on_output = on_output
         self.inputs: queue.Queue[Input | None] = queue.Queue()
-        self.journal = Journal(config.journal.path)
+        self.journal = Journal(config.journal.path, sealer=sealer_for(config.seal_key_file))
         self.stats = Stats()
         self.session = fresh_session(self.config)
         self._lock = threading.Lock()  # guards self.session for readers on other threads

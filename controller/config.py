@@ -84,6 +84,12 @@ class PathSection(_Strict):
     path: str
 
 
+class SealingSection(_Strict):
+    # Hole cards sealed at rest in the journal and the outbox (controller/sealing.py);
+    # no [sealing] section: they are stored in clear (``pokertable run`` warns at start).
+    key_file: str
+
+
 class ReaderSection(_Strict):
     port: str  # a device path or any pyserial URL (loop://, a pty path)
     transport: Literal["uart", "rs485"] = "uart"
@@ -124,6 +130,11 @@ class AppConfig(_Strict):
     readers: list[ReaderSection] = Field(default_factory=list)
     gpio: GpioSection = GpioSection()
     mqtt: MqttSection | None = None
+    sealing: SealingSection | None = None
+
+    @property
+    def seal_key_file(self) -> str | None:
+        return None if self.sealing is None else self.sealing.key_file
 
     @model_validator(mode="after")
     def _consistent(self) -> AppConfig:
@@ -173,6 +184,8 @@ def parse_config(data: dict[str, object], base: Path | None = None) -> AppConfig
                     "tls_ca": rel(mq.tls_ca) if mq.tls_ca else None,
                 }
             )
+        if config.sealing is not None:
+            updates["sealing"] = SealingSection(key_file=rel(config.sealing.key_file))
         config = config.model_copy(update=updates)
     return config
 
@@ -233,6 +246,13 @@ def _file_problems(config: AppConfig) -> list[str]:
             path = getattr(config.mqtt, key)
             if path is not None and not Path(path).is_file():
                 problems.append(f"mqtt.{key}: {path} does not exist or is not a file")
+    if config.sealing is not None:
+        from pokertable.controller.sealing import Sealer, SealError
+
+        try:
+            Sealer.from_file(config.sealing.key_file)
+        except SealError as exc:
+            problems.append(str(exc))
     return problems
 
 

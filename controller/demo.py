@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pokertable.controller import betting
+from pokertable.controller import betting, demo_overlay
 from pokertable.controller.app import TableApp, wall_ms
 from pokertable.controller.cards import RANKS, SUITS
 from pokertable.controller.config import (
@@ -436,6 +436,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="give up when the table takes no input for this long (a last resort; "
         f"default: {STALL_S:.0f} s)",
     )
+    demo_overlay.add_arguments(parser)  # --overlay: the broadcast page (controller/demo_overlay.py)
 
 
 def _config(
@@ -510,7 +511,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
     else:
         from pokertable.mqtt.inprocess_broker import AmqttBroker
 
-        broker = AmqttBroker()
+        broker = AmqttBroker(ws_port=demo_overlay.ws_port(args))
         broker.start()
         host, port = "127.0.0.1", broker.port
     pause = args.floor_pause
@@ -531,6 +532,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         ports = [sim.port_of(n) for n in sorted(sim.nodes)]
         config = _config(tmp, args.players, ports, host, port, args.profile)
         # The room's clients come first, so they see the table's very first state.
+        stack.enter_context(demo_overlay.overlay_page(args, host, port, broker))
         viewer = Viewer(host, port, "demo", "t1", stall_s=args.stall_limit)
         viewer.start()
         stack.callback(viewer.stop)

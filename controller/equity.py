@@ -4,7 +4,7 @@ Pure: cards in, shares out; no clock, no I/O, no randomness that is not seeded f
 cards themselves, so the same spot always gives the same figures (a broadcast replayed
 from the journal shows what the live one showed).
 
-Policy (documented in docs/overlay.md): every hold'em spot is enumerated exactly, since the
+Policy (documented in docs/equity.md): every hold'em spot is enumerated exactly, since the
 largest (heads-up pre-flop, 1,712,304 boards) fits the budget. An Omaha spot is exact when
 its boards times seats times the 60 two-plus-three hands fit ``EXACT_BUDGET`` evaluations
 (every flop, turn and river spot of up to ten seats does); pre-flop Omaha is sampled, with

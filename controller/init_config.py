@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 SERVICE_DATA = Path("/var/lib/pokertable")
+KEY_FILE = "hole-cards.key"
 
 
 @dataclass
@@ -105,6 +106,10 @@ def render(answers: Answers) -> str:
         "[journal]",
         f"path = {path('journal.jsonl')}",
         "",
+        "# Hole cards are sealed at rest with this key (mode 0600; keep a copy off the table)",
+        "[sealing]",
+        f"key_file = {path(KEY_FILE)}",
+        "",
     ]
     for port_path in answers.ports:
         lines += ["[[readers]]", f"port = {json.dumps(port_path)}", 'transport = "uart"', ""]
@@ -167,10 +172,15 @@ def run(args: argparse.Namespace) -> int:
             print("init: no answers on stdin; use --defaults to write without asking",
                   file=sys.stderr)
             return 1
+    from pokertable.controller.sealing import new_key
+
+    key = (Path(answers.data_dir) if answers.data_dir else output.parent) / KEY_FILE
     try:
         output.write_text(render(answers), encoding="utf-8")
+        if not key.exists():  # an existing key still opens its journal: never replaced
+            new_key(key)
     except OSError as exc:
-        print(f"init: cannot write {output}: {exc.strerror}", file=sys.stderr)
+        print(f"init: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 1
     problems = file_problems(output)
     if problems:

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from pokertable.controller.sealing import Sealer, SealError, open_record
+
 
 class JournalError(Exception):
     """The journal cannot be used (corrupt in the middle, not writable); says what to do."""
@@ -135,8 +137,10 @@ def what_to_do(path: Path) -> str:
 
 
 class Journal:
-    def __init__(self, path: str | Path, *, fsync: bool = True) -> None:
+    def __init__(self, path: str | Path, *, fsync: bool = True, sealer: Sealer | None = None
+                 ) -> None:
         self.path = Path(path)
+        self._sealer = sealer  # hole cards sealed at rest (controller/sealing.py)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fsync = fsync
         # Lines written and lines known fsynced: ``sync`` may run on another thread than
@@ -179,6 +183,8 @@ class Journal:
         without it the line waits for the next ``sync()`` (group commit).
         """
         index = self._count
+        if self._sealer is not None:
+            record = self._sealer.seal_record(record)
         self._file.write(encode_record(index, record))
         self._file.flush()
         self._written += 1
@@ -207,7 +213,10 @@ class Journal:
                 if reason is not None:
                     raise JournalError(f"journal {self.path}: record {index + 1}: {reason}")
                 index += 1
-                yield record
+                try:
+                    yield open_record(record, self._sealer)
+                except SealError as exc:
+                    raise JournalError(f"journal {self.path}: record {index}: {exc}") from None
 
     def close(self) -> None:
         if not self._file.closed:
@@ -271,6 +280,10 @@ def run(args: argparse.Namespace) -> int:
             notes.append(f"{found.blank_lines} blank line(s) skipped")
         if found.legacy_lines:
             notes.append(f"{found.legacy_lines} record(s) from before checksums")
+        sealed = data[: found.good_bytes].count(b'"sealed":')
+        if sealed:
+            notes.append(f"{sealed} record(s) with sealed hole cards, opened only with the "
+                         "key of sealing.key_file")
         if found.torn_tail:
             notes.append(f"a torn last line of {len(found.torn_tail)} bytes (cut off at start)")
         suffix = f" ({'; '.join(notes)})" if notes else ""

@@ -296,6 +296,14 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if torn:
         print(f"note: {path}: a torn last line ({torn} bytes) was left out", file=sys.stderr)
+    from pokertable.controller.sealing import SealError, open_record, sealer_for
+
+    try:  # hole cards sealed at rest need the table's key (controller/sealing.py)
+        sealer = sealer_for(config.seal_key_file)
+        records = [open_record(record, sealer) for record in records]
+    except SealError as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return 1
     from pokertable.controller.app import fresh_session
 
     session = fresh_session(config)

@@ -47,6 +47,7 @@ class TableRuntime:
         self.bridge: Any = None
         self._publisher_factory = publisher_factory or self._bridge_factory
         self.buses: list[Any] = []
+        self._started: list[Any] = []
         self.console: Any = None
         self.gpio: Any = None
         self.app: TableApp | None = None
@@ -55,6 +56,7 @@ class TableRuntime:
         self.dead: list[str] = []  # worker threads found stopped by the watchdog check
 
     def _bridge_factory(self, session_id: str) -> Any:
+        from pokertable.controller.sealing import OutboxSeal, sealer_for
         from pokertable.mqtt.bridge import TableBridge, TlsOptions
 
         mq = self.config.mqtt
@@ -74,6 +76,7 @@ class TableRuntime:
             password=password,
             tls=TlsOptions(ca_certs=mq.tls_ca) if mq.tls_ca else None,
             secure_delay_s=mq.secure_delay_s,
+            sealer=OutboxSeal(sealer_for(self.config.seal_key_file)),
         )
 
     def start(self) -> TableApp:
@@ -137,6 +140,7 @@ class TableRuntime:
             # pump thread in between cost a thread handoff per chip (docs/benchmarks.md).
             bus.session.sink = functools.partial(self._submit_hardware, app)
             bus.start()
+            self._started.append(bus)
         if self.console is not None:
             self._spawn(self._pump_console, "console")
         self._spawn(lambda: app.run(watchdog=self._watchdog), "engine")
@@ -202,7 +206,7 @@ class TableRuntime:
             self.app.stop()
         for thread in self._threads:
             thread.join(timeout=3)
-        for bus in self.buses:
+        for bus in self._started:  # a start refused before the buses ran stops cleanly
             bus.stop()
         if self.console is not None:
             self.console.all_leds_off()
@@ -293,6 +297,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"cannot start the table: {exc}", file=sys.stderr)
         runtime.stop()
         return EX_CONFIG
+    if config.seal_key_file is None:
+        log.warning("[sealing] key_file is not set: hole cards are kept in clear in the "
+                    "journal and the outbox (docs/overlay.md, hole cards at rest)")
     systemd_notify.notify_ready()
     systemd_notify.notify_status(f"table {config.table.id} running")
     try:

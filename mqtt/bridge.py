@@ -38,7 +38,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from pokertable.mqtt.errors import MqttBridgeError, PayloadError
-from pokertable.mqtt.outbox import DEFAULT_MAX_BYTES, Outbox
+from pokertable.mqtt.outbox import DEFAULT_MAX_BYTES, Outbox, PayloadSeal
 from pokertable.mqtt.payloads import MAX_INBOUND_BYTES, SchemaName, decode, validate
 from pokertable.mqtt.topics import TableTopics, check_name
 
@@ -134,6 +134,7 @@ class TableBridge:
         reconnect_delay_s: tuple[int, int] = (1, 4),
         client_id: str | None = None,
         clock_ms: Callable[[], int] = wall_clock_ms,
+        sealer: PayloadSeal | None = None,  # hole cards sealed at rest in the outbox
     ) -> None:
         self.topics = TableTopics(check_name("venue", venue), check_name("table", table))
         self.session = session
@@ -151,6 +152,7 @@ class TableBridge:
             max_messages=max_outbox,
             max_bytes=max_outbox_bytes,
             fsync=fsync,
+            sealer=sealer,
         )
         self._latest_key = f"{session}:state"
         self.inbound: queue.Queue[InboundCommand] = queue.Queue()

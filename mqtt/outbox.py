@@ -22,6 +22,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from pokertable.mqtt.errors import MqttBridgeError
 
@@ -52,6 +53,14 @@ CREATE TABLE IF NOT EXISTS origins (
     value INTEGER NOT NULL
 );
 """
+
+
+class PayloadSeal(Protocol):
+    """Seals the secure lane's payloads at rest (hole cards; controller/sealing.py).
+    ``open_payload`` raises ValueError for a payload it cannot open."""
+
+    def seal_payload(self, payload: bytes) -> bytes: ...
+    def open_payload(self, stored: bytes) -> bytes: ...
 
 
 DEFAULT_MAX_BYTES = 16 * 1024 * 1024  # payload bytes; with page overhead and WAL, ~30 MB on disk
@@ -105,6 +114,7 @@ class Outbox:
         max_messages: int = 50_000,
         max_bytes: int = DEFAULT_MAX_BYTES,
         fsync: bool = False,
+        sealer: PayloadSeal | None = None,
     ) -> None:
         if max_messages < 1:
             raise ValueError("max_messages must be at least 1")
@@ -116,10 +126,18 @@ class Outbox:
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
         self._dropped: dict[str, tuple[int, int, int]] = {}
+        self._sealer = sealer  # the secure lane (hole cards) is sealed at rest
         try:
             self._open(fsync)
+            row = self._db.execute(
+                "SELECT payload FROM outbox WHERE lane = 'secure' LIMIT 1"
+            ).fetchone()
+            if row is not None and sealer is not None:
+                sealer.open_payload(bytes(row[0]))  # the wrong key fails now, not mid-hand
         except sqlite3.Error as exc:
             raise OutboxError(unusable_outbox(self.path, exc)) from exc
+        except ValueError as exc:
+            raise OutboxError(f"outbox {self.path}: {exc}") from None
 
     def _open(self, fsync: bool) -> None:
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -196,6 +214,8 @@ class Outbox:
                 return None
             seq = self._counters.get(stream, 0) + 1
             payload = build(seq)
+            if lane == "secure" and self._sealer is not None:
+                payload = self._sealer.seal_payload(payload)
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 if bounded:
@@ -274,8 +294,19 @@ class Outbox:
                 " WHERE lane = ? AND id > ? AND release_at_ms <= ? ORDER BY id LIMIT ?",
                 (lane, after_id, now_ms, limit),
             ).fetchall()
+        seal = self._sealer
         return [
-            OutboxRow(r[0], r[1], r[2], r[3], r[4], bytes(r[5]), bool(r[6]), r[7]) for r in rows
+            OutboxRow(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                seal.open_payload(bytes(r[5])) if seal else bytes(r[5]),
+                bool(r[6]),
+                r[7],
+            )
+            for r in rows
         ]
 
     def next_release_ms(self, lane: str, after_id: int) -> int | None:

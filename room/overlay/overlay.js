@@ -72,6 +72,7 @@ function render(layout) {
       '<div class="cards"></div>' +
       '<div class="row"><span class="stack"></span><span class="bet"></span></div>' +
       '<div class="row"><span class="label"></span><span class="tie"></span></div>' +
+      '<div class="outs"></div>' +
       '<div class="action"></div>';
     box.querySelector(".name").textContent = seat.player || "Seat " + seat.seat;
     box.querySelector(".win").textContent = seat.status === "folded" ? "" : win;
@@ -81,6 +82,16 @@ function render(layout) {
     box.querySelector(".label").textContent = eq && seat.status !== "folded" ? eq.label : "";
     box.querySelector(".tie").textContent = eq && eq.tie > 0
       ? "tie " + (eq.tie * 100).toFixed(1) + "%" : "";
+    // On the turn a seat that is behind has outs: the rivers that give it the pot or a share.
+    const outs = eq && seat.status !== "folded" && Array.isArray(eq.outs) ? eq.outs : [];
+    const outsBox = box.querySelector(".outs");
+    outsBox.hidden = outs.length === 0;
+    if (outs.length) {
+      const count = document.createElement("span");
+      count.className = "count";
+      count.textContent = "outs: " + outs.length;
+      outsBox.replaceChildren(count, ...outs.map(cardElement));
+    }
     box.querySelector(".action").textContent = view.lastAction[seat.seat] || "";
     boxes.push(box);
   }

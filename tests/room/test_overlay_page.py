@@ -5,6 +5,7 @@ reads the delayed subtree over MQTT-over-WebSockets and shows cards, win % and t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from collections.abc import Callable
@@ -25,9 +26,44 @@ MQTT_JS_SHA256 = "f3cbeae580d3010048938ee370f2db0c15d16e6f7fc147cb32ae5510e571b3
 def test_vendored_mqtt_client_is_the_pinned_release() -> None:
     data = (PAGE_DIR / "vendor" / "mqtt-5.16.0.min.js").read_bytes()
     assert hashlib.sha256(data).hexdigest() == MQTT_JS_SHA256
-    assert (PAGE_DIR / "vendor" / "mqtt-5.16.0.LICENSE.md").read_text().startswith(
-        "The MIT License")
+    assert (
+        (PAGE_DIR / "vendor" / "mqtt-5.16.0.LICENSE.md").read_text().startswith("The MIT License")
+    )
 
+
+def _seat(state: dict[str, Any], number: int) -> dict[str, Any]:
+    found: dict[str, Any] = next(s for s in state["seats"] if s["seat"] == number)
+    return found
+
+
+def _acting(seat_no: int, state: dict[str, Any]) -> bool:
+    return bool(state["action_on"] == seat_no)
+
+
+def play_to_the_turn(rig: TableRig) -> tuple[str, ...]:
+    """Seat 3 (the button) calls, the small blind completes, the big blind checks; the flop
+    is checked round; the turn comes. Each step waits for the state that shows it."""
+    rig.push(3, 100, 100)
+    rig.overlay.wait_state(lambda s: _seat(s, 3)["bet"] == 200, "the button's call")
+    rig.push(1, 100)
+    rig.overlay.wait_state(lambda s: _seat(s, 1)["bet"] == 200, "the small blind's call")
+    rig.button("check_call")
+    rig.overlay.wait_state(lambda s: s["action_on"] is None, "the big blind's check")
+    for seat_no in HOLES:
+        rig.clear(f"seat{seat_no}.bet")
+    board = ("2c", "7d", "9h", "Jc")
+    rig.deal("burn", "5s")
+    for card in board[:3]:
+        rig.deal("board", card)
+    rig.overlay.wait_state(lambda s: s["street"] == "flop", "the flop")
+    for seat_no in (1, 2, 3):
+        rig.overlay.wait_state(functools.partial(_acting, seat_no), f"seat {seat_no} to act")
+        rig.button("check_call")
+    rig.overlay.wait_state(lambda s: s["action_on"] is None, "the flop checked round")
+    rig.deal("burn", "6s")
+    rig.deal("board", board[3])
+    rig.overlay.wait_state(lambda s: s["street"] == "turn", "the turn")
+    return board
 
 
 def test_overlay_page_shows_the_delayed_hand_with_equities(
@@ -37,15 +73,29 @@ def test_overlay_page_shows_the_delayed_hand_with_equities(
     layout = load_layout(None)
     layout["stale_after_s"] = 1
     service = OverlayService(
-        host="127.0.0.1", port=rig.broker.port, venue="club", table="t9", delay_s=DELAY_S,
-        relay_login=("broadcaster", USERS["broadcaster"]), http_port=0, heartbeat_s=0.3,
-        page_config={"ws_url": f"ws://127.0.0.1:{rig.broker.ws_port}", "username": "broadcast",
-                     "password": USERS["broadcast"], "layout": layout})
+        host="127.0.0.1",
+        port=rig.broker.port,
+        venue="club",
+        table="t9",
+        delay_s=DELAY_S,
+        relay_login=("broadcaster", USERS["broadcaster"]),
+        http_port=0,
+        heartbeat_s=0.3,
+        page_config={
+            "ws_url": f"ws://127.0.0.1:{rig.broker.ws_port}",
+            "username": "broadcast",
+            "password": USERS["broadcast"],
+            "layout": layout,
+        },
+    )
     service.start()
     assert service.wait_subscribed(), "the relay could not subscribe"
     # a second client with the page's login, on plain MQTT: what may it read?
-    page_login = Watcher(rig.broker.port, "broadcast",
-                         (f"{PREFIX}/state", f"{PREFIX}/secure/#", f"{PREFIX}/broadcast/#"))
+    page_login = Watcher(
+        rig.broker.port,
+        "broadcast",
+        (f"{PREFIX}/state", f"{PREFIX}/secure/#", f"{PREFIX}/broadcast/#"),
+    )
     secure = Watcher(rig.broker.port, "overlay-secure", (f"{PREFIX}/secure/equities",))
     try:
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
@@ -64,22 +114,29 @@ def test_overlay_page_shows_the_delayed_hand_with_equities(
         rig.deal(f"seat{deals[-1][0]}.cards", deals[-1][1])
         live = rig.overlay.wait_state(
             lambda s: all(x["cards_held"] == 2 for x in s["seats"] if x["seat"] in HOLES),
-            "hole cards, live")
+            "hole cards, live",
+        )
 
         # the page shows all six hole cards and a win % per seat, from the delayed feed
         page.wait_for_function(
             "() => document.querySelectorAll('#seats .card[data-card]').length === 6 &&"
             " [...document.querySelectorAll('#seats .win')].every(e => e.textContent)",
-            timeout=120_000)
+            timeout=120_000,
+        )
         assert time.monotonic() - before_last_card >= DELAY_S, "not held back"
 
         spot = equities("NLHE", HOLES)
         expected = {s.seat: f"{s.equity * 100:.1f}%" for s in spot.seats}
         wins = {seat: page.inner_text(f".seat[data-seat='{seat}'] .win") for seat in HOLES}
         assert wins == expected
-        cards = {seat: tuple(page.eval_on_selector_all(
-            f".seat[data-seat='{seat}'] .card", "els => els.map(e => e.dataset.card)"))
-            for seat in HOLES}
+        cards = {
+            seat: tuple(
+                page.eval_on_selector_all(
+                    f".seat[data-seat='{seat}'] .card", "els => els.map(e => e.dataset.card)"
+                )
+            )
+            for seat in HOLES
+        }
         assert cards == HOLES
         names = page.eval_on_selector_all(".seat .name", "els => els.map(e => e.textContent)")
         assert names == ["Ann", "Bob", "Cat"]
@@ -90,14 +147,33 @@ def test_overlay_page_shows_the_delayed_hand_with_equities(
 
         # secure/equities went out live, the same figures the page shows late
         live_eq = wait_for(lambda: secure.on("/secure/equities"), "secure/equities")
-        assert {s["seat"]: f"{s['equity'] * 100:.1f}%" for s in live_eq[-1]["seats"]} == (
-            expected)
+        assert {s["seat"]: f"{s['equity'] * 100:.1f}%" for s in live_eq[-1]["seats"]} == (expected)
 
         # the page's login heard the delayed state but never the live one or the secure
         # subtree, though it asked for both (the relay published only after the live state)
         assert page_login.on("/broadcast/state")
         assert not page_login.on(f"{PREFIX}/state")
         assert not [m for t, m in page_login.messages if "/secure/" in t]
+
+        # on to the turn: the seats behind show their outs, as the equity engine finds them
+        board = play_to_the_turn(rig)
+        turn = {s.seat: s.outs for s in equities("NLHE", HOLES, board).seats}
+        assert turn[1] and turn[2] and not turn[3], turn  # kings and queens chase the aces
+        page.wait_for_function(
+            "() => document.querySelectorAll('#board .card').length === 4 &&"
+            " document.querySelectorAll('#seats .outs:not([hidden])').length === 2",
+            timeout=120_000,
+        )
+        for seat_no in HOLES:
+            shown_outs = page.eval_on_selector_all(
+                f".seat[data-seat='{seat_no}'] .outs .card", "els => els.map(e => e.dataset.card)"
+            )
+            assert tuple(shown_outs) == turn[seat_no]
+            if turn[seat_no]:
+                assert page.inner_text(f".seat[data-seat='{seat_no}'] .outs .count") == (
+                    f"outs: {len(turn[seat_no])}"
+                )
+        page.screenshot(path=str(ARTIFACTS / "overlay-turn.png"), omit_background=True)
 
         # the feed stops: the page says so
         service.stop()
