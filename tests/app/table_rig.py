@@ -33,6 +33,7 @@ from pokertable.hardware.simulator import (
     TableSimulator,
 )
 from pokertable.mqtt.mosquitto import MosquittoProcess
+from tests.waiting import wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 TABLE_LOGIN = "club/t9"  # each table has its own broker login, <venue>/<table>
@@ -225,8 +226,20 @@ class TableRig:
             payload["amount"] = amount
         self.director.publish(f"{PREFIX}/cmd/director", payload)
 
-    def push(self, seat: int, *chips: int) -> None:
-        self.sim.perform(PushChips(f"seat{seat}.bet", chips))
+    def push(self, seat: int, *chips: int, read: bool = True) -> None:
+        """Chips into a seat's bet zone; by default wait until the controller has taken the
+        read, as a dealer's next step comes after the readers settled. On a busy machine a
+        read can otherwise land after the next button press (e.g. the big blind's own blind
+        chips taken as a silent raise on his option). ``read=False`` while the controller is
+        down."""
+        zone = f"seat{seat}.bet"
+        uids = set(self.sim.perform(PushChips(zone, chips)))
+        if read:
+            wait_for(
+                lambda: uids <= journaled_felt(self.journaled()).get(zone, set()),
+                f"the controller to read {chips} in {zone}; log: {self.log()}",
+                timeout=120,
+            )
 
     def deal(self, zone: str, card: str) -> None:
         self.sim.perform(DealCard(zone, card))
@@ -244,3 +257,20 @@ class TableRig:
         self.sim.close()
         self.registry.close()
         self.broker.stop()
+
+
+def journaled_felt(records: list[dict[str, Any]]) -> dict[str, set[str]]:
+    """Which tag lies in which zone, as the controller's journal records tell it."""
+    felt: dict[str, set[str]] = {}
+    for record in records:
+        here = felt.setdefault(record.get("zone") or "", set())
+        if record["kind"] == "chips":
+            if record["complete"]:  # the readers' full view of the zone after a restart
+                here.clear()
+            here |= {c["uid"] for c in record["arrived"]}
+            here -= {c["uid"] for c in record["left"]}
+        elif record["kind"] == "card" and "uid" in record:  # a sealed card has no clear uid
+            here.add(record["uid"])
+        elif record["kind"] == "card_cleared" and "uid" in record:
+            here.discard(record["uid"])
+    return {zone: uids for zone, uids in felt.items() if uids and zone}

@@ -19,8 +19,7 @@ from pokertable.controller.phh_export import export_journal, read_journal
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.archive_service import ArchiveService
 from pokertable.room.hand_store import HandStore, open_store
-from tests.app.table_rig import PREFIX, TABLE_LOGIN, USERS, TableRig, Watcher
-from tests.app.test_crash_drill import journaled_felt
+from tests.app.table_rig import PREFIX, TABLE_LOGIN, USERS, TableRig, Watcher, journaled_felt
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.needs("mosquitto", "micropython")
