@@ -363,6 +363,8 @@ def final_table(tables: Sequence[TableView], rules: RuleProfile, draw: random.Ra
         return None
     target = table or min(t.table for t in live)
     max_seats = next(t.max_seats for t in tables if t.table == target)
+    if len(players) > max_seats:
+        raise ValueError(f"{len(players)} players do not fit table {target}'s {max_seats} seats")
     seats = draw.sample(range(1, max_seats + 1), len(players))
     ids = rules.cite("final_table", "random_seating")
     moves = tuple(Move(src, seat, p, chips, target, to, ids, "final table redraw")
