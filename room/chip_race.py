@@ -76,12 +76,20 @@ class ChipRace:
 def removed_value(seat: Mapping[str, Any], removed: Collection[int]) -> tuple[int, int]:
     """(value, chips) of the removed denominations in a seat's stack zone."""
     chips = {int(d): int(n) for d, n in (seat.get("stack_chips") or {}).items()}
-    return (sum(d * n for d, n in chips.items() if d in removed),
-            sum(n for d, n in chips.items() if d in removed))
+    return (
+        sum(d * n for d, n in chips.items() if d in removed),
+        sum(n for d, n in chips.items() if d in removed),
+    )
 
 
-def chip_race(table: str, state: Mapping[str, Any], removed: Collection[int],
-              denomination: int, rules: RuleProfile, draw: random.Random) -> ChipRace:
+def chip_race(
+    table: str,
+    state: Mapping[str, Any],
+    removed: Collection[int],
+    denomination: int,
+    rules: RuleProfile,
+    draw: random.Random,
+) -> ChipRace:
     """The colour-up of one table's players, per the profile's ``color_up``."""
     if denomination <= 0 or denomination in removed:
         raise ValueError(f"denomination {denomination} must be a chip still in play")
@@ -95,8 +103,10 @@ def chip_race(table: str, state: Mapping[str, Any], removed: Collection[int],
         value, _ = removed_value(seat, removed)
         chips = int(seat.get("stack", 0)) + int(seat.get("bet", 0))
         if value > chips:
-            notes.append(f"seat {seat['seat']}: the stack zone reads {value} of the removed "
-                         f"colour but the table counts {chips}: recount before the race")
+            notes.append(
+                f"seat {seat['seat']}: the stack zone reads {value} of the removed "
+                f"colour but the table counts {chips}: recount before the race"
+            )
         seats.append((int(seat["seat"]), str(seat["player"]), value, chips))
     seats.sort()
     if rules.color_up is ColorUp.ROUND_UP_NO_RACE:
@@ -117,8 +127,11 @@ def chip_race(table: str, state: Mapping[str, Any], removed: Collection[int],
         for seat, n in racers:  # seat 1 first (R24-A)
             if round_no < n:
                 dealt[seat].append(deck.pop())
-    ranked = sorted(((card, seat) for seat, cards in dealt.items() for card in cards),
-                    key=lambda item: card_key(item[0]), reverse=True)
+    ranked = sorted(
+        ((card, seat) for seat, cards in dealt.items() for card in cards),
+        key=lambda item: card_key(item[0]),
+        reverse=True,
+    )
     winners: list[int] = []
     for _, seat in ranked:
         if len(winners) == to_race:
@@ -128,24 +141,49 @@ def chip_race(table: str, state: Mapping[str, Any], removed: Collection[int],
     chips_left = {seat_no: chips - value for seat_no, _, value, chips in seats}
     for seat_no, line in list(lines.items()):
         won = seat_no in winners
-        given = (seat_no in dealt and not won and line.exchanged == 0
-                 and chips_left[seat_no] == 0)
+        given = seat_no in dealt and not won and line.exchanged == 0 and chips_left[seat_no] == 0
         new = line.exchanged + int(won or given)
-        lines[seat_no] = RaceLine(seat_no, line.player, line.removed, line.exchanged, line.odd,
-                                  tuple(dealt.get(seat_no, ())), won, given, new,
-                                  new * denomination - line.removed)
-    notes.append("race mechanics are not in the rule (rules-spec A17): one card per odd "
-                 "chip from seat 1, highest card by suit first, new chips raced = odd "
-                 "chips' value rounded to the nearest new chip")
+        lines[seat_no] = RaceLine(
+            seat_no,
+            line.player,
+            line.removed,
+            line.exchanged,
+            line.odd,
+            tuple(dealt.get(seat_no, ())),
+            won,
+            given,
+            new,
+            new * denomination - line.removed,
+        )
+    notes.append(
+        "race mechanics are not in the rule (rules-spec A17): one card per odd "
+        "chip from seat 1, highest card by suit first, new chips raced = odd "
+        "chips' value rounded to the nearest new chip"
+    )
     if rules.color_up is ColorUp.RACE_NO_EXCHANGE:
-        notes.append(f"{rule} has no exchange clause: whole new chips at equal value are "
-                     "the usual colour-up")
-    return ChipRace(table, tuple(sorted(removed)), denomination, rules.color_up.value,
-                    tuple(lines[s] for s in sorted(lines)), to_race, (rule,), tuple(notes))
+        notes.append(
+            f"{rule} has no exchange clause: whole new chips at equal value are the usual colour-up"
+        )
+    return ChipRace(
+        table,
+        tuple(sorted(removed)),
+        denomination,
+        rules.color_up.value,
+        tuple(lines[s] for s in sorted(lines)),
+        to_race,
+        (rule,),
+        tuple(notes),
+    )
 
 
-def _round_up(table: str, seats: list[tuple[int, str, int, int]], removed: tuple[int, ...],
-              denomination: int, rule: str, notes: list[str]) -> ChipRace:
+def _round_up(
+    table: str,
+    seats: list[tuple[int, str, int, int]],
+    removed: tuple[int, ...],
+    denomination: int,
+    rule: str,
+    notes: list[str],
+) -> ChipRace:
     """NZ R24 / ACE R24: per player, the removed chips' total rounded up to new chips."""
     lines, floor = [], []
     for seat_no, player, value, _ in seats:
@@ -153,11 +191,33 @@ def _round_up(table: str, seats: list[tuple[int, str, int, int]], removed: tuple
         if value > denomination and value % denomination:
             # NZ shows only totals up to one new chip (addendum NZ22-24-EXB): beyond that
             # rounding up is a reading, so the TD confirms it.
-            floor.append({"seat": seat_no, "rule_ids": [rule],
-                          "options": [f"round up to {new}", f"round down to {new - 1}"],
-                          "text": f"seat {seat_no}: {value} of the removed colour"})
-        lines.append(RaceLine(seat_no, player, value, value // denomination,
-                              value % denomination, new_chips=new,
-                              change=new * denomination - value))
-    return ChipRace(table, removed, denomination, ColorUp.ROUND_UP_NO_RACE.value,
-                    tuple(lines), 0, (rule,), tuple(notes), tuple(floor))
+            floor.append(
+                {
+                    "seat": seat_no,
+                    "rule_ids": [rule],
+                    "options": [f"round up to {new}", f"round down to {new - 1}"],
+                    "text": f"seat {seat_no}: {value} of the removed colour",
+                }
+            )
+        lines.append(
+            RaceLine(
+                seat_no,
+                player,
+                value,
+                value // denomination,
+                value % denomination,
+                new_chips=new,
+                change=new * denomination - value,
+            )
+        )
+    return ChipRace(
+        table,
+        removed,
+        denomination,
+        ColorUp.ROUND_UP_NO_RACE.value,
+        tuple(lines),
+        0,
+        (rule,),
+        tuple(notes),
+        tuple(floor),
+    )

@@ -34,8 +34,9 @@ class LateStack:
     note: str
 
 
-def late_stack(starting_stack: int, completed_levels: Sequence[tuple[int, int]],
-               rules: RuleProfile) -> LateStack:
+def late_stack(
+    starting_stack: int, completed_levels: Sequence[tuple[int, int]], rules: RuleProfile
+) -> LateStack:
     """The stack for a player arriving after ``completed_levels`` (small, big) were played."""
     rule = rules.cite("late_entry")
     if starting_stack <= 0:
@@ -44,17 +45,31 @@ def late_stack(starting_stack: int, completed_levels: Sequence[tuple[int, int]],
         return LateStack(starting_stack, 0, (rule,), "a full stack")
     reduction = sum(small + big for small, big in completed_levels)
     if reduction >= starting_stack:
-        raise ValueError(f"the blinds of the levels missed ({reduction}) take the whole "
-                         f"stack of {starting_stack}: the TD decides ({rule})")
-    return LateStack(starting_stack - reduction, reduction, (rule,),
-                     "reduced by one small and one big blind per level missed "
-                     "(interpretation, rules-spec A30)")
+        raise ValueError(
+            f"the blinds of the levels missed ({reduction}) take the whole "
+            f"stack of {starting_stack}: the TD decides ({rule})"
+        )
+    return LateStack(
+        starting_stack - reduction,
+        reduction,
+        (rule,),
+        "reduced by one small and one big blind per level missed (interpretation, rules-spec A30)",
+    )
 
 
-def seat_late_entrant(tables: Sequence[TableView], player: str, stack: int,
-                      rules: RuleProfile, draw: random.Random) -> Move:
+def seat_late_entrant(
+    tables: Sequence[TableView], player: str, stack: int, rules: RuleProfile, draw: random.Random
+) -> Move:
     """A random open seat at a table with the fewest players (R8-A: the same seat pool and
     draw as for new players; ACE R8-A: a table that keeps the tables balanced)."""
-    (table, seat), = seat_pool(tables, 1, draw)
-    return Move("", 0, player, stack, table, seat, (rules.cite("late_entry"),),
-                "late entry: drawn from the open seats of the shortest tables")
+    ((table, seat),) = seat_pool(tables, 1, draw)
+    return Move(
+        "",
+        0,
+        player,
+        stack,
+        table,
+        seat,
+        (rules.cite("late_entry"),),
+        "late entry: drawn from the open seats of the shortest tables",
+    )

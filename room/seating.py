@@ -79,8 +79,14 @@ def view(table: str, state: Mapping[str, Any]) -> TableView:
         if seat.get("status") != "empty" and (chips > 0 or seat.get("status") == "all_in"):
             players[int(seat["seat"])] = (str(seat.get("player") or f"seat {seat['seat']}"), chips)
     street = state.get("street")
-    return TableView(table, len(seats) or 9, players, state.get("button"),
-                     state.get("big_blind_seat"), street not in (None, "complete"))
+    return TableView(
+        table,
+        len(seats) or 9,
+        players,
+        state.get("button"),
+        state.get("big_blind_seat"),
+        street not in (None, "complete"),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +108,18 @@ class Move:
         return f"{self.source}.{self.seat}-{self.destination}.{self.to_seat}"
 
     def as_json(self) -> dict[str, Any]:
-        return {"id": self.id, "source": self.source, "seat": self.seat, "player": self.player,
-                "stack": self.stack, "destination": self.destination, "to_seat": self.to_seat,
-                "rule_ids": list(self.rule_ids), "reason": self.reason, "td": self.td}
+        return {
+            "id": self.id,
+            "source": self.source,
+            "seat": self.seat,
+            "player": self.player,
+            "stack": self.stack,
+            "destination": self.destination,
+            "to_seat": self.to_seat,
+            "rule_ids": list(self.rule_ids),
+            "reason": self.reason,
+            "td": self.td,
+        }
 
 
 def next_big_blind(table: TableView) -> int | None:
@@ -138,13 +153,11 @@ def count_back(short: TableView, source: TableView) -> tuple[int, int] | None:
     players; a count landing on the button goes back one more (addendum ACE-11-EX1)."""
     if short.button is None or source.button is None:
         return None
-    open_seat, n = None, 0
-    for n, seat in enumerate(short.counter_clockwise(short.button), 1):
-        if seat not in short.players:
-            open_seat = seat
-            break
-    if open_seat is None:
+    backwards = enumerate(short.counter_clockwise(short.button), 1)
+    found = next(((n, seat) for n, seat in backwards if seat not in short.players), None)
+    if found is None:
         return None
+    n, open_seat = found
     occupied = [s for s in source.counter_clockwise(source.button) if s in source.players]
     if not occupied:
         return None
@@ -193,15 +206,19 @@ def _one_move(source: TableView, short: TableView, rules: RuleProfile) -> Move |
         if found is None:
             return None
         to_seat, seat = found
-        reason = (f"counted back from the button to open seat {to_seat} at {short.table}, "
-                  f"the same count back from the button at {source.table}")
+        reason = (
+            f"counted back from the button to open seat {to_seat} at {short.table}, "
+            f"the same count back from the button at {source.table}"
+        )
     else:
         seat_or_none, to_or_none = next_big_blind(source), worst_seat(short)
         if seat_or_none is None or to_or_none is None:
             return None
         seat, to_seat = seat_or_none, to_or_none
-        reason = (f"due to be big blind next at {source.table}; seat {to_seat} is the worst "
-                  f"position at {short.table}")
+        reason = (
+            f"due to be big blind next at {source.table}; seat {to_seat} is the worst "
+            f"position at {short.table}"
+        )
     player, stack = source.players[seat]
     ids = tuple(dict.fromkeys(rules.cite("balance_move", "balance_source")))
     return Move(source.table, seat, player, stack, short.table, to_seat, ids, reason)
@@ -235,8 +252,7 @@ def halts(tables: Sequence[TableView], rules: RuleProfile) -> list[Halt]:
             reason = f"{short} short and the big blind reaches an open seat"
         else:
             reason = f"{short} short of the table with the most players"
-        out.append(Halt(t.table, short, (rules.cite("balance_halt"),),
-                        reason))
+        out.append(Halt(t.table, short, (rules.cite("balance_halt"),), reason))
     return out
 
 
@@ -274,8 +290,9 @@ class Breaking:
     rule_ids: tuple[str, ...] = ()
 
 
-def seat_pool(tables: Iterable[TableView], players: int, draw: random.Random
-              ) -> list[tuple[str, int]]:
+def seat_pool(
+    tables: Iterable[TableView], players: int, draw: random.Random
+) -> list[tuple[str, int]]:
     """The open seats the new seat cards stand for: each new player to the table with the
     fewest players at that moment (so tables stay balanced), a random open seat there."""
     counts = {t.table: t.count for t in tables}
@@ -293,8 +310,9 @@ def seat_pool(tables: Iterable[TableView], players: int, draw: random.Random
     return pool
 
 
-def break_table(tables: Sequence[TableView], breaking: str, rules: RuleProfile,
-                draw: random.Random) -> Breaking:
+def break_table(
+    tables: Sequence[TableView], breaking: str, rules: RuleProfile, draw: random.Random
+) -> Breaking:
     """Seats for every player of ``breaking`` at the other tables, per ``seating_breaking``.
 
     TDA 2024 (R10-B, Add. 10): seat cards for the open seats are scrambled, each player is
@@ -350,8 +368,9 @@ class FinalTable:
     rule_ids: tuple[str, ...]
 
 
-def final_table(tables: Sequence[TableView], rules: RuleProfile, draw: random.Random,
-                table: str | None = None) -> FinalTable | None:
+def final_table(
+    tables: Sequence[TableView], rules: RuleProfile, draw: random.Random, table: str | None = None
+) -> FinalTable | None:
     """The final-table redraw once the players left fit one table (RP-9), else None.
 
     Seats are drawn at random for everyone (R7); the button is drawn again only where the
@@ -367,7 +386,9 @@ def final_table(tables: Sequence[TableView], rules: RuleProfile, draw: random.Ra
         raise ValueError(f"{len(players)} players do not fit table {target}'s {max_seats} seats")
     seats = draw.sample(range(1, max_seats + 1), len(players))
     ids = rules.cite("final_table", "random_seating")
-    moves = tuple(Move(src, seat, p, chips, target, to, ids, "final table redraw")
-                  for (src, seat, p, chips), to in zip(players, seats, strict=True))
+    moves = tuple(
+        Move(src, seat, p, chips, target, to, ids, "final table redraw")
+        for (src, seat, p, chips), to in zip(players, seats, strict=True)
+    )
     button = draw.choice(seats) if rules.button_reset_at_final_table else None
     return FinalTable(target, moves, button, ids)

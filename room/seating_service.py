@@ -31,16 +31,32 @@ from pokertable.room.late_entry import late_stack, seat_late_entrant
 from pokertable.room.seating import Move, TableView, balance, break_table, final_table, halts, view
 
 LOG = logging.getLogger(__name__)
-CONTROLS = ("confirm_move", "cancel_move", "break_table", "final_table", "late_entry",
-            "chip_race", "waive_halt")
+CONTROLS = (
+    "confirm_move",
+    "cancel_move",
+    "break_table",
+    "final_table",
+    "late_entry",
+    "chip_race",
+    "waive_halt",
+)
 REPLY_S = 30.0
 
 
 class SeatingService:
     """The desk on its own thread: states in, proposals out, confirmed moves carried out."""
 
-    def __init__(self, *, host: str, port: int, venue: str, login: tuple[str, str],
-                 profile: str = "tda-2024", seed: int | None = None, within: int = 1) -> None:
+    def __init__(
+        self,
+        *,
+        host: str,
+        port: int,
+        venue: str,
+        login: tuple[str, str],
+        profile: str = "tda-2024",
+        seed: int | None = None,
+        within: int = 1,
+    ) -> None:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
@@ -65,10 +81,15 @@ class SeatingService:
         self.subscribed = threading.Event()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"seating-{venue}")
         self.client.username_pw_set(*login)
-        self.client.on_connect = lambda c, *_: c.subscribe([
-            (f"{self.base}/+/state", 1), (f"{self.base}/+/reply", 1),
-            (f"{self.base}/seating/control", 1), (f"{self.base}/clock/status", 1),
-            (f"{self.base}/clock", 1)])
+        self.client.on_connect = lambda c, *_: c.subscribe(
+            [
+                (f"{self.base}/+/state", 1),
+                (f"{self.base}/+/reply", 1),
+                (f"{self.base}/seating/control", 1),
+                (f"{self.base}/clock/status", 1),
+                (f"{self.base}/clock", 1),
+            ]
+        )
         self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)
@@ -94,7 +115,7 @@ class SeatingService:
         except ValueError as error:
             LOG.warning("seating: dropped a bad payload on %s: %s", message.topic, error)
             return
-        leaf = message.topic[len(self.base) + 1:]
+        leaf = message.topic[len(self.base) + 1 :]
         with self._lock:
             if leaf == "seating/control":
                 self._control(payload)
@@ -134,8 +155,9 @@ class SeatingService:
                 drawn = final_table(self._views(), self.rules, self.draw)
                 if drawn is None:
                     raise ValueError("the players left do not fit one table yet (RP-9)")
-                self._proposed.extend(m for m in drawn.moves if m.source != m.destination
-                                      or m.seat != m.to_seat)
+                self._proposed.extend(
+                    m for m in drawn.moves if m.source != m.destination or m.seat != m.to_seat
+                )
             elif command == "late_entry":
                 self._late_entry(payload)
             elif command == "chip_race":
@@ -151,12 +173,14 @@ class SeatingService:
     def _late_entry(self, payload: dict[str, Any]) -> None:
         missed = payload.get("levels_missed")
         levels = [tuple(x) for x in missed] if missed is not None else self._levels[:-1]
-        stack = late_stack(int(payload["starting_stack"]), levels, self.rules)  # type: ignore[arg-type]
-        move = seat_late_entrant(self._views(), str(payload["player"]), stack.stack,
-                                 self.rules, self.draw)
+        stack = late_stack(int(payload["starting_stack"]), levels, self.rules)
+        move = seat_late_entrant(
+            self._views(), str(payload["player"]), stack.stack, self.rules, self.draw
+        )
         self._adjustments -= stack.reduction
-        self._proposed.append(replace(move, rule_ids=stack.rule_ids,
-                                      reason=f"late entry: {stack.note}"))
+        self._proposed.append(
+            replace(move, rule_ids=stack.rule_ids, reason=f"late entry: {stack.note}")
+        )
 
     def _clock_status(self, status: dict[str, Any]) -> None:
         removed = status.get("color_up") or []
@@ -167,8 +191,12 @@ class SeatingService:
     def _race(self, removed: list[int], denomination: int | None) -> None:
         """Each table's chip race; the new lowest chip is the smallest seen in play."""
         if denomination is None:
-            seen = {int(d) for s in self._states.values() for seat in s.get("seats", ())
-                    for d in (seat.get("stack_chips") or {})}
+            seen = {
+                int(d)
+                for s in self._states.values()
+                for seat in s.get("seats", ())
+                for d in (seat.get("stack_chips") or {})
+            }
             left = sorted(seen - set(removed))
             if not left:
                 raise ValueError("no chip of another denomination read in any stack zone")
@@ -193,9 +221,16 @@ class SeatingService:
                 "profile": self.rules.name,
                 "tables": {v.table: v.count for v in views},
                 "moves": [m.as_json() for m in self._proposals()],
-                "halts": [{"table": h.table, "short_by": h.short_by,
-                           "rule_ids": list(h.rule_ids), "reason": h.reason}
-                          for h in halts(views, self.rules) if h.table not in self._waived],
+                "halts": [
+                    {
+                        "table": h.table,
+                        "short_by": h.short_by,
+                        "rule_ids": list(h.rule_ids),
+                        "reason": h.reason,
+                    }
+                    for h in halts(views, self.rules)
+                    if h.table not in self._waived
+                ],
                 "chip_race": self._races,
                 "adjustments": self._adjustments,
                 "done": self._done[-20:],
@@ -203,8 +238,9 @@ class SeatingService:
 
     def _publish(self) -> None:
         with self._lock:  # one at a time: a stale snapshot must never be the last retained
-            self.client.publish(f"{self.base}/seating", json.dumps(self.snapshot()), qos=1,
-                                retain=True)
+            self.client.publish(
+                f"{self.base}/seating", json.dumps(self.snapshot()), qos=1, retain=True
+            )
 
     # -- carrying out a confirmed move -------------------------------------------------
 
@@ -225,29 +261,42 @@ class SeatingService:
 
     def _command(self, table: str, command: str, **fields: Any) -> dict[str, Any]:
         request_id = f"seating-{time.time_ns():x}"
-        payload = {"command": command, "request_id": request_id,
-                   "note": "seating desk, confirmed on the floor console", **fields}
+        payload = {
+            "command": command,
+            "request_id": request_id,
+            "note": "seating desk, confirmed on the floor console",
+            **fields,
+        }
         self.client.publish(f"{self.base}/{table}/cmd/director", json.dumps(payload), qos=1)
         with self._lock:
-            self._lock.wait_for(lambda: request_id in self._replies or self._stop.is_set(),
-                                timeout=REPLY_S)
+            self._lock.wait_for(
+                lambda: request_id in self._replies or self._stop.is_set(), timeout=REPLY_S
+            )
             return self._replies.pop(request_id, {"ok": False, "error": "no reply"})
 
     def _carry_out(self, move: Move) -> dict[str, Any]:
         result: dict[str, Any] = {"id": move.id, "player": move.player, "ok": False}
         if move.source:
             with self._lock:  # a player in a hand moves when it is over (R11-A)
-                self._lock.wait_for(lambda: self._stop.is_set() or not view(
-                    move.source, self._states.get(move.source, {})).in_hand, timeout=600)
-            out = self._command(move.source, "unseat_player", seat=move.seat,
-                                player=move.player, stack=move.stack)
+                self._lock.wait_for(
+                    lambda: (
+                        self._stop.is_set()
+                        or not view(move.source, self._states.get(move.source, {})).in_hand
+                    ),
+                    timeout=600,
+                )
+            out = self._command(
+                move.source, "unseat_player", seat=move.seat, player=move.player, stack=move.stack
+            )
             if not out.get("ok"):
                 return {**result, "error": f"{move.source}: {out.get('error')}"}
-        out = self._command(move.destination, "seat_player", seat=move.to_seat,
-                            player=move.player, stack=move.stack)
+        out = self._command(
+            move.destination, "seat_player", seat=move.to_seat, player=move.player, stack=move.stack
+        )
         if not out.get("ok") and move.source:  # put him back where he was
-            self._command(move.source, "seat_player", seat=move.seat, player=move.player,
-                          stack=move.stack)
+            self._command(
+                move.source, "seat_player", seat=move.seat, player=move.player, stack=move.stack
+            )
             return {**result, "error": f"{move.destination}: {out.get('error')}"}
         return {**result, "ok": bool(out.get("ok")), "error": out.get("error")}
 
@@ -265,7 +314,8 @@ DESCRIPTION = (
     "Run the room's seating desk for a venue: balancing and breaking tables, the final "
     "table, late entries and the colour-up chip race, proposed on the floor console and "
     "carried out at the tables when the floor confirms (docs/tournament-server.md). The "
-    "password comes from POKERTABLE_SEATING_PASSWORD.")
+    "password comes from POKERTABLE_SEATING_PASSWORD."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -274,8 +324,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--broker", default="127.0.0.1:1883", help="MQTT broker HOST:PORT")
     parser.add_argument("--user", default="director", help="the desk's broker login")
     parser.add_argument("--profile", default="tda-2024", help="rule profile of the event")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="seed of the seat draws and race cards (default: random)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the seat draws and race cards (default: random)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -285,9 +339,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         service = SeatingService(
-            host=host, port=int(port_text), venue=args.venue, profile=args.profile,
+            host=host,
+            port=int(port_text),
+            venue=args.venue,
+            profile=args.profile,
             seed=args.seed,
-            login=(args.user, os.environ.get("POKERTABLE_SEATING_PASSWORD", "")))
+            login=(args.user, os.environ.get("POKERTABLE_SEATING_PASSWORD", "")),
+        )
     except (ProfileError, ValueError) as error:
         print(f"pokertable seating: {error}", file=sys.stderr)
         return 2

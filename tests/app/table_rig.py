@@ -66,7 +66,9 @@ class Watcher:
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._ready = threading.Event()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id or f"rig-{self.user}")
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=self.client_id or f"rig-{self.user}"
+        )
         self.client.username_pw_set(self.user, USERS[self.user])
         self.client.on_connect = lambda c, u, f, rc, p: c.subscribe([(t, 1) for t in self.topics])
         self.client.on_subscribe = lambda c, u, mid, rc, p: self._ready.set()
@@ -175,7 +177,9 @@ class TableRig:
         self.config.write_text("\n".join(lines) + "\n")
         self.process: subprocess.Popen[bytes] | None = None
         self.overlay = Watcher(
-            self.broker.port, "overlay", (f"{prefix}/state", f"{prefix}/events", f"{prefix}/status"),
+            self.broker.port,
+            "overlay",
+            (f"{prefix}/state", f"{prefix}/events", f"{prefix}/status"),
             client_id=f"rig-overlay-{table_id}",
         )
         self.director = Watcher(self.broker.port, "director", (f"{prefix}/reply",),

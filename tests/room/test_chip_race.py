@@ -14,11 +14,15 @@ from tests.app.rules_table import RulesTable
 
 def felt(stacks: dict[int, dict[int, int]], profile: str = "tda-2024") -> RulesTable:
     """A table whose stack zones hold ``stacks``: seat -> {denomination: count}."""
-    table = RulesTable({s: sum(d * n for d, n in chips.items()) for s, chips in stacks.items()},
-                       button=max(stacks), profile=profile)
+    table = RulesTable(
+        {s: sum(d * n for d, n in chips.items()) for s, chips in stacks.items()},
+        button=max(stacks),
+        profile=profile,
+    )
     for seat, chips in stacks.items():
-        items = tuple(ChipItem(d, uid=f"s{seat}-{d}-{i}") for d, n in chips.items()
-                      for i in range(n))
+        items = tuple(
+            ChipItem(d, uid=f"s{seat}-{d}-{i}") for d, n in chips.items() for i in range(n)
+        )
         table(ChipsMoved(f"seat{seat}.stack", seat, items, (), table.ms()))
     return table
 

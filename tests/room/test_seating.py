@@ -30,21 +30,38 @@ NZ, ACE = load_profile("clubs-nz-2022"), load_profile("ace-league")
 CARDS = "AsAdKsKdQsQdJsJdTsTd9s9d8s8d7s7d6s6d"
 
 
-def state(seats: set[int], button: int | None = None, big_blind: int | None = None,
-          max_seats: int = 9, stack: int = 10_000) -> dict[str, Any]:
+def state(
+    seats: set[int],
+    button: int | None = None,
+    big_blind: int | None = None,
+    max_seats: int = 9,
+    stack: int = 10_000,
+) -> dict[str, Any]:
     """A published table state (only what the room reads)."""
-    return {"button": button, "big_blind_seat": big_blind, "street": "complete", "seats": [
-        {"seat": s, "player": f"P{s}" if s in seats else None, "stack": stack * (s in seats),
-         "bet": 0, "status": "active" if s in seats else "empty"}
-        for s in range(1, max_seats + 1)]}
+    return {
+        "button": button,
+        "big_blind_seat": big_blind,
+        "street": "complete",
+        "seats": [
+            {
+                "seat": s,
+                "player": f"P{s}" if s in seats else None,
+                "stack": stack * (s in seats),
+                "bet": 0,
+                "status": "active" if s in seats else "empty",
+            }
+            for s in range(1, max_seats + 1)
+        ],
+    }
 
 
 def walk(table: RulesTable) -> None:
     """One hand: everyone folds to the big blind."""
     table.press("hand_start")
     seats = [s.seat for s in table.hand.seats]
-    table.deal({s: (CARDS[4 * i:4 * i + 2], CARDS[4 * i + 2:4 * i + 4])
-                for i, s in enumerate(seats)})
+    table.deal(
+        {s: (CARDS[4 * i : 4 * i + 2], CARDS[4 * i + 2 : 4 * i + 4]) for i, s in enumerate(seats)}
+    )
     while table.hand.phase is not Phase.COMPLETE:
         table.press("fold")
 
@@ -134,8 +151,11 @@ def test_NZ22_11D_D1_room_halts_three_short_without_the_blinds_condition() -> No
 def test_TDA24_10_EX1_breaking_table_seat_cards_in_playing_card_order() -> None:
     shown = {"P1": "Kh", "P2": "Ac", "P3": "Ks", "P4": "7d", "P5": "As"}
     assert seat_card_order(shown) == ["P5", "P2", "P3", "P1", "P4"]
-    tables = [view("A", state({1, 2, 3, 4, 5})), view("B", state({1, 2, 3, 4, 5, 6})),
-              view("C", state({1, 2, 3, 4, 5, 6, 7}))]
+    tables = [
+        view("A", state({1, 2, 3, 4, 5})),
+        view("B", state({1, 2, 3, 4, 5, 6})),
+        view("C", state({1, 2, 3, 4, 5, 6, 7})),
+    ]
     broken = break_table(tables, "A", T24, random.Random(4))
     assert broken.rule_ids == ("TDA2024-10",)
     assert [m.player for m in broken.moves] == seat_card_order(broken.playing_cards)
@@ -171,8 +191,9 @@ def test_NZ22_10_EX1_breaking_by_table_card_draw_moved_player_waits_for_the_butt
 
 def walk_rest(table: RulesTable) -> None:
     seats = [s.seat for s in table.hand.seats]
-    table.deal({s: (CARDS[4 * i:4 * i + 2], CARDS[4 * i + 2:4 * i + 4])
-                for i, s in enumerate(seats)})
+    table.deal(
+        {s: (CARDS[4 * i : 4 * i + 2], CARDS[4 * i + 2 : 4 * i + 4]) for i, s in enumerate(seats)}
+    )
     while table.hand.phase is not Phase.COMPLETE:
         table.press("fold")
 
@@ -201,11 +222,12 @@ def test_ACE_8_EX1_late_arrival_stack_reduction_seated_at_the_table() -> None:
     assert late_stack(10_000, levels[:2], T24).stack == 10_000  # TDA 2024 R8-A: full stack
     table = live({1: "P1", 2: "P2", 3: "P3"}, button=3, profile="ace-league")
     other = live({1: "P1", 2: "P2", 3: "P3", 4: "P4"}, button=4, profile="ace-league")
-    views = [view("short", table_state(table.session, table.t)),
-             view("full", table_state(other.session, other.t))]
+    views = [
+        view("short", table_state(table.session, table.t)),
+        view("full", table_state(other.session, other.t)),
+    ]
     move = seat_late_entrant(views, "Late", during_third.stack, ACE, random.Random(2))
     assert move.destination == "short" and move.to_seat not in (1, 2, 3)
     table.command("seat_player", seat=move.to_seat, player="Late", stack=move.stack)
-    seat = next(s for s in table_state(table.session, table.t)["seats"]
-                if s["player"] == "Late")
+    seat = next(s for s in table_state(table.session, table.t)["seats"] if s["player"] == "Late")
     assert seat["stack"] == 9_100  # frozen at his arrival
