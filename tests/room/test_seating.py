@@ -144,7 +144,7 @@ def test_NZ22_11D_D1_room_halts_three_short_without_the_blinds_condition() -> No
     most = view("B", state(set(range(1, 9))))
     after_n = view("A", state({1, 2, 3, 4, 5}, button=2, big_blind=4))  # next BB occupied
     assert [h.rule_ids for h in halts([after_n, most], NZ)] == [("NZ2022-11D",)]
-    assert [h.rule_ids for h in halts([after_n, most], T11)] == [("TDA2011-8A",)]
+    assert [h.rule_ids for h in halts([after_n, most], T11)] == [("TDA2011-8",)]
     assert halts([after_n, most], T24) == []
 
 
