@@ -432,6 +432,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "URL) and check at the end that every hand replays to the table's stacks",
     )
     parser.add_argument(
+        "--tables", type=int, default=1, choices=(1, 2),
+        help="2: two tables and the room (leaderboard, seating desk, PHH); "
+        "see docs/tournament-server.md",
+    )
+    parser.add_argument(
+        "--phh-dir", type=Path, default=None,
+        help="with --tables 2: keep the PHH files of every hand here",
+    )
+    parser.add_argument(
         "--stall-limit", type=float, default=STALL_S, metavar="SECONDS",
         help="give up when the table takes no input for this long (a last resort; "
         f"default: {STALL_S:.0f} s)",
@@ -478,6 +487,10 @@ class DemoResult:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.tables == 2:
+        from pokertable.controller.demo_tables import run_tables
+
+        return run_tables(args)
     interactive = sys.stdout.isatty()
     started = time.monotonic()
     try:

@@ -49,7 +49,8 @@ def leaderboard(states: Mapping[str, Mapping[str, Any]], entries: Entries | None
     counted = 0
     for table, state in sorted(states.items()):
         big_blind = (state.get("level") or {}).get("big_blind") or 0
-        counted += sum(pot.get("amount", 0) for pot in state.get("pots", ()))
+        if state.get("street") != "complete":  # a finished hand's pots are in the stacks
+            counted += sum(pot.get("amount", 0) for pot in state.get("pots", ()))
         for seat in state.get("seats", ()):
             chips = seat.get("stack", 0) + seat.get("bet", 0)
             counted += chips
