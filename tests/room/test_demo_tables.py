@@ -27,4 +27,4 @@ def test_two_table_demo_moves_a_player_and_writes_phh_that_replays(tmp_path: Pat
         files = sorted((tmp_path / table).glob("*.phh"))
         assert len(files) == 1  # one hand each, written and replayed to the same stacks
         text = files[0].read_text()
-        assert f'table = "{table}"' in text or table in text
+        assert f'table = "{table}"' in text and "finishing_stacks" in text
