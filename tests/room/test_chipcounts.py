@@ -92,3 +92,16 @@ def test_a_finished_hands_pots_are_not_counted_twice() -> None:
     }
     board = leaderboard(done, Entries(players=2, starting_stack=10_000))
     assert board["chips_in_play"] == 20_000 and board["audit"]["ok"]
+
+
+def test_the_desks_adjustments_enter_the_audit() -> None:
+    # An ACE late arrival reduced by 300 (R8) and a chip race that made 75 (R24).
+    states = {
+        "t1": {
+            "level": {"big_blind": 200},
+            "pots": [],
+            "seats": [_seat(1, "Ann", 10_075), _seat(2, "Late", 9_700)],
+        }
+    }
+    board = leaderboard(states, Entries(players=2, starting_stack=10_000, adjustments=-225))
+    assert board["audit"] == {"expected": 19_775, "counted": 19_775, "difference": 0, "ok": True}
