@@ -121,6 +121,23 @@ def export_phh(config: AppConfig, folder: Path) -> tuple[int, list[str]]:
     return written, wrong
 
 
+def add_table_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=1,
+        choices=(1, 2),
+        help="2: two tables and the room (leaderboard, seating desk, PHH per hand); "
+        "docs/tournament-server.md",
+    )
+    parser.add_argument(
+        "--phh-dir",
+        type=Path,
+        default=None,
+        help="with --tables 2: keep the PHH files of every hand here",
+    )
+
+
 def run_tables(args: argparse.Namespace) -> int:
     """The two-table demo; 0 when the move was made and every PHH file replays the same."""
     try:
