@@ -4,9 +4,9 @@ Table t1 starts with six players, t2 with three. Each is a whole table as in the
 demo (firmware under MicroPython, ptys, the engine, MQTT); the room runs the clock with its
 leaderboard page (``room.clock_service``) and the seating desk (``room.seating_service``).
 After the first hand at each table the desk proposes a balancing move (TDA Rule 11), the
-simulated floor confirms it, and the desk moves the player at both tables. At the end every
-hand of both tables is written as PHH from the tables' journals and replayed: each file
-must end on the stacks the table had (docs/tournament-server.md).
+simulated floor confirms it, and the desk moves the player at both tables. At the end the
+room's archive must hold every hand of both tables as PHH that replays to the table's
+stacks and equals the table's journal export (docs/tournament-server.md).
 """
 
 from __future__ import annotations
@@ -100,25 +100,31 @@ class FloorWatch:
         self.client.disconnect()
 
 
-def export_phh(config: AppConfig, folder: Path) -> tuple[int, list[str]]:
-    """Every hand of a table's journal as PHH, each replayed: (files, disagreements)."""
+def journal_phh(config: AppConfig) -> dict[str, str]:
+    """Every hand of a table's journal as PHH (the ``pokertable export phh`` code)."""
     from pokertable.controller.app import fresh_session
-    from pokertable.controller.phh_export import export_journal, read_journal, replayed_stacks
+    from pokertable.controller.phh_export import export_journal, read_journal
 
     records, _ = read_journal(Path(config.journal.path))
-    session = fresh_session(config)
-    folder.mkdir(parents=True, exist_ok=True)
-    written, wrong = 0, []
-    for hand in export_journal(session, records):
-        if hand.skipped is not None:
-            wrong.append(f"{hand.hand_id}: {hand.skipped}")
-            continue
-        target = folder / f"{hand.number:04d}-{hand.hand_id}.phh"
-        target.write_text(hand.text, encoding="utf-8")
-        written += 1
-        if replayed_stacks(hand.text, str(target), session.config.rules) != hand.finishing_stacks:
-            wrong.append(f"{target.name}: the replay ends on other stacks")
-    return written, wrong
+    return {
+        hand.hand_id: hand.text or f"not written: {hand.skipped}"
+        for hand in export_journal(fresh_session(config), records)
+    }
+
+
+def write_archive(
+    records: list[Any], journals: dict[str, dict[str, str]], folder: Path
+) -> dict[str, int]:
+    """The archive's PHH files, one a hand; each must equal the table's journal export."""
+    written: dict[str, int] = {}
+    for record in records:
+        target = folder / record.table / f"{record.hand_number:04d}-{record.hand_id}.phh"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(record.phh, encoding="utf-8")
+        if record.phh != journals[record.table].get(record.hand_id):
+            raise DemoError(f"{record.name}: the archive's PHH differs from the journal's")
+        written[record.table] = written.get(record.table, 0) + 1
+    return written
 
 
 def add_table_arguments(parser: argparse.ArgumentParser) -> None:
@@ -158,6 +164,7 @@ def play_tables(args: argparse.Namespace) -> list[str]:
     from pokertable.hardware.simulator import SyntheticTags, TableSimulator
     from pokertable.mqtt.inprocess_broker import AmqttBroker
     from pokertable.mqtt.mosquitto import free_port
+    from pokertable.room.archive_service import DemoArchive
     from pokertable.room.clock_service import ClockService, display
     from pokertable.room.seating_service import SeatingService
 
@@ -172,6 +179,14 @@ def play_tables(args: argparse.Namespace) -> list[str]:
         broker.start()
         stack.callback(broker.stop)
         host, port = "127.0.0.1", broker.port
+        archive = DemoArchive(
+            host,
+            port,
+            VENUE,
+            getattr(args, "archive", None) or str(tmp / "hands.sqlite3"),
+            args.stall_limit,
+        )
+        stack.enter_context(archive)  # the room's live hand-history archive
         clock = ClockService(
             host=host, port=port, venue=VENUE, structure_text=STRUCTURE, login=("clock", "")
         )
@@ -232,7 +247,7 @@ def play_tables(args: argparse.Namespace) -> list[str]:
             for table, dealer in dealers.items():
                 if sum(1 for s in dealer.app.snapshot().table.seats if s.stack > 0) >= 2:
                     dealer.play_hand()
-                    out.append(f"{table} hand {hand + 1} played")
+                    out.append(f"{table} hand {hand + 1} played")  # counted for the archive
             if hand == 0:
                 out.append(_balance(watch, dealers, args.stall_limit))
         watch.client.publish(
@@ -253,13 +268,13 @@ def play_tables(args: argparse.Namespace) -> list[str]:
             )
         )
         out.append(f"audit: {board['audit']['counted']} chips on the felt, as entered")
+        records = archive.check(sum(1 for line in out if " hand " in line))
         phh = Path(args.phh_dir) if getattr(args, "phh_dir", None) else tmp / "phh"
-        for table, config in configs.items():
-            written, wrong = export_phh(config, phh / table)
-            if wrong:
-                raise DemoError(f"{table}: PHH files disagree with the table: {wrong}")
+        journals = {table: journal_phh(config) for table, config in configs.items()}
+        for table, count in sorted(write_archive(records, journals, phh).items()):
             out.append(
-                f"{table}: {written} PHH files in {phh / table}, each replays to the table's stacks"
+                f"{table}: {count} PHH files from the archive in {phh / table}, each "
+                "replays to the table's stacks and equals the journal's export"
             )
     return out
 
