@@ -148,7 +148,11 @@ def test_a_balancing_move_is_confirmed_on_the_floor_console_and_made_at_both_tab
         small.sim.perform(PushChips("seat1.stack", (25, 25, 25, 100)))
         small.sim.perform(PushChips("seat2.stack", (25, 100)))
         small.overlay.wait_state(
-            lambda s: seat(s, 2).get("stack_chips") == {"25": 1, "100": 1}, "the stack zones read"
+            lambda s: (
+                seat(s, 1).get("stack_chips") == {"25": 3, "100": 1}
+                and seat(s, 2).get("stack_chips") == {"25": 1, "100": 1}
+            ),
+            "both stack zones read",
         )
         seating.publish(
             "pokertable/v1/club/seating/control",
