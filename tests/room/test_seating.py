@@ -231,3 +231,15 @@ def test_ACE_8_EX1_late_arrival_stack_reduction_seated_at_the_table() -> None:
     table.command("seat_player", seat=move.to_seat, player="Late", stack=move.stack)
     seat = next(s for s in table_state(table.session, table.t)["seats"] if s["player"] == "Late")
     assert seat["stack"] == 9_100  # frozen at his arrival
+
+
+def test_T24_8_D1_new_player_between_the_button_and_the_small_blind_waits() -> None:
+    # Hand 1: button 2, SB 3, BB 5 (seat 4 empty). Next hand: button 3, SB 5, BB 6.
+    table = live({1: "P1", 2: "P2", 3: "P3", 5: "P5", 6: "P6"}, button=2)
+    table.command("seat_player", seat=4, player="New", stack=10_000)
+    table.press("hand_start")
+    assert (table.hand.button, table.hand.small_blind_seat) == (3, 5)
+    assert not table.hand.has_seat(4)  # R8-A / R10-A: not dealt in between SB and button
+    walk_rest(table)
+    table.press("hand_start")  # the button has passed seat 4
+    assert table.hand.has_seat(4)
