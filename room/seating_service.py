@@ -71,6 +71,7 @@ class SeatingService:
         self._confirmed: list[Move] = []
         self._done: list[dict[str, Any]] = []
         self._waived: set[str] = set()
+        self._holding: set[str] = set()  # tables the desk paused for a halt (R11-D)
         self._races: dict[str, Any] = {}
         self._raced_break: str | None = None
         self._levels: list[tuple[int, int]] = []  # levels the clock announced, in order
@@ -129,8 +130,31 @@ class SeatingService:
                 self._replies[str(payload.get("request_id"))] = payload
             elif leaf.endswith("/state"):
                 self._states[leaf.split("/")[0]] = payload
+            self._hold_halted()
             self._lock.notify_all()
         self._publish()
+
+    def _hold_halted(self) -> None:
+        """R11-D: a halted table is paused (its hand in play finishes; the next one is
+        refused) until a player is moved in or the floor waives the halt; then resumed."""
+        halted = {h.table for h in halts(self._views(), self.rules)} - self._waived
+        for table in sorted(halted | self._holding):
+            paused = bool(self._states.get(table, {}).get("paused"))
+            if table in halted and not paused:
+                self._tell(table, "pause")
+                self._holding.add(table)
+            elif table not in halted and table in self._holding:
+                if paused:
+                    self._tell(table, "resume")
+                self._holding.discard(table)
+
+    def _tell(self, table: str, command: str) -> None:
+        payload = {
+            "command": command,
+            "request_id": f"seating-{time.time_ns():x}",
+            "note": "seating desk: R11-D halt",
+        }
+        self.client.publish(f"{self.base}/{table}/cmd/director", json.dumps(payload), qos=1)
 
     def _views(self) -> list[TableView]:
         return [view(name, state) for name, state in sorted(self._states.items())]
@@ -164,6 +188,7 @@ class SeatingService:
                 self._race([int(d) for d in payload["removed"]], payload.get("denomination"))
             elif command == "waive_halt":
                 self._waived.add(str(payload["table"]))  # R11-D: a waiver is not a misdeal
+                self._hold_halted()
             else:
                 raise ValueError(f"unknown control {command!r} (known: {', '.join(CONTROLS)})")
         except (KeyError, ValueError, TypeError, StopIteration) as error:

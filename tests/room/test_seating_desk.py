@@ -33,7 +33,12 @@ def room(tmp_path: Path) -> Iterator[tuple[SeatingService, Watcher, int]]:
         seed=3,
     )
     desk.start()
-    floor = Watcher(broker.port, "floor", (f"{BASE}/seating",), client_id="floor-desk-test")
+    floor = Watcher(
+        broker.port,
+        "floor",
+        (f"{BASE}/seating", f"{BASE}/t9/cmd/director"),
+        client_id="floor-desk-test",
+    )
     try:
         assert desk.subscribed.wait(60)
         yield desk, floor, broker.port
@@ -81,9 +86,17 @@ def test_the_desk_proposes_balancing_halts_late_entries_and_refuses_what_cannot_
         ("t8", 4, "t9", 6)
     ]  # t8's next big blind to the single big blind at t9
 
+    # The desk holds the halted table: paused, so its next hand is refused.
+    wait_for(lambda: any(c["command"] == "pause" for c in floor.on("/cmd/director")), "pause")
+    publish_state(port, "t9", {**state({1, 2, 3, 4, 5}, button=3, big_blind=5), "paused": True})
     control = f"{BASE}/seating/control"
     floor.publish(control, {"command": "waive_halt", "table": "t9"})
     latest(floor, lambda p: p["halts"] == [], "the halt waived")
+    resumed = wait_for(
+        lambda: [c for c in floor.on("/cmd/director") if c["command"] == "resume"],
+        "resume after the waiver",
+    )
+    assert resumed[0]["note"] == "seating desk: R11-D halt"
 
     floor.publish(
         control,
