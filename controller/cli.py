@@ -71,6 +71,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "pokertable.room.clock_service",
         "the tournament clock: levels and breaks to every table, the big clock display",
     ),
+    "seating": (
+        "pokertable.room.seating_service",
+        "the seating desk: balancing, breaking, late entries and chip races for the floor",
+    ),
     "journal": (
         "pokertable.controller.journal",
         "verify a table's journal record by record, or repair it keeping a backup",

@@ -43,6 +43,7 @@ from pokertable.controller.demo_room import (
     TournamentClock,
     Viewer,
 )
+from pokertable.controller.demo_tables import add_table_arguments, run_tables
 from pokertable.controller.inputs import ConsolePress
 from pokertable.controller.model import Phase, Street
 from pokertable.controller.run import TableRuntime
@@ -431,6 +432,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run the room's hand-history archive into this SQLite file (or postgresql:// "
         "URL) and check at the end that every hand replays to the table's stacks",
     )
+    add_table_arguments(parser)  # --tables 2, --phh-dir: controller/demo_tables.py
     parser.add_argument(
         "--stall-limit", type=float, default=STALL_S, metavar="SECONDS",
         help="give up when the table takes no input for this long (a last resort; "
@@ -479,6 +481,8 @@ class DemoResult:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.tables == 2:
+        return run_tables(args)
     interactive = sys.stdout.isatty()
     started = time.monotonic()
     try:

@@ -45,6 +45,7 @@ from pokertable.controller.rules import RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
 from pokertable.controller.session_outputs import event_out, raise_floor, warn
 from pokertable.controller.session_state import Output, TableSession, set_pair
+from pokertable.controller.stack_zones import stack_moved
 from pokertable.controller.table import after_hand, next_hand
 
 
@@ -344,8 +345,10 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
     out while betting is open; once the street is over they are the dealer collecting the
     bets into the pot, which decides nothing.
     """
+    if moved.seat is not None and moved.zone.endswith(".stack"):
+        return stack_moved(session, moved)  # not action: counted for the room's colour-up
     if moved.seat is None or not moved.zone.endswith(".bet"):
-        return session  # stack zones and the pot are not action
+        return session  # the pot is not action
     if session.removed_denominations:
         check_removed(session, moved, session.removed_denominations, out)  # R24
     seat_no = moved.seat

@@ -21,6 +21,7 @@ from pokertable.controller.model import (
 )
 from pokertable.controller.pots import build_pots
 from pokertable.controller.session import TableSession
+from pokertable.controller.stack_zones import denominations
 
 _ANTE_FORMAT = {
     AnteFormat.NONE: "none",
@@ -113,6 +114,10 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
                     "cards_held": 0,
                 }
             )
+    for seat in seats:  # what the stack zones read, for the room's colour-up (R24)
+        counted = denominations(dict(session.stack_zones).get(seat["seat"], ()))
+        if counted:
+            seat["stack_chips"] = counted
     street: str | None = None
     action_on = to_call = min_raise_to = 0
     pots: list[dict[str, Any]] = []
@@ -136,6 +141,7 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "paused": session.paused,
         "hand_for_hand": session.hand_for_hand,
         "button": hand.button if hand is not None else session.table.button,
+        "big_blind_seat": hand.big_blind_seat if hand is not None else session.table.big_blind_seat,
         "street": street,
         "board": list(hand.board) if hand is not None else [],
         "pots": pots,

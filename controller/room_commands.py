@@ -96,6 +96,8 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         if session.tracked is not None and session.tracked.status is HandStatus.MISDEAL:
             out.append(seated_during_misdeal(session, int(p["seat"]), cmd.at_ms))  # R35-C
         return evolve(session, table=table)
+    if cmd.command == "unseat_player":  # R10/R11: moved by the room, with his chips
+        return _unseat(session, cmd, out)
     if cmd.command == "color_up":  # R24: these denominations left play at the colour-up
         reply(session, cmd, out, True)
         removed = frozenset(int(d) for d in p["removed"])
@@ -167,6 +169,25 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         session, cmd, out, False, f"command {cmd.command!r} is not handled by this table", "command"
     )
     return session
+
+
+def _unseat(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:
+    seat = int(cmd.payload["seat"])
+    hand = session.hand
+    if hand is not None and hand.phase is not Phase.COMPLETE and hand.has_seat(seat):
+        reply(session, cmd, out, False, f"seat {seat} is in the hand: move after it", "seat")
+        return session
+    try:
+        table, stack = session.table.unseat_player(seat, str(cmd.payload["player"]))
+    except EngineError as exc:
+        reply(session, cmd, out, False, str(exc), "player")
+        return session
+    expected = cmd.payload.get("stack")
+    if expected is not None and int(expected) != stack:
+        reply(session, cmd, out, False, f"seat {seat} has {stack}, not {expected}", "stack")
+        return session
+    reply(session, cmd, out, True)
+    return evolve(session, table=table, absent=session.absent - {seat})
 
 
 _DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor"})

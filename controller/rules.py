@@ -460,6 +460,11 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "all_in_buttons": "RP-1",
         "hand_for_hand": "RP-8",
         "final_table": "RP-9",
+        # --- room seating citations (issue 16): room/seating.py, room/chip_race.py ---
+        "random_seating": "7",
+        "balance_move": "11A",
+        "balance_source": "11C",
+        "balance_halt": "11D",
     }
 )
 

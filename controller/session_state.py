@@ -90,6 +90,7 @@ class TableSession:
     clock: tuple[int, int] | None = None  # (seat, expires_at_ms): a player on the clock, R29
     last_finish: tuple[str, int, bool] | None = None  # (hand, at_ms, in a break): R22 windows
     removed_denominations: frozenset[int] = frozenset()  # colour-ups so far (R24)
+    stack_zones: tuple[tuple[int, tuple[ChipItem, ...]], ...] = ()  # stack zones (R24, room)
 
     @property
     def hand(self) -> HandState | None:

@@ -47,6 +47,16 @@ class TableState:
         new = TableSeat(seat, player, stack, new=self.big_blind_seat is not None)
         return replace(self, seats=tuple(sorted((*self.seats, new), key=lambda s: s.seat)))
 
+    def unseat_player(self, seat: int, player: str) -> tuple[TableState, int]:
+        """Take a player away with his chips (moved to balance or break tables, R10/R11);
+        the stack he takes. The name must match, so a stale move cannot take someone else."""
+        occupant = self.occupied(seat)
+        if occupant is None:
+            raise EngineError(f"seat {seat} is empty")
+        if occupant.player != player:
+            raise EngineError(f"seat {seat} is {occupant.player}, not {player}")
+        return replace(self, seats=tuple(s for s in self.seats if s.seat != seat)), occupant.stack
+
 
 def _clockwise(start: int, max_seats: int) -> list[int]:
     """Seat numbers clockwise after ``start`` (exclusive), wrapping once."""

@@ -36,10 +36,14 @@ class Entries:
     re_entries: int = 0
     starting_stack: int = 0
     add_on_chips: int = 0
+    # Chips the seating desk's rulings added or removed: late-arrival reductions (ACE R8)
+    # and colour-ups (R24), as ``adjustments`` on ``<venue>/seating`` shows them.
+    adjustments: int = 0
 
     @property
     def expected_chips(self) -> int:
-        return (self.players + self.re_entries) * self.starting_stack + self.add_on_chips
+        sold = (self.players + self.re_entries) * self.starting_stack + self.add_on_chips
+        return sold + self.adjustments
 
 
 def leaderboard(states: Mapping[str, Mapping[str, Any]], entries: Entries | None = None
@@ -49,7 +53,8 @@ def leaderboard(states: Mapping[str, Mapping[str, Any]], entries: Entries | None
     counted = 0
     for table, state in sorted(states.items()):
         big_blind = (state.get("level") or {}).get("big_blind") or 0
-        counted += sum(pot.get("amount", 0) for pot in state.get("pots", ()))
+        if state.get("street") != "complete":  # a finished hand's pots are in the stacks
+            counted += sum(pot.get("amount", 0) for pot in state.get("pots", ()))
         for seat in state.get("seats", ()):
             chips = seat.get("stack", 0) + seat.get("bet", 0)
             counted += chips

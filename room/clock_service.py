@@ -103,8 +103,10 @@ class ClockService:
             elif command == "entries":
                 counts = {k: payload.get(k, 0) for k in ("players", "re_entries",
                                                         "starting_stack", "add_on_chips")}
-                if all(isinstance(v, int) and v >= 0 for v in counts.values()):
-                    self.entries = Entries(**counts)
+                adjustments = payload.get("adjustments", 0)  # the seating desk's, +/-
+                if all(isinstance(v, int) and v >= 0 for v in counts.values()) and isinstance(
+                        adjustments, int):
+                    self.entries = Entries(**counts, adjustments=adjustments)
                 else:
                     LOG.warning("clock: entries need whole numbers >= 0: %r", counts)
             elif command == "export":

@@ -151,6 +151,7 @@ function renderTable(id) {
 
 function onMessage(topicName, payload) {
   const parts = topicName.split("/");
+  if (parts.length < 5) return; // venue-level topics (the seating desk's) are not tables
   const id = parts[3];
   const leaf = parts.slice(4).join("/");
   let msg;
@@ -193,6 +194,7 @@ function connect(username, password) {
     document.getElementById("who").textContent = `signed in as ${username}`;
     const base = `pokertable/v1/${config.venue}/+/`;
     client.subscribe(["state", "status", "reply"].map((leaf) => base + leaf), { qos: 1 });
+    document.dispatchEvent(new CustomEvent("floor-connected", { detail: { client, venue: config.venue } }));
   });
   client.on("error", (err) => {
     error.textContent = `sign-in refused: ${err.message}`;

@@ -61,12 +61,15 @@ class Watcher:
     port: int
     user: str
     topics: tuple[str, ...]
+    client_id: str = ""  # several watchers with one login on one broker need their own
     messages: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
         self._ready = threading.Event()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"rig-{self.user}")
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=self.client_id or f"rig-{self.user}"
+        )
         self.client.username_pw_set(self.user, USERS[self.user])
         self.client.on_connect = lambda c, u, f, rc, p: c.subscribe([(t, 1) for t in self.topics])
         self.client.on_subscribe = lambda c, u, mid, rc, p: self._ready.set()
@@ -115,11 +118,17 @@ class TableRig:
         players: list[tuple[int, str, int]],
         first_button: int,
         seats_per_node: int = 0,  # 0: one node reads every seat
+        broker: MosquittoProcess | None = None,  # another table's: several tables, one room
+        table_id: str = "t9",  # with a shared broker: "t8" (its login is in USERS)
     ) -> None:
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
-        self.broker = MosquittoProcess.from_shipped(workdir, users=USERS)
-        self.broker.start()
+        self.own_broker = broker is None
+        self.broker = broker or MosquittoProcess.from_shipped(workdir, users=USERS)
+        if broker is None:
+            self.broker.start()
+        login = f"club/{table_id}"
+        self.prefix = prefix = f"pokertable/v1/club/{table_id}"
         self.registry = TagRegistry(workdir / "registry.sqlite3")
         SyntheticTags.enroll(self.registry)
         seats = [p[0] for p in players]
@@ -137,11 +146,11 @@ class TableRig:
         ]
         specs.append(NodeSpec(len(specs) + 1, ("board", "burn", "muck")))
         self.sim = TableSimulator(self.registry, specs, node_config=TIMING)
-        (workdir / "table.secret").write_text(USERS[TABLE_LOGIN])
+        (workdir / "table.secret").write_text(USERS[login])
         lines = [
             "[table]",
             'venue = "club"',
-            'id = "t9"',
+            f'id = "{table_id}"',
             "seats = 9",
             f"first_button = {first_button}",
             "[[levels]]",
@@ -161,7 +170,7 @@ class TableRig:
         lines += [
             "[mqtt]",
             f"port = {self.broker.port}",
-            f'username = "{TABLE_LOGIN}"',
+            f'username = "{login}"',
             'password_file = "table.secret"',
             'outbox = "outbox.sqlite3"',
         ]
@@ -169,9 +178,13 @@ class TableRig:
         self.config.write_text("\n".join(lines) + "\n")
         self.process: subprocess.Popen[bytes] | None = None
         self.overlay = Watcher(
-            self.broker.port, "overlay", (f"{PREFIX}/state", f"{PREFIX}/events", f"{PREFIX}/status")
+            self.broker.port,
+            "overlay",
+            (f"{prefix}/state", f"{prefix}/events", f"{prefix}/status"),
+            client_id=f"rig-overlay-{table_id}",
         )
-        self.director = Watcher(self.broker.port, "director", (f"{PREFIX}/reply",))
+        self.director = Watcher(self.broker.port, "director", (f"{prefix}/reply",),
+                                client_id=f"rig-director-{table_id}")
 
     def start_controller(self) -> None:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -224,7 +237,7 @@ class TableRig:
         }
         if amount is not None:
             payload["amount"] = amount
-        self.director.publish(f"{PREFIX}/cmd/director", payload)
+        self.director.publish(f"{self.prefix}/cmd/director", payload)
 
     def push(self, seat: int, *chips: int, read: bool = True) -> None:
         """Chips into a seat's bet zone; by default wait until the controller has taken the
@@ -256,7 +269,8 @@ class TableRig:
         self.director.stop()
         self.sim.close()
         self.registry.close()
-        self.broker.stop()
+        if self.own_broker:
+            self.broker.stop()
 
 
 def journaled_felt(records: list[dict[str, Any]]) -> dict[str, set[str]]:

@@ -1,0 +1,305 @@
+"""``pokertable demo --tables 2``: two simulated tables and the room around them.
+
+Table t1 starts with six players, t2 with three. Each is a whole table as in the one-table
+demo (firmware under MicroPython, ptys, the engine, MQTT); the room runs the clock with its
+leaderboard page (``room.clock_service``) and the seating desk (``room.seating_service``).
+After the first hand at each table the desk proposes a balancing move (TDA Rule 11), the
+simulated floor confirms it, and the desk moves the player at both tables. At the end the
+room's archive must hold every hand of both tables as PHH that replays to the table's
+stacks and equals the table's journal export (docs/tournament-server.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import random
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from pokertable.controller.config import (
+    AppConfig,
+    LevelSection,
+    MqttSection,
+    PathSection,
+    PlayerSection,
+    ReaderSection,
+    TableSection,
+)
+from pokertable.controller.demo_room import DemoError, SimulatedDirector
+
+VENUE = "demo"
+SEATS = 6  # six-seat tables, every seat read, so a moved player can sit anywhere
+STRUCTURE = "[[step]]\nsmall_blind = 100\nbig_blind = 200\nminutes = 60\n"
+LINEUP = {"t1": ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn"), "t2": ("Gus", "Hana", "Ivo")}
+
+
+def _config(
+    tmp: Path, table: str, ports: list[str], host: str, port: int, profile: str
+) -> AppConfig:
+    return AppConfig(
+        table=TableSection(
+            venue=VENUE, id=table, seats=SEATS, profile=profile, first_button=len(LINEUP[table])
+        ),
+        levels=[LevelSection(number=1, small_blind=100, big_blind=200, chip_unit=25)],
+        players=[
+            PlayerSection(seat=i + 1, name=name, stack=10_000)
+            for i, name in enumerate(LINEUP[table])
+        ],
+        registry=PathSection(path=str(tmp / "registry.sqlite3")),
+        journal=PathSection(path=str(tmp / "journal.jsonl")),
+        readers=[ReaderSection(port=p) for p in ports],
+        mqtt=MqttSection(host=host, port=port, outbox=str(tmp / "outbox.sqlite3")),
+    )
+
+
+class FloorWatch:
+    """The room as the floor console sees it: the desk's proposals and the leaderboard."""
+
+    def __init__(self, host: str, port: int) -> None:
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.seating: dict[str, Any] = {}
+        self.board: dict[str, Any] = {}
+        self.changed = threading.Condition()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="demo-floor-watch")
+        self.client.on_connect = lambda c, *_: c.subscribe(
+            [(f"pokertable/v1/{VENUE}/seating", 1), (f"pokertable/v1/{VENUE}/leaderboard", 1)]
+        )
+        self.client.on_message = self._on_message
+        self.client.connect(host, port)
+        self.client.loop_start()
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        with self.changed:
+            if message.topic.endswith("/seating"):
+                self.seating = json.loads(message.payload)
+            else:
+                self.board = json.loads(message.payload)
+            self.changed.notify_all()
+
+    def wait(self, predicate: Any, what: str, timeout: float) -> Any:
+        with self.changed:
+            if not self.changed.wait_for(predicate, timeout=timeout):
+                raise DemoError(f"the room never showed {what} (seating: {self.seating})")
+            return predicate()
+
+    def confirm(self, move_id: str) -> None:
+        self.client.publish(
+            f"pokertable/v1/{VENUE}/seating/control",
+            json.dumps({"command": "confirm_move", "id": move_id}),
+            qos=1,
+        )
+
+    def stop(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+
+
+def journal_phh(config: AppConfig) -> dict[str, str]:
+    """Every hand of a table's journal as PHH (the ``pokertable export phh`` code)."""
+    from pokertable.controller.app import fresh_session
+    from pokertable.controller.phh_export import export_journal, read_journal
+
+    records, _ = read_journal(Path(config.journal.path))
+    return {
+        hand.hand_id: hand.text or f"not written: {hand.skipped}"
+        for hand in export_journal(fresh_session(config), records)
+    }
+
+
+def write_archive(
+    records: list[Any], journals: dict[str, dict[str, str]], folder: Path
+) -> dict[str, int]:
+    """The archive's PHH files, one a hand; each must equal the table's journal export."""
+    written: dict[str, int] = {}
+    for record in records:
+        target = folder / record.table / f"{record.hand_number:04d}-{record.hand_id}.phh"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(record.phh, encoding="utf-8")
+        if record.phh != journals[record.table].get(record.hand_id):
+            raise DemoError(f"{record.name}: the archive's PHH differs from the journal's")
+        written[record.table] = written.get(record.table, 0) + 1
+    return written
+
+
+def add_table_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=1,
+        choices=(1, 2),
+        help="2: two tables and the room (leaderboard, seating desk, PHH per hand); "
+        "docs/tournament-server.md",
+    )
+    parser.add_argument(
+        "--phh-dir",
+        type=Path,
+        default=None,
+        help="with --tables 2: keep the PHH files of every hand here",
+    )
+
+
+def run_tables(args: argparse.Namespace) -> int:
+    """The two-table demo; 0 when the move was made and every PHH file replays the same."""
+    try:
+        lines = play_tables(args)
+    except DemoError as exc:
+        print(f"demo failed: {exc}")
+        return 1
+    for line in lines:
+        print(line, flush=True)
+    return 0
+
+
+def play_tables(args: argparse.Namespace) -> list[str]:
+    """Run it; the summary lines. ``args.phh_dir`` keeps the PHH files (else a temp dir)."""
+    from pokertable.controller.demo import Dealer, _node_specs
+    from pokertable.controller.run import TableRuntime
+    from pokertable.hardware.registry import TagRegistry
+    from pokertable.hardware.simulator import SyntheticTags, TableSimulator
+    from pokertable.mqtt.inprocess_broker import AmqttBroker
+    from pokertable.mqtt.mosquitto import free_port
+    from pokertable.room.archive_service import DemoArchive
+    from pokertable.room.clock_service import ClockService, display
+    from pokertable.room.seating_service import SeatingService
+
+    hands = args.hands or 2
+    out: list[str] = []
+    with (
+        contextlib.ExitStack() as stack,
+        tempfile.TemporaryDirectory(prefix="pokertable-demo-tables-") as folder,
+    ):
+        tmp = Path(folder)
+        broker = AmqttBroker(ws_port=free_port())
+        broker.start()
+        stack.callback(broker.stop)
+        host, port = "127.0.0.1", broker.port
+        archive = DemoArchive(
+            host,
+            port,
+            VENUE,
+            getattr(args, "archive", None) or str(tmp / "hands.sqlite3"),
+            args.stall_limit,
+        )
+        stack.enter_context(archive)  # the room's live hand-history archive
+        clock = ClockService(
+            host=host, port=port, venue=VENUE, structure_text=STRUCTURE, login=("clock", "")
+        )
+        desk = SeatingService(
+            host=host,
+            port=port,
+            venue=VENUE,
+            login=("director", ""),
+            profile=args.profile,
+            seed=args.seed,
+        )
+        watch = FloorWatch(host, port)
+        stack.callback(watch.stop)
+        for service in (clock, desk):
+            service.start()
+            stack.callback(service.stop)
+        page = display(VENUE, f"ws://127.0.0.1:{broker.ws_port}", "overlay", "", 0)
+        page.start()
+        stack.callback(page.stop)
+        out.append(f"leaderboard page: {page.url.replace('clock_display/', 'leaderboard/')}")
+        dealers: dict[str, Dealer] = {}
+        configs: dict[str, AppConfig] = {}
+        for number, table in enumerate(LINEUP):
+            work = tmp / table
+            work.mkdir()
+            registry = TagRegistry(work / "registry.sqlite3")
+            stack.callback(registry.close)
+            SyntheticTags.enroll(registry)
+            sim = TableSimulator(registry, _node_specs(SEATS), node_config=_timing())
+            stack.callback(sim.close)
+            config = _config(
+                work, table, [sim.port_of(n) for n in sorted(sim.nodes)], host, port, args.profile
+            )
+            director = SimulatedDirector(
+                host, port, VENUE, table, pause_s=0.2, stall_s=args.stall_limit
+            )
+            director.start()
+            stack.callback(director.stop)
+            runtime = TableRuntime(config, registry=registry)
+            app = runtime.start()
+            stack.callback(runtime.stop)
+            dealer = Dealer(
+                sim,
+                app,
+                random.Random(args.seed + number),
+                stall_s=args.stall_limit,
+                string_bets=0.0,
+            )
+            app.on_output = dealer.observe
+            dealer.buses = runtime.buses
+            for bus in runtime.buses:
+                for supervisor in bus.supervisors.values():
+                    supervisor.wait_connected(timeout=args.stall_limit)
+            if runtime.bridge is not None and not runtime.bridge.wait_connected(args.stall_limit):
+                raise DemoError(f"table {table} cannot reach the broker")
+            dealers[table], configs[table] = dealer, config
+        for hand in range(hands):
+            for table, dealer in dealers.items():
+                if sum(1 for s in dealer.app.snapshot().table.seats if s.stack > 0) >= 2:
+                    dealer.play_hand()
+                    out.append(f"{table} hand {hand + 1} played")  # counted for the archive
+            if hand == 0:
+                out.append(_balance(watch, dealers, args.stall_limit))
+        watch.client.publish(
+            f"pokertable/v1/{VENUE}/clock/control",
+            json.dumps({"command": "entries", "players": 9, "starting_stack": 10_000}),
+            qos=1,
+        )
+        board = watch.wait(
+            lambda: (watch.board.get("audit") or {}).get("ok") and watch.board,
+            "the leaderboard's audit against the entries",
+            args.stall_limit,
+        )
+        out.append(
+            "leaderboard: "
+            + ", ".join(
+                f"{r['rank']}. {r['player']} {r['table']}/{r['seat']} {r['stack']}"
+                for r in board["rows"]
+            )
+        )
+        out.append(f"audit: {board['audit']['counted']} chips on the felt, as entered")
+        records = archive.check(sum(1 for line in out if " hand " in line))
+        phh = Path(args.phh_dir) if getattr(args, "phh_dir", None) else tmp / "phh"
+        journals = {table: journal_phh(config) for table, config in configs.items()}
+        for table, count in sorted(write_archive(records, journals, phh).items()):
+            out.append(
+                f"{table}: {count} PHH files from the archive in {phh / table}, each "
+                "replays to the table's stacks and equals the journal's export"
+            )
+    return out
+
+
+def _timing() -> dict[str, int]:
+    from pokertable.controller.demo import NODE_TIMING
+
+    return NODE_TIMING
+
+
+def _balance(watch: FloorWatch, dealers: dict[str, Any], stall_s: float) -> str:
+    """The desk's proposed move, confirmed by the simulated floor, made at both tables."""
+    seating = watch.wait(
+        lambda: watch.seating.get("moves") and watch.seating, "a proposed balancing move", stall_s
+    )
+    move = seating["moves"][0]
+    watch.confirm(move["id"])
+    dealers[move["destination"]].wait(
+        lambda s: any(
+            p.player == move["player"] and p.seat == move["to_seat"] for p in s.table.seats
+        ),
+        f"the move {move['id']}",
+    )
+    return (
+        f"balancing: {move['player']} moved from {move['source']} seat {move['seat']} to "
+        f"{move['destination']} seat {move['to_seat']} ({' '.join(move['rule_ids'])}), "
+        "proposed by the desk and confirmed by the floor"
+    )

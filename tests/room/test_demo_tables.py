@@ -1,0 +1,33 @@
+"""``pokertable demo --tables 2``: two simulated tables and the room, one hand each: the
+desk's balancing move is confirmed and made, the leaderboard's audit matches the entries,
+and every hand is in the room's archive as PHH that replays to the table's stacks and
+equals the table's journal export."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from pokertable.controller.demo import add_arguments
+from pokertable.controller.demo_tables import play_tables
+
+pytestmark = pytest.mark.needs("micropython")
+
+
+def test_two_table_demo_moves_a_player_and_writes_phh_that_replays(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--tables", "2", "--hands", "1", "--phh-dir", str(tmp_path)])
+    lines = play_tables(args)
+    moved = next(line for line in lines if line.startswith("balancing:"))
+    assert "from t1 seat 3 to t2 seat 4 (TDA2024-11A TDA2024-11C)" in moved
+    assert any(line.startswith("audit: 90000 chips") for line in lines)
+    archived = [line for line in lines if "PHH files from the archive" in line]
+    assert len(archived) == 2 and all("equals the journal's export" in line for line in archived)
+    for table in ("t1", "t2"):
+        files = sorted((tmp_path / table).glob("*.phh"))
+        assert len(files) == 1  # one hand each, written and replayed to the same stacks
+        text = files[0].read_text()
+        assert f'table = "{table}"' in text and "finishing_stacks" in text
