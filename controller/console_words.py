@@ -4,7 +4,8 @@ confirm (misdeal or showdown), floor and clock calls."""
 from __future__ import annotations
 
 from pokertable.controller import betting
-from pokertable.controller.hand_routing import confirm_showdown, reader_step, run_event, start_hand
+from pokertable.controller.hand_for_hand import press_hand_start
+from pokertable.controller.hand_routing import confirm_showdown, reader_step, run_event
 from pokertable.controller.inputs import (
     ConsolePress,
 )
@@ -25,7 +26,7 @@ from pokertable.controller.session_state import Output, TableSession
 def console_press(session: TableSession, press: ConsolePress, out: list[Output]) -> TableSession:
     rules = session.config.rules
     if press.button == "hand_start":
-        return start_hand(session, press.at_ms, out)
+        return press_hand_start(session, press.at_ms, out)  # held under hand-for-hand (RP-8)
     if press.button in ("floor", "clock"):
         text = "floor called to the table" if press.button == "floor" else "clock called"
         concept = "rules"

@@ -41,6 +41,7 @@ from pokertable.controller.model import (
     SeatStatus,
     evolve,
 )
+from pokertable.controller.penalties import on_penalty
 from pokertable.controller.rules import RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
 from pokertable.controller.session_outputs import event_out, raise_floor, warn
@@ -203,6 +204,7 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
             setup,
             rules,
             absent=session.absent,
+            on_penalty=on_penalty(session),  # R71-C: dealt in, blinds posted, hand killed
             read_window_ms=session.config.card_read_window_ms,
         )
     except EngineError as exc:

@@ -19,6 +19,7 @@ from pokertable.controller.model import (
     SeatStatus,
     evolve,
 )
+from pokertable.controller.penalties import penalties_json
 from pokertable.controller.pots import build_pots
 from pokertable.controller.session import TableSession
 from pokertable.controller.stack_zones import denominations
@@ -140,6 +141,9 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "pending_level": level_json(session.pending_level) if session.pending_level else None,
         "paused": session.paused,
         "hand_for_hand": session.hand_for_hand,
+        "deal_held": session.deal_held is not None,  # RP-8: waiting for the room's deal_next
+        "clock": _player_clock(session),
+        "penalties": penalties_json(session),
         "button": hand.button if hand is not None else session.table.button,
         "big_blind_seat": hand.big_blind_seat if hand is not None else session.table.big_blind_seat,
         "street": street,
@@ -161,3 +165,14 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             for a in session.alerts
         ],
     }
+
+
+def _player_clock(session: TableSession) -> dict[str, Any] | None:
+    """R29: the player on the clock and when his time is up (the table's ``ts_ms`` clock);
+    displays count down ``expires_at_ms - ts_ms`` from when the state arrives."""
+    if session.clock is None:
+        return None
+    seat, expires = session.clock
+    rules = session.config.rules
+    return {"seat": seat, "expires_at_ms": expires, "seconds": rules.clock_seconds,
+            "countdown": rules.clock_countdown_seconds}

@@ -14,6 +14,7 @@ from pokertable.controller.floor_inputs import (
     late_command,
     seated_during_misdeal,
 )
+from pokertable.controller.hand_for_hand import deal_next, set_hand_for_hand
 from pokertable.controller.hand_routing import reader_step, run_event
 from pokertable.controller.inputs import (
     ConsolePress,
@@ -35,6 +36,7 @@ from pokertable.controller.model import (
     evolve,
 )
 from pokertable.controller.oot_answers import answer_action
+from pokertable.controller.penalties import record_penalty
 from pokertable.controller.rulings import Ruling, RulingKind
 from pokertable.controller.session_outputs import event_out, reply
 from pokertable.controller.session_state import Output, TableSession
@@ -80,9 +82,10 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
     if cmd.command in ("pause", "resume"):
         reply(session, cmd, out, True)
         return evolve(session, paused=cmd.command == "pause")
-    if cmd.command == "hand_for_hand":
-        reply(session, cmd, out, True)
-        return evolve(session, hand_for_hand=bool(p["enabled"]))
+    if cmd.command == "hand_for_hand":  # RP-8: finish this hand, then hold up
+        return set_hand_for_hand(session, cmd, out)
+    if cmd.command == "deal_next":  # RP-8: the room starts the next hand everywhere at once
+        return deal_next(session, cmd, out)
     if cmd.command in ("break_start", "break_end"):
         reply(session, cmd, out, True)
         return evolve(session, paused=cmd.command == "break_start")
@@ -141,30 +144,8 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
             int(lit) if lit is not None else None,
         )
         return console_press(session, press, out)
-    if cmd.command == "penalty":
-        seat = int(p["seat"])
-        if session.table.occupied(seat) is None:
-            reply(session, cmd, out, False, f"seat {seat} is empty", "seat")
-            return session
-        reply(session, cmd, out, True)
-        rules_cited = tuple(str(r) for r in p["rule_ids"])
-        out.append(
-            event_out(
-                session,
-                "penalty",
-                (
-                    Ruling(
-                        RulingKind.BINDING,
-                        rules_cited,
-                        f"penalty for seat {seat}: {p['penalty']}",
-                        seat=seat,
-                    ),
-                ),
-                {"seat": seat, "penalty": p["penalty"], "count": p.get("count")},
-                cmd.at_ms,
-            )
-        )
-        return session
+    if cmd.command == "penalty":  # R71: a warning, missed hands or rounds, DQ
+        return record_penalty(session, cmd, out)
     reply(
         session, cmd, out, False, f"command {cmd.command!r} is not handled by this table", "command"
     )
