@@ -149,9 +149,13 @@ class TournamentClock:
         return replace(self, step_started_ms=self.step_started_ms + ms)
 
     def advance(self, now_ms: int) -> tuple[TournamentClock, list[Change]]:
-        """Move past every step whose time ran out by ``now_ms``; what to tell the tables."""
+        """Move past every step whose time ran out by ``now_ms``; what to tell the tables.
+
+        A stopped clock moves on too when time was taken off it (hand-for-hand, RP-8-D:
+        blinds go up as the time per hand comes off the clock); it stays stopped.
+        """
         clock, changes = self, []
-        while clock.paused_at_ms is None and clock.remaining_ms(now_ms) == 0 and (
+        while clock.remaining_ms(now_ms) == 0 and (
                 clock.index + 1 < len(clock.structure)):
             ended = clock.current
             start = clock.step_started_ms + ended.minutes * 60_000

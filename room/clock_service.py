@@ -23,11 +23,14 @@ from typing import Any
 
 from pokertable.room.chipcounts import Entries, as_csv, leaderboard
 from pokertable.room.clock import StructureError, TournamentClock, parse_structure
+from pokertable.room.hand_for_hand import HandForHand
 from pokertable.room.inbound import json_object
+from pokertable.room.player_clocks import PlayerClocks
 from pokertable.room.web import ROOM_DIR, PageServer
 
 LOG = logging.getLogger(__name__)
-CONTROLS = ("pause", "resume", "add_seconds", "next_step", "entries", "export")
+CONTROLS = ("pause", "resume", "add_seconds", "next_step", "entries", "export", "hand_for_hand",
+            "deal_next")
 
 
 def _now_ms() -> int:
@@ -38,7 +41,8 @@ class ClockService:
     """The clock on a thread of its own: it wakes each second, on a control, or at a stop."""
 
     def __init__(self, *, host: str, port: int, venue: str, structure_text: str,
-                 login: tuple[str, str], export_dir: Path | None = None) -> None:
+                 login: tuple[str, str], export_dir: Path | None = None,
+                 hand_for_hand: HandForHand | None = None) -> None:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
@@ -48,6 +52,9 @@ class ClockService:
         self.base = f"{ROOT}/{venue}"
         self.clock = TournamentClock.start(parse_structure(structure_text), _now_ms())
         self._states: dict[str, dict[str, Any]] = {}
+        self.h4h = hand_for_hand or HandForHand()
+        self.player_clocks = PlayerClocks()
+        self._told: list[tuple[str, dict[str, Any]]] = []  # table commands to send (locked)
         self.entries = Entries()
         self.export_dir = export_dir
         self._export_asked = False
@@ -85,8 +92,10 @@ class ClockService:
         if message.topic.endswith("/clock/control"):
             self._control(payload)
         else:
+            table = message.topic.split("/")[-2]
             with self._lock:
-                self._states[message.topic.split("/")[-2]] = payload
+                self._states[table] = payload
+                self.player_clocks = self.player_clocks.seen(table, payload, _now_ms())
         self._wake.set()
 
     def _control(self, payload: dict[str, Any]) -> None:
@@ -111,6 +120,12 @@ class ClockService:
                     LOG.warning("clock: entries need whole numbers >= 0: %r", counts)
             elif command == "export":
                 self._export_asked = True
+            elif command == "hand_for_hand" and isinstance(payload.get("enabled"), bool):
+                change = self.h4h.announce if payload["enabled"] else self.h4h.end
+                self.h4h, self.clock = change(self.clock, now)
+                self._told.append(("hand_for_hand", {"enabled": payload["enabled"]}))
+            elif command == "deal_next":  # the director releases a hand the room still holds
+                self._told.append(("deal_next", {}))
             else:
                 LOG.warning("clock: unknown control %r (known: %s)", command, CONTROLS)
 
@@ -135,8 +150,17 @@ class ClockService:
         while not self._stop.is_set():
             now = _now_ms()
             with self._lock:
+                self.h4h, self.clock, release = self.h4h.step(self._states, self.clock, now)
                 self.clock, changes = self.clock.advance(now)
-                clock = self.clock
+                clock, h4h, told = self.clock, self.h4h, self._told
+                waiting = h4h.waiting_for(self._states) if h4h.on else []
+                self._told = []
+                expired = self.player_clocks.due(now)
+                self.player_clocks = self.player_clocks.sent(expired, now)
+                countdown = self.player_clocks.countdown(now)
+                next_due = self.player_clocks.next_due_ms()
+            for command, fields in told:
+                self._tell(command, None, **fields)
             board = self._board()
             for change in changes:
                 if change.kind == "level":
@@ -147,6 +171,10 @@ class ClockService:
                     self._export_asked = True  # chip counts at every break
                 else:
                     self._tell("break_end", None)
+            if release:  # RP-8: every table is between hands; the next starts everywhere
+                self._tell("deal_next", None)
+            for table, seat in expired:  # R29: the player's time is up
+                self._command(table, "clock_expired", seat)
             if self._export_asked:
                 self._export_asked = False
                 self._export(board)
@@ -157,10 +185,22 @@ class ClockService:
             players = board["players_left"]
             status = clock.display(now, players or None,
                                    board["chips_in_play"] if players else None)
+            status["hand_for_hand"] = ({"hands": h4h.hands, "waiting_for": waiting}
+                                       if h4h.on else None)
+            status["player_clocks"] = countdown
             self.client.publish(f"{self.base}/clock/status", json.dumps(status), qos=1,
                                 retain=True)
-            self._wake.wait(timeout=1.0 - (now % 1000) / 1000)
+            wait_ms = 1000 - now % 1000
+            if next_due is not None:
+                wait_ms = max(10, min(wait_ms, next_due - now))
+            self._wake.wait(timeout=wait_ms / 1000)
             self._wake.clear()
+
+    def _command(self, table: str, command: str, seat: int) -> None:
+        """A command to one table (R29's ``clock_expired``), on the director's topic."""
+        payload = {"command": command, "request_id": f"clock-{time.time_ns():x}",
+                   "note": f"by the tournament clock: seat {seat}'s time is up"}
+        self.client.publish(f"{self.base}/{table}/cmd/director", json.dumps(payload), qos=1)
 
     def _tell(self, command: str, level: dict[str, Any] | None, **fields: Any) -> None:
         payload: dict[str, Any] = {"command": command,
@@ -191,6 +231,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--export-dir", type=Path,
                         help="write chip counts (CSV and JSON) here at every break and on "
                         "the director's export control")
+    parser.add_argument("--rules", default="tda-2024",
+                        help="the room's rule profile (hand-for-hand clock, RP-8-B)")
+    parser.add_argument("--h4h-minutes", type=int, default=2,
+                        help="minutes taken off the clock per hand-for-hand hand (RP-8-C: 2)")
     parser.add_argument("--http-port", type=int, default=8082,
                         help="port of the display page (default 8082; 0 picks a free one)")
 
@@ -205,7 +249,8 @@ def run(args: argparse.Namespace) -> int:
         service = ClockService(host=host, port=int(port_text), venue=args.venue,
                                structure_text=text,
                                login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")),
-                               export_dir=args.export_dir)
+                               export_dir=args.export_dir,
+                               hand_for_hand=hand_for_hand(args.rules, args.h4h_minutes))
     except (OSError, StructureError, ValueError) as error:
         print(f"pokertable clock: {args.structure}: {error}", file=sys.stderr)
         return 78
@@ -222,6 +267,14 @@ def run(args: argparse.Namespace) -> int:
         pages.stop()
         service.stop()
     return 0
+
+
+def hand_for_hand(profile: str, minutes: int) -> HandForHand:
+    """Hand-for-hand under the room's profile (``hand_for_hand_clock``); a ValueError names
+    the profile or RP-8-B's limit."""
+    from pokertable.controller.profiles import load_profile
+
+    return HandForHand(load_profile(profile).hand_for_hand_clock, minutes)
 
 
 def display(venue: str, ws_url: str, username: str, password: str,

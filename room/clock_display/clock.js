@@ -32,6 +32,20 @@ function show(status) {
   const colorUp = document.getElementById("color-up");
   colorUp.hidden = !(status.color_up && status.color_up.length);
   colorUp.textContent = colorUp.hidden ? "" : "Colour up: " + status.color_up.map(chips).join(", ");
+  const h4h = document.getElementById("h4h");
+  h4h.hidden = !status.hand_for_hand;
+  h4h.textContent = h4h.hidden ? "" : "HAND FOR HAND" + (status.hand_for_hand.waiting_for.length
+    ? " · waiting for " + status.hand_for_hand.waiting_for.join(", ") : "");
+  // R29: each table's player on the clock, the seconds left as the clock counts them
+  const clocks = (status.player_clocks || []).map((c) => {
+    const line = document.createElement("div");
+    line.dataset.table = c.table;
+    line.dataset.seconds = c.seconds_left;
+    line.textContent = `Table ${c.table} seat ${c.seat} on the clock: ${c.seconds_left}`;
+    if (c.final) line.className = "final";
+    return line;
+  });
+  document.getElementById("player-clocks").replaceChildren(...clocks);
 }
 
 async function main() {

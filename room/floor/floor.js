@@ -6,7 +6,12 @@
 
 const DEALER_BUTTONS = ["hand_start", "check_call", "bet_raise", "all_in", "fold", "pot",
   "clock", "confirm", "undo"];
-const tables = new Map(); // table id -> {state, status}
+const ENTRY_FIELDS = { // the dealer's and floor's entries (issue #17) and what each carries
+  clock_call: [], clock_expired: [], count_error: [], pot_count: ["seat", "amount"],
+  chips_found: ["seat", "amount"], short_bet_stands: ["seat", "amount"],
+  short_bet_noticed: ["seat"], dispute: ["hand_id", "about"],
+};
+const tables = new Map(); // table id -> {state, status, clockDeadline}
 const pending = new Map(); // request id -> {table, what}
 let client = null;
 let login = "";
@@ -78,6 +83,18 @@ function tableElement(id) {
       send(id, command);
     });
   }
+  el.querySelector(".send-entry").addEventListener("click", () => {
+    const name = el.querySelector(".entry-command").value;
+    const command = { command: name };
+    const state = tables.get(id).state || {};
+    for (const field of ENTRY_FIELDS[name]) {
+      if (field === "seat") command.seat = parseInt(el.querySelector(".entry-seat").value, 10);
+      if (field === "amount") command.amount = parseInt(el.querySelector(".dealer .amount").value, 10);
+      if (field === "about") command.about = el.querySelector(".entry-about").value;
+      if (field === "hand_id") command.hand_id = state.hand_id;
+    }
+    send(id, command);
+  });
   const buttons = el.querySelector(".dealer .buttons");
   for (const name of DEALER_BUTTONS) {
     const button = text(document.createElement("button"), name.replace("_", " "));
@@ -123,7 +140,12 @@ function renderTable(id) {
   const state = table.state;
   if (!state) return;
   el.querySelector(".hand").textContent = `hand ${state.hand_number}` +
-    (state.paused ? " · paused" : "") + (state.hand_for_hand ? " · hand-for-hand" : "");
+    (state.paused ? " · paused" : "") + (state.hand_for_hand ? " · hand-for-hand" : "") +
+    (state.deal_held ? " · dealer ready, waiting for the room" : "");
+  const penalties = state.penalties || [];
+  el.querySelector(".penalties").textContent = penalties.length ? "On penalty: " +
+    penalties.map((p) => `seat ${p.seat} (${p.hands_left} hand${p.hands_left === 1 ? "" : "s"}` +
+      ` still to sit out, ${p.rule_ids.join(" ")})`).join("; ") : "";
   const level = state.level;
   el.querySelector(".level").textContent = `level ${level.number}: ` +
     `${level.small_blind}/${level.big_blind}` + (level.ante ? ` ante ${level.ante}` : "");
@@ -133,8 +155,10 @@ function renderTable(id) {
     const row = document.createElement("tr");
     row.dataset.seat = seat.seat;
     if (state.action_on === seat.seat) row.className = "acting";
+    const onPenalty = penalties.some((p) => p.seat === seat.seat);
     for (const value of [seat.seat, seat.player || "", seat.stack.toLocaleString("en-US"),
-      seat.bet ? seat.bet.toLocaleString("en-US") : "", seat.status]) {
+      seat.bet ? seat.bet.toLocaleString("en-US") : "",
+      seat.status + (onPenalty ? " · penalty" : "")]) {
       row.append(text(document.createElement("td"), String(value)));
     }
     const cell = document.createElement("td");
@@ -150,6 +174,14 @@ function renderTable(id) {
 }
 
 function onMessage(topicName, payload) {
+  if (topicName === `pokertable/v1/${config.venue}/clock/status`) {
+    try {
+      showRoomClock(JSON.parse(payload.toString()));
+    } catch (error) {
+      // a bad status leaves the last one on screen
+    }
+    return;
+  }
   const parts = topicName.split("/");
   if (parts.length < 5) return; // venue-level topics (the seating desk's) are not tables
   const id = parts[3];
@@ -164,6 +196,8 @@ function onMessage(topicName, payload) {
   const table = tables.get(id);
   if (leaf === "state") {
     table.state = msg;
+    // R29: the table's own clock says when the time is up; count down from arrival
+    table.clockDeadline = msg.clock ? performance.now() + (msg.clock.expires_at_ms - msg.ts_ms) : null;
     if (table.answered) {
       const open = new Set((msg.alerts || []).map((a) => a.id));
       for (const answered of [...table.answered]) if (!open.has(answered)) table.answered.delete(answered);
@@ -182,6 +216,42 @@ function onMessage(topicName, payload) {
   renderCalls();
 }
 
+function tickClocks() {
+  for (const [id, table] of tables) {
+    const el = document.querySelector(`.table[data-table="${id}"] .player-clock`);
+    if (!el) continue;
+    const clock = table.state && table.state.clock;
+    if (!clock || table.clockDeadline === null) {
+      el.hidden = true;
+      continue;
+    }
+    const left = Math.max(0, Math.ceil((table.clockDeadline - performance.now()) / 1000));
+    el.hidden = false;
+    el.className = "player-clock" + (left <= clock.countdown ? " final" : "");
+    el.dataset.seconds = left;
+    el.textContent = left === 0 ? `seat ${clock.seat}: time is up` : left <= clock.countdown
+      ? `seat ${clock.seat}: final count ${left}` : `seat ${clock.seat} on the clock: ${left} s`;
+  }
+}
+
+function showRoomClock(status) {
+  const level = status.level;
+  const seconds = Math.ceil(status.remaining_ms / 1000);
+  const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  document.getElementById("room-clock").textContent = `${status.step}` +
+    (level ? ` ${level.small_blind}/${level.big_blind}` : "") + ` · ${time}` +
+    (status.paused ? " · clock stopped" : "");
+  const h4h = status.hand_for_hand;
+  document.getElementById("room-h4h").textContent = !h4h ? "" :
+    `hand-for-hand: ${h4h.hands} hand${h4h.hands === 1 ? "" : "s"} dealt` +
+    (h4h.waiting_for.length ? ` · waiting for ${h4h.waiting_for.join(", ")}` : " · all tables done");
+}
+
+function control(command) {
+  const payload = { ...command, note: `by ${login} (floor console)` };
+  client.publish(`pokertable/v1/${config.venue}/clock/control`, JSON.stringify(payload), { qos: 1 });
+}
+
 function connect(username, password) {
   const error = document.getElementById("login-error");
   error.textContent = "";
@@ -195,6 +265,7 @@ function connect(username, password) {
     const base = `pokertable/v1/${config.venue}/+/`;
     client.subscribe(["state", "status", "reply"].map((leaf) => base + leaf), { qos: 1 });
     document.dispatchEvent(new CustomEvent("floor-connected", { detail: { client, venue: config.venue } }));
+    client.subscribe(`pokertable/v1/${config.venue}/clock/status`, { qos: 1 });
   });
   client.on("error", (err) => {
     error.textContent = `sign-in refused: ${err.message}`;
@@ -206,6 +277,13 @@ function connect(username, password) {
 async function main() {
   config = await (await fetch("/config.json", { cache: "no-store" })).json();
   document.getElementById("venue").textContent = config.venue;
+  for (const id of ["h4h-on", "h4h-off"]) {
+    const button = document.getElementById(id);
+    button.addEventListener("click", () => control({ command: "hand_for_hand",
+      enabled: button.dataset.enabled === "true" }));
+  }
+  document.getElementById("deal-next").addEventListener("click", () => control({ command: "deal_next" }));
+  setInterval(tickClocks, 200);
   document.getElementById("login").addEventListener("submit", (event) => {
     event.preventDefault();
     connect(document.getElementById("username").value,

@@ -120,6 +120,7 @@ class TableRig:
         seats_per_node: int = 0,  # 0: one node reads every seat
         broker: MosquittoProcess | None = None,  # another table's: several tables, one room
         table_id: str = "t9",  # with a shared broker: "t8" (its login is in USERS)
+        table_lines: tuple[str, ...] = (),  # more [table] keys: profile, overrides
     ) -> None:
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
@@ -128,6 +129,7 @@ class TableRig:
         if broker is None:
             self.broker.start()
         login = f"club/{table_id}"
+        self.table_id = table_id
         self.prefix = prefix = f"pokertable/v1/club/{table_id}"
         self.registry = TagRegistry(workdir / "registry.sqlite3")
         SyntheticTags.enroll(self.registry)
@@ -153,6 +155,7 @@ class TableRig:
             f'id = "{table_id}"',
             "seats = 9",
             f"first_button = {first_button}",
+            *table_lines,
             "[[levels]]",
             "number = 1",
             "small_blind = 100",

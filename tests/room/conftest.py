@@ -18,12 +18,13 @@ Players = list[tuple[int, str, int]]
 
 
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Callable[[Players, int], TableRig]]:
-    """A factory: ``table(players, first_button)`` starts a real table; closed after."""
+def table(tmp_path: Path) -> Iterator[Callable[..., TableRig]]:
+    """A factory: ``table(players, first_button)`` starts a real table; closed after.
+    ``table(..., table_id="t8", broker=first.broker)`` adds a table to the same room."""
     made: list[TableRig] = []
 
-    def make(players: Players, first_button: int) -> TableRig:
-        rig = TableRig(tmp_path / f"table{len(made)}", players, first_button)
+    def make(players: Players, first_button: int, **room: Any) -> TableRig:
+        rig = TableRig(tmp_path / f"table{len(made)}", players, first_button, **room)
         made.append(rig)
         rig.start_controller()
         # a cold start under load (both cores busy) can take tens of seconds
@@ -32,7 +33,7 @@ def table(tmp_path: Path) -> Iterator[Callable[[Players, int], TableRig]]:
         return rig
 
     yield make
-    for rig in made:
+    for rig in reversed(made):  # the table that owns the broker closes last
         rig.close()
 
 
