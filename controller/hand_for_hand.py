@@ -32,11 +32,22 @@ def _between_hands(session: TableSession) -> bool:
 def press_hand_start(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
     """The dealer starts a hand: held under hand-for-hand until the room releases it."""
     redeal = session.tracked is not None and session.tracked.status is HandStatus.MISDEAL
-    if (session.hand_for_hand and not session.deal_released and not redeal
-            and _between_hands(session) and not session.paused):
+    if (
+        session.hand_for_hand
+        and not session.deal_released
+        and not redeal
+        and _between_hands(session)
+        and not session.paused
+    ):
         if session.deal_held is None:
-            warn(out, session, "hand_for_hand", "hand-for-hand: hold the deal until the room "
-                 "starts the next hand at every table", "hand_for_hand_hold", at_ms)
+            warn(
+                out,
+                session,
+                "hand_for_hand",
+                "hand-for-hand: hold the deal until the room starts the next hand at every table",
+                "hand_for_hand_hold",
+                at_ms,
+            )
         return evolve(session, deal_held=at_ms)
     before = session.hand_number
     session = start_hand(session, at_ms, out)
@@ -52,12 +63,24 @@ def set_hand_for_hand(session: TableSession, cmd: RoomCommand, out: list[Output]
     if enabled == session.hand_for_hand:
         return session
     rules = session.config.rules
-    text = ("hand-for-hand: finish the current hand, then hold up" if enabled
-            else "hand-for-hand is over: deal as usual")
-    out.append(event_out(session, "hand_for_hand",
-                         (Ruling(RulingKind.ACCEPTED, (rules.cite("hand_for_hand"),), text,
-                                 code="hand_for_hand"),),
-                         {"enabled": enabled}, cmd.at_ms))
+    text = (
+        "hand-for-hand: finish the current hand, then hold up"
+        if enabled
+        else "hand-for-hand is over: deal as usual"
+    )
+    out.append(
+        event_out(
+            session,
+            "hand_for_hand",
+            (
+                Ruling(
+                    RulingKind.ACCEPTED, (rules.cite("hand_for_hand"),), text, code="hand_for_hand"
+                ),
+            ),
+            {"enabled": enabled},
+            cmd.at_ms,
+        )
+    )
     session = evolve(session, hand_for_hand=enabled, deal_released=False)
     if not enabled and session.deal_held is not None:
         return press_hand_start(session, cmd.at_ms, out)
@@ -70,8 +93,14 @@ def deal_next(session: TableSession, cmd: RoomCommand, out: list[Output]) -> Tab
         reply(session, cmd, out, False, "this table is not playing hand-for-hand", "command")
         return session
     if not _between_hands(session):
-        reply(session, cmd, out, False, f"hand {session.hand.hand_id if session.hand else ''} "
-              "is still in progress", "command")
+        reply(
+            session,
+            cmd,
+            out,
+            False,
+            f"hand {session.hand.hand_id if session.hand else ''} is still in progress",
+            "command",
+        )
         return session
     reply(session, cmd, out, True)
     session = evolve(session, deal_released=True)

@@ -59,8 +59,10 @@ def record_penalty(session: TableSession, cmd: RoomCommand, out: list[Output]) -
     cited = tuple(str(r) for r in p["rule_ids"])
     text = f"penalty for seat {seat}: {kind.replace('_', ' ')}"
     if hands:
-        text += (f": away for the next {hands} hands, dealt in with blinds and antes posted "
-                 f"and the hand killed ({rules.rule_id('penalty_hand')})")
+        text += (
+            f": away for the next {hands} hands, dealt in with blinds and antes posted "
+            f"and the hand killed ({rules.rule_id('penalty_hand')})"
+        )
     data = {"seat": seat, "penalty": kind, "count": p.get("count"), "hands": hands}
     ruling = Ruling(RulingKind.BINDING, cited, text, seat=seat, code="penalty")
     out.append(event_out(session, "penalty", (ruling,), data, cmd.at_ms))
@@ -72,8 +74,11 @@ def record_penalty(session: TableSession, cmd: RoomCommand, out: list[Output]) -
 
 def on_penalty(session: TableSession) -> frozenset[int]:
     """Seats that sit out the hand about to start (dealt in and killed, R71-C)."""
-    return frozenset(seat for seat, left, _ in session.penalties
-                     if left > 0 and session.table.occupied(seat) is not None)
+    return frozenset(
+        seat
+        for seat, left, _ in session.penalties
+        if left > 0 and session.table.occupied(seat) is not None
+    )
 
 
 def penalty_hand_dealt(session: TableSession) -> TableSession:
@@ -96,5 +101,8 @@ def penalty_hand_dealt(session: TableSession) -> TableSession:
 def penalties_json(session: TableSession) -> list[dict[str, object]]:
     """The public state's ``penalties``: seats away on penalty and hands still to sit out."""
     sitting = session.tracked.on_penalty if session.tracked is not None else frozenset()
-    return [{"seat": seat, "hands_left": left, "rule_ids": list(cited)}
-            for seat, left, cited in session.penalties if left > 0 or seat in sitting]
+    return [
+        {"seat": seat, "hands_left": left, "rule_ids": list(cited)}
+        for seat, left, cited in session.penalties
+        if left > 0 or seat in sitting
+    ]

@@ -47,15 +47,23 @@ from pokertable.controller.rules import HandForHandClock
 from pokertable.room.clock import TournamentClock
 
 RP8B_MAX_MINUTES = 3
-SEATS = [{"seat": 1, "stack": 100, "status": "active"}, {"seat": 2, "stack": 100,
-                                                         "status": "active"}]
+SEATS = [
+    {"seat": 1, "stack": 100, "status": "active"},
+    {"seat": 2, "stack": 100, "status": "active"},
+]
 """Two players with chips: a table in play (for the examples)."""
 
 
 def in_play(state: Mapping[str, Any]) -> bool:
     """A table that can deal: two or more players with chips."""
-    return sum(1 for s in state.get("seats", []) if s.get("stack", 0) > 0
-               and s.get("status") != "empty") >= 2
+    return (
+        sum(
+            1
+            for s in state.get("seats", [])
+            if s.get("stack", 0) > 0 and s.get("status") != "empty"
+        )
+        >= 2
+    )
 
 
 def between_hands(state: Mapping[str, Any]) -> bool:
@@ -75,13 +83,16 @@ class HandForHand:
     def __post_init__(self) -> None:
         if self.minutes_per_hand < 0:
             raise ValueError("hand-for-hand minutes per hand: 0 or more")
-        if (self.scheme is HandForHandClock.DEDUCT_UP_TO_3_MIN
-                and self.minutes_per_hand > RP8B_MAX_MINUTES):
-            raise ValueError(f"RP-8-B: at most {RP8B_MAX_MINUTES} minutes per hand are "
-                             f"deducted, got {self.minutes_per_hand}")
+        if (
+            self.scheme is HandForHandClock.DEDUCT_UP_TO_3_MIN
+            and self.minutes_per_hand > RP8B_MAX_MINUTES
+        ):
+            raise ValueError(
+                f"RP-8-B: at most {RP8B_MAX_MINUTES} minutes per hand are "
+                f"deducted, got {self.minutes_per_hand}"
+            )
 
-    def announce(self, clock: TournamentClock, now_ms: int) -> tuple[HandForHand,
-                                                                    TournamentClock]:
+    def announce(self, clock: TournamentClock, now_ms: int) -> tuple[HandForHand, TournamentClock]:
         """RP-8-A: "finish the current hand you're on, then hold up"."""
         if self.on:
             return self, clock
@@ -98,11 +109,15 @@ class HandForHand:
     def waiting_for(self, states: Mapping[str, Mapping[str, Any]]) -> list[str]:
         """Tables in play still on a hand (or not yet through the hand released to them)."""
         done = dict(self.released or ())
-        return sorted(t for t, s in states.items() if in_play(s) and (
-            not between_hands(s) or s.get("hand_number", 0) <= done.get(t, -1)))
+        return sorted(
+            t
+            for t, s in states.items()
+            if in_play(s) and (not between_hands(s) or s.get("hand_number", 0) <= done.get(t, -1))
+        )
 
-    def step(self, states: Mapping[str, Mapping[str, Any]], clock: TournamentClock,
-             now_ms: int) -> tuple[HandForHand, TournamentClock, bool]:
+    def step(
+        self, states: Mapping[str, Mapping[str, Any]], clock: TournamentClock, now_ms: int
+    ) -> tuple[HandForHand, TournamentClock, bool]:
         """After a table's state changed: release the next hand when every table is done."""
         if not self.on or self.waiting_for(states):
             return self, clock, False
@@ -113,6 +128,7 @@ class HandForHand:
             if self.released is not None:
                 clock = clock.add_time(-per_hand)  # after each hand-for-hand hand
             clock = clock.pause(now_ms)
-        released = tuple(sorted((t, int(s.get("hand_number", 0))) for t, s in states.items()
-                                if in_play(s)))
+        released = tuple(
+            sorted((t, int(s.get("hand_number", 0))) for t, s in states.items() if in_play(s))
+        )
         return replace(self, released=released, hands=self.hands + 1), clock, True

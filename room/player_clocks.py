@@ -57,10 +57,10 @@ class PlayerClocks:
         if mine is not None and (mine.seat, mine.expires_at_ms) == (seat, expires):
             return self
         left = max(0, expires - int(state.get("ts_ms", expires)))
-        running = _Running(seat, expires, now_ms + left + MARGIN_MS,
-                           int(clock.get("countdown", 0)))
-        return replace(self, running=tuple(sorted((*others, (table, running)),
-                                                  key=lambda item: item[0])))
+        running = _Running(seat, expires, now_ms + left + MARGIN_MS, int(clock.get("countdown", 0)))
+        return replace(
+            self, running=tuple(sorted((*others, (table, running)), key=lambda item: item[0]))
+        )
 
     def due(self, now_ms: int) -> list[tuple[str, int]]:
         """Tables whose player's time is up: (table, seat) to send ``clock_expired``."""
@@ -69,9 +69,13 @@ class PlayerClocks:
     def sent(self, told: list[tuple[str, int]], now_ms: int) -> PlayerClocks:
         """``clock_expired`` went out: ask again later unless the table's state ends it."""
         tables = {t for t, _ in told}
-        return replace(self, running=tuple(
-            (t, replace(r, due_ms=now_ms + RETRY_MS) if t in tables else r)
-            for t, r in self.running))
+        return replace(
+            self,
+            running=tuple(
+                (t, replace(r, due_ms=now_ms + RETRY_MS) if t in tables else r)
+                for t, r in self.running
+            ),
+        )
 
     def next_due_ms(self) -> int | None:
         return min((r.due_ms for _, r in self.running), default=None)
@@ -82,6 +86,7 @@ class PlayerClocks:
         shown: list[dict[str, int | str | bool]] = []
         for t, r in self.running:
             left = max(0, (r.due_ms - MARGIN_MS - now_ms + 999) // 1000)
-            shown.append({"table": t, "seat": r.seat, "seconds_left": left,
-                          "final": left <= r.countdown})
+            shown.append(
+                {"table": t, "seat": r.seat, "seconds_left": left, "final": left <= r.countdown}
+            )
         return shown

@@ -38,16 +38,19 @@ def _state(table: RulesTable) -> dict[str, Any]:
 def test_TDA24_71A_missed_hands_penalty_sits_the_player_out_for_exactly_those_hands() -> None:
     table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
     table.command("penalty", seat=1, penalty="missed_hands", count=2, rule_ids=["TDA2024-71"])
-    assert _state(table)["penalties"] == [
-        {"seat": 1, "hands_left": 2, "rule_ids": ["TDA2024-71"]}]
+    assert _state(table)["penalties"] == [{"seat": 1, "hands_left": 2, "rule_ids": ["TDA2024-71"]}]
     [event] = table.events("penalty")
     assert "away for the next 2 hands" in event["rulings"][0]["text"]
 
     stacks = []
     for hand in (1, 2, 3):
         state = _play_folded(table)
-        killed = [r for e in table.events() for r in e["rulings"]
-                  if r.get("seat") == 1 and "on penalty" in r["text"]]
+        killed = [
+            r
+            for e in table.events()
+            for r in e["rulings"]
+            if r.get("seat") == 1 and "on penalty" in r["text"]
+        ]
         stacks.append(next(s["stack"] for s in state["seats"] if s["seat"] == 1))
         if hand < 3:
             # R71-C: dealt in, blinds posted, the hand killed after the deal
@@ -84,20 +87,22 @@ def test_TDA24_35C_a_redeal_counts_once_for_a_penalty() -> None:
     assert 1 in table.session.tracked.killed
 
 
-@pytest.mark.parametrize(("profile", "penalty", "count_", "refused"), [
-    ("tda-2011", "missed_hands", 2, "TDA 2011 R50: a missed-hand penalty is one hand"),
-    ("tda-2011", "missed_rounds", 5, "TDA 2011 R50: 1, 2, 3 or 4 rounds"),
-    ("ace-league", "missed_hands", 1, "no missed-hand or missed-round penalties"),
-    ("tda-2011", "missed_hands", 1, None),
-    ("tda-2011", "missed_rounds", 4, None),
-    ("ace-league", "warning", 1, None),
-])
+@pytest.mark.parametrize(
+    ("profile", "penalty", "count_", "refused"),
+    [
+        ("tda-2011", "missed_hands", 2, "TDA 2011 R50: a missed-hand penalty is one hand"),
+        ("tda-2011", "missed_rounds", 5, "TDA 2011 R50: 1, 2, 3 or 4 rounds"),
+        ("ace-league", "missed_hands", 1, "no missed-hand or missed-round penalties"),
+        ("tda-2011", "missed_hands", 1, None),
+        ("tda-2011", "missed_rounds", 4, None),
+        ("ace-league", "warning", 1, None),
+    ],
+)
 def test_row_penalties_scheme_T24_any_T11_hand_or_rounds_ACE_no_sit_out(
     profile: str, penalty: str, count_: int, refused: str | None
 ) -> None:
     table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3, profile=profile)
-    out = table.command("penalty", seat=1, penalty=penalty, count=count_,
-                        rule_ids=["TDA2024-71"])
+    out = table.command("penalty", seat=1, penalty=penalty, count=count_, rule_ids=["TDA2024-71"])
     [answer] = [o.payload for o in out if o.channel == "reply"]
     if refused is None:
         assert answer["ok"] is True
@@ -119,8 +124,11 @@ def test_RP8_hand_for_hand_holds_the_next_hand_until_the_room_deals() -> None:
     table.press("hand_start")  # the dealer is ready: held
     state = _state(table)
     assert state["hand_number"] == 1 and state["deal_held"] is True and state["hand_for_hand"]
-    assert any(r["text"].startswith("hand-for-hand: hold the deal") and
-               r["rule_ids"] == ["TDA2024-RP-8"] for e in table.events() for r in e["rulings"])
+    assert any(
+        r["text"].startswith("hand-for-hand: hold the deal") and r["rule_ids"] == ["TDA2024-RP-8"]
+        for e in table.events()
+        for r in e["rulings"]
+    )
     table.press("hand_start")  # pressing again changes nothing
     assert table.session.hand_number == 1
 
@@ -153,9 +161,6 @@ def test_TDA24_29_the_player_on_the_clock_is_in_the_published_state() -> None:
     at = table.t
     table.command("clock_call")
     clock = _state(table)["clock"]
-    assert clock == {"seat": 3, "expires_at_ms": at + 10 + 30_000, "seconds": 25,
-                     "countdown": 5}
+    assert clock == {"seat": 3, "expires_at_ms": at + 10 + 30_000, "seconds": 25, "countdown": 5}
     table.press("fold")  # he acts: the clock stops
     assert _state(table)["clock"] is None
-
-

@@ -24,13 +24,17 @@ from tests.room.test_clock import STRUCTURE
 from tests.waiting import wait_for
 
 MINUTE = 60_000
-SEATS = [{"seat": 1, "stack": 100, "status": "active"},
-         {"seat": 2, "stack": 100, "status": "active"}]
+SEATS = [
+    {"seat": 1, "stack": 100, "status": "active"},
+    {"seat": 2, "stack": 100, "status": "active"},
+]
 
 
 def _room(t1: tuple[int, str], t2: tuple[int, str]) -> dict[str, dict[str, Any]]:
-    return {name: {"hand_number": n, "street": street, "seats": SEATS}
-            for name, (n, street) in (("t1", t1), ("t2", t2))}
+    return {
+        name: {"hand_number": n, "street": street, "seats": SEATS}
+        for name, (n, street) in (("t1", t1), ("t2", t2))
+    }
 
 
 def test_module_examples_run() -> None:
@@ -53,8 +57,9 @@ def test_TDA24_RP8_D1_two_minutes_off_the_clock_after_each_hand_for_hand_hand() 
     assert release and clock.remaining_ms(9 * MINUTE) == 7 * MINUTE  # 2:00 per hand
     remaining = [clock.remaining_ms(0)]
     for hand in range(3):  # 7:00 -> 5:00 -> 3:00 -> 1:00, whatever the hands took
-        h4h, clock, _ = h4h.step(_room((5 + hand, "complete"), (7 + hand, "complete")),
-                                 clock, (10 + hand) * MINUTE)
+        h4h, clock, _ = h4h.step(
+            _room((5 + hand, "complete"), (7 + hand, "complete")), clock, (10 + hand) * MINUTE
+        )
         remaining.append(clock.remaining_ms(0))
     assert remaining == [7 * MINUTE, 5 * MINUTE, 3 * MINUTE, MINUTE]
     # RP-8-D: blinds go up when the time runs out, 2 minutes a hand, the clock still stopped
@@ -87,22 +92,31 @@ def test_TDA24_RP8B_more_than_three_minutes_a_hand_is_refused() -> None:
 
 def _fold_out(rig: TableRig, hand: int) -> dict[str, Any]:
     """Heads-up: the button (small blind) folds; the hand is over."""
-    rig.overlay.wait_state(lambda s: s["hand_number"] == hand and s["action_on"] is not None,
-                           f"hand {hand} on the action at {rig.table_id}")
+    rig.overlay.wait_state(
+        lambda s: s["hand_number"] == hand and s["action_on"] is not None,
+        f"hand {hand} on the action at {rig.table_id}",
+    )
     rig.button("fold")
     return rig.overlay.wait_state(
         lambda s: s["hand_number"] == hand and s["street"] == "complete",
-        f"hand {hand} over at {rig.table_id}")
+        f"hand {hand} over at {rig.table_id}",
+    )
 
 
 def _started_at(rig: TableRig, hand: int) -> int:
-    return next(e["ts_ms"] for e in rig.overlay.on("/events")
-                if e["kind"] == "hand_start" and e["hand_id"].endswith(f"h{hand:05d}"))
+    return next(
+        e["ts_ms"]
+        for e in rig.overlay.on("/events")
+        if e["kind"] == "hand_start" and e["hand_id"].endswith(f"h{hand:05d}")
+    )
 
 
 def _finished_at(rig: TableRig, hand: int) -> int:
-    return next(s["ts_ms"] for s in sorted(rig.overlay.on("/state"), key=lambda s: s["seq"])
-                if s["hand_number"] == hand and s["street"] == "complete")
+    return next(
+        s["ts_ms"]
+        for s in sorted(rig.overlay.on("/state"), key=lambda s: s["seq"])
+        if s["hand_number"] == hand and s["street"] == "complete"
+    )
 
 
 def test_hand_for_hand_across_two_tables_from_the_floor_console(
@@ -110,11 +124,20 @@ def test_hand_for_hand_across_two_tables_from_the_floor_console(
 ) -> None:
     t9 = table([(1, "Ann", 5000), (2, "Bob", 5000)], 1)
     t8 = table([(1, "Cat", 5000), (2, "Dan", 5000)], 1, table_id="t8", broker=t9.broker)
-    service = ClockService(host="127.0.0.1", port=t9.broker.port, venue="club",
-                           structure_text=STRUCTURE, login=("clock", USERS["clock"]),
-                           hand_for_hand=hand_for_hand("tda-2024", 2))
-    status = Watcher(t9.broker.port, "overlay", ("pokertable/v1/club/clock/status",),
-                     client_id="rig-overlay-clock-status")
+    service = ClockService(
+        host="127.0.0.1",
+        port=t9.broker.port,
+        venue="club",
+        structure_text=STRUCTURE,
+        login=("clock", USERS["clock"]),
+        hand_for_hand=hand_for_hand("tda-2024", 2),
+    )
+    status = Watcher(
+        t9.broker.port,
+        "overlay",
+        ("pokertable/v1/club/clock/status",),
+        client_id="rig-overlay-clock-status",
+    )
     service.start()
     assert service.subscribed.wait(60), "the clock could not subscribe"
     server = console("club", f"ws://127.0.0.1:{t9.broker.ws_port}")
@@ -126,8 +149,7 @@ def test_hand_for_hand_across_two_tables_from_the_floor_console(
         page.fill("#password", USERS["director"])
         page.click("#login button")
         for name in ("t8", "t9"):
-            page.wait_for_selector(f".table[data-table='{name}'] .status.online",
-                                   timeout=60_000)
+            page.wait_for_selector(f".table[data-table='{name}'] .status.online", timeout=60_000)
 
         for rig in (t9, t8):  # hand 1 is on at both tables when the director calls it
             rig.button("hand_start")
@@ -141,7 +163,8 @@ def test_hand_for_hand_across_two_tables_from_the_floor_console(
         t9.overlay.wait_state(lambda s: s["deal_held"], "t9 holds its next hand")
         page.wait_for_function(
             "() => document.getElementById('room-h4h').textContent.includes('waiting for t8')",
-            timeout=60_000)
+            timeout=60_000,
+        )
         page.screenshot(path=str(ARTIFACTS / "floor-hand-for-hand.png"), full_page=True)
         assert t9.overlay.state()["hand_number"] == 1
 
@@ -150,15 +173,31 @@ def test_hand_for_hand_across_two_tables_from_the_floor_console(
         t8.button("hand_start")  # released before its dealer pressed: starts at once
         t8.overlay.wait_state(lambda s: s["hand_number"] == 2, "t8's hand 2")
         assert _started_at(t9, 2) >= _finished_at(t8, 1)  # nobody dealt ahead of the room
-        first = wait_for(lambda: next((s for s in reversed(status.on("/clock/status"))
-                                       if s["hand_for_hand"] and s["paused"]), None),
-                         "the clock stopped between hands")
+        first = wait_for(
+            lambda: next(
+                (
+                    s
+                    for s in reversed(status.on("/clock/status"))
+                    if s["hand_for_hand"] and s["paused"]
+                ),
+                None,
+            ),
+            "the clock stopped between hands",
+        )
 
         for rig in (t9, t8):  # the first hand-for-hand hand, then the clock loses 2:00
             _fold_out(rig, 2)
-        second = wait_for(lambda: next((s for s in reversed(status.on("/clock/status"))
-                                        if s["hand_for_hand"] and s["hand_for_hand"]["hands"]
-                                        == 2), None), "the second release")
+        second = wait_for(
+            lambda: next(
+                (
+                    s
+                    for s in reversed(status.on("/clock/status"))
+                    if s["hand_for_hand"] and s["hand_for_hand"]["hands"] == 2
+                ),
+                None,
+            ),
+            "the second release",
+        )
         assert first["remaining_ms"] - second["remaining_ms"] == 2 * MINUTE
         for rig in (t9, t8):
             rig.button("hand_start")
@@ -167,8 +206,13 @@ def test_hand_for_hand_across_two_tables_from_the_floor_console(
         page.click("#h4h-off")
         for rig in (t9, t8):
             rig.overlay.wait_state(lambda s: not s["hand_for_hand"], "hand-for-hand over")
-        wait_for(lambda: any(s["hand_for_hand"] is None and not s["paused"]
-                             for s in status.on("/clock/status")[-3:]), "the clock runs")
+        wait_for(
+            lambda: any(
+                s["hand_for_hand"] is None and not s["paused"]
+                for s in status.on("/clock/status")[-3:]
+            ),
+            "the clock runs",
+        )
     finally:
         server.stop()
         service.stop()
