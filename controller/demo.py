@@ -434,6 +434,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_table_arguments(parser)  # --tables 2, --phh-dir: controller/demo_tables.py
     parser.add_argument(
+        "--floor", action="store_true",
+        help="also run the floor console and the tournament clock, and print their URLs",
+    )
+    parser.add_argument(
         "--stall-limit", type=float, default=STALL_S, metavar="SECONDS",
         help="give up when the table takes no input for this long (a last resort; "
         f"default: {STALL_S:.0f} s)",
@@ -514,8 +518,11 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         host, port = args.broker
     else:
         from pokertable.mqtt.inprocess_broker import AmqttBroker
+        from pokertable.mqtt.mosquitto import free_port
 
-        broker = AmqttBroker(ws_port=demo_overlay.ws_port(args))
+        # --overlay / --floor: the pages in a browser reach the broker over WebSockets
+        ws = demo_overlay.ws_port(args) or (free_port() if getattr(args, "floor", False) else None)
+        broker = AmqttBroker(ws_port=ws)
         broker.start()
         host, port = "127.0.0.1", broker.port
     pause = args.floor_pause
@@ -554,6 +561,11 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
 
             archive = DemoArchive(host, port, "demo", args.archive, args.stall_limit)
             stack.enter_context(archive)
+        if getattr(args, "floor", False):  # the room's floor console and clock (issue #15)
+            from pokertable.room.demo_floor import floor_pages
+
+            ws = broker.ws_port if broker is not None else 9001
+            stack.enter_context(floor_pages(host, port, f"ws://{host}:{ws}"))
         runtime = TableRuntime(config, registry=registry)
         app = runtime.start()
         stack.callback(runtime.stop)
