@@ -36,9 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def console(venue: str, ws_url: str, http_port: int = 0) -> PageServer:
     """The console's page server (not started)."""
     from pokertable.mqtt.topics import check_name
+    from pokertable.room.rule_texts import rule_texts
 
-    return PageServer(ROOM_DIR, {"venue": check_name("venue", venue), "ws_url": ws_url},
-                      http_port, page="floor/")
+    # the rule text beside each rule id of a floor call, from the shipped rulebooks
+    config = {"venue": check_name("venue", venue), "ws_url": ws_url, "rules": rule_texts()}
+    return PageServer(ROOM_DIR, config, http_port, page="floor/")
 
 
 def run(args: argparse.Namespace) -> int:

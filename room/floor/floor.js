@@ -34,6 +34,28 @@ function text(el, value) {
   return el;
 }
 
+function ruleText(ruleId) {
+  // the rulebook's passages and concepts for a rule id and its rule (71C -> 71), as
+  // room/rule_texts.py lookup() gathers them
+  const base = (ruleId.match(/^([A-Za-z0-9]+-(?:RP-)?\d+)/) || [ruleId])[0];
+  const titles = [];
+  const concepts = [];
+  const passages = [];
+  for (const key of new Set([ruleId, base])) {
+    const entry = (config.rules || {})[key] || { title: [], concepts: [], passages: [] };
+    for (const t of entry.title) if (!titles.includes(t)) titles.push(t);
+    for (const c of entry.concepts) if (!concepts.includes(c)) concepts.push(c);
+    for (const p of entry.passages) if (!passages.includes(p)) passages.push(p);
+  }
+  const box = Object.assign(document.createElement("div"), { className: "rule-text" });
+  box.dataset.rule = ruleId;
+  box.append(text(document.createElement("strong"), `${ruleId}` +
+    (titles.length ? ` ${titles.join(" / ")}` : "") +
+    (concepts.length ? ` (${concepts.join(", ").replaceAll("_", " ")})` : "")));
+  for (const passage of passages) box.append(text(document.createElement("q"), passage));
+  return box;
+}
+
 function renderCalls() {
   const calls = document.getElementById("calls");
   const items = [];
@@ -48,6 +70,7 @@ function renderCalls() {
         text(document.createElement("div"), `Table ${id} · ${alert.kind}`),
         text(Object.assign(document.createElement("div"), { className: "rules" }),
           alert.rule_ids.join(" ")),
+        ...alert.rule_ids.map(ruleText),
         text(document.createElement("p"), alert.text),
       );
       for (const option of alert.options) {

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pokertable.room.floor_service import console
+from pokertable.room.rule_texts import lookup, rule_texts
 from tests.app.table_rig import USERS, TableRig
 from tests.room.conftest import ARTIFACTS, Players
 
@@ -72,6 +73,18 @@ def test_a_floor_call_is_answered_from_the_console(
                                       timeout=60_000)
         assert card is not None
         assert " ".join(alert["rule_ids"]) in card.inner_text()
+        texts = rule_texts()
+        for rule_id in alert["rule_ids"]:  # the rulebook's text beside each rule id
+            shown = page.inner_text(f".call[data-alert='{alert['id']}'] "
+                                    f".rule-text[data-rule='{rule_id}']")
+            wanted = lookup(texts, rule_id)
+            assert wanted["concepts"] or wanted["passages"], rule_id
+            for title in wanted["title"]:
+                assert title in shown
+            for concept in wanted["concepts"]:
+                assert concept.replace("_", " ") in shown
+            for passage in wanted["passages"]:
+                assert passage in shown
         options = page.eval_on_selector_all(f".call[data-alert='{alert['id']}'] button",
                                             "els => els.map(e => e.dataset.option)")
         assert options == alert["options"]
