@@ -3,6 +3,7 @@ penalties and floor decisions, and a networked dealer console."""
 
 from __future__ import annotations
 
+from pokertable.controller.clock_requests import request_refusal
 from pokertable.controller.console_words import console_press
 from pokertable.controller.engine import EngineError
 from pokertable.controller.events import PlayerAction
@@ -108,6 +109,9 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
     if cmd.command == "players_left":
         reply(session, cmd, out, True)
         return evolve(session, event_players_left=int(p["count"]))
+    if cmd.command == "clock_call" and (why := request_refusal(session, p)) is not None:
+        reply(session, cmd, out, False, why, "requested_by_seat")  # R29: a player's request
+        return session
     if cmd.command in LATE_COMMANDS:  # R22, R29, R52-A, R52-B, R54-A, R62: floor entries
         return late_command(session, cmd, out)
     if cmd.command in ("player_absent", "player_present"):

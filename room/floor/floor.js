@@ -110,6 +110,11 @@ function tableElement(id) {
     const name = el.querySelector(".entry-command").value;
     const command = { command: name };
     const state = tables.get(id).state || {};
+    const seat = parseInt(el.querySelector(".entry-seat").value, 10);
+    if (name === "clock_call" && seat > 0) { // a player's request (R29): who asks, how long
+      command.requested_by_seat = seat;
+      command.waited_s = Math.floor((performance.now() - (tables.get(id).actionSince || 0)) / 1000);
+    }
     for (const field of ENTRY_FIELDS[name]) {
       if (field === "seat") command.seat = parseInt(el.querySelector(".entry-seat").value, 10);
       if (field === "amount") command.amount = parseInt(el.querySelector(".dealer .amount").value, 10);
@@ -218,6 +223,7 @@ function onMessage(topicName, payload) {
   if (!tables.has(id)) tables.set(id, { state: null, status: null });
   const table = tables.get(id);
   if (leaf === "state") {
+    if (!table.state || table.state.action_on !== msg.action_on) table.actionSince = performance.now();
     table.state = msg;
     // R29: the table's own clock says when the time is up; count down from arrival
     table.clockDeadline = msg.clock ? performance.now() + (msg.clock.expires_at_ms - msg.ts_ms) : null;

@@ -164,3 +164,48 @@ def test_TDA24_29_the_player_on_the_clock_is_in_the_published_state() -> None:
     assert clock == {"seat": 3, "expires_at_ms": at + 10 + 30_000, "seconds": 25, "countdown": 5}
     table.press("fold")  # he acts: the clock stops
     assert _state(table)["clock"] is None
+
+
+def _answer(out: tuple[Any, ...]) -> dict[str, Any]:
+    [answer] = [o.payload for o in out if o.channel == "reply"]
+    return answer
+
+
+def _on_the_action(profile: str) -> RulesTable:
+    """Four players; seat 3 folds pre-flop; seat 4 (the button) is on the action."""
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=1, profile=profile)
+    table.press("hand_start")
+    table.deal({1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd"), 4: ("Js", "Jd")})
+    assert table.hand.action_on == 4
+    table.press("fold")
+    assert table.hand.action_on == 1
+    return table
+
+
+def test_ACE_29_D1_a_clock_request_from_outside_the_hand_or_too_early_is_refused() -> None:
+    table = _on_the_action("ace-league")
+    table.command("player_absent", seat=4)
+    out = table.command("clock_call", requested_by_seat=4, waited_s=150)
+    assert "must be at his seat" in _answer(out)["error"]
+    table.command("player_present", seat=4)
+    out = table.command("clock_call", requested_by_seat=4, waited_s=150)  # folded: not in it
+    answer = _answer(out)
+    assert answer["ok"] is False and answer["field"] == "requested_by_seat"
+    assert "ACE-29" in answer["error"] and "not in the hand" in answer["error"]
+    out = table.command("clock_call", requested_by_seat=2, waited_s=60)  # in it, too early
+    assert "clock_min_wait_seconds=120" in _answer(out)["error"]
+    assert table.session.clock is None
+    out = table.command("clock_call", requested_by_seat=2, waited_s=125)
+    assert _answer(out)["ok"] is True and table.session.clock is not None
+
+
+def test_ACE_29_D1_the_director_calls_the_clock_himself_at_any_time() -> None:
+    table = _on_the_action("ace-league")
+    assert _answer(table.command("clock_call"))["ok"] is True
+    assert table.session.clock is not None and table.session.clock[0] == 1
+
+
+def test_TDA24_29_any_seated_player_may_ask_and_the_td_judges_the_time() -> None:
+    table = _on_the_action("tda-2024")
+    out = table.command("clock_call", requested_by_seat=4, waited_s=5)  # folded, at his seat
+    assert _answer(out)["ok"] is True and table.session.clock is not None
