@@ -171,9 +171,11 @@ function renderTable(id) {
     (state.paused ? " · paused" : "") + (state.hand_for_hand ? " · hand-for-hand" : "") +
     (state.deal_held ? " · dealer ready, waiting for the room" : "");
   const penalties = state.penalties || [];
+  const inHand = state.street !== null && state.street !== "complete";
   el.querySelector(".penalties").textContent = penalties.length ? "On penalty: " +
-    penalties.map((p) => `seat ${p.seat} (${p.hands_left} hand${p.hands_left === 1 ? "" : "s"}` +
-      ` still to sit out, ${p.rule_ids.join(" ")})`).join("; ") : "";
+    penalties.map((p) => `seat ${p.seat} (${p.hands_left} ${inHand ? "more " : ""}` +
+      `hand${p.hands_left === 1 ? "" : "s"} to sit out${inHand ? " after this one" : ""}, ` +
+      `${p.rule_ids.join(" ")})`).join("; ") : "";
   const level = state.level;
   el.querySelector(".level").textContent = `level ${level.number}: ` +
     `${level.small_blind}/${level.big_blind}` + (level.ante ? ` ante ${level.ante}` : "");

@@ -56,7 +56,7 @@ def test_a_penalty_and_a_dispute_from_the_console(
         assert state["penalties"] == [{"seat": 1, "hands_left": 1, "rule_ids": ["TDA2024-71"]}]
         page.wait_for_function(
             f'() => document.querySelector("{CARD} .penalties").textContent'
-            ".startsWith('On penalty: seat 1 (1 hand still to sit out')",
+            ".startsWith('On penalty: seat 1 (1 hand to sit out,')",
             timeout=60_000,
         )
 
