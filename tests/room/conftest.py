@@ -52,3 +52,18 @@ def browser() -> Iterator[Any]:
             yield launched
         finally:
             launched.close()
+
+
+def signed_in(browser: Any, url: str, login: str, tables: tuple[str, ...] = ("t9",)) -> Any:
+    """A floor console page signed in as ``login`` (the rig's password), once it shows
+    every table in ``tables`` online."""
+    from tests.app.table_rig import USERS
+
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(url)
+    page.fill("#username", login)
+    page.fill("#password", USERS[login])
+    page.click("#login button")
+    for name in tables:
+        page.wait_for_selector(f".table[data-table='{name}'] .status.online", timeout=60_000)
+    return page

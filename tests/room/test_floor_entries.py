@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pokertable.room.floor_service import console
-from tests.app.table_rig import USERS, TableRig
-from tests.room.conftest import ARTIFACTS
+from tests.app.table_rig import TableRig
+from tests.room.conftest import ARTIFACTS, signed_in
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 5000)]
 CARD = ".table[data-table='t9']"
@@ -40,12 +40,7 @@ def test_a_penalty_and_a_dispute_from_the_console(
     server = console("club", f"ws://127.0.0.1:{rig.broker.ws_port}")
     server.start()
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(server.url)
-        page.fill("#username", "director")
-        page.fill("#password", USERS["director"])
-        page.click("#login button")
-        page.wait_for_selector(f"{CARD} .status.online", timeout=60_000)
+        page = signed_in(browser, server.url, "director")
 
         page.click(f"{CARD} .penalty-form summary")
         page.fill(f"{CARD} .penalty-seat", "1")

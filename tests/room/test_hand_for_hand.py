@@ -19,7 +19,7 @@ from pokertable.room.clock_service import ClockService, hand_for_hand
 from pokertable.room.floor_service import console
 from pokertable.room.hand_for_hand import HandForHand
 from tests.app.table_rig import USERS, TableRig, Watcher
-from tests.room.conftest import ARTIFACTS
+from tests.room.conftest import ARTIFACTS, signed_in
 from tests.room.test_clock import STRUCTURE
 from tests.waiting import wait_for
 
@@ -143,13 +143,7 @@ def test_hand_for_hand_across_two_tables_from_the_floor_console(
     server = console("club", f"ws://127.0.0.1:{t9.broker.ws_port}")
     server.start()
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(server.url)
-        page.fill("#username", "director")
-        page.fill("#password", USERS["director"])
-        page.click("#login button")
-        for name in ("t8", "t9"):
-            page.wait_for_selector(f".table[data-table='{name}'] .status.online", timeout=60_000)
+        page = signed_in(browser, server.url, "director", ("t8", "t9"))
 
         for rig in (t9, t8):  # hand 1 is on at both tables when the director calls it
             rig.button("hand_start")

@@ -18,7 +18,7 @@ from pokertable.room.clock_service import ClockService, display
 from pokertable.room.floor_service import console
 from pokertable.room.player_clocks import MARGIN_MS, PlayerClocks
 from tests.app.table_rig import USERS, TableRig
-from tests.room.conftest import ARTIFACTS
+from tests.room.conftest import ARTIFACTS, signed_in
 from tests.room.test_clock import STRUCTURE
 
 
@@ -84,12 +84,7 @@ def test_a_clock_called_from_the_console_counts_down_and_kills_the_hand_TDA11(
     floor.start()
     pages.start()
     try:
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.goto(floor.url)
-        page.fill("#username", "floor")
-        page.fill("#password", USERS["floor"])
-        page.click("#login button")
-        page.wait_for_selector(".table[data-table='t9'] .status.online", timeout=60_000)
+        page = signed_in(browser, floor.url, "floor")
         big = browser.new_page(viewport={"width": 1280, "height": 720})
         big.goto(pages.url)
 
