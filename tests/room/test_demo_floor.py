@@ -10,11 +10,14 @@ import sys
 import threading
 from typing import Any
 
+import pytest
+
 from tests.app.table_rig import REPO
 from tests.room.conftest import ARTIFACTS
 from tests.waiting import wait_for
 
 
+@pytest.mark.needs("micropython")
 def test_demo_floor_prints_the_console_and_the_clock_and_they_show_the_table(
     browser: Any,
 ) -> None:

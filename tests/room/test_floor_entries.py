@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from pokertable.room.floor_service import console
 from tests.app.table_rig import TableRig
 from tests.room.conftest import ARTIFACTS, signed_in
@@ -33,6 +35,7 @@ def _deal(rig: TableRig, hand: int) -> None:
     )
 
 
+@pytest.mark.needs("mosquitto", "micropython")
 def test_a_penalty_and_a_dispute_from_the_console(
     table: Callable[..., TableRig], browser: Any
 ) -> None:

@@ -119,6 +119,7 @@ def _finished_at(rig: TableRig, hand: int) -> int:
     )
 
 
+@pytest.mark.needs("mosquitto", "micropython")
 def test_hand_for_hand_across_two_tables_from_the_floor_console(
     table: Callable[..., TableRig], browser: Any
 ) -> None:

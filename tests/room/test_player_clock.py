@@ -57,6 +57,7 @@ def test_TDA11_24_D1_and_T24_29_D1_the_room_calls_time_only_after_the_whole_cloc
     assert clocks.due(now_ms=50 + total + MARGIN_MS) == [("t1", 4)], case
 
 
+@pytest.mark.needs("mosquitto", "micropython")
 def test_a_clock_called_from_the_console_counts_down_and_kills_the_hand_TDA11(
     table: Callable[..., TableRig], browser: Any
 ) -> None:
