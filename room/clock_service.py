@@ -171,6 +171,8 @@ class ClockService:
                     self._export_asked = True  # chip counts at every break
                 else:
                     self._tell("break_end", None)
+                    if change.step.color_up:  # R24: these chips left play at the break
+                        self._tell("color_up", None, removed=list(change.step.color_up))
             if release:  # RP-8: every table is between hands; the next starts everywhere
                 self._tell("deal_next", None)
             for table, seat in expired:  # R29: the player's time is up

@@ -283,6 +283,12 @@ function control(command) {
   client.publish(`pokertable/v1/${config.venue}/clock/control`, JSON.stringify(payload), { qos: 1 });
 }
 
+function tellTables(command) {
+  // the venue's clock topic: every table applies it (Rule 48's players left, Rule 24)
+  const payload = { ...command, request_id: `floor-${Date.now().toString(36)}` };
+  client.publish(`pokertable/v1/${config.venue}/clock`, JSON.stringify(payload), { qos: 1 });
+}
+
 function connect(username, password) {
   const error = document.getElementById("login-error");
   error.textContent = "";
@@ -314,6 +320,12 @@ async function main() {
       enabled: button.dataset.enabled === "true" }));
   }
   document.getElementById("deal-next").addEventListener("click", () => control({ command: "deal_next" }));
+  document.getElementById("send-players-left").addEventListener("click", () => tellTables({
+    command: "players_left", count: parseInt(document.getElementById("players-left").value, 10) }));
+  document.getElementById("send-color-up").addEventListener("click", () => tellTables({
+    command: "color_up",
+    removed: document.getElementById("color-up-removed").value.split(",")
+      .map((d) => parseInt(d, 10)).filter((d) => d > 0) }));
   setInterval(tickClocks, 200);
   document.getElementById("login").addEventListener("submit", (event) => {
     event.preventDefault();

@@ -13,6 +13,7 @@ import pytest
 from pokertable.room.floor_service import console
 from tests.app.table_rig import TableRig
 from tests.room.conftest import ARTIFACTS, signed_in
+from tests.waiting import wait_for
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 5000)]
 CARD = ".table[data-table='t9']"
@@ -87,6 +88,24 @@ def test_a_penalty_and_a_dispute_from_the_console(
         assert card is not None and "TDA2024-22" in card.inner_text()
         page.click(f".call[data-alert='{alert['id']}'] button[data-option='rejected']")
         rig.overlay.wait_state(lambda s: not s["alerts"], "the dispute ruled")
+
+        # the room bar (director): players left in the event (R48) and a colour-up (R24)
+        page.fill("#players-left", "12")
+        page.click("#send-players-left")
+        page.fill("#color-up-removed", "25")
+        page.click("#send-color-up")
+        told = wait_for(
+            lambda: (
+                {
+                    r["command"]
+                    for r in rig.director.on("/reply")
+                    if r["ok"] and r["command"] in ("players_left", "color_up")
+                }
+                == {"players_left", "color_up"}
+            ),
+            "the tables' replies",
+        )
+        assert told
 
         for seat in (1, 2, 3):  # the dealer gathers the cards
             rig.clear(f"seat{seat}.cards")
