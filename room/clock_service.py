@@ -247,12 +247,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"pokertable clock: --broker {args.broker!r} is not HOST:PORT", file=sys.stderr)
         return 2
     try:
+        room_h4h = hand_for_hand(args.rules, args.h4h_minutes)
+    except ValueError as error:
+        print(f"pokertable clock: --rules {args.rules} --h4h-minutes {args.h4h_minutes}: "
+              f"{error}", file=sys.stderr)
+        return 78
+    try:
         text = args.structure.read_text("utf-8")
         service = ClockService(host=host, port=int(port_text), venue=args.venue,
                                structure_text=text,
                                login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")),
                                export_dir=args.export_dir,
-                               hand_for_hand=hand_for_hand(args.rules, args.h4h_minutes))
+                               hand_for_hand=room_h4h)
     except (OSError, StructureError, ValueError) as error:
         print(f"pokertable clock: {args.structure}: {error}", file=sys.stderr)
         return 78

@@ -212,3 +212,17 @@ def test_hand_for_hand_across_two_tables_from_the_floor_console(
         server.stop()
         service.stop()
         status.stop()
+
+
+def test_clock_refuses_a_room_profile_or_time_per_hand_it_cannot_run(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pokertable.room.clock_service import main
+
+    structure = tmp_path / "structure.toml"
+    structure.write_text(STRUCTURE)
+    base = ["--venue", "club", "--structure", str(structure)]
+    assert main([*base, "--h4h-minutes", "4"]) == 78
+    assert "RP-8-B: at most 3 minutes per hand" in capsys.readouterr().err
+    assert main([*base, "--rules", "tda-2025"]) == 78
+    assert "unknown profile 'tda-2025'" in capsys.readouterr().err
