@@ -4,8 +4,11 @@ It runs the blind structure (``room.clock``) against the real time, tells every 
 the venue on ``<venue>/clock`` (``level``, applied from each table's next hand, Rule 23;
 ``break_start`` / ``break_end``), publishes what a clock display shows, retained, on
 ``<venue>/clock/status`` once a second and at every change, and takes the director's
-``pause``, ``resume``, ``add_seconds`` and ``next_step`` on ``<venue>/clock/control``.
-Players left and the average stack come from the tables' own states (docs/clock.md).
+``pause``, ``resume``, ``add_seconds``, ``next_step``, ``hand_for_hand`` and ``deal_next``
+on ``<venue>/clock/control``. Players left and the average stack come from the tables' own
+states (docs/clock.md). It also runs the room's hand-for-hand (``room.hand_for_hand``,
+RP-8: every table's next hand released together, the clock stopped between hands) and
+calls time on a player on the clock at any table (``room.player_clocks``, R29).
 """
 
 from __future__ import annotations
