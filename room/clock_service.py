@@ -55,6 +55,7 @@ class ClockService:
         self.base = f"{ROOT}/{venue}"
         self.clock = TournamentClock.start(parse_structure(structure_text), _now_ms())
         self._states: dict[str, dict[str, Any]] = {}
+        self._offline: set[str] = set()  # tables whose status is not online (not waited for)
         self.h4h = hand_for_hand or HandForHand()
         self.player_clocks = PlayerClocks()
         self._told: list[tuple[str, dict[str, Any]]] = []  # table commands to send (locked)
@@ -69,7 +70,8 @@ class ClockService:
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=login[0])
         self.client.username_pw_set(*login)
         self.client.on_connect = lambda c, *_: c.subscribe(
-            [(f"{self.base}/+/state", 1), (f"{self.base}/clock/control", 1)])
+            [(f"{self.base}/+/state", 1), (f"{self.base}/+/status", 1),
+             (f"{self.base}/clock/control", 1)])
         self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)
@@ -94,6 +96,13 @@ class ClockService:
             return
         if message.topic.endswith("/clock/control"):
             self._control(payload)
+        elif message.topic.endswith("/status"):
+            table = message.topic.split("/")[-2]
+            with self._lock:
+                if payload.get("state") == "online":
+                    self._offline.discard(table)
+                else:
+                    self._offline.add(table)
         else:
             table = message.topic.split("/")[-2]
             with self._lock:
@@ -153,10 +162,11 @@ class ClockService:
         while not self._stop.is_set():
             now = _now_ms()
             with self._lock:
-                self.h4h, self.clock, release = self.h4h.step(self._states, self.clock, now)
+                playing = {t: s for t, s in self._states.items() if t not in self._offline}
+                self.h4h, self.clock, release = self.h4h.step(playing, self.clock, now)
                 self.clock, changes = self.clock.advance(now)
                 clock, h4h, told = self.clock, self.h4h, self._told
-                waiting = h4h.waiting_for(self._states) if h4h.on else []
+                waiting = h4h.waiting_for(playing) if h4h.on else []
                 self._told = []
                 expired = self.player_clocks.due(now)
                 self.player_clocks = self.player_clocks.sent(expired, now)
