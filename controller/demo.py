@@ -48,6 +48,7 @@ from pokertable.controller.inputs import ConsolePress
 from pokertable.controller.model import Phase, Street
 from pokertable.controller.run import TableRuntime
 from pokertable.controller.session import TableSession, zone_value
+from pokertable.room.serving import broker_address
 
 DENOMINATIONS = (5000, 1000, 500, 100, 25)
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo")
@@ -377,14 +378,6 @@ def describe(session: TableSession) -> str:
 # --- the command --------------------------------------------------------------------------
 
 
-def _broker_address(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (or ``:PORT`` for this machine), checked when the arguments are parsed."""
-    host, sep, port_text = text.rpartition(":")
-    if not sep or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:1883)")
-    return host or "127.0.0.1", int(port_text)
-
-
 def _profile_name(text: str) -> str:
     from pokertable.controller.profiles import available_profiles
 
@@ -410,7 +403,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", type=int, default=7, help="seed of the shuffles and the bots' play (default: 7)"
     )
     parser.add_argument(
-        "--broker", metavar="HOST:PORT", type=_broker_address,
+        "--broker", metavar="HOST:PORT", type=broker_address,
         help="use this MQTT broker instead of an in-process one",
     )
     parser.add_argument(

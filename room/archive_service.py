@@ -26,6 +26,7 @@ from pokertable.controller.demo_room import DemoError
 from pokertable.room.hand_archive import HandRecord, add_hole_cards, hand_record
 from pokertable.room.hand_store import HandStore, StoreError, open_store
 from pokertable.room.inbound import json_object
+from pokertable.room.serving import broker_address, run_until_interrupted
 
 LOG = logging.getLogger(__name__)
 KEEP_PENDING = 8  # hands per table whose hole cards are held until their hand_complete
@@ -223,7 +224,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     actions = parser.add_subparsers(dest="action", required=True)
     run_parser = actions.add_parser("run", parents=[common], help="archive every hand, live")
-    run_parser.add_argument("--broker", default="127.0.0.1:1883", help="MQTT broker HOST:PORT")
+    run_parser.add_argument(
+        "--broker", default="127.0.0.1:1883", type=broker_address, help="MQTT broker HOST:PORT"
+    )
     run_parser.add_argument("--user", default="archive", help="the archive's broker login")
     listing = actions.add_parser("list", parents=[common], help="one line per stored hand")
     listing.add_argument("table", nargs="?", help="only this table")
@@ -295,26 +298,17 @@ def _line(record: HandRecord) -> str:
 
 
 def _serve(args: argparse.Namespace, store: HandStore) -> int:
-    host, _, port_text = args.broker.rpartition(":")
-    if not host or not port_text.isdigit():
-        print(f"pokertable archive: --broker {args.broker!r} is not HOST:PORT", file=sys.stderr)
-        return 2
+    host, port = args.broker
     service = ArchiveService(
         host=host,
-        port=int(port_text),
+        port=port,
         venue=args.venue,
         login=(args.user, os.environ.get("POKERTABLE_ARCHIVE_PASSWORD", "")),
         store=store,
     )
     service.start()
     print(f"archive: venue {args.venue} into {store.where}", flush=True)
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        service.stop()
-    return 0
+    return run_until_interrupted(service)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -29,6 +29,7 @@ from pokertable.room.clock import StructureError, TournamentClock, parse_structu
 from pokertable.room.hand_for_hand import HandForHand
 from pokertable.room.inbound import json_object
 from pokertable.room.player_clocks import PlayerClocks
+from pokertable.room.serving import broker_address, run_until_interrupted
 from pokertable.room.web import ROOM_DIR, PageServer
 
 LOG = logging.getLogger(__name__)
@@ -237,7 +238,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--venue", required=True, help="venue name in the topic tree")
     parser.add_argument("--structure", type=Path, required=True,
                         help="blind structure TOML ([[step]] levels and breaks)")
-    parser.add_argument("--broker", default="127.0.0.1:1883", help="MQTT broker HOST:PORT")
+    parser.add_argument("--broker", default="127.0.0.1:1883", type=broker_address,
+                        help="MQTT broker HOST:PORT")
     parser.add_argument("--user", default="clock", help="the clock's broker login")
     parser.add_argument("--ws-url", default="ws://127.0.0.1:9001",
                         help="the broker's WebSockets URL as the display's browser reaches it")
@@ -255,10 +257,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    host, _, port_text = args.broker.rpartition(":")
-    if not host or not port_text.isdigit():
-        print(f"pokertable clock: --broker {args.broker!r} is not HOST:PORT", file=sys.stderr)
-        return 2
+    host, port = args.broker
     try:
         room_h4h = hand_for_hand(args.rules, args.h4h_minutes)
     except ValueError as error:
@@ -267,7 +266,7 @@ def run(args: argparse.Namespace) -> int:
         return 78
     try:
         text = args.structure.read_text("utf-8")
-        service = ClockService(host=host, port=int(port_text), venue=args.venue,
+        service = ClockService(host=host, port=port, venue=args.venue,
                                structure_text=text,
                                login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")),
                                export_dir=args.export_dir,
@@ -280,14 +279,7 @@ def run(args: argparse.Namespace) -> int:
     service.start()
     pages.start()
     print(f"clock display: {pages.url}", flush=True)
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        pages.stop()
-        service.stop()
-    return 0
+    return run_until_interrupted(service, pages)
 
 
 def hand_for_hand(profile: str, minutes: int) -> HandForHand:

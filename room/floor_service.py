@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 from collections.abc import Sequence
 
+from pokertable.room.serving import run_until_interrupted
 from pokertable.room.web import ROOM_DIR, PageServer
 
 DESCRIPTION = (
@@ -51,13 +51,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     server.start()
     print(f"floor console: {server.url}", flush=True)
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
-    return 0
+    return run_until_interrupted(server)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

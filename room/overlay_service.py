@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pokertable.room.inbound import json_object
+from pokertable.room.serving import broker_address, run_until_interrupted
 from pokertable.room.web import ROOM_DIR, PageServer
 
 PAGE_DIR = ROOM_DIR / "overlay"
@@ -154,7 +155,7 @@ DESCRIPTION = (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = DESCRIPTION
-    parser.add_argument("--broker", default="127.0.0.1:1883",
+    parser.add_argument("--broker", default="127.0.0.1:1883", type=broker_address,
                         help="MQTT broker HOST:PORT for the relay (default 127.0.0.1:1883)")
     parser.add_argument("--ws-url", default="ws://127.0.0.1:9001",
                         help="the broker's WebSockets URL as the page's browser reaches it")
@@ -179,10 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    host, _, port_text = args.broker.rpartition(":")
-    if not host or not port_text.isdigit():
-        print(f"pokertable overlay: --broker {args.broker!r} is not HOST:PORT", file=sys.stderr)
-        return 2
+    host, port = args.broker
     if args.delay < 0:
         print("pokertable overlay: --delay must be 0 or more seconds", file=sys.stderr)
         return 2
@@ -190,18 +188,12 @@ def run(args: argparse.Namespace) -> int:
             "password": os.environ.get("POKERTABLE_PAGE_PASSWORD", ""),
             "layout": load_layout(args.layout)}
     service = OverlayService(
-        host=host, port=int(port_text), venue=args.venue, table=args.table,
+        host=host, port=port, venue=args.venue, table=args.table,
         delay_s=args.delay, page_config=page, http_port=args.http_port,
         relay_login=(args.relay_user, os.environ.get("POKERTABLE_RELAY_PASSWORD", "")))
     service.start()
     print(f"overlay page: {service.url} (broadcast delay {args.delay:g} s)", flush=True)
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        service.stop()
-    return 0
+    return run_until_interrupted(service)
 
 
 if __name__ == "__main__":

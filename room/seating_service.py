@@ -29,6 +29,7 @@ from pokertable.room.chip_race import chip_race
 from pokertable.room.inbound import json_object
 from pokertable.room.late_entry import late_stack, seat_late_entrant
 from pokertable.room.seating import Move, TableView, balance, break_table, final_table, halts, view
+from pokertable.room.serving import broker_address, run_until_interrupted
 
 LOG = logging.getLogger(__name__)
 CONTROLS = (
@@ -346,7 +347,9 @@ DESCRIPTION = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = DESCRIPTION
     parser.add_argument("--venue", required=True, help="venue name in the topic tree")
-    parser.add_argument("--broker", default="127.0.0.1:1883", help="MQTT broker HOST:PORT")
+    parser.add_argument(
+        "--broker", default="127.0.0.1:1883", type=broker_address, help="MQTT broker HOST:PORT"
+    )
     parser.add_argument("--user", default="director", help="the desk's broker login")
     parser.add_argument("--profile", default="tda-2024", help="rule profile of the event")
     parser.add_argument(
@@ -358,14 +361,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    host, _, port_text = args.broker.rpartition(":")
-    if not host or not port_text.isdigit():
-        print(f"pokertable seating: --broker {args.broker!r} is not HOST:PORT", file=sys.stderr)
-        return 2
+    host, port = args.broker
     try:
         service = SeatingService(
             host=host,
-            port=int(port_text),
+            port=port,
             venue=args.venue,
             profile=args.profile,
             seed=args.seed,
@@ -375,13 +375,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"pokertable seating: {error}", file=sys.stderr)
         return 2
     service.start()
-    try:
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        service.stop()
-    return 0
+    return run_until_interrupted(service)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
