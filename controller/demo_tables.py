@@ -158,7 +158,8 @@ def run_tables(args: argparse.Namespace) -> int:
 
 def play_tables(args: argparse.Namespace) -> list[str]:
     """Run it; the summary lines. ``args.phh_dir`` keeps the PHH files (else a temp dir)."""
-    from pokertable.controller.demo import Dealer, _node_specs
+    from pokertable.controller.demo import _node_specs
+    from pokertable.controller.demo_dealer import Dealer
     from pokertable.controller.run import TableRuntime
     from pokertable.hardware.registry import TagRegistry
     from pokertable.hardware.simulator import SyntheticTags, TableSimulator
@@ -280,7 +281,7 @@ def play_tables(args: argparse.Namespace) -> list[str]:
 
 
 def _timing() -> dict[str, int]:
-    from pokertable.controller.demo import NODE_TIMING
+    from pokertable.controller.demo_dealer import NODE_TIMING
 
     return NODE_TIMING
 
