@@ -13,6 +13,7 @@ const view = {
   lastAction: {},
   ruling: null,
   lastMessageAt: 0,
+  clockDeadline: null, // R29: when the player on the clock runs out, on this page's clock
 };
 
 function cardElement(text) {
@@ -73,6 +74,7 @@ function render(layout) {
       '<div class="row"><span class="stack"></span><span class="bet"></span></div>' +
       '<div class="row"><span class="label"></span><span class="tie"></span></div>' +
       '<div class="outs"></div>' +
+      '<div class="clock"></div>' +
       '<div class="action"></div>';
     box.querySelector(".name").textContent = seat.player || "Seat " + seat.seat;
     box.querySelector(".win").textContent = seat.status === "folded" ? "" : win;
@@ -96,6 +98,7 @@ function render(layout) {
     boxes.push(box);
   }
   seats.replaceChildren(...boxes);
+  renderClock();
   const lower = document.getElementById("lower-third");
   if (view.ruling) {
     document.getElementById("ruling-rules").textContent = view.ruling.rule_ids.join(" ");
@@ -106,6 +109,24 @@ function render(layout) {
   }
 }
 
+// R29: the table's state says when the player on the clock runs out, on the table's own
+// clock; the whole feed is delayed alike, so the page counts down from the state's arrival.
+function renderClock() {
+  const state = view.state;
+  const clock = state && state.clock;
+  for (const el of document.querySelectorAll("#seats .clock")) {
+    el.textContent = "";
+    el.className = "clock";
+  }
+  if (!clock || view.clockDeadline === null) return;
+  const el = document.querySelector(`.seat[data-seat="${clock.seat}"] .clock`);
+  if (!el) return;
+  const left = Math.max(0, Math.ceil((view.clockDeadline - performance.now()) / 1000));
+  el.className = "clock" + (left <= clock.countdown ? " final" : "");
+  el.textContent = left === 0 ? "time" : left <= clock.countdown
+    ? "final count " + left : "on the clock " + left + " s";
+}
+
 function onMessage(config, leaf, msg) {
   view.lastMessageAt = Date.now();
   if (leaf === "broadcast/state") {
@@ -114,6 +135,8 @@ function onMessage(config, leaf, msg) {
       view.ruling = null;
     }
     view.state = msg;
+    view.clockDeadline = msg.clock
+      ? performance.now() + (msg.clock.expires_at_ms - msg.ts_ms) : null;
   } else if (leaf.startsWith("broadcast/hole_cards/")) {
     view.holes[msg.seat] = msg;
   } else if (leaf === "broadcast/equities") {
@@ -171,6 +194,7 @@ async function main() {
     marker.hidden = !stale;
     document.getElementById("stale-age").textContent = stale ? Math.round(age / 1000) + " s" : "";
     document.body.classList.toggle("stale", stale);
+    renderClock();
   }, 500);
 }
 

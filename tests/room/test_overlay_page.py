@@ -173,6 +173,24 @@ def test_overlay_page_shows_the_delayed_hand_with_equities(
                 assert page.inner_text(f".seat[data-seat='{seat_no}'] .outs .count") == (
                     f"outs: {len(turn[seat_no])}"
                 )
+
+        # R29: the director calls the clock on the player to act; the delayed page counts
+        # his 25 seconds down in his seat box (TDA 2024: 25 s plus a 5 s final count)
+        on = rig.overlay.wait_state(lambda s: s["action_on"] is not None, "the turn's first to act")
+        rig.director.publish(
+            f"{PREFIX}/cmd/director", {"command": "clock_call", "request_id": "clk1"}
+        )
+        called = rig.overlay.wait_state(lambda s: s["clock"] is not None, "the clock call")
+        assert called["clock"]["seat"] == on["action_on"]
+        clock_box = f".seat[data-seat='{on['action_on']}'] .clock"
+        page.wait_for_function(
+            f"() => /^(on the clock \\d+ s|final count \\d|time)$/.test("
+            f"document.querySelector(\"{clock_box}\")?.textContent || '')",
+            timeout=120_000,
+        )
+        others = [n for n in HOLES if n != on["action_on"]]
+        assert all(page.inner_text(f".seat[data-seat='{n}'] .clock") == "" for n in others)
+        page.screenshot(path=str(ARTIFACTS / "overlay-clock.png"), omit_background=True)
         page.screenshot(path=str(ARTIFACTS / "overlay-turn.png"), omit_background=True)
 
         # the feed stops: the page says so
