@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pokertable.controller import betting
+from pokertable.controller.actions import apply_action
 from pokertable.controller.blinds import post_forced_bets
 from pokertable.controller.card_checks import check_new_cards, reject
 from pokertable.controller.chips_found import count_found_chips
 from pokertable.controller.events import (
-    ActionKind,
     CountFoundChips,
     DealBoard,
     DealHole,
@@ -50,7 +50,7 @@ from pokertable.controller.model import (
 )
 from pokertable.controller.pots import uncalled_excess
 from pokertable.controller.repairs import replace_board
-from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, ReopenRule, RuleProfile
+from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
 from pokertable.controller.showdown import award, muck, show, showdown_done
 
@@ -143,7 +143,7 @@ def step(
     """Apply one event. A rejected event leaves the state exactly as it was."""
     match event:
         case PlayerAction():
-            new, rulings = _apply_action(state, event, rules)
+            new, rulings = apply_action(state, event, rules)
         case DealHole():
             new, rulings = _deal_hole(state, event, rules)
         case DealBoard():
@@ -162,293 +162,6 @@ def step(
         return state, rulings
     new, more = settle(new, rules)
     return new, (*rulings, *more)
-
-
-# --- actions -------------------------------------------------------------------------------
-
-
-def _apply_action(
-    state: HandState, event: PlayerAction, rules: RuleProfile
-) -> tuple[HandState, tuple[Ruling, ...]]:
-    if state.phase is not Phase.BETTING or state.action_on is None:
-        return reject(
-            state,
-            event.seat,
-            f"no betting round is open (phase {state.phase})",
-            rules.cite("in_turn_binding"),
-            "no_betting_round",
-        )
-    if event.seat != state.action_on:
-        return reject(
-            state,
-            event.seat,
-            f"seat {event.seat} acted but the action is on seat {state.action_on}",
-            rules.cite("acting_in_turn"),
-            "out_of_turn",
-        )
-    opts = betting.options_for(state, rules)
-    assert opts is not None
-    seat = state.seat(event.seat)
-    kind = event.kind
-    if kind is ActionKind.ALL_IN:
-        if opts.all_in_to <= state.call_to or not opts.can_raise:
-            kind = ActionKind.CALL
-        else:
-            target = min(opts.all_in_to, opts.max_to)
-            state, rulings = _bet_or_raise(
-                state, seat, target, opts, rules, event.floor_approved, event.short_stands
-            )
-            if target < opts.all_in_to and rulings[0].kind is not RulingKind.REJECTED:
-                note = Ruling(
-                    RulingKind.CORRECTED,
-                    (rules.cite("pot_limit"),),
-                    f"seat {seat.seat} all in is capped at the pot-limit maximum {target}",
-                    seat=seat.seat,
-                    code="pot_limit_cap",
-                )
-                rulings = (note, *rulings[1:])
-            return state, rulings
-    if kind is ActionKind.FOLD and event.amount:
-        # R51-B: the floor had him forfeit (part of) an undercall and fold. The forfeited
-        # chips are dead money in the pot; they never count as a call.
-        if not 0 < event.amount <= seat.stack:
-            return reject(
-                state, seat.seat, f"seat {seat.seat} cannot forfeit {event.amount} with "
-                f"{seat.stack} behind", rules.cite("call_undercall"), "bad_forfeit",
-            )
-        folded = evolve(
-            seat,
-            status=SeatStatus.FOLDED,
-            stack=seat.stack - event.amount,
-            committed=seat.committed + event.amount,
-            dead=seat.dead + event.amount,
-        )
-        state = betting.finish_action(state, folded, "fold", seat.bet, True)
-        return state, (
-            Ruling(
-                RulingKind.BINDING,
-                (rules.cite("call_undercall"),),
-                f"seat {seat.seat} forfeits {event.amount} to the pot and folds",
-                seat=seat.seat,
-                code="forfeit_fold",
-            ),
-        )
-    if kind is ActionKind.FOLD:
-        folded = evolve(seat, status=SeatStatus.FOLDED)
-        state = betting.finish_action(state, folded, "fold", seat.bet, False)
-        ruling = (
-            Ruling(
-                RulingKind.BINDING,
-                (rules.cite("nonstandard_fold"),),
-                f"seat {seat.seat} folded when checking was free: the fold is binding",
-                seat=seat.seat,
-                code="nonstandard_fold",
-            )
-            if opts.can_check
-            else Ruling(
-                RulingKind.ACCEPTED,
-                (rules.cite("in_turn_binding"),),
-                f"seat {seat.seat} folds",
-                seat=seat.seat,
-                code="fold",
-            )
-        )
-        return state, (ruling,)
-    if kind is ActionKind.CHECK:
-        if not opts.can_check:
-            return reject(
-                state,
-                seat.seat,
-                f"seat {seat.seat} cannot check facing {opts.to_call} to call; call or fold",
-                rules.cite("check_facing_bet"),
-                "check_facing_bet",
-            )
-        state = betting.finish_action(state, seat, "check", seat.bet, False)
-        return state, (
-            Ruling(
-                RulingKind.ACCEPTED,
-                (rules.cite("in_turn_binding"),),
-                f"seat {seat.seat} checks",
-                seat=seat.seat,
-                code="check",
-            ),
-        )
-    if kind is ActionKind.CALL:
-        if opts.can_check:
-            state = betting.finish_action(state, seat, "check", seat.bet, False)
-            return state, (
-                Ruling(
-                    RulingKind.CORRECTED,
-                    (rules.cite("call_is_check"),),
-                    f"seat {seat.seat} called with nothing to call: a check",
-                    seat=seat.seat,
-                    code="call_is_check",
-                ),
-            )
-        paid = betting.commit_to(state, seat, seat.bet + opts.to_call)
-        state = betting.finish_action(state, paid, "call", paid.bet, True)
-        all_in = " all in" if paid.status is SeatStatus.ALL_IN else ""
-        return state, (
-            Ruling(
-                RulingKind.ACCEPTED,
-                (rules.cite("in_turn_binding"),),
-                f"seat {seat.seat} calls{all_in} to {paid.bet}",
-                seat=seat.seat,
-                code="call",
-            ),
-        )
-    # BET or RAISE
-    if event.amount is None:
-        return reject(
-            state,
-            seat.seat,
-            f"seat {seat.seat}: a {kind} needs an amount",
-            rules.cite("raise_total"),
-            "amount_missing",
-        )
-    return _bet_or_raise(
-        state, seat, event.amount, opts, rules, event.floor_approved, event.short_stands
-    )
-
-
-def _bet_or_raise(
-    state: HandState,
-    seat: SeatState,
-    to: int,
-    opts: betting.Options,
-    rules: RuleProfile,
-    floor_approved: bool = False,
-    short_stands: bool = False,
-) -> tuple[HandState, tuple[Ruling, ...]]:
-    word = "raise" if state.call_to > 0 else "bet"
-    faced = state.call_to - seat.matched
-    if (
-        not opts.reopened
-        and rules.reopen is ReopenRule.FLOOR_ON_CUMULATIVE
-        and seat.acted
-        and faced >= state.increment
-        and state.variant.betting is not Betting.FIXED_LIMIT
-        and seat.stack > opts.to_call
-    ):
-        if not floor_approved:
-            return state, (
-                Ruling(
-                    RulingKind.FLOOR,
-                    (rules.cite("reopen"),),
-                    f"seat {seat.seat} wants to raise after short all-ins that add up to a full "
-                    f"raise ({faced} >= {state.increment}) though none of them was one: the "
-                    "rules do not cover this, the floor decides",
-                    seat=seat.seat,
-                    options=("allow the raise", "call or fold only"),
-                    code="reopen_floor",
-                ),
-            )
-        opts = evolve(opts, can_raise=True, reopened=True)
-    if not opts.can_raise:
-        if not opts.reopened:
-            needed = (
-                f"half a bet, {betting.small_bet(state) // 2}"
-                if state.variant.betting is Betting.FIXED_LIMIT
-                else f"a full raise, {state.increment}"
-            )
-            return reject(
-                state,
-                seat.seat,
-                f"seat {seat.seat} may only call or fold: short all-ins since his last action "
-                f"did not re-open the betting (faced {state.call_to - seat.matched}; "
-                f"re-opening needs {needed})",
-                rules.cite(
-                    "reopen_limit" if state.variant.betting is Betting.FIXED_LIMIT else "reopen"
-                ),
-                "not_reopened",
-            )
-        if state.variant.betting is Betting.FIXED_LIMIT and seat.stack > opts.to_call:
-            return reject(
-                state,
-                seat.seat,
-                f"the raise cap of {rules.limit_max_bets_per_street} bets is reached: call or fold",
-                rules.cite("raise_cap"),
-                "raise_cap",
-            )
-        return reject(
-            state,
-            seat.seat,
-            f"seat {seat.seat} cannot {word}: no chips beyond the call or nobody left to call",
-            rules.cite("in_turn_binding"),
-            "cannot_raise",
-        )
-    if to <= state.call_to:
-        return reject(
-            state,
-            seat.seat,
-            f"a {word} to {to} does not exceed {state.call_to}",
-            rules.cite("raise_total"),
-            "not_a_raise",
-        )
-    if to > opts.all_in_to:
-        return reject(
-            state,
-            seat.seat,
-            f"seat {seat.seat} has only {opts.all_in_to} in total, not {to}",
-            rules.cite("in_turn_binding"),
-            "more_than_stack",
-        )
-    short = to < opts.min_to and to != opts.all_in_to
-    if short and not short_stands:
-        return reject(
-            state,
-            seat.seat,
-            f"a {word} to {to} is below the minimum {opts.min_to} "
-            f"({betting.min_raise_basis(state, rules)})",
-            rules.cite(betting.min_raise_concept(state, rules)),
-            "below_minimum",
-        )
-    if to > opts.max_to:
-        concept = "pot_limit" if state.variant.betting is Betting.POT_LIMIT else "raise_cap"
-        return reject(
-            state,
-            seat.seat,
-            f"a {word} to {to} exceeds the maximum {opts.max_to}",
-            rules.cite(concept),
-            "above_maximum",
-        )
-    increment = to - state.call_to
-    if state.variant.betting is Betting.FIXED_LIMIT:
-        full = increment >= betting.small_bet(state)
-    else:
-        full = increment >= state.increment
-    paid = betting.commit_to(state, seat, to)
-    state = betting.finish_action(
-        state,
-        paid,
-        word,
-        to,
-        True,
-        call_to=to,
-        increment=max(state.increment, increment) if full else state.increment,
-        last_full_to=to if full else state.last_full_to,
-        bets_this_street=state.bets_this_street + 1,
-        last_aggressor=seat.seat,
-    )
-    all_in = paid.status is SeatStatus.ALL_IN
-    if short:
-        text = (
-            f"the dealer let seat {seat.seat}'s {word} to {to} stand below the minimum "
-            f"{opts.min_to}: if noticed on this street it is corrected to {opts.min_to} for "
-            "all bettors (R52-A)"
-        )
-        ids: tuple[str, ...] = rules.cite("underbet", betting.min_raise_concept(state, rules))
-        return state, (Ruling(RulingKind.BINDING, ids, text, seat=seat.seat, code="short_stands"),)
-    if full:
-        text = f"seat {seat.seat} {word}s to {to}" + (" all in" if all_in else "")
-        ids = (rules.cite("min_raise"),)
-    else:
-        text = (
-            f"seat {seat.seat} is all in for {to}: a short {word} of {increment}, "
-            f"the minimum raise stays {state.increment}"
-        )
-        ids = rules.cite("min_raise", "reopen")
-    return state, (Ruling(RulingKind.ACCEPTED, ids, text, seat=seat.seat, code=word),)
 
 
 # --- cards ---------------------------------------------------------------------------------

@@ -18,8 +18,6 @@ reach the application through ``bridge.inbound`` (bad ones are answered on the r
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import logging
 import os
@@ -28,9 +26,8 @@ import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -38,11 +35,28 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from pokertable.mqtt.errors import MqttBridgeError, PayloadError
+from pokertable.mqtt.inbound import (
+    InboundCommand,
+    RejectedCommand,
+    TlsOptions,
+    command_of,
+    request_id_of,
+    table_client_id,
+)
 from pokertable.mqtt.outbox import DEFAULT_MAX_BYTES, Outbox, PayloadSeal
-from pokertable.mqtt.payloads import MAX_INBOUND_BYTES, SchemaName, decode, validate
+from pokertable.mqtt.payloads import SchemaName, decode, validate
 from pokertable.mqtt.topics import TableTopics, check_name
 
 log = logging.getLogger(__name__)
+
+__all__ = [
+    "InboundCommand",
+    "RejectedCommand",
+    "TableBridge",
+    "TlsOptions",
+    "table_client_id",
+    "wall_clock_ms",
+]
 
 QOS = 1
 SCHEMA_TAG = "pokertable/v1"
@@ -53,57 +67,6 @@ REBIRTH_MIN_INTERVAL_MS = 1_000  # one full re-publish per second, however many 
 def wall_clock_ms() -> int:
     """Milliseconds since the epoch; injected so tests can control time stamps."""
     return time.time_ns() // 1_000_000
-
-
-@dataclass(frozen=True, slots=True)
-class TlsOptions:
-    """TLS for the broker connection; ``ca_certs`` None means the system trust store."""
-
-    ca_certs: str | None = None
-    certfile: str | None = None
-    keyfile: str | None = None
-    insecure: bool = False  # skip hostname check (lab brokers with an IP in the cert)
-
-
-@dataclass(frozen=True, slots=True)
-class InboundCommand:
-    """A clock or director command that passed its schema; the application applies it."""
-
-    source: Literal["clock", "director"]
-    command: str
-    request_id: str
-    payload: dict[str, Any]
-    topic: str
-
-
-@dataclass(frozen=True, slots=True)
-class RejectedCommand:
-    """An inbound message that broke its schema; an error reply has already been sent."""
-
-    topic: str
-    request_id: str | None
-    error: str
-    field: str | None
-
-
-def table_client_id(venue: str, table: str, password: str | None) -> str:
-    """The table's MQTT client id: stable across restarts, unknowable without its password.
-
-    The broker disconnects a client when another connects with the same client id, and
-    fires the first one's will. A predictable id (``pokertable-<venue>-<table>``) let any
-    login silence a table that way. Derived from the table's own password, the id stays the
-    same across restarts (a restarted table replaces its own stale connection, and its will
-    fires before the new birth), but only a holder of the password can compute it.
-
-    >>> table_client_id("casino", "t07", None)
-    'pokertable-casino-t07'
-    >>> table_client_id("casino", "t07", "s3cret") == table_client_id("casino", "t07", "other")
-    False
-    """
-    if not password:
-        return f"pokertable-{venue}-{table}"
-    tag = hmac.new(password.encode(), f"client-id:{venue}/{table}".encode(), hashlib.sha256)
-    return f"pokertable-{venue}-{table}-{tag.hexdigest()[:20]}"
 
 
 def _dumps(payload: dict[str, Any]) -> bytes:
@@ -557,10 +520,11 @@ class TableBridge:
         try:
             payload = decode(schema, raw)
         except PayloadError as err:
-            request_id = _request_id_of(raw)
+            request_id = request_id_of(raw)
             self.rejected.put(RejectedCommand(topic, request_id, err.message, err.field))
-            self.reply(request_id, ok=False, command=_command_of(raw), error=err.message,
-                       field=err.field)
+            self.reply(
+                request_id, ok=False, command=command_of(raw), error=err.message, field=err.field
+            )
             return
         if schema == "rebirth":
             self._rebirth(payload["request_id"])
@@ -577,31 +541,14 @@ class TableBridge:
             return
         now = self._clock_ms()
         if now - self._last_rebirth_ms < REBIRTH_MIN_INTERVAL_MS:
-            self.reply(request_id, ok=False, command="rebirth",
-                       error="rate limited: a full state was re-published under 1 s ago")
+            self.reply(
+                request_id,
+                ok=False,
+                command="rebirth",
+                error="rate limited: a full state was re-published under 1 s ago",
+            )
             return
         self._last_rebirth_ms = now
         self._client.publish(self.topics.status, self._status_payload("online"), QOS, retain=True)
         self.publish_state(json.loads(latest))
         self.reply(request_id, ok=True, command="rebirth")
-
-
-def _loose_json(raw: bytes) -> dict[str, Any]:
-    if len(raw) > MAX_INBOUND_BYTES:
-        return {}
-    try:
-        value = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _request_id_of(raw: bytes) -> str | None:
-    """Echo the request id of a rejected command when it is usable, so the sender can match."""
-    value = _loose_json(raw).get("request_id")
-    return value if isinstance(value, str) and 0 < len(value) <= 64 else None
-
-
-def _command_of(raw: bytes) -> str | None:
-    value = _loose_json(raw).get("command")
-    return value if isinstance(value, str) and len(value) <= 64 else None
