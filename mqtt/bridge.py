@@ -18,10 +18,13 @@ reach the application through ``bridge.inbound`` (bad ones are answered on the r
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import json
 import logging
 import os
 import queue
+import socket
 import ssl
 import threading
 import time
@@ -30,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
@@ -67,6 +70,32 @@ REBIRTH_MIN_INTERVAL_MS = 1_000  # one full re-publish per second, however many 
 def wall_clock_ms() -> int:
     """Milliseconds since the epoch; injected so tests can control time stamps."""
     return time.time_ns() // 1_000_000
+
+
+class _DirectWriteClient(mqtt.Client):
+    """paho's client, whose socket writes may also come from the thread that publishes.
+
+    With ``loop_start`` paho leaves every write to its network thread: a publish wakes it,
+    a thread handoff per message that cost more than the rest of the path on a busy
+    machine (docs/benchmarks.md). Every paho write goes through ``loop_write``, so one lock
+    there lets the publishing thread write its packets at once, in order, never
+    interleaved with the network thread's (PINGREQ, PUBACK of a command).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._write_lock = threading.RLock()
+
+    def loop_write(self) -> MQTTErrorCode:
+        with self._write_lock:
+            return super().loop_write()
+
+
+def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
+    """Send each packet at once: with Nagle's algorithm a state queued right behind an event
+    waited for the broker's delayed ACK of the event (tens of ms, docs/benchmarks.md)."""
+    with contextlib.suppress(AttributeError, OSError):  # not TCP (a websocket, a test's pair)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def _dumps(payload: dict[str, Any]) -> bytes:
@@ -128,6 +157,8 @@ class TableBridge:
         # thread's fast path (``_kick``); both only touch them holding ``_pump_lock``.
         self._pump_lock = threading.Lock()
         self._inflight: dict[int, int] = {}  # paho mid -> outbox row id
+        self._acked: collections.deque[int] = collections.deque()  # PUBACKed mids, for our worker
+        self._acks_woken = False
         self._cursors = {"public": 0, "secure": 0}
         self._bd_seq = 0
         self._stopped = False
@@ -135,7 +166,7 @@ class TableBridge:
         self.last_connect_error: str | None = None
         self.faults = 0  # items our worker could not handle (logged); the bridge carried on
 
-        self._client = mqtt.Client(
+        self._client = _DirectWriteClient(
             CallbackAPIVersion.VERSION2,
             client_id=client_id or table_client_id(venue, table, password),
             clean_session=True,
@@ -158,6 +189,7 @@ class TableBridge:
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
         self._client.on_message = self._on_message
+        self._client.on_socket_open = _no_delay
 
     # ---- lifecycle ------------------------------------------------------------------------
 
@@ -253,8 +285,7 @@ class TableBridge:
             self.topics.state,
             self._builder("state", state),
             retain=True,
-            latest_key=self._latest_key,
-            latest_value=_dumps(state),
+            latest_key=self._latest_key,  # the stored row is the rebirth copy: encoded once
             origin=origin,
         )
         self._kick()
@@ -397,7 +428,10 @@ class TableBridge:
         reason_code: ReasonCode,
         properties: Properties,
     ) -> None:
-        self._work.put(("puback", mid))
+        self._acked.append(mid)
+        if not self._acks_woken:  # one wake of our worker for a burst of PUBACKs
+            self._acks_woken = True
+            self._work.put(("acks",))
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         self._work.put(("inbound", message.topic, bytes(message.payload)))
@@ -440,11 +474,16 @@ class TableBridge:
 
     def _handle_item(self, item: tuple[Any, ...], inflight: dict[int, int]) -> None:
         kind = item[0]
-        if kind == "puback":
+        if kind == "acks":
+            self._acks_woken = False  # before draining: a PUBACK from now on wakes us again
+            acked = self._acked
             with self._pump_lock:
-                row_id = inflight.pop(item[1], None)
-            if row_id is not None:
-                self._outbox.remove(row_id)
+                rows = []
+                while acked:
+                    row_id = inflight.pop(acked.popleft(), None)
+                    if row_id is not None:
+                        rows.append(row_id)
+            self._outbox.remove_many(rows)  # one statement for all of them
         elif kind == "inbound":
             self._handle_inbound(item[1], item[2])
 
@@ -469,15 +508,19 @@ class TableBridge:
         if report is not None:
             self._announce_drops(report.streams)
         now = self._clock_ms()
+        handed = False
         for lane in ("public", "secure"):
             room = _WINDOW - len(inflight)
             if room <= 0:
-                return
+                break
             for row in self._outbox.pending(lane, after_id=cursors[lane], now_ms=now, limit=room):
                 info = self._client.publish(row.topic, row.payload, QOS, retain=row.retain)
                 # NO_CONN is fine: paho keeps QoS 1 messages and sends them after reconnect.
                 inflight[info.mid] = row.id
                 cursors[lane] = row.id
+                handed = True
+        if handed and self.connected:
+            self._client.loop_write()  # on this thread, not after a wake of paho's
 
     def _announce_drops(self, streams: dict[str, tuple[int, int, int]]) -> None:
         log.error("outbox full: dropped %s", streams)

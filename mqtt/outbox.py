@@ -1,9 +1,13 @@
 """Store-and-forward: every outbound message waits in SQLite until the broker PUBACKs it.
 
 paho keeps its session in memory, so a controller restart would lose whatever it had not
-sent. Here a message gets its sequence number and its row in one transaction; the bridge
-deletes the row only on PUBACK, so after a crash the next start re-sends what is left, in
-order. The outbox is bounded by the bytes of its payloads (and a row count): when full the
+sent. Here a message gets its sequence number and its row in one INSERT (the row carries
+its session, origin and whether it is the latest state, so nothing else is written per
+message); the bridge deletes rows only on PUBACK, in batches, so after a crash the next
+start re-sends what is left, in order. What a deleted row knew (the last sequence number
+of its stream, the journal origin, the latest state for rebirths) is kept by a trigger in
+the same transaction as the delete, and recovered at start from those marks and the rows
+still waiting. The outbox is bounded by the bytes of its payloads (and a row count): when full the
 OLDEST rows are dropped (the newest state is worth more than an old one) and the drop is
 counted so the bridge can announce it. Once it has drained, the file gives the space of a
 long outage back (VACUUM), so a table that was offline for hours does not keep a big file.
@@ -19,7 +23,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -53,6 +58,28 @@ CREATE TABLE IF NOT EXISTS origins (
     value INTEGER NOT NULL
 );
 """
+# Kept apart from _SCHEMA: they need the columns an older outbox gets by ALTER TABLE first.
+_TRIGGER = """
+CREATE TRIGGER IF NOT EXISTS outbox_marks AFTER DELETE ON outbox WHEN OLD.session IS NOT NULL
+BEGIN
+    INSERT INTO counters (session, stream, value) VALUES (OLD.session, OLD.stream, OLD.seq)
+        ON CONFLICT (session, stream) DO UPDATE SET value = MAX(value, excluded.value);
+    INSERT INTO origins (session, value) SELECT OLD.session, OLD.origin
+        WHERE OLD.origin IS NOT NULL
+        ON CONFLICT (session) DO UPDATE SET value = MAX(value, excluded.value);
+    INSERT INTO latest (key, value, row_id) SELECT OLD.latest_key, OLD.payload, OLD.id
+        WHERE OLD.latest_key IS NOT NULL
+        ON CONFLICT (key) DO UPDATE SET value = excluded.value, row_id = excluded.row_id
+        WHERE excluded.row_id > latest.row_id;
+END;
+"""
+# Columns a row carries since one INSERT per message replaced five statements; an outbox
+# written by an older version gets them (NULL for its old rows, which the counters cover).
+_ADDED_COLUMNS = {
+    "outbox": (("session", "TEXT"), ("origin", "INTEGER"), ("latest_key", "TEXT")),
+    "latest": (("row_id", "INTEGER NOT NULL DEFAULT 0"),),
+}
+_RECENT_ROWS = 512  # rows appended by this process that ``pending`` serves without a SELECT
 
 
 class PayloadSeal(Protocol):
@@ -126,6 +153,11 @@ class Outbox:
         self.max_bytes = max_bytes
         self._lock = threading.Lock()
         self._dropped: dict[str, tuple[int, int, int]] = {}
+        # Rows appended by this process, per lane, oldest first; ``pending`` serves a cursor
+        # at or after ``_recent_from[lane]`` from here instead of a SELECT per hand-over.
+        self._recent: dict[str, deque[OutboxRow]] = {}
+        self._recent_from: dict[str, int] = {}
+        self._latest: dict[str, bytes] = {}  # latest-state key -> payload, once looked up
         self._sealer = sealer  # the secure lane (hole cards) is sealed at rest
         try:
             self._open(fsync)
@@ -147,19 +179,34 @@ class Outbox:
         # The WAL file is cut back to 1 MB after each checkpoint instead of keeping its peak.
         self._db.execute("PRAGMA journal_size_limit=1048576")
         self._db.executescript(_SCHEMA)
-        self._counters: dict[str, int] = {
-            stream: value
-            for stream, value in self._db.execute(
-                "SELECT stream, value FROM counters WHERE session = ?", (self.session,)
-            )
-        }
+        for table, columns in _ADDED_COLUMNS.items():
+            have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            for name, kind in columns:
+                if name not in have:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+        self._db.executescript(_TRIGGER)
+        session = (self.session,)
+        self._counters: dict[str, int] = dict(
+            self._db.execute("SELECT stream, value FROM counters WHERE session = ?", session)
+        )
+        for stream, top in self._db.execute(
+            "SELECT stream, MAX(seq) FROM outbox WHERE session = ? GROUP BY stream", session
+        ):
+            self._counters[stream] = max(top, self._counters.get(stream, 0))
         (self._count, self._bytes) = self._db.execute(
             "SELECT COUNT(*), COALESCE(SUM(LENGTH(payload)), 0) FROM outbox"
         ).fetchone()
-        row = self._db.execute(
-            "SELECT value FROM origins WHERE session = ?", (self.session,)
+        (self._origin,) = self._db.execute(
+            "SELECT MAX(COALESCE((SELECT value FROM origins WHERE session = ?1), -1),"
+            " COALESCE((SELECT MAX(origin) FROM outbox WHERE session = ?1), -1))",
+            session,
         ).fetchone()
-        self._origin: int = row[0] if row else -1
+        # Ids only grow (AUTOINCREMENT): every row this process appends comes after this one.
+        row = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'").fetchone()
+        last_id = int(row[0]) if row else 0
+        self._recent = {"public": deque(), "secure": deque()}
+        self._recent_from = {"public": last_id, "secure": last_id}
+        self._check_shrink = True  # a file left by an earlier run may hold free pages
 
     @property
     def payload_bytes(self) -> int:
@@ -194,7 +241,6 @@ class Outbox:
         retain: bool = False,
         release_at_ms: int = 0,
         latest_key: str | None = None,
-        latest_value: bytes = b"",
         bounded: bool = True,
         origin: int | None = None,
     ) -> int | None:
@@ -203,43 +249,33 @@ class Outbox:
         ``build(seq)`` may raise (for example a schema error): then nothing is stored and the
         counter does not move, so consumers never see a gap for a message that never existed.
         ``bounded=False`` is for the one overflow notice, which must not evict another message.
-        ``latest_key`` stores ``latest_value`` in the same transaction (last state, for rebirth).
-        ``origin`` makes the append idempotent across restarts: a strictly increasing number
-        the producer derives from its own journal; an origin at or below the highest one
-        already stored was enqueued before and is skipped (returns None). This is how a
-        controller that replays its journal after ``kill -9`` publishes each message once.
+        ``latest_key``: this message is the latest value of that key (``get_latest``: the last
+        state, for rebirth). ``origin`` makes the append idempotent across restarts: a
+        strictly increasing number the producer derives from its own journal; an origin at
+        or below the highest one already stored was enqueued before and is skipped (returns
+        None). This is how a controller that replays its journal after ``kill -9`` publishes
+        each message once.
         """
         with self._lock:
             if origin is not None and origin <= self._origin:
                 return None
             seq = self._counters.get(stream, 0) + 1
-            payload = build(seq)
+            payload = built = build(seq)
             if lane == "secure" and self._sealer is not None:
-                payload = self._sealer.seal_payload(payload)
+                payload = self._sealer.seal_payload(built)  # handed to paho opened (``built``)
+            values = (
+                lane, stream, seq, topic, payload, int(retain), release_at_ms, self.session,
+                origin, latest_key,
+            )  # fmt: skip
+            full = self._count >= self.max_messages or self._bytes + len(payload) > self.max_bytes
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                if bounded:
+                if bounded and full and self._count > 0:
+                    self._db.execute("BEGIN IMMEDIATE")
                     self._make_room(len(payload))
-                self._db.execute(
-                    "INSERT INTO outbox (lane, stream, seq, topic, payload, retain, release_at_ms)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (lane, stream, seq, topic, payload, int(retain), release_at_ms),
-                )
-                self._db.execute(
-                    "INSERT OR REPLACE INTO counters (session, stream, value) VALUES (?, ?, ?)",
-                    (self.session, stream, seq),
-                )
-                if latest_key is not None:
-                    self._db.execute(
-                        "INSERT OR REPLACE INTO latest (key, value) VALUES (?, ?)",
-                        (latest_key, latest_value),
-                    )
-                if origin is not None:
-                    self._db.execute(
-                        "INSERT OR REPLACE INTO origins (session, value) VALUES (?, ?)",
-                        (self.session, origin),
-                    )
-                self._db.execute("COMMIT")
+                    row_id = self._insert(values)
+                    self._db.execute("COMMIT")
+                else:  # one statement: SQLite commits it on its own
+                    row_id = self._insert(values)
             except BaseException as exc:
                 self._undo()
                 if isinstance(exc, sqlite3.Error):  # a full disk, a file changed under us
@@ -248,9 +284,28 @@ class Outbox:
             self._counters[stream] = seq
             self._count += 1
             self._bytes += len(payload)
+            if self._count > _SHRINK_FREE_PAGES:  # a backlog: free pages once it drains
+                self._check_shrink = True
             if origin is not None:
                 self._origin = origin
+            if latest_key is not None:
+                self._latest[latest_key] = payload
+            recent = self._recent.get(lane)
+            if recent is not None:
+                recent.append(
+                    OutboxRow(row_id, lane, stream, seq, topic, built, retain, release_at_ms)
+                )
+                if len(recent) > _RECENT_ROWS:  # nobody is taking them (offline): the SELECT will
+                    self._recent_from[lane] = recent.popleft().id
             return seq
+
+    def _insert(self, values: tuple[object, ...]) -> int:
+        cursor = self._db.execute(
+            "INSERT INTO outbox (lane, stream, seq, topic, payload, retain, release_at_ms,"
+            " session, origin, latest_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            values,
+        )
+        return int(cursor.lastrowid or 0)
 
     def _undo(self) -> None:
         """Roll a failed append back and re-count what is really stored."""
@@ -259,6 +314,7 @@ class Outbox:
         (self._count, self._bytes) = self._db.execute(
             "SELECT COUNT(*), COALESCE(SUM(LENGTH(payload)), 0) FROM outbox"
         ).fetchone()
+        self._forget_recent(None)
 
     def _make_room(self, incoming: int) -> None:
         """Drop the oldest rows until one more row of ``incoming`` bytes fits both bounds."""
@@ -276,9 +332,18 @@ class Outbox:
                 self._db.execute("DELETE FROM outbox WHERE id = ?", (row_id,))
                 self._count -= 1
                 self._bytes -= size
+                self._forget_recent(row_id)
+
+    def _forget_recent(self, up_to: int | None) -> None:
+        """Rows up to ``up_to`` (None: all) left the table: ``pending`` must not serve them."""
+        for lane, recent in self._recent.items():
+            while recent and (up_to is None or recent[0].id <= up_to):
+                self._recent_from[lane] = recent.popleft().id
 
     def take_drop_report(self) -> DropReport | None:
         """What was dropped since the last call, or None; the caller announces it once."""
+        if not self._dropped:  # the common case, without taking the lock
+            return None
         with self._lock:
             if not self._dropped:
                 return None
@@ -289,6 +354,12 @@ class Outbox:
     def pending(self, lane: str, *, after_id: int, now_ms: int, limit: int) -> list[OutboxRow]:
         """Rows of ``lane`` after ``after_id`` that are due, oldest first."""
         with self._lock:
+            recent = self._recent.get(lane)
+            if recent is not None and after_id >= self._recent_from[lane]:
+                while recent and recent[0].id <= after_id:  # handed out already
+                    self._recent_from[lane] = recent.popleft().id
+                due = [row for row in recent if row.release_at_ms <= now_ms]
+                return due[:limit]
             rows = self._db.execute(
                 "SELECT id, lane, stream, seq, topic, payload, retain, release_at_ms FROM outbox"
                 " WHERE lane = ? AND id > ? AND release_at_ms <= ? ORDER BY id LIMIT ?",
@@ -325,20 +396,46 @@ class Outbox:
         return row is not None
 
     def remove(self, row_id: int) -> None:
-        """Forget a row once the broker acknowledged it (PUBACK); shrink the file once drained."""
+        """Forget a row once the broker acknowledged it (PUBACK)."""
+        self.remove_many((row_id,))
+
+    def remove_many(self, row_ids: Iterable[int]) -> None:
+        """Forget acknowledged rows in one transaction; shrink the file once drained.
+
+        The trigger keeps, in the same transaction, what the last of them knew (sequence
+        counter, origin, latest state), so a restart never hands out a number twice.
+        """
+        ids = list(row_ids)
+        if not ids:
+            return
         with self._lock:
-            row = self._db.execute(
-                "DELETE FROM outbox WHERE id = ? RETURNING LENGTH(payload)", (row_id,)
-            ).fetchone()
-            if row is None:
-                return
-            self._count -= 1
-            self._bytes -= row[0]
-            if self._count == 0:
+            removed = size = 0
+            chunks = [ids[start : start + 500] for start in range(0, len(ids), 500)]
+            several = len(chunks) > 1  # one statement is a transaction of its own
+            try:
+                if several:
+                    self._db.execute("BEGIN IMMEDIATE")
+                for chunk in chunks:
+                    marks = ",".join("?" * len(chunk))
+                    for (length,) in self._db.execute(
+                        f"DELETE FROM outbox WHERE id IN ({marks}) RETURNING LENGTH(payload)",
+                        chunk,
+                    ).fetchall():
+                        removed += 1
+                        size += length
+                if several:
+                    self._db.execute("COMMIT")
+            except BaseException:
+                self._undo()
+                raise
+            self._count -= removed
+            self._bytes -= size
+            if self._count == 0 and self._check_shrink:
                 self._shrink()
 
     def _shrink(self) -> None:
         """Give the space of a long outage back to the SD card (cheap: the table is empty)."""
+        self._check_shrink = False
         (free,) = self._db.execute("PRAGMA freelist_count").fetchone()
         if free > _SHRINK_FREE_PAGES:
             self._db.execute("VACUUM")
@@ -347,12 +444,25 @@ class Outbox:
     def put_latest(self, key: str, value: bytes) -> None:
         with self._lock:
             self._db.execute(
-                "INSERT OR REPLACE INTO latest (key, value) VALUES (?, ?)", (key, value)
+                "INSERT OR REPLACE INTO latest (key, value, row_id)"
+                " VALUES (?, ?, (SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence))",
+                (key, value),
             )
+            self._latest[key] = value
 
     def get_latest(self, key: str) -> bytes | None:
+        """The payload of the newest message appended with ``latest_key=key`` (or put)."""
         with self._lock:
-            row = self._db.execute("SELECT value FROM latest WHERE key = ?", (key,)).fetchone()
+            value = self._latest.get(key)
+            if value is not None:
+                return value
+            row = (
+                self._db.execute(
+                    "SELECT payload FROM outbox WHERE latest_key = ? ORDER BY id DESC LIMIT 1",
+                    (key,),
+                ).fetchone()
+                or self._db.execute("SELECT value FROM latest WHERE key = ?", (key,)).fetchone()
+            )
         return None if row is None else bytes(row[0])
 
     def close(self) -> None:
