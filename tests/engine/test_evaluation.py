@@ -56,3 +56,41 @@ def test_bad_card_text_is_named() -> None:
         holdem_strength(("Zz", "As"), ("2c", "3c", "4c"))
     with pytest.raises(ValueError):
         omaha_strength(("Zz", "As", "Kd", "Kh"), ("2c", "3c", "4c"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_batch_values_order_hands_as_eval7_does(rng) -> None:
+    """One call for many deals: the same order, the same ties and the same names as eval7."""
+    from pokertable.controller.evaluation_batch import categories, holdem_values, omaha_values
+
+    for hole, values, single in (
+        (2, holdem_values, holdem_strength),
+        (4, omaha_values, omaha_strength),
+    ):
+        deals = []
+        for _ in range(40):
+            cards = rng.sample(DECK, hole + 5)
+            deals.append((cards[:hole], cards[hole:]))
+        ours = values(deals).tolist()
+        theirs = [single(h, b) for h, b in deals]
+        for i in range(len(deals)):
+            for j in range(len(deals)):
+                assert (ours[i] < ours[j]) == (theirs[i][0] < theirs[j][0])
+        assert categories(values(deals)) == [name for _, name in theirs]
+
+
+def test_batch_names_a_bad_card_and_a_short_deal() -> None:
+    import pytest
+
+    from pokertable.controller.evaluation_batch import holdem_values, omaha_values
+
+    with pytest.raises(ValueError, match="'Zz'"):
+        holdem_values(
+            [
+                (("As", "Kd"), ("2c", "3c", "4c", "5d", "6d")),
+                (("Zz", "As"), ("2c", "3c", "4c", "5d", "6d")),
+            ]
+        )
+    with pytest.raises(ValueError, match="deal 0: 4 hole and 4 board"):
+        omaha_values([(("As", "Kd", "Qh", "Jc"), ("2c", "3c", "4c", "5d"))])

@@ -90,3 +90,83 @@ def test_origins_belong_to_their_session(tmp_path):
     Outbox(tmp_path / "o.sqlite", session="s1").append("event", "t/e", _payload, origin=5)
     other = Outbox(tmp_path / "o.sqlite", session="s2")
     assert other.append("event", "t/e", _payload, origin=1) == 1  # a new session starts over
+
+
+def test_marks_outlive_the_rows_that_carried_them(tmp_path):
+    """One INSERT per message: the counter, the origin and the latest state live in the
+    rows until they are acknowledged; deleting the rows keeps them for the next start."""
+    box = Outbox(tmp_path / "o.sqlite", session="s1")
+    box.append("state", "t/s", _payload, latest_key="s1:state", origin=1)
+    box.append("event", "t/e", _payload, origin=2)
+    box.append("state", "t/s", _payload, latest_key="s1:state", origin=3)
+    rows = box.pending("public", after_id=0, now_ms=0, limit=10)
+    box.remove_many(row.id for row in rows)
+    assert len(box) == 0 and box.payload_bytes == 0
+    box.close()
+    again = Outbox(tmp_path / "o.sqlite", session="s1")
+    assert again.last_seq("state") == 2 and again.last_seq("event") == 1
+    assert again.get_latest("s1:state") == b"2"
+    assert again.append("event", "t/e", _payload, origin=3) is None  # queued before
+    assert again.append("state", "t/s", _payload, origin=4) == 3
+
+
+def test_marks_of_rows_still_waiting_are_recovered_from_the_rows(tmp_path):
+    box = Outbox(tmp_path / "o.sqlite", session="s1")
+    for origin in (1, 2):
+        box.append("state", "t/s", _payload, latest_key="k", origin=origin)
+    box.close()  # nothing acknowledged: only the rows know seq 2, origin 2, latest "2"
+    again = Outbox(tmp_path / "o.sqlite", session="s1")
+    assert again.last_seq("state") == 2 and again.get_latest("k") == b"2"
+    assert again.append("state", "t/s", _payload, origin=2) is None
+
+
+def test_an_outbox_written_by_the_older_layout_is_carried_on(tmp_path):
+    """Before one INSERT per message, counters and origins were written with every row."""
+    import sqlite3
+
+    path = tmp_path / "o.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript(
+        """
+        CREATE TABLE outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, lane TEXT NOT NULL,
+            stream TEXT NOT NULL, seq INTEGER NOT NULL, topic TEXT NOT NULL,
+            payload BLOB NOT NULL, retain INTEGER NOT NULL, release_at_ms INTEGER NOT NULL);
+        CREATE TABLE counters (session TEXT NOT NULL, stream TEXT NOT NULL,
+            value INTEGER NOT NULL, PRIMARY KEY (session, stream));
+        CREATE TABLE latest (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+        CREATE TABLE origins (session TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        INSERT INTO outbox (lane, stream, seq, topic, payload, retain, release_at_ms)
+            VALUES ('public', 'event', 7, 't/e', X'37', 0, 0);
+        INSERT INTO counters VALUES ('s1', 'event', 7);
+        INSERT INTO origins VALUES ('s1', 40);
+        INSERT INTO latest VALUES ('s1:state', X'7B7D');
+        """
+    )
+    db.commit()
+    db.close()
+    box = Outbox(path, session="s1")
+    assert [r.seq for r in box.pending("public", after_id=0, now_ms=0, limit=10)] == [7]
+    assert box.get_latest("s1:state") == b"{}"
+    assert box.append("event", "t/e", _payload, origin=40) is None
+    assert box.append("event", "t/e", _payload, origin=41) == 8
+    box.remove_many(r.id for r in box.pending("public", after_id=0, now_ms=0, limit=10))
+    box.close()
+    assert Outbox(path, session="s1").append("event", "t/e", _payload) == 9
+
+
+def test_rows_handed_from_memory_match_the_table_after_drops():
+    """``pending`` serves this process's rows without a SELECT; dropped rows never come out."""
+    box = Outbox(":memory:", max_messages=4)
+    cursor = 0
+    seen = []
+    for n in range(12):
+        box.append("event", "t/e", _payload)
+        if n % 5 == 4:  # a slow consumer: some rows are dropped before it looks
+            rows = box.pending("public", after_id=cursor, now_ms=0, limit=100)
+            seen += [r.seq for r in rows]
+            cursor = rows[-1].id
+    rows = box.pending("public", after_id=cursor, now_ms=0, limit=100)
+    seen += [r.seq for r in rows]
+    assert seen == [2, 3, 4, 5, 7, 8, 9, 10, 11, 12]
+    assert [r.seq for r in box.pending("public", after_id=0, now_ms=0, limit=100)] == [
+        9, 10, 11, 12]
