@@ -1,15 +1,14 @@
 """Replay figure: hands per second through our engine beside PokerKit, same PHH documents.
 
 The hands come from ``bench/phh_corpus.py``, generated and written by PokerKit, so the
-corpus is not shaped by our own engine. Both sides start from the PHH text (our parser
-and PokerKit's ``HandHistory.loads`` each parse the TOML), and they alternate round by
-round: ours, PokerKit, ours, PokerKit.
+corpus is not shaped by our own engine. Both sides start from the PHH text (ours reads it
+as ``pokertable replay`` does, ``phh_toml.loads``; PokerKit's ``HandHistory.loads`` uses
+``tomllib``), and they alternate round by round: ours, PokerKit, ours, PokerKit.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
-import tomllib
 from typing import Any
 
 from pokertable.bench.measure import Figure, interleave, seconds
@@ -20,6 +19,7 @@ def figures(hands: int = 600, seed: int = 7, repeats: int = 5) -> dict[str, dict
 
     from pokertable.bench.phh_corpus import generate
     from pokertable.controller.phh import parse_hand
+    from pokertable.controller.phh_toml import loads
     from pokertable.controller.replay import replay_hand
 
     corpus = generate(hands, seed=seed)
@@ -28,7 +28,7 @@ def figures(hands: int = 600, seed: int = 7, repeats: int = 5) -> dict[str, dict
 
     def ours() -> None:
         for i, doc in enumerate(docs):
-            replay_hand(parse_hand(tomllib.loads(doc), f"bench#{i}"))
+            replay_hand(parse_hand(loads(doc), f"bench#{i}"))
 
     def theirs() -> None:
         for doc in docs:

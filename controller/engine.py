@@ -158,8 +158,9 @@ def step(
             new, rulings = muck(state, event, rules)
         case _:
             raise EngineError(f"unknown event {event!r}")
-    if any(r.kind is RulingKind.REJECTED for r in rulings):
-        return state, rulings
+    for r in rulings:
+        if r.kind is RulingKind.REJECTED:
+            return state, rulings
     new, more = settle(new, rules)
     return new, (*rulings, *more)
 
@@ -225,31 +226,38 @@ def _deal_board(
     bad = check_new_cards(state, event.cards, None, rules)
     if bad:
         return bad
-    state = evolve(state, board=state.board + tuple(event.cards), street=nxt)
+    board = state.board + tuple(event.cards)
     if sum(1 for s in state.seats if s.status is SeatStatus.LIVE) >= 2:
-        state = _open_street(state)
-    elif nxt is Street.RIVER:
-        state = evolve(state, phase=Phase.SHOWDOWN)
-    return state, ()
+        return _open_street(state, board, nxt), ()
+    if nxt is Street.RIVER:
+        return evolve(state, board=board, street=nxt, phase=Phase.SHOWDOWN), ()
+    return evolve(state, board=board, street=nxt), ()
 
 
-def _open_street(state: HandState) -> HandState:
-    bet_size = (
-        betting.small_bet(state)
-        if state.variant.betting is Betting.FIXED_LIMIT
-        else state.level.big_blind
+def _open_street(state: HandState, board: tuple[str, ...], street: Street) -> HandState:
+    """The board dealt and a new betting round opened, in one copy of the state."""
+    bet_size = state.level.big_blind
+    if state.variant.betting is Betting.FIXED_LIMIT and street > Street.FLOP:
+        bet_size *= 2  # the big bet from the turn (betting.small_bet)
+    seats = tuple(
+        s
+        if s.bet == 0 and not s.acted and s.matched == 0
+        else evolve(s, bet=0, acted=False, matched=0)
+        for s in state.seats
     )
-    state = evolve(
+    return evolve(
         state,
+        board=board,
+        street=street,
         phase=Phase.BETTING,
         call_to=0,
         increment=bet_size,
         last_full_to=0,
         bets_this_street=0,
         last_aggressor=None,
-        seats=tuple(evolve(s, bet=0, acted=False, matched=0) for s in state.seats),
+        seats=seats,
+        action_on=betting.next_to_act_among(seats, 0, state.button),
     )
-    return evolve(state, action_on=betting.first_to_act_postflop(state))
 
 
 # --- automatic follow-ups ------------------------------------------------------------------

@@ -64,7 +64,7 @@ class Variant(StrEnum):
 
     @property
     def betting(self) -> Betting:
-        return _BETTING_OF[self.value]
+        return _BETTING_OF[self._value_]  # not ``.value``: an enum property, costly per action
 
     @property
     def hole_cards(self) -> int:
@@ -231,7 +231,7 @@ class HandState:
 
     @property
     def players_in_hand(self) -> int:
-        return sum(1 for s in self.seats if s.status is not SeatStatus.FOLDED)
+        return len(self.seats) - [s.status for s in self.seats].count(SeatStatus.FOLDED)
 
     @property
     def pot_total(self) -> int:

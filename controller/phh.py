@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pokertable.controller import phh_toml
 from pokertable.controller.cards import STANDARD_DECK
 from pokertable.controller.engine import HandSetup
 from pokertable.controller.events import (
@@ -46,7 +47,7 @@ class PhhHand:
 def load_hands(path: Path) -> Iterator[PhhHand]:
     """Every hand in a .phh or .phhs file, in file order."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = phh_toml.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise PhhError(f"{path}: cannot read PHH: {exc}") from exc
     if "variant" in data:

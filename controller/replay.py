@@ -64,17 +64,20 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
     except EngineError as exc:
         raise PhhError(str(exc)) from exc
     rulings = list(first)
+    n = hand.player_count
     for index, action in enumerate(hand.actions):
-        where = action_where(hand, index)
-        event = to_event(action, hand.player_count, where, _to_call(state))
+        try:
+            event = to_event(action, n, "", _to_call(state))
+        except PhhError:  # read it again to name the place (formatted only when needed)
+            event = to_event(action, n, action_where(hand, index), _to_call(state))
         if event is None:
             continue
         state, out = step(state, event, rules)
-        rejected = [r for r in out if r.kind is RulingKind.REJECTED]
-        if rejected:
-            r = rejected[0]
-            raise PhhError(f"{where}: illegal: {r.text} ({', '.join(r.rule_ids)})")
-        rulings.extend(out)
+        for r in out:
+            if r.kind is RulingKind.REJECTED:
+                where = action_where(hand, index)
+                raise PhhError(f"{where}: illegal: {r.text} ({', '.join(r.rule_ids)})")
+        rulings += out
     if state.phase is Phase.SHOWDOWN:
         # PHH says "cards speak": table every known live hand nobody tabled or mucked.
         for seat in state.in_hand:

@@ -1,0 +1,82 @@
+"""The TOML of a PHH hand, read quickly: one ``key = value`` per line, else ``tomllib``.
+
+A PHH hand is a handful of lines of flat TOML (a variant string, integer lists, a list of
+action strings). ``tomllib`` reads any TOML through a character-by-character parser, a
+tenth of the cost of replaying the hand through the engine (docs/benchmarks.md). This
+reader takes the shapes PHH files use: bare keys, single- or simply double-quoted strings,
+integers, booleans and one-line lists of those. Anything else in the text (a table
+header, an escape, a multi-line list, a float, a date) sends the whole text to ``tomllib``,
+so the answer is always ``tomllib``'s answer, errors included.
+
+>>> loads("variant = 'NT'\\nantes = [0, 5]\\nactions = ['d dh p1 AsKs', 'p1 f']\\n")
+{'variant': 'NT', 'antes': [0, 5], 'actions': ['d dh p1 AsKs', 'p1 f']}
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from typing import Any
+
+_KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
+_INT = re.compile(r"[+-]?(?:0|[1-9][0-9]*)\Z")
+# A one-line list of plain strings: quoted items without quotes or backslashes inside.
+_ITEM = r"""(?:'[^'\\\n]*'|"[^"\\\n]*")"""
+_STRINGS = re.compile(rf"\[\s*{_ITEM}(?:\s*,\s*{_ITEM})*\s*,?\s*\]\Z")
+_QUOTED = re.compile(r"'([^'\\\n]*)'" + r'|"([^"\\\n]*)"')
+
+
+class _NotSimple(Exception):
+    """The text uses TOML beyond the flat PHH shapes: ``tomllib`` reads it."""
+
+
+def loads(text: str) -> dict[str, Any]:
+    """``tomllib.loads(text)``, faster for flat PHH hands; raises ``tomllib.TOMLDecodeError``."""
+    try:
+        return _flat(text)
+    except _NotSimple:
+        return tomllib.loads(text)
+
+
+def _flat(text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for raw in text.split("\n"):
+        line = raw.strip()
+        if not line or line[0] == "#":
+            continue
+        key, eq, value = line.partition("=")
+        key, value = key.strip(), value.strip()
+        if not eq or not _KEY.match(key) or key in out:
+            raise _NotSimple
+        out[key] = _value(value)
+    return out
+
+
+def _value(text: str) -> Any:
+    if not text:
+        raise _NotSimple
+    first = text[0]
+    if first == "'" or first == '"':
+        if len(text) >= 2 and text[-1] == first and _QUOTED.fullmatch(text):
+            return text[1:-1]
+        raise _NotSimple
+    if text == "true":
+        return True
+    if text == "false":
+        return False
+    if _INT.match(text):
+        return int(text)
+    if first == "[" and text[-1] == "]":
+        inner = text[1:-1].strip().rstrip(",").strip()
+        if not inner:
+            return []
+        if inner[0] in "'\"":
+            if not _STRINGS.match(text):
+                raise _NotSimple
+            return [single or double for single, double in _QUOTED.findall(inner)]
+        items = [item.strip() for item in inner.split(",")]
+        if all(_INT.match(item) for item in items):
+            return [int(item) for item in items]
+        if all(item in ("true", "false") for item in items):
+            return [item == "true" for item in items]
+    raise _NotSimple
