@@ -42,7 +42,7 @@ CREATE TABLE IF NOT EXISTS outbox (
     retain INTEGER NOT NULL,
     release_at_ms INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS outbox_lane ON outbox (lane, id);
+DROP INDEX IF EXISTS outbox_lane;
 CREATE TABLE IF NOT EXISTS counters (
     session TEXT NOT NULL,
     stream TEXT NOT NULL,
@@ -73,6 +73,8 @@ BEGIN
         WHERE excluded.row_id > latest.row_id;
 END;
 """
+# No index beside the rowid: every query scans from a cursor id, and an index was one more
+# page written per message (``pending`` serves this process's rows from memory anyway).
 # Columns a row carries since one INSERT per message replaced five statements; an outbox
 # written by an older version gets them (NULL for its old rows, which the counters cover).
 _ADDED_COLUMNS = {
