@@ -19,12 +19,10 @@ reach the application through ``bridge.inbound`` (bad ones are answered on the r
 from __future__ import annotations
 
 import collections
-import contextlib
 import json
 import logging
 import os
 import queue
-import socket
 import ssl
 import threading
 import time
@@ -33,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
@@ -47,6 +45,7 @@ from pokertable.mqtt.inbound import (
     table_client_id,
 )
 from pokertable.mqtt.outbox import DEFAULT_MAX_BYTES, Outbox, PayloadSeal
+from pokertable.mqtt.paho_client import DirectWriteClient, no_delay
 from pokertable.mqtt.payloads import SchemaName, decode, validate
 from pokertable.mqtt.topics import TableTopics, check_name
 
@@ -64,38 +63,13 @@ __all__ = [
 QOS = 1
 SCHEMA_TAG = "pokertable/v1"
 _WINDOW = 100  # messages handed to paho and not yet PUBACKed
+_ACK_BATCH = _WINDOW // 4  # PUBACKs that wake our worker before its next round
 REBIRTH_MIN_INTERVAL_MS = 1_000  # one full re-publish per second, however many consumers ask
 
 
 def wall_clock_ms() -> int:
     """Milliseconds since the epoch; injected so tests can control time stamps."""
     return time.time_ns() // 1_000_000
-
-
-class _DirectWriteClient(mqtt.Client):
-    """paho's client, whose socket writes may also come from the thread that publishes.
-
-    With ``loop_start`` paho leaves every write to its network thread: a publish wakes it,
-    a thread handoff per message that cost more than the rest of the path on a busy
-    machine (docs/benchmarks.md). Every paho write goes through ``loop_write``, so one lock
-    there lets the publishing thread write its packets at once, in order, never
-    interleaved with the network thread's (PINGREQ, PUBACK of a command).
-    """
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._write_lock = threading.RLock()
-
-    def loop_write(self) -> MQTTErrorCode:
-        with self._write_lock:
-            return super().loop_write()
-
-
-def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
-    """Send each packet at once: with Nagle's algorithm a state queued right behind an event
-    waited for the broker's delayed ACK of the event (tens of ms, docs/benchmarks.md)."""
-    with contextlib.suppress(AttributeError, OSError):  # not TCP (a websocket, a test's pair)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 def _dumps(payload: dict[str, Any]) -> bytes:
@@ -166,7 +140,7 @@ class TableBridge:
         self.last_connect_error: str | None = None
         self.faults = 0  # items our worker could not handle (logged); the bridge carried on
 
-        self._client = _DirectWriteClient(
+        self._client = DirectWriteClient(
             CallbackAPIVersion.VERSION2,
             client_id=client_id or table_client_id(venue, table, password),
             clean_session=True,
@@ -189,7 +163,7 @@ class TableBridge:
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
         self._client.on_message = self._on_message
-        self._client.on_socket_open = _no_delay
+        self._client.on_socket_open = no_delay
 
     # ---- lifecycle ------------------------------------------------------------------------
 
@@ -428,8 +402,11 @@ class TableBridge:
         reason_code: ReasonCode,
         properties: Properties,
     ) -> None:
+        # Our worker deletes acknowledged rows whenever it wakes (at least every 0.5 s), so a
+        # PUBACK wakes it only once a batch has gathered, not once per message (a thread
+        # wake per message was a good part of our CPU per message, docs/benchmarks.md).
         self._acked.append(mid)
-        if not self._acks_woken:  # one wake of our worker for a burst of PUBACKs
+        if len(self._acked) >= _ACK_BATCH and not self._acks_woken:
             self._acks_woken = True
             self._work.put(("acks",))
 
@@ -451,6 +428,11 @@ class TableBridge:
                     items.append(self._work.get_nowait())
                 except queue.Empty:
                     break
+            try:
+                self._drain_acks(inflight)
+            except Exception:
+                self.faults += 1
+                log.exception("MQTT bridge: deleting acknowledged rows failed; retrying")
             for item in items:
                 if item[0] == "stop":
                     stopping = True
@@ -473,19 +455,20 @@ class TableBridge:
                     self._idle.set()
 
     def _handle_item(self, item: tuple[Any, ...], inflight: dict[int, int]) -> None:
-        kind = item[0]
-        if kind == "acks":
-            self._acks_woken = False  # before draining: a PUBACK from now on wakes us again
-            acked = self._acked
-            with self._pump_lock:
-                rows = []
-                while acked:
-                    row_id = inflight.pop(acked.popleft(), None)
-                    if row_id is not None:
-                        rows.append(row_id)
-            self._outbox.remove_many(rows)  # one statement for all of them
-        elif kind == "inbound":
+        if item[0] == "inbound":
             self._handle_inbound(item[1], item[2])
+
+    def _drain_acks(self, inflight: dict[int, int]) -> None:
+        """Delete the rows the broker acknowledged since the last time, in one statement."""
+        self._acks_woken = False  # before draining: a batch from now on wakes us again
+        acked = self._acked
+        with self._pump_lock:
+            rows = []
+            while acked:
+                row_id = inflight.pop(acked.popleft(), None)
+                if row_id is not None:
+                    rows.append(row_id)
+        self._outbox.remove_many(rows)
 
     def alive(self) -> bool:
         """Our worker and paho's network thread both run (the systemd watchdog asks)."""

@@ -214,3 +214,32 @@ def test_a_stopped_bridge_cannot_be_restarted(broker, make_bridge):
     bridge.stop()
     with pytest.raises(Exception, match="starts once"):
         bridge.start()
+
+
+def test_threads_publishing_at_once_reach_the_broker_whole_and_in_order(
+    broker, make_bridge, subscribers
+):
+    """Packets leave on the publishing thread (and on paho's for its own): four threads
+    publishing at once must never interleave bytes or reorder a stream."""
+    import threading
+
+    sub = subscribers(broker.port, [T.events]).start()
+    bridge = make_bridge(broker.port, validate_outbound=False)
+    bridge.start()
+    assert bridge.wait_connected(5)
+
+    def burst() -> None:
+        for n in range(150):
+            bridge.publish_event(sample_event(n))
+
+    threads = [threading.Thread(target=burst) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert bridge.wait_delivered(30)
+    assert sub.wait_for(lambda s: len({m.json()["seq"] for m in s.on("/events")}) >= 600)
+    seqs = [m.json()["seq"] for m in sub.on("/events")]
+    first_seen = list(dict.fromkeys(seqs))
+    assert first_seen == list(range(1, 601))
+    assert bridge.pending() == 0
