@@ -88,9 +88,7 @@ def min_raise_concept(state: HandState, rules: RuleProfile) -> str:
 def min_raise_basis(state: HandState, rules: RuleProfile) -> str:
     """Why the minimum is what it is, for the dealer's sentence."""
     if min_raise_concept(state, rules) == "min_reraise":
-        return (
-            f"min_reraise={rules.min_reraise.value}: at least double the bet of {state.call_to}"
-        )
+        return f"min_reraise={rules.min_reraise.value}: at least double the bet of {state.call_to}"
     return f"last full increment {state.increment}"
 
 
@@ -124,8 +122,12 @@ def options_for(state: HandState, rules: RuleProfile) -> Options | None:
         cap_hit = state.bets_this_street >= cap
     can_raise = seat.stack > need and reopened and not cap_hit
     # Nobody left with chips to answer a raise: only call or fold remain.
-    if not any(s.status is SeatStatus.LIVE and s.seat != seat.seat for s in state.seats):
-        can_raise = False
+    if can_raise:
+        for s in state.seats:
+            if s.status is SeatStatus.LIVE and s.seat != seat.seat:
+                break
+        else:
+            can_raise = False
     if state.variant.betting is Betting.FIXED_LIMIT:
         fixed_to = state.call_to + small_bet(state)
         min_to = max_to = min(fixed_to, all_in_to)
@@ -171,7 +173,7 @@ def finish_action(
     call_to = changes.get("call_to", state.call_to)
     assert isinstance(call_to, int)
     acted = evolve(seat, acted=True, matched=max(call_to, to))
-    seats = tuple(acted if s.seat == seat.seat else s for s in state.seats)
+    seats = tuple([acted if s.seat == seat.seat else s for s in state.seats])
     record = ActionRecord(
         street=state.street,
         seat=seat.seat,
@@ -199,13 +201,15 @@ def next_to_act_among(seats: tuple[SeatState, ...], call_to: int, after: int) ->
     if not live:
         return None
     others_can_act = len(live) > 1
-    clockwise = [s for s in seats if s.seat > after] + [s for s in seats if s.seat <= after]
-    for s in clockwise:
-        if s.status is not SeatStatus.LIVE:
-            continue
+    # ``seats`` is in seat order: first the live seats after ``after``, then from the top.
+    first = None
+    for s in live:
         if s.bet < call_to or (not s.acted and others_can_act):
-            return s.seat
-    return None
+            if s.seat > after:
+                return s.seat
+            if first is None:
+                first = s.seat
+    return first
 
 
 def first_to_act_postflop(state: HandState) -> int | None:

@@ -316,8 +316,8 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
 
 def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -> HandState:
     state = _return_uncalled(state, rulings, rules)
-    state = evolve(state, action_on=None)
     if state.street is Street.RIVER:
+        face_up = state.face_up
         if (
             not state.face_up
             and any(s.status is SeatStatus.ALL_IN for s in state.in_hand)
@@ -333,9 +333,10 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
                     code="face_up",
                 )
             )
-            state = evolve(state, face_up=True)
-        return evolve(state, phase=Phase.SHOWDOWN)
+            face_up = True
+        return evolve(state, action_on=None, face_up=face_up, phase=Phase.SHOWDOWN)
     live_with_chips = sum(1 for s in state.seats if s.status is SeatStatus.LIVE)
+    face_up = state.face_up
     if live_with_chips <= 1 and not state.face_up:
         rulings.append(
             Ruling(
@@ -346,5 +347,5 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
                 code="face_up",
             )
         )
-        state = evolve(state, face_up=True)
-    return evolve(state, phase=Phase.DEALING)
+        face_up = True
+    return evolve(state, action_on=None, face_up=face_up, phase=Phase.DEALING)

@@ -222,7 +222,7 @@ class HandState:
 
     def with_seat(self, updated: SeatState) -> HandState:
         return evolve(
-            self, seats=tuple(updated if s.seat == updated.seat else s for s in self.seats)
+            self, seats=tuple([updated if s.seat == updated.seat else s for s in self.seats])
         )
 
     @property
