@@ -160,6 +160,8 @@ class TableBridge:
         self._client.reconnect_delay_set(*reconnect_delay_s)
         self._client.max_inflight_messages_set(_WINDOW)
         self._client.on_connect = self._on_connect
+        self._client.on_subscribe = self._on_subscribe
+        self._command_subscription: int | None = None
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
         self._client.on_message = self._on_message
@@ -365,6 +367,27 @@ class TableBridge:
             self.last_connect_error = str(reason_code)
             log.error("broker refused connection: %s", reason_code)
             return
+        # "online" waits for the SUBACK (``_on_subscribe``): a client that sends a command
+        # the moment it sees the table online must not be lost before the broker routes it.
+        _, self._command_subscription = client.subscribe(
+            [(self.topics.clock, QOS), (self.topics.director, QOS), (self.topics.rebirth, QOS)]
+        )
+        self._connected.set()
+        self._work.put(("connected",))
+
+    def _on_subscribe(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        mid: int,
+        reason_codes: list[ReasonCode],
+        properties: Properties | None,
+    ) -> None:
+        if mid != self._command_subscription:
+            return
+        refused = [str(code) for code in reason_codes if code.is_failure]
+        if refused:
+            log.error("broker refused the command subscriptions: %s", ", ".join(refused))
         client.publish(self.topics.status, self._status_payload("online"), QOS, retain=True)
         # A broker restart without persistence forgets retained state: re-publish the last one
         # unless a newer one is still queued (then the queue delivers it, in order).
@@ -372,11 +395,6 @@ class TableBridge:
             latest = self._outbox.get_latest(self._latest_key)
             if latest is not None and self._outbox.last_seq("state") > 0:
                 self._republish_latest(client, latest)
-        client.subscribe(
-            [(self.topics.clock, QOS), (self.topics.director, QOS), (self.topics.rebirth, QOS)]
-        )
-        self._connected.set()
-        self._work.put(("connected",))
 
     def _republish_latest(self, client: mqtt.Client, latest: bytes) -> None:
         """Same seq as when first sent: consumers that saw it drop it as a duplicate."""

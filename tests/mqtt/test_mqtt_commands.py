@@ -140,3 +140,40 @@ def test_bad_rebirth_request_is_answered(broker, bridge, subscribers):
     assert consumer.wait_for(lambda s: bool(s.on("/reply")))
     reply = consumer.on("/reply")[0].json()
     assert (reply["ok"], reply["field"]) == (False, "request_id")
+
+
+def test_a_command_sent_the_moment_the_table_is_online_is_heard(broker, tmp_path):
+    """The table says ``online`` only once the broker has its command subscriptions: a
+    director that acts on ``online`` at once (a floor console reconnecting) is not lost."""
+    import threading
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    eager = TableTopics("casino", "t-eager")  # no retained status from other tests
+    sent = threading.Event()
+    director = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="eager-director")
+
+    def on_message(client: Any, userdata: Any, msg: Any) -> None:
+        if not sent.is_set() and json.loads(msg.payload).get("state") == "online":
+            client.publish(eager.director, json.dumps({"command": "pause", "request_id": "e1"}), 1)
+            sent.set()
+
+    subscribed = threading.Event()
+    director.on_message = on_message
+    director.on_subscribe = lambda *args: subscribed.set()
+    director.on_connect = lambda client, *args: client.subscribe(eager.status, 1)
+    director.connect("127.0.0.1", broker.port)
+    director.loop_start()
+    bridge = TableBridge(venue="casino", table="t-eager", session="s1", port=broker.port,
+                         outbox_path=tmp_path / "outbox.sqlite")
+    try:
+        assert subscribed.wait(10), "the director could not subscribe"
+        bridge.start()
+        assert sent.wait(10), "the table never said online"
+        received = bridge.inbound.get(timeout=10)
+        assert (received.command, received.request_id) == ("pause", "e1")
+    finally:
+        bridge.stop(drain_timeout=0.5)
+        director.loop_stop()
+        director.disconnect()
