@@ -43,38 +43,40 @@ class Target:
     functions: tuple[str, ...] = ()  # only these functions/methods (empty: the whole module)
 
 
+# The engine's fast selection: every engine test but the PokerKit differential (20 s a
+# run; it is the independent oracle, run by the suite) and the rules through TableSession.
+ENGINE_TESTS = (
+    "tests/engine",
+    "--ignore=tests/engine/test_pokerkit_differential.py",
+    "tests/profiles",
+    "tests/app/test_table_session_rules.py",
+    "tests/app/test_session_rules.py",
+    "tests/app/test_public_pots.py",
+)
+
 TARGETS: dict[str, Target] = {
     "journal": Target("controller/journal.py", ("tests/app/test_journal_files.py",)),
     "outbox": Target(
         "mqtt/outbox.py", ("tests/mqtt/test_mqtt_outbox.py", "--doctest-modules", "mqtt/outbox.py")
     ),
     "pots": Target(
-        "controller/pots.py",
-        (
-            "tests/engine/test_engine_rules.py",
-            "tests/engine/test_odd_chips_R20A.py",
-            "tests/profiles/test_profile_cases.py",
-            "--doctest-modules",
-            "controller/pots.py",
-        ),
+        "controller/pots.py", (*ENGINE_TESTS, "--doctest-modules", "controller/pots.py")
     ),
     "wire": Target(
         "firmware/wire.py",
         ("tests/firmware/test_wire_codec.py", "tests/firmware/test_wire_cross.py"),
     ),
     "betting": Target(
-        "controller/betting.py",
-        ("tests/engine", "--ignore=tests/engine/test_pokerkit_differential.py"),
+        "controller/betting.py", (*ENGINE_TESTS, "--doctest-modules", "controller/betting.py")
     ),
-    "engine": Target(
-        "controller/engine.py",
-        ("tests/engine", "--ignore=tests/engine/test_pokerkit_differential.py", "tests/profiles"),
-    ),
+    "engine": Target("controller/engine.py", ENGINE_TESTS),
     "interpretation": Target(
-        "controller/interpretation/chips.py", ("tests/interpretation",)
+        "controller/interpretation",
+        ("tests/interpretation", "tests/app/test_session_rules.py", "tests/app/test_session.py"),
     ),
     "irregularities": Target(
-        "controller/irregularities/dealing.py", ("tests/irregularities",)
+        "controller/irregularities",
+        ("tests/irregularities", "tests/app/test_session_rules.py", "tests/app/test_session.py"),
     ),
 }
 
@@ -108,59 +110,227 @@ def write_config(name: str, target: Target, out: Path, timeout_s: float) -> Path
     ]
     if target.functions:
         spans = function_lines(ROOT / target.module, target.functions)
-        lines += ["", "[cosmic-ray.filters.line-filter.lines]",
-                  f"{json.dumps(target.module)} = {json.dumps(spans)}"]
+        lines += [
+            "",
+            "[cosmic-ray.filters.line-filter.lines]",
+            f"{json.dumps(target.module)} = {json.dumps(spans)}",
+        ]
     config = out / f"{name}.toml"
     config.write_text("\n".join(lines) + "\n")
     return config
 
 
-def run_target(name: str, target: Target, out: Path, timeout_s: float) -> tuple[int, int, int]:
-    """Run one target; returns (killed, survived, not run) and writes the survivors file."""
+def annotation_spans(module: Path) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """(start, end) positions of every annotation: never evaluated under
+    ``from __future__ import annotations``, so a mutant inside one is equivalent by
+    construction (``str | Path`` to ``str - Path``) and is not run."""
+    tree = ast.parse(module.read_text())
+    if not any(
+        isinstance(n, ast.ImportFrom)
+        and n.module == "__future__"
+        and any(a.name == "annotations" for a in n.names)
+        for n in tree.body
+    ):
+        return []
+    found: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            found.append(node.annotation)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns:
+            found.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            found.append(node.annotation)
+    return [
+        ((a.lineno, a.col_offset), (a.end_lineno or a.lineno, a.end_col_offset or 0)) for a in found
+    ]
+
+
+def _inside(pos: tuple[int, int], spans: list[tuple[tuple[int, int], tuple[int, int]]]) -> bool:
+    return any(start <= tuple(pos) < end for start, end in spans)
+
+
+def skip_unrun(session: Path, sample: int | None, seed: int) -> tuple[int, int]:
+    """Mark annotation mutants, and all but a random sample of the rest, as not to be run.
+
+    Returns (annotation mutants, mutants left out of the sample)."""
+    import random
+
+    from cosmic_ray.work_db import WorkDB, use_db  # type: ignore[import-untyped]
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult  # type: ignore[import-untyped]
+
+    spans: dict[Path, list[tuple[tuple[int, int], tuple[int, int]]]] = {}
+    annotation: list[str] = []
+    rest: list[str] = []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item in sorted(db.work_items, key=lambda i: i.job_id):
+            mutation = item.mutations[0]
+            path = ROOT / mutation.module_path
+            if path not in spans:
+                spans[path] = annotation_spans(path)
+            (annotation if _inside(mutation.start_pos, spans[path]) else rest).append(item.job_id)
+        db.set_multiple_results(
+            annotation, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="annotation")
+        )
+        left_out: list[str] = []
+        if sample is not None and sample < len(rest):
+            # Sort by position first so that a seed picks the same mutants on every run.
+            keyed = {}
+            for item in db.work_items:
+                m = item.mutations[0]
+                keyed[item.job_id] = (
+                    str(m.module_path),
+                    tuple(m.start_pos),
+                    m.operator_name,
+                    m.occurrence,
+                )
+            ordered = sorted(rest, key=lambda j: keyed[j])
+            chosen = set(random.Random(seed).sample(ordered, sample))
+            left_out = [j for j in ordered if j not in chosen]
+            db.set_multiple_results(
+                left_out, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not sampled")
+            )
+    return len(annotation), len(left_out)
+
+
+def rerun_survivors(session: Path) -> int:
+    """Forget the survivors' results so that ``exec`` runs them again (after new tests)."""
+    import sqlite3
+
+    con = sqlite3.connect(session)
+    with con:
+        count = con.execute("DELETE FROM work_results WHERE test_outcome = 'survived'").rowcount
+    con.close()
+    return count
+
+
+@dataclass
+class Score:
+    killed: int = 0
+    timeouts: int = 0  # counted in killed: a mutant that makes the tests hang is caught
+    survived: int = 0
+    annotation: int = 0
+    not_sampled: int = 0
+    other: int = 0
+    not_run: int = 0  # the job was stopped before it reached them
+
+
+def run_target(
+    name: str,
+    target: Target,
+    out: Path,
+    timeout_s: float,
+    *,
+    sample: int | None = None,
+    seed: int = 20,
+    survivors_only: bool = False,
+) -> Score:
+    """Run one target and write its survivors file (``<out>/<name>-survivors.txt``)."""
+    config = write_config(name, target, out, timeout_s)
+    session = out / f"{name}.sqlite"
+    bin_dir = Path(sys.executable).parent
+    if survivors_only and session.exists():
+        print(f"{name}: re-running {rerun_survivors(session)} survivors", flush=True)
+    else:
+        session.unlink(missing_ok=True)
+        subprocess.run([bin_dir / "cosmic-ray", "init", config, session], cwd=ROOT, check=True)
+        if target.functions:
+            subprocess.run(
+                [bin_dir / "cr-filter-lines", "--config", config, session], cwd=ROOT, check=True
+            )
+        skip_unrun(session, sample, seed)
+    subprocess.run([bin_dir / "cosmic-ray", "exec", config, session], cwd=ROOT, check=True)
+    return read_score(name, out)
+
+
+def read_score(name: str, out: Path) -> Score:
+    """Count a target's session and write its survivors file (``<out>/<name>-survivors.txt``)."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome
 
-    config = write_config(name, target, out, timeout_s)
-    session = out / f"{name}.sqlite"
-    session.unlink(missing_ok=True)
-    bin_dir = Path(sys.executable).parent
-    subprocess.run([bin_dir / "cosmic-ray", "init", config, session], cwd=ROOT, check=True)
-    if target.functions:
-        subprocess.run([bin_dir / "cr-filter-lines", "--config", config, session], cwd=ROOT,
-                       check=True)
-    subprocess.run([bin_dir / "cosmic-ray", "exec", config, session], cwd=ROOT, check=True)
-    killed = survived = other = 0
+    score = Score()
     report = []
-    with use_db(str(session), WorkDB.Mode.open) as db:
-        for item, result in db.completed_work_items:
+    with use_db(str(out / f"{name}.sqlite"), WorkDB.Mode.open) as db:
+        for item, result in sorted(db.completed_work_items, key=lambda r: r[0].job_id):
             if result.worker_outcome is WorkerOutcome.SKIPPED:
-                continue
-            if result.test_outcome is TestOutcome.SURVIVED:
-                survived += 1
-                report.append(f"# {item.job_id}\n{result.diff}\n")
+                if result.output == "annotation":
+                    score.annotation += 1
+                elif result.output == "not sampled":
+                    score.not_sampled += 1
+                else:
+                    score.other += 1
+            elif result.test_outcome is TestOutcome.SURVIVED:
+                score.survived += 1
+                m = item.mutations[0]
+                report.append(
+                    f"# {item.job_id} {m.module_path}:{m.start_pos[0]} "
+                    f"{m.operator_name}\n{result.diff}\n"
+                )
             elif result.test_outcome in (TestOutcome.KILLED, TestOutcome.INCOMPETENT):
-                killed += 1
+                score.killed += 1
+                score.timeouts += result.output == "timeout"
             else:
-                other += 1
+                score.other += 1
+        score.not_run = db.num_work_items - db.num_results
     (out / f"{name}-survivors.txt").write_text("".join(report))
-    return killed, survived, other
+    return score
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", nargs="*", choices=sorted(TARGETS), default=None)
     parser.add_argument("--out", type=Path, default=ROOT / ".mutation")
-    parser.add_argument("--timeout", type=float, default=300.0,
-                        help="seconds one test run may take before the mutant counts as hung")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="seconds one test run may take before the mutant counts as hung",
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=None,
+        help="run only this many mutants per target, picked at random",
+    )
+    parser.add_argument("--seed", type=int, default=20, help="seed of --sample")
+    parser.add_argument(
+        "--survivors",
+        action="store_true",
+        help="re-run only the last run's survivors (after adding tests)",
+    )
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="only count the last run of each target (also a half-finished one)",
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     os.chdir(ROOT)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     for name in args.only or list(TARGETS):
-        killed, survived, other = run_target(name, TARGETS[name], args.out, args.timeout)
-        total = killed + survived
-        score = 100.0 * killed / total if total else 0.0
-        print(f"{name:15s} {TARGETS[name].module:40s} killed {killed:4d}/{total:4d}"
-              f" = {score:5.1f}%  (not run: {other})", flush=True)
+        if args.report:
+            if not (args.out / f"{name}.sqlite").exists():
+                continue
+            s = read_score(name, args.out)
+        else:
+            s = run_target(
+                name,
+                TARGETS[name],
+                args.out,
+                args.timeout,
+                sample=args.sample,
+                seed=args.seed,
+                survivors_only=args.survivors,
+            )
+        total = s.killed + s.survived
+        score = 100.0 * s.killed / total if total else 0.0
+        print(
+            f"{name:15s} {TARGETS[name].module:30s} killed {s.killed:4d}/{total:4d}"
+            f" = {score:5.1f}%  (timeouts {s.timeouts}, annotation mutants not run"
+            f" {s.annotation}, not sampled {s.not_sampled}, not reached {s.not_run},"
+            f" other {s.other})",
+            flush=True,
+        )
+    print(f"load average {os.getloadavg()[0]:.1f}", flush=True)
     return 0
 
 
