@@ -44,11 +44,15 @@ class Target:
 
 
 # The engine's fast selection: every engine test but the PokerKit differential (20 s a
-# run; it is the independent oracle, run by the suite) and the rules through TableSession.
+# run; it is the independent oracle, run by the suite), the hand evaluator's (eval7) and the
+# CLI runs in subprocesses; the rules through TableSession.
 ENGINE_TESTS = (
     "tests/engine",
     "--ignore=tests/engine/test_pokerkit_differential.py",
+    "--ignore=tests/engine/test_evaluation.py",
+    "--ignore=tests/engine/test_replay_cli.py",
     "tests/profiles",
+    "--deselect=tests/profiles/test_profiles.py::test_rules_cli_show_and_diff",
     "tests/app/test_table_session_rules.py",
     "tests/app/test_session_rules.py",
     "tests/app/test_public_pots.py",

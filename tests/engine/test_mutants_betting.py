@@ -1,0 +1,48 @@
+"""Betting rounds: outcomes found missing by mutation testing (issue #20).
+
+Each test pins something a one-line change to controller/betting.py got past the engine
+tests (docs/testing.md, "Mutation testing"). They act through the engine's ``step``, as
+the table does.
+"""
+
+from __future__ import annotations
+
+from pokertable.controller.engine import step
+from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.model import Level, Variant
+from pokertable.controller.profiles import load_profile
+from tests.engine.helpers import act, options, preflop, street_state, try_act
+
+NZ = load_profile("clubs-nz-2022")
+
+
+def test_NZ22_48_facing_a_bet_the_minimum_is_the_increment_not_double() -> None:
+    # Facing a first bet of 200 the bet and the increment are the same: the minimum raise
+    # is 400 by either rule, and the refusal names the increment, not NZ's "double" clause.
+    state = street_state({1: 20000, 2: 20000, 3: 20000}, button=3, big_blind=200)
+    state, _ = step(state, PlayerAction(1, ActionKind.BET, 200), NZ)
+    same, rulings = step(state, PlayerAction(2, ActionKind.RAISE, 300), NZ)
+    assert same is state
+    assert "last full increment 200" in rulings[0].text
+    assert "double" not in rulings[0].text
+    assert rulings[0].rule_ids == ("NZ2022-43A",) and rulings[0].code == "below_minimum"
+
+
+def test_TDA24_54_pot_limit_small_blind_counts_only_its_own_call() -> None:
+    # PLO 100/200, the button calls 200; the small blind (100 in) may raise to
+    # 200 + (pot 500 + his call of 100) = 800.
+    state = preflop(
+        {1: 10_000, 2: 10_000, 3: 10_000},
+        button=3,
+        sb=1,
+        bb=2,
+        level=Level(small_blind=100, big_blind=200),
+        variant=Variant.PLO,
+    )
+    state, _ = act(state, (3, "call"))
+    opts = options(state)
+    assert (opts.seat, opts.to_call, opts.max_to) == (1, 100, 800)
+    same, rulings = try_act(state, 1, "raise", 900)
+    assert same is state and rulings[0].code == "above_maximum"
+    state, _ = act(state, (1, "raise", 800))
+    assert state.call_to == 800
