@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pokertable.controller.engine import step
 from pokertable.controller.events import ActionKind, PlayerAction
-from pokertable.controller.model import Level, Variant
+from pokertable.controller.model import Level, Street, Variant
 from pokertable.controller.profiles import load_profile
 from tests.engine.helpers import act, options, preflop, street_state, try_act
 
@@ -46,3 +46,26 @@ def test_TDA24_54_pot_limit_small_blind_counts_only_its_own_call() -> None:
     assert same is state and rulings[0].code == "above_maximum"
     state, _ = act(state, (1, "raise", 800))
     assert state.call_to == 800
+
+
+def test_fixed_limit_turn_and_river_bets_are_the_big_bet() -> None:
+    for street in (Street.TURN, Street.RIVER):
+        state = street_state({1: 5000, 2: 5000}, button=2, street=street, variant=Variant.FLHE)
+        opts = options(state)
+        assert (opts.min_to, opts.max_to) == (200, 200)
+        state, _ = act(state, (1, "bet", 200))
+        assert options(state).max_to == 400  # a raise is one more big bet
+    flop = street_state({1: 5000, 2: 5000}, button=2, street=Street.FLOP, variant=Variant.FLHE)
+    assert options(flop).max_to == 100
+
+
+def test_nobody_left_to_answer_a_raise_only_call_or_fold() -> None:
+    # Seat 1 moves all in; seat 2, the last with chips, may call or fold but not raise.
+    state = street_state({1: 500, 2: 5000}, button=2, pot=200)
+    state, _ = act(state, (1, "all_in"))
+    opts = options(state)
+    assert opts.seat == 2 and opts.to_call == 500 and not opts.can_raise
+    same, rulings = try_act(state, 2, "raise", 2000)
+    assert same is state and rulings[0].code == "cannot_raise"
+    state, _ = act(state, (2, "call"))
+    assert state.seat(2).stack == 4500
