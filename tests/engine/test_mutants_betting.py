@@ -69,3 +69,14 @@ def test_nobody_left_to_answer_a_raise_only_call_or_fold() -> None:
     assert same is state and rulings[0].code == "cannot_raise"
     state, _ = act(state, (2, "call"))
     assert state.seat(2).stack == 4500
+
+
+def test_TDA24_47_a_one_chip_full_raise_reopens_when_the_big_blind_is_one_chip() -> None:
+    # Big blind 1: seat 1 bets 1, seat 2 calls, seat 3 raises to 2, a full raise of one chip.
+    # Seat 1, who already acted, faces one chip and may raise again.
+    state = street_state({1: 50, 2: 50, 3: 50}, button=3, big_blind=1)
+    state, _ = act(state, (1, "bet", 1), (2, "call"), (3, "raise", 2))
+    opts = options(state)
+    assert opts.seat == 1 and opts.to_call == 1 and opts.reopened and opts.can_raise
+    state, _ = act(state, (1, "raise", 3))
+    assert state.call_to == 3

@@ -7,6 +7,8 @@ public functions, whose callers are the engine's showdown and the public pot dis
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pokertable.controller.model import Pot, SeatState, SeatStatus
 from pokertable.controller.pots import build_pots, split_hi_lo, split_pot, uncalled_excess
 from pokertable.controller.rules import TDA_2024
@@ -88,3 +90,12 @@ def test_hi_lo_halves_keep_the_odd_unit_for_high_and_the_remainder() -> None:
     assert split_hi_lo(1150, [2], [5], 100, TDA_2024) == ((2, 650), (5, 500))
     # One player scooping both halves gets all of it, counted once per half.
     assert split_hi_lo(1150, [2], [2], 100, TDA_2024) == ((2, 1150),)
+
+
+def test_evenly_split_clause_only_when_the_same_hands_win_both_halves() -> None:
+    # Clubs NZ 20-F / TDA 2011 R16: the whole pot is split evenly only when the same
+    # players win high and low; different winners still split the halves on their own.
+    evenly = replace(TDA_2024, odd_chip_identical_split_evenly=True)
+    assert split_hi_lo(66, [5], [2], 1, evenly) == ((5, 33), (2, 33))
+    assert split_hi_lo(66, [2], [5], 1, evenly) == ((2, 33), (5, 33))
+    assert split_hi_lo(67, [2], [5], 1, evenly) == ((2, 34), (5, 33))
