@@ -8,7 +8,7 @@ the table does.
 from __future__ import annotations
 
 from pokertable.controller.engine import step
-from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.events import ActionKind, DealBoard, PlayerAction
 from pokertable.controller.model import Level, Street, Variant
 from pokertable.controller.profiles import load_profile
 from tests.engine.helpers import act, options, preflop, street_state, try_act
@@ -80,3 +80,42 @@ def test_TDA24_47_a_one_chip_full_raise_reopens_when_the_big_blind_is_one_chip()
     assert opts.seat == 1 and opts.to_call == 1 and opts.reopened and opts.can_raise
     state, _ = act(state, (1, "raise", 3))
     assert state.call_to == 3
+
+
+def test_TDA24_54B_the_assumed_dead_blind_counts_preflop_only() -> None:
+    # EX1's dead small blind is counted as posted for the pre-flop pot limit only: on the
+    # flop the pot is the 800 really in it.
+    state = preflop(
+        {2: 10_000, 3: 10_000, 4: 10_000, 5: 10_000},
+        button=5,
+        sb=None,
+        bb=2,
+        level=Level(small_blind=100, big_blind=200),
+        variant=Variant.PLO,
+    )
+    state, _ = act(state, (3, "call"), (4, "call"), (5, "call"), (2, "check"))
+    state, _ = step(state, DealBoard(("2c", "7d", "9s")))
+    assert state.street is Street.FLOP and state.pot_total == 800
+    opts = options(state)
+    assert (opts.seat, opts.max_to) == (2, 800)
+
+
+def test_TDA24_47B_fixed_limit_all_in_below_half_a_bet_does_not_reopen() -> None:
+    # Seat 1 bets 100, seat 2 is all in for 140 (40 more: under half a bet), seat 3 calls:
+    # seat 1 may only call the 40 (R47-B).
+    state = street_state({1: 5000, 2: 140, 3: 5000}, button=3, big_blind=100, variant=Variant.FLHE)
+    state, _ = act(state, (1, "bet", 100), (2, "all_in"), (3, "call"))
+    opts = options(state)
+    assert opts.seat == 1 and opts.to_call == 40 and not opts.reopened and not opts.can_raise
+    same, rulings = try_act(state, 1, "raise", 240)
+    assert same is state and rulings[0].kind.value == "rejected"
+
+
+def test_a_stack_that_only_covers_the_call_cannot_raise() -> None:
+    state = street_state({1: 5000, 2: 600, 3: 5000}, button=3)
+    state, _ = act(state, (1, "bet", 600))
+    opts = options(state)
+    assert opts.seat == 2 and opts.to_call == 600 and opts.all_in_to == 600
+    assert not opts.can_raise
+    same, rulings = try_act(state, 2, "raise", 1200)
+    assert same is state and rulings[0].code == "cannot_raise"
