@@ -80,7 +80,12 @@ TARGETS: dict[str, Target] = {
     ),
     "irregularities": Target(
         "controller/irregularities",
-        ("tests/irregularities", "tests/app/test_session_rules.py", "tests/app/test_session.py"),
+        (
+            "tests/irregularities",
+            "tests/app/test_session_rules.py",
+            "tests/app/test_session.py",
+            "tests/app/test_session_read_order.py",  # the read window (burn due, first card)
+        ),
     ),
 }
 
