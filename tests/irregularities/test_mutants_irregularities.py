@@ -6,8 +6,12 @@ irregularity tests (docs/testing.md, "Mutation testing"); driven through the tra
 
 from __future__ import annotations
 
+from pokertable.controller.irregularities.events import KillHand
 from pokertable.controller.model import Level
+
 from tests.irregularities.table_driver import Table, codes, find, setup
+
+L100 = Level(small_blind=50, big_blind=100)
 
 
 def test_TDA24_53B_the_floor_is_asked_once_about_a_skipped_seat() -> None:
@@ -31,3 +35,18 @@ def test_TDA24_53B_the_floor_is_asked_once_about_a_skipped_seat() -> None:
         out = table.act(seat, "fold")
         assert "out_of_turn" in codes(out) and "skipped_player" not in codes(out)
     assert table.t.oot.floor_pending == 4
+
+
+def test_TDA24_65A_a_killed_hand_keeps_the_called_part_of_its_street_bet() -> None:
+    # Seat 4 raised to 1,500 over a called 400 and its hand is killed: 1,100 goes back,
+    # the 400 that was called stays as its street bet and in the pot.
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=4, sb=1, bb=2, level=L100))
+    table.deal()
+    table.acts((3, "raise", 600), (4, "call"), (1, "fold"), (2, "call"))
+    table.street(3)
+    table.acts((2, "bet", 400), (3, "call"), (4, "raise", 1500))
+    pot_before = table.t.hand.pot_total
+    table.send(KillHand(4))
+    seat4 = table.t.hand.seat(4)
+    assert (seat4.bet, seat4.stack, seat4.committed) == (400, 4000, 1000)
+    assert table.t.hand.pot_total == pot_before - 1100
