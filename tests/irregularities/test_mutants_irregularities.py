@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pokertable.controller.irregularities.events import KillHand
 from pokertable.controller.model import Level
-
 from tests.irregularities.table_driver import Table, codes, find, setup
 
 L100 = Level(small_blind=50, big_blind=100)
