@@ -7,10 +7,13 @@ the table does.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pokertable.controller.engine import step
 from pokertable.controller.events import ActionKind, DealBoard, PlayerAction
 from pokertable.controller.model import Level, Street, Variant
 from pokertable.controller.profiles import load_profile
+from pokertable.controller.rules import TDA_2024, ReopenRule
 from tests.engine.helpers import act, options, preflop, street_state, try_act
 
 NZ = load_profile("clubs-nz-2022")
@@ -119,3 +122,14 @@ def test_a_stack_that_only_covers_the_call_cannot_raise() -> None:
     assert not opts.can_raise
     same, rulings = try_act(state, 2, "raise", 1200)
     assert same is state and rulings[0].code == "cannot_raise"
+
+
+def test_single_only_reopen_a_caller_of_a_short_all_in_is_not_reopened_by_another() -> None:
+    # House rule "single_only": only a full raise after his action re-opens. Seat 3 called
+    # a short all-in to 150; another short all-in to 180 leaves him call or fold only.
+    single = replace(TDA_2024, reopen=ReopenRule.SINGLE_ONLY)
+    state = street_state({1: 5000, 2: 150, 3: 5000, 4: 180}, button=4)
+    state, _ = act(state, (1, "bet", 100), (2, "all_in"), (3, "call"), (4, "all_in"), rules=single)
+    state, _ = act(state, (1, "call"), rules=single)
+    opts = options(state, single)
+    assert opts.seat == 3 and opts.to_call == 30 and not opts.reopened and not opts.can_raise
