@@ -76,12 +76,18 @@ TARGETS: dict[str, Target] = {
     "engine": Target("controller/engine.py", ENGINE_TESTS),
     "interpretation": Target(
         "controller/interpretation",
-        ("tests/interpretation", "tests/app/test_session_rules.py", "tests/app/test_session.py"),
+        (
+            "tests/interpretation",
+            "tests/profiles/test_difference_rows.py",  # profile rows read through the layers
+            "tests/app/test_session_rules.py",
+            "tests/app/test_session.py",
+        ),
     ),
     "irregularities": Target(
         "controller/irregularities",
         (
             "tests/irregularities",
+            "tests/profiles/test_difference_rows.py",
             "tests/app/test_session_rules.py",
             "tests/app/test_session.py",
             "tests/app/test_session_read_order.py",  # the read window (burn due, first card)
