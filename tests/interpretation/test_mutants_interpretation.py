@@ -1,0 +1,24 @@
+"""Chip and declaration interpretation: outcomes found missing by mutation testing (issue #20).
+
+Each test pins something a one-line change to controller/interpretation/ got past the
+interpretation tests (docs/testing.md, "Mutation testing"); through ``InterpretedHand``.
+"""
+
+from __future__ import annotations
+
+from pokertable.controller.interpretation import ChipItem, ChipMotion
+from tests.interpretation.helpers import options, postflop, ruled, run, say
+
+
+def test_T24_RP22_a_bounty_chip_marked_with_a_value_adds_nothing_to_the_push() -> None:
+    # Facing 1,000, seat 2 pushes a 1,000 chip and a bounty chip printed "5000": the bounty
+    # is no money (RP-22), so calling leaves no change and all in adds 19,000.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000))
+    hand, out = hand.step(ChipMotion(2, (ChipItem(1000), ChipItem(5000, "bounty"))))
+    assert [r.code for r in out.alerts] == ["non_value_item"]
+    assert options(ruled(out)) == {
+        "call": ("call", 1000, 0, 0),
+        "all_in": ("all_in", 20000, 0, 19000),
+    }
+    assert hand.state.seat(2).bet == 0  # waits for the floor
