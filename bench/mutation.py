@@ -208,12 +208,20 @@ def skip_unrun(session: Path, sample: int | None, seed: int) -> tuple[int, int]:
 
 
 def rerun_survivors(session: Path) -> int:
-    """Forget the survivors' results so that ``exec`` runs them again (after new tests)."""
+    """Forget the survivors' results so that ``exec`` runs them again (after new tests).
+
+    Mutants a stopped run never reached are marked "not reached" first, so that the re-run
+    runs the survivors only."""
     import sqlite3
 
     con = sqlite3.connect(session)
     with con:
-        count = con.execute("DELETE FROM work_results WHERE test_outcome = 'survived'").rowcount
+        con.execute(
+            "INSERT INTO work_results (worker_outcome, output, job_id)"
+            " SELECT 'SKIPPED', 'not reached', job_id FROM work_items"
+            " WHERE job_id NOT IN (SELECT job_id FROM work_results)"
+        )
+        count = con.execute("DELETE FROM work_results WHERE test_outcome = 'SURVIVED'").rowcount
     con.close()
     return count
 
@@ -271,6 +279,8 @@ def read_score(name: str, out: Path) -> Score:
                     score.annotation += 1
                 elif result.output == "not sampled":
                     score.not_sampled += 1
+                elif result.output == "not reached":
+                    score.not_run += 1
                 else:
                     score.other += 1
             elif result.test_outcome is TestOutcome.SURVIVED:
@@ -285,7 +295,7 @@ def read_score(name: str, out: Path) -> Score:
                 score.timeouts += result.output == "timeout"
             else:
                 score.other += 1
-        score.not_run = db.num_work_items - db.num_results
+        score.not_run += db.num_work_items - db.num_results
     (out / f"{name}-survivors.txt").write_text("".join(report))
     return score
 
