@@ -61,14 +61,24 @@ ENGINE_TESTS = (
 TARGETS: dict[str, Target] = {
     "journal": Target("controller/journal.py", ("tests/app/test_journal_files.py",)),
     "outbox": Target(
-        "mqtt/outbox.py", ("tests/mqtt/test_mqtt_outbox.py", "--doctest-modules", "mqtt/outbox.py")
+        "mqtt/outbox.py",
+        (
+            "tests/mqtt/test_mqtt_outbox.py",
+            "tests/mqtt/test_mutants_outbox.py",
+            "--doctest-modules",
+            "mqtt/outbox.py",
+        ),
     ),
     "pots": Target(
         "controller/pots.py", (*ENGINE_TESTS, "--doctest-modules", "controller/pots.py")
     ),
     "wire": Target(
         "firmware/wire.py",
-        ("tests/firmware/test_wire_codec.py", "tests/firmware/test_wire_cross.py"),
+        (
+            "tests/firmware/test_wire_codec.py",
+            "tests/firmware/test_mutants_wire.py",
+            "tests/firmware/test_wire_cross.py",
+        ),
     ),
     "betting": Target(
         "controller/betting.py", (*ENGINE_TESTS, "--doctest-modules", "controller/betting.py")
