@@ -204,3 +204,12 @@ def test_the_first_origin_of_a_session_may_be_zero():
     box = Outbox(":memory:")
     assert box.append("event", "t/e", _payload, origin=0) == 1
     assert box.append("event", "t/e", _payload, origin=0) is None
+
+
+def test_one_message_larger_than_the_byte_bound_is_still_queued_alone():
+    # Nothing is dropped for room that dropping cannot make: the message waits on its own.
+    box = Outbox(":memory:", max_bytes=10)
+    assert box.append("state", "t/s", lambda seq: b"x" * 25) == 1
+    assert (len(box), box.payload_bytes) == (1, 25)
+    assert box.append("state", "t/s", lambda seq: b"y" * 25) == 2  # the first one goes
+    assert [r.seq for r in _rows(box)] == [2]
