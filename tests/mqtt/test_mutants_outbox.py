@@ -213,3 +213,23 @@ def test_one_message_larger_than_the_byte_bound_is_still_queued_alone():
     assert (len(box), box.payload_bytes) == (1, 25)
     assert box.append("state", "t/s", lambda seq: b"y" * 25) == 2  # the first one goes
     assert [r.seq for r in _rows(box)] == [2]
+
+
+def test_dropping_stops_as_soon_as_the_new_message_fits_exactly():
+    box = Outbox(":memory:", max_bytes=30)
+    for _ in range(3):
+        box.append("event", "t/e", lambda seq: b"x" * 10)
+    box.append("event", "t/e", lambda seq: b"y" * 10)  # 20 + 10 = 30: one drop is enough
+    assert [r.seq for r in _rows(box)] == [2, 3, 4]
+    report = box.take_drop_report()
+    assert report is not None and report.total == 1
+
+
+def test_the_default_byte_bound_is_16_mib_of_payloads():
+    box = Outbox(":memory:")
+    mib = b"m" * (1024 * 1024)
+    for _ in range(16):
+        box.append("state", "t/s", lambda seq: mib)
+    assert len(box) == 16 and box.take_drop_report() is None  # exactly 16 MiB fits
+    box.append("state", "t/s", lambda seq: b"!")
+    assert len(box) == 16 and box.payload_bytes == 15 * len(mib) + 1
