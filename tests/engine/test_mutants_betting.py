@@ -133,3 +133,14 @@ def test_single_only_reopen_a_caller_of_a_short_all_in_is_not_reopened_by_anothe
     state, _ = act(state, (1, "call"), rules=single)
     opts = options(state, single)
     assert opts.seat == 3 and opts.to_call == 30 and not opts.reopened and not opts.can_raise
+
+
+def test_the_action_record_says_which_actions_put_the_player_all_in() -> None:
+    # The hand history (PHH export, overlay) reads ``all_in`` off each recorded action.
+    state = street_state({1: 500, 2: 5000, 3: 800}, button=3, pot=200)
+    state, _ = act(state, (1, "bet", 300), (2, "call"), (3, "all_in"))
+    assert [(a.seat, a.kind, a.to, a.all_in) for a in state.actions] == [
+        (1, "bet", 300, False),
+        (2, "call", 300, False),
+        (3, "raise", 800, True),  # an all-in for a full raise is recorded as the raise
+    ]
