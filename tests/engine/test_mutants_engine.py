@@ -1,0 +1,46 @@
+"""The engine: outcomes found missing by mutation testing (issue #20).
+
+Each test pins something a one-line change to controller/engine.py got past the engine
+tests (docs/testing.md, "Mutation testing"); through the engine's public ``start_hand`` and
+``step``, so they hold however the module is split.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pokertable.controller.engine import EngineError, HandSetup, start_hand
+from pokertable.controller.model import Level, Variant
+from tests.engine.helpers import act, street_state, try_act
+
+
+@pytest.mark.parametrize("stack", [0, -5])
+def test_a_player_dealt_in_without_chips_is_refused(stack: int) -> None:
+    setup = HandSetup(
+        hand_id="h1",
+        variant=Variant.NLHE,
+        level=Level(small_blind=50, big_blind=100),
+        button=3,
+        small_blind_seat=1,
+        big_blind_seat=2,
+        players=((1, "A", 1000), (2, "B", 1000), (3, "C", stack)),
+    )
+    with pytest.raises(EngineError, match="h1: every dealt-in player needs chips"):
+        start_hand(setup)
+
+
+def test_a_fold_puts_no_chips_in() -> None:
+    state = street_state({1: 5000, 2: 5000, 3: 5000}, button=3, pot=300)
+    state, _ = act(state, (1, "bet", 400), (2, "fold"))
+    fold = state.actions[-1]
+    assert (fold.seat, fold.kind, fold.chips_in, fold.all_in) == (2, "fold", False, False)
+    assert state.actions[0].chips_in is True
+
+
+def test_TDA24_47B_refusal_says_half_a_bet_is_needed() -> None:
+    # Fixed limit 50/100 on the flop: a short all-in of 40 more does not re-open (R47-B).
+    state = street_state({1: 5000, 2: 140, 3: 5000}, button=3, big_blind=100, variant=Variant.FLHE)
+    state, _ = act(state, (1, "bet", 100), (2, "all_in"), (3, "call"))
+    same, rulings = try_act(state, 1, "raise", 240)
+    assert same is state
+    assert "half a bet, 50" in rulings[0].text, rulings[0].text
