@@ -22,3 +22,14 @@ def test_T24_RP22_a_bounty_chip_marked_with_a_value_adds_nothing_to_the_push() -
         "all_in": ("all_in", 20000, 0, 19000),
     }
     assert hand.state.seat(2).bet == 0  # waits for the floor
+
+
+def test_TDA24_40_a_bare_amount_equal_to_his_stack_is_all_in_not_an_undercall() -> None:
+    # Seat 2 has 500 facing a bet of 1,000 and says "500": that is every chip he has, a call
+    # all in; the dealer is not told it is an undercall.
+    hand = postflop({1: 20000, 2: 500, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000))
+    _, out = run(hand, say(2, "amount", 500))
+    reading = ruled(out)
+    assert (reading.action, reading.total, reading.code) == ("all_in", 500, "call_all_in")
+    assert "all his chips" in reading.text and "undercall" not in reading.text
