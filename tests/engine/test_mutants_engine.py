@@ -7,10 +7,13 @@ tests (docs/testing.md, "Mutation testing"); through the engine's public ``start
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from pokertable.controller.engine import EngineError, HandSetup, start_hand
-from pokertable.controller.model import Level, Variant
+from pokertable.controller.model import Level, Street, Variant
+from pokertable.controller.rules import TDA_2024, ReopenRule
 from tests.engine.helpers import act, street_state, try_act
 
 
@@ -44,3 +47,37 @@ def test_TDA24_47B_refusal_says_half_a_bet_is_needed() -> None:
     same, rulings = try_act(state, 1, "raise", 240)
     assert same is state
     assert "half a bet, 50" in rulings[0].text, rulings[0].text
+
+
+def test_pot_limit_all_in_beyond_the_pot_is_capped_and_says_so() -> None:
+    state = street_state({1: 5000, 2: 5000}, button=2, pot=600, variant=Variant.PLO)
+    state, rulings = act(state, (1, "all_in"))
+    assert state.seat(1).bet == 600 and state.seat(1).stack == 4400
+    assert any(
+        r.kind.value == "corrected" and "capped at the pot-limit maximum 600" in r.text
+        for r in rulings
+    ), rulings
+
+
+def test_single_only_refusal_names_everything_faced_since_his_action() -> None:
+    # House rule "single_only": three short all-ins after seat 1's bet of 100 (to 150, 190,
+    # 240) leave him facing 140 more, and still only call or fold.
+    single = replace(TDA_2024, reopen=ReopenRule.SINGLE_ONLY)
+    state = street_state({1: 5000, 2: 150, 3: 190, 4: 240}, button=4)
+    state, _ = act(
+        state, (1, "bet", 100), (2, "all_in"), (3, "all_in"), (4, "all_in"), rules=single
+    )
+    same, rulings = try_act(state, 1, "raise", 1000, rules=single)
+    assert same is state
+    assert "faced 140" in rulings[0].text, rulings[0].text
+
+
+def test_TDA24_16_hands_are_tabled_at_the_river_only_with_an_all_in() -> None:
+    board = ("2c", "7d", "9h", "Js", "Kd")
+    quiet = street_state({1: 5000, 2: 5000}, button=2, street=Street.RIVER, pot=400)
+    quiet, rulings = act(quiet, (1, "bet", 300), (2, "call"))
+    assert quiet.board == board and "face_up" not in [r.code for r in rulings]
+    assert not quiet.face_up
+    allin = street_state({1: 5000, 2: 700}, button=2, street=Street.RIVER, pot=400)
+    allin, rulings = act(allin, (1, "bet", 300), (2, "all_in"), (1, "call"))
+    assert "face_up" in [r.code for r in rulings] and allin.face_up
