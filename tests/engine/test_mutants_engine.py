@@ -11,7 +11,8 @@ from dataclasses import replace
 
 import pytest
 
-from pokertable.controller.engine import EngineError, HandSetup, start_hand
+from pokertable.controller.engine import EngineError, HandSetup, start_hand, step
+from pokertable.controller.events import ActionKind, PlayerAction
 from pokertable.controller.model import Level, Street, Variant
 from pokertable.controller.rules import TDA_2024, ReopenRule
 from tests.engine.helpers import act, street_state, try_act
@@ -81,3 +82,22 @@ def test_TDA24_16_hands_are_tabled_at_the_river_only_with_an_all_in() -> None:
     allin = street_state({1: 5000, 2: 700}, button=2, street=Street.RIVER, pot=400)
     allin, rulings = act(allin, (1, "bet", 300), (2, "all_in"), (1, "call"))
     assert "face_up" in [r.code for r in rulings] and allin.face_up
+
+
+def test_TDA24_51B_a_forfeit_fold_moves_exactly_the_forfeit_into_the_pot() -> None:
+    state = street_state({1: 5000, 2: 5000, 3: 5000}, button=3, pot=300)
+    state, _ = act(state, (1, "bet", 1000))
+    pot = state.pot_total
+    state, rulings = step(state, PlayerAction(2, ActionKind.FOLD, 300))
+    seat2 = state.seat(2)
+    assert (seat2.status.value, seat2.stack, seat2.committed) == ("folded", 4700, 300)
+    assert state.pot_total == pot + 300
+    assert "forfeits 300 to the pot and folds" in rulings[0].text
+
+
+@pytest.mark.parametrize("amount", [-100, 5001])
+def test_TDA24_51B_a_forfeit_outside_the_stack_is_refused(amount: int) -> None:
+    state = street_state({1: 5000, 2: 5000, 3: 5000}, button=3, pot=300)
+    state, _ = act(state, (1, "bet", 1000))
+    same, rulings = step(state, PlayerAction(2, ActionKind.FOLD, amount))
+    assert same is state and rulings[0].code == "bad_forfeit"
