@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from pokertable.controller.engine import EngineError, HandSetup, start_hand, step
-from pokertable.controller.events import ActionKind, PlayerAction
-from pokertable.controller.model import Level, Street, Variant
+from pokertable.controller.events import ActionKind, DealBoard, PlayerAction
+from pokertable.controller.model import Level, Phase, Street, Variant
 from pokertable.controller.rules import TDA_2024, ReopenRule
 from tests.engine.helpers import act, street_state, try_act
 
@@ -101,3 +101,13 @@ def test_TDA24_51B_a_forfeit_outside_the_stack_is_refused(amount: int) -> None:
     state, _ = act(state, (1, "bet", 1000))
     same, rulings = step(state, PlayerAction(2, ActionKind.FOLD, amount))
     assert same is state and rulings[0].code == "bad_forfeit"
+
+
+def test_an_all_in_runout_reaches_showdown_only_with_the_river() -> None:
+    state = street_state({1: 800, 2: 5000}, button=2, pot=200)
+    state, _ = act(state, (1, "all_in"), (2, "call"))
+    assert state.phase is Phase.DEALING
+    state, _ = step(state, DealBoard(("Qc",)))
+    assert state.street is Street.TURN and state.phase is Phase.DEALING
+    state, _ = step(state, DealBoard(("3s",)))
+    assert state.street is Street.RIVER and state.phase is Phase.SHOWDOWN
