@@ -111,3 +111,25 @@ def test_an_all_in_runout_reaches_showdown_only_with_the_river() -> None:
     assert state.street is Street.TURN and state.phase is Phase.DEALING
     state, _ = step(state, DealBoard(("3s",)))
     assert state.street is Street.RIVER and state.phase is Phase.SHOWDOWN
+
+
+def test_a_short_call_returns_the_uncalled_part_and_says_all_in() -> None:
+    # Pot 300; seat 1 bets 1,000, seat 2 calls all in for 600: 400 goes back to seat 1 and
+    # the pot is 300 + 600 + 600.
+    state = street_state({1: 5000, 2: 600}, button=2, pot=300)
+    state, rulings = act(state, (1, "bet", 1000), (2, "call"))
+    texts = {r.code: r.text for r in rulings}
+    assert texts["call"] == "seat 2 calls all in to 600"
+    assert texts["uncalled_returned"] == "uncalled 400 returned to seat 1"
+    assert state.pot_total == 1500
+    assert (state.seat(1).stack, state.seat(1).committed) == (4400, 900)
+    calm = street_state({1: 5000, 2: 5000}, button=2, pot=300)
+    calm, rulings = act(calm, (1, "bet", 1000), (2, "call"))
+    assert [r.text for r in rulings if r.code == "call"] == ["seat 2 calls to 1000"]
+
+
+def test_with_a_one_chip_big_blind_a_raise_is_still_called_a_raise() -> None:
+    state = street_state({1: 50, 2: 50, 3: 50}, button=3, big_blind=1)
+    state, _ = act(state, (1, "bet", 1))
+    same, rulings = try_act(state, 2, "raise", 1)
+    assert same is state and rulings[0].text.startswith("a raise to 1 "), rulings[0].text
