@@ -119,15 +119,18 @@ def test_an_unbounded_notice_never_evicts():
     assert len(box) == 2 and box.take_drop_report() is None
 
 
-def test_the_latest_state_is_stored_with_its_message_and_only_when_asked():
-    box = Outbox(":memory:")
-    box.append("state", "t/s", _payload, latest_key="state", latest_value=b"{}")
-    assert box.get_latest("state") == b"{}"
-    box.append("state", "t/s", _payload, latest_value=b"ignored")
-    assert box.get_latest("state") == b"{}"
+def test_the_latest_state_is_stored_with_its_message_and_only_when_asked(tmp_path):
+    box = Outbox(tmp_path / "o.sqlite")
+    box.append("state", "t/s", lambda seq: b"{1}", latest_key="state")
+    assert box.get_latest("state") == b"{1}"
+    box.append("state", "t/s", lambda seq: b"{not latest}")
+    assert box.get_latest("state") == b"{1}"
     assert box.get_latest("") is None and box.get_latest("None") is None
     box.put_latest("state", b"{2}")
     assert box.get_latest("state") == b"{2}"
+    box.append("state", "t/s", lambda seq: b"{3}", latest_key="state")
+    box.close()
+    assert Outbox(tmp_path / "o.sqlite").get_latest("state") == b"{3}"  # kept over a restart
 
 
 def test_removal_counts_down_and_ignores_an_unknown_row():
