@@ -8,6 +8,7 @@ drop report's ranges and the file given back after an outage (docs/testing.md).
 from __future__ import annotations
 
 import sqlite3
+import threading
 
 import pytest
 
@@ -236,3 +237,46 @@ def test_the_default_byte_bound_is_16_mib_of_payloads():
     assert len(box) == 16 and box.take_drop_report() is None  # exactly 16 MiB fits
     box.append("state", "t/s", lambda seq: b"!")
     assert len(box) == 16 and box.payload_bytes == 15 * len(mib) + 1
+
+
+def test_the_row_bound_holds_for_bounds_beyond_small_numbers():
+    box = Outbox(":memory:", max_messages=300)
+    for _ in range(301):
+        box.append("event", "t/e", _payload)
+    assert len(box) == 300
+    assert [r.seq for r in _rows(box)][:2] == [2, 3]
+
+
+def test_a_batch_of_acknowledgements_larger_than_one_statement_removes_every_row(tmp_path):
+    box = Outbox(tmp_path / "o.sqlite")
+    for _ in range(1203):
+        box.append("event", "t/e", _payload)
+    rows = box.pending("public", after_id=0, now_ms=0, limit=5000)
+    assert len(rows) == 1203
+    box.remove_many(r.id for r in rows[:1201])
+    assert [r.seq for r in _rows(box)] == [1202, 1203]
+    assert len(box) == 2 and box.payload_bytes == 8
+    box.close()
+    again = Outbox(tmp_path / "o.sqlite")
+    assert len(again) == 2 and again.append("event", "t/e", _payload) == 1204
+
+
+def test_the_bridge_thread_may_use_the_outbox_the_controller_opened(tmp_path):
+    # The controller appends on its thread; the bridge numbers, reads and removes on its own.
+    box = Outbox(tmp_path / "o.sqlite")
+    box.append("event", "t/e", _payload)
+    errors: list[BaseException] = []
+
+    def bridge() -> None:
+        try:
+            box.next_seq("status")
+            box.append("event", "t/e", _payload)
+            box.remove_many(r.id for r in _rows(box))
+        except BaseException as exc:  # reported to the test thread
+            errors.append(exc)
+
+    worker = threading.Thread(target=bridge)
+    worker.start()
+    worker.join(timeout=30)
+    assert errors == [] and len(box) == 0
+    assert box.last_seq("status") == 1
