@@ -58,11 +58,36 @@ def kill_hand(
         rulings.append(Ruling(RulingKind.INFO, (rules.cite("uncalled_bet"),),
                               f"uncalled {back} returned to seat {seat_no}; called bets stay "
                               "in the pot", seat=seat_no, code="uncalled_returned"))
-    if state.action_on == seat_no:
+        state = _withdraw_raise(state, seat_no)
+    if back or state.action_on == seat_no:
+        after = seat_no if state.action_on in (seat_no, None) else state.action_on - 1
         state = evolve(state, action_on=betting.next_to_act_among(
-            state.seats, state.call_to, seat_no))
+            state.seats, state.call_to, after))
     state, more = settle(state, rules)
     return state, (*rulings, *more)
+
+
+def _withdraw_raise(state: HandState, seat_no: int) -> HandState:
+    """The bet a killed hand had made and nobody called is gone (R65-A): the street stands
+    at the last bet or raise still in front of a live player, so the players who had
+    matched it owe nothing more and the round may be over."""
+    call_to = max((s.bet for s in state.seats), default=0)
+    if call_to >= state.call_to:
+        return state
+    street = [a for a in state.actions if a.street is state.street]
+    withdrawn = [a for a in street if a.seat == seat_no and a.kind in ("bet", "raise")
+                 and a.to > call_to]
+    standing = [a for a in street if a.kind in ("bet", "raise") and a not in withdrawn]
+    previous_to = standing[-2].to if len(standing) > 1 else 0
+    increment = call_to - previous_to if standing else state.level.big_blind
+    return evolve(
+        state,
+        call_to=call_to,
+        increment=max(increment, state.level.big_blind),
+        last_full_to=min(state.last_full_to, call_to),
+        bets_this_street=max(0, state.bets_this_street - len(withdrawn)),
+        last_aggressor=standing[-1].seat if standing else None,
+    )
 
 
 def return_all_bets(state: HandState) -> HandState:

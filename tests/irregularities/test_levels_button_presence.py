@@ -182,7 +182,26 @@ def test_TDA24_65A_killed_hand_uncalled_bet_returned_called_bets_stay() -> None:
     seat4 = table.t.hand.seat(4)
     assert seat4.status is SeatStatus.FOLDED
     assert seat4.committed == 600 + 400  # called: pre-flop 600 and the 400 matched on the flop
-    assert table.t.hand.action_on == 2 and table.t.hand.call_to == 1500
+    # The raise nobody called is gone: seats 2 and 3 had matched the 400 bet, which stands,
+    # so the flop's betting is over and the turn is next (they owe nothing to a dead raise).
+    hand = table.t.hand
+    assert hand.action_on is None and hand.phase is Phase.DEALING
+    assert [hand.seat(n).committed for n in (2, 3)] == [1000, 1000]
+    assert hand.pot_total == 600 * 3 + 100 + 400 * 3
+
+
+def test_TDA24_65A_killed_raiser_preflop_the_blinds_keep_their_turn_and_option() -> None:
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=4, sb=1, bb=2, level=L100))
+    table.deal()
+    table.acts((3, "call"), (4, "raise", 800))
+    table.send(KillHand(4))  # killed before anyone answered the raise: 600 uncalled goes back
+    hand = table.t.hand
+    assert hand.seat(4).committed == 200 and hand.call_to == 200
+    assert hand.action_on == 1 and hand.last_aggressor is None
+    table.acts((1, "call"))
+    assert table.t.hand.action_on == 2  # the big blind's option survives the dead raise
+    table.acts((2, "raise", 400))  # the minimum raise is back to one big blind
+    assert table.t.hand.call_to == 400
 
 
 def test_TDA24_65A_kill_of_a_folded_hand_is_refused_without_change() -> None:
