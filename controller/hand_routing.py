@@ -164,6 +164,10 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
         from pokertable.controller.floor_inputs import settle_found_chips
 
         session = settle_found_chips(session, out, at_ms)
+    if session.disqualified:  # R71-D: waited for the hand the player was in
+        from pokertable.controller.penalties import remove_disqualified
+
+        session = remove_disqualified(session, out, at_ms)
     return session
 
 

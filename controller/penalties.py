@@ -14,7 +14,7 @@ refused with the profile's reason.
 from __future__ import annotations
 
 from pokertable.controller.inputs import RoomCommand
-from pokertable.controller.model import evolve
+from pokertable.controller.model import Phase, evolve
 from pokertable.controller.rules import PenaltyScheme
 from pokertable.controller.rulings import Ruling, RulingKind
 from pokertable.controller.session_outputs import event_out, reply
@@ -63,13 +63,52 @@ def record_penalty(session: TableSession, cmd: RoomCommand, out: list[Output]) -
             f": away for the next {hands} hands, dealt in with blinds and antes posted "
             f"and the hand killed ({rules.rule_id('penalty_hand')})"
         )
+    hand = session.hand
+    playing = hand is not None and hand.phase is not Phase.COMPLETE and hand.has_seat(seat)
+    if kind == "disqualification":
+        text += (
+            f": chips removed from play {'when this hand ends' if playing else 'now'} "
+            f"({rules.rule_id('disqualified_chips')})"
+        )
     data = {"seat": seat, "penalty": kind, "count": p.get("count"), "hands": hands}
     ruling = Ruling(RulingKind.BINDING, cited, text, seat=seat, code="penalty")
     out.append(event_out(session, "penalty", (ruling,), data, cmd.at_ms))
+    if kind == "disqualification":
+        session = evolve(session, disqualified=(*session.disqualified, seat))
+        return session if playing else remove_disqualified(session, out, cmd.at_ms)
     if not hands:
         return session
     kept = tuple(e for e in session.penalties if e[0] != seat)
     return evolve(session, penalties=tuple(sorted((*kept, (seat, hands, cited)))))
+
+
+def remove_disqualified(session: TableSession, out: list[Output], at_ms: int) -> TableSession:
+    """R71-D: a disqualified player's chips leave play, and the player leaves the seat. Chips
+    he put in the pot of the hand he was in stay there (the removal waits for its end). The
+    event names the amount, which the director records as an adjustment of the room's
+    chip audit (``room/chipcounts.py``)."""
+    rules = session.config.rules
+    table = session.table
+    for seat in session.disqualified:
+        occupant = table.occupied(seat)
+        if occupant is None:
+            continue
+        table, removed = table.unseat_player(seat, occupant.player)
+        text = f"seat {seat} ({occupant.player}) disqualified: {removed} chips removed from play"
+        ruling = Ruling(
+            RulingKind.BINDING, (rules.cite("disqualified_chips"),), text, seat=seat,
+            code="chips_removed",
+        )
+        data = {"seat": seat, "player": occupant.player, "removed": removed}
+        out.append(event_out(session, "chips_removed", (ruling,), data, at_ms))
+    gone = set(session.disqualified)
+    return evolve(
+        session,
+        table=table,
+        disqualified=(),
+        absent=session.absent - gone,
+        penalties=tuple(e for e in session.penalties if e[0] not in gone),
+    )
 
 
 def on_penalty(session: TableSession) -> frozenset[int]:

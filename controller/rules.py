@@ -443,6 +443,7 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "see_hand": "18B",
         "fouled_identifiable": "65B",
         "penalty_hand": "71C",
+        "disqualified_chips": "71D",
         "leave_table": "31",
         # --- profile citations (issue 8): concepts of parameters no layer cites yet ---
         "official_language": "6",

@@ -80,6 +80,7 @@ class TableSession:
     deal_held: int | None = None  # at_ms of a hand start held for the room (RP-8 hand-for-hand)
     deal_released: bool = False  # the room released the next hand (``deal_next``, RP-8)
     penalties: tuple[tuple[int, int, tuple[str, ...]], ...] = ()  # (seat, hands left, rules) R71
+    disqualified: tuple[int, ...] = ()  # R71-D: seats whose chips leave play when the hand ends
     absent: frozenset[int] = frozenset()
     seat_cards: tuple[tuple[int, tuple[str, ...]], ...] = ()  # cards read at each seat pad
     board_cards: tuple[str, ...] = ()

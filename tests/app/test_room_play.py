@@ -209,3 +209,36 @@ def test_TDA24_29_any_seated_player_may_ask_and_the_td_judges_the_time() -> None
     table = _on_the_action("tda-2024")
     out = table.command("clock_call", requested_by_seat=4, waited_s=5)  # folded, at his seat
     assert _answer(out)["ok"] is True and table.session.clock is not None
+
+
+def test_TDA24_71D_a_disqualified_players_chips_leave_play_when_his_hand_ends() -> None:
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
+    table.press("hand_start")
+    cards = (f"{r}{s}" for r in RANKS for s in "shdc")
+    table.deal({s.seat: (next(cards), next(cards)) for s in table.hand.seats})
+    # Seat 1 posted the small blind; the director disqualifies him during the hand.
+    table.command("penalty", seat=1, penalty="disqualification", rule_ids=["TDA2024-71"])
+    [event] = table.events("penalty")
+    assert "chips removed from play when this hand ends (TDA2024-71D)" in (
+        event["rulings"][0]["text"]
+    )
+    assert any(s["seat"] == 1 for s in _state(table)["seats"])  # still in this hand
+    while table.hand.phase.name != "COMPLETE" and table.hand.action_on is not None:
+        table.press("fold")
+    state = _state(table)
+    [removed] = table.events("chips_removed")
+    # the blind he posted stays in the pot he lost; the rest of his stack leaves play
+    assert removed["data"] == {"seat": 1, "player": removed["data"]["player"], "removed": 4900}
+    assert removed["rulings"][0]["rule_ids"] == ["TDA2024-71D"]
+    assert [s["seat"] for s in state["seats"] if s["status"] != "empty"] == [2, 3]
+    assert sum(s["stack"] for s in state["seats"]) == 15000 - 4900
+
+
+def test_TDA11_50_disqualification_between_hands_removes_the_chips_at_once() -> None:
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3, profile="tda-2011")
+    table.command("penalty", seat=2, penalty="disqualification", rule_ids=["TDA2011-50"])
+    [removed] = table.events("chips_removed")
+    assert removed["data"]["removed"] == 5000 and removed["rulings"][0]["rule_ids"] == [
+        "TDA2011-50"
+    ]
+    assert table.session.table.occupied(2) is None
