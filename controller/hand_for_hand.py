@@ -5,7 +5,8 @@ the dealer's hand start is held (the state says ``deal_held``) until the room's
 ``deal_next`` releases one hand at every table together, so no table plays a second hand
 while another is still on its first. A held start begins the hand the moment the release
 arrives; a release that comes first lets the dealer's next press start at once. Turning
-hand-for-hand off releases a held start. A re-deal after a misdeal is the same hand
+hand-for-hand off releases a held start (and a held all-in runout, RP-8-F:
+``runout_hold``). A re-deal after a misdeal is the same hand
 (R35-C) and is never held. The room (``room.hand_for_hand``) decides when to release.
 
 Every hand start of the live table goes through ``press_hand_start``, which also counts
@@ -20,6 +21,7 @@ from pokertable.controller.irregularities.hand import HandStatus
 from pokertable.controller.model import Phase, evolve
 from pokertable.controller.penalties import penalty_hand_dealt
 from pokertable.controller.rulings import Ruling, RulingKind
+from pokertable.controller.runout_hold import release_runout
 from pokertable.controller.session_outputs import event_out, reply, warn
 from pokertable.controller.session_state import Output, TableSession
 
@@ -53,7 +55,9 @@ def press_hand_start(session: TableSession, at_ms: int, out: list[Output]) -> Ta
     session = start_hand(session, at_ms, out)
     if session.hand_number == before:
         return session
-    return penalty_hand_dealt(evolve(session, deal_held=None, deal_released=False))
+    return penalty_hand_dealt(
+        evolve(session, deal_held=None, deal_released=False, runout_held=False)
+    )
 
 
 def set_hand_for_hand(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:
@@ -82,6 +86,8 @@ def set_hand_for_hand(session: TableSession, cmd: RoomCommand, out: list[Output]
         )
     )
     session = evolve(session, hand_for_hand=enabled, deal_released=False)
+    if not enabled:
+        session = release_runout(session, cmd.at_ms, out)  # RP-8-F: nothing left to wait for
     if not enabled and session.deal_held is not None:
         return press_hand_start(session, cmd.at_ms, out)
     return session

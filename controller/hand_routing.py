@@ -43,6 +43,7 @@ from pokertable.controller.model import (
 )
 from pokertable.controller.penalties import on_penalty
 from pokertable.controller.rules import RuleProfile
+from pokertable.controller.runout_hold import hold_runout, refuse_while_held
 from pokertable.controller.rulings import Ruling, RulingKind
 from pokertable.controller.session_outputs import event_out, raise_floor, warn
 from pokertable.controller.session_state import Output, TableSession, set_pair
@@ -113,6 +114,7 @@ def run_event(
             "add": decided.add,
         }
     session = evolve(session, pending=pending)
+    session, rulings = hold_runout(session, tuple(rulings))  # RP-8-F under hand-for-hand
     for ruling in rulings:
         if ruling.kind is RulingKind.FLOOR:
             session = raise_floor(session, ruling, out, at_ms)
@@ -335,6 +337,8 @@ def confirm_showdown(session: TableSession, at_ms: int, out: list[Output]) -> Ta
             at_ms,
         )
         return session
+    if refuse_while_held(session, "hands tabled", "runout_held", at_ms, out):
+        return session  # RP-8-F: the cards stay face down until the room says so
     for seat in hand.in_hand:
         current = session.hand
         if current is None or current.phase is Phase.COMPLETE:
@@ -449,6 +453,9 @@ def card_detected(session: TableSession, seen: CardDetected, out: list[Output]) 
             seat=seen.seat,
         )
         return session
+    if seen.zone in ("burn", "board"):  # RP-8-F: the card stands, the alert goes out
+        refuse_while_held(session, f"card {seen.card} read at the {seen.zone}",
+                          "runout_card_early", seen.at_ms, out)
     if seen.zone == "burn":
         session = evolve(session, burn_cards=(*session.burn_cards, seen.card))
     elif seen.zone == "board":

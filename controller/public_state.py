@@ -142,6 +142,7 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "paused": session.paused,
         "hand_for_hand": session.hand_for_hand,
         "deal_held": session.deal_held is not None,  # RP-8: waiting for the room's deal_next
+        "runout_held": session.runout_held,  # RP-8-F: all in and called, cards stay down
         "clock": _player_clock(session),
         "penalties": penalties_json(session),
         "button": hand.button if hand is not None else session.table.button,

@@ -16,6 +16,7 @@ from pokertable.controller.floor_inputs import (
     seated_during_misdeal,
 )
 from pokertable.controller.hand_for_hand import deal_next, set_hand_for_hand
+from pokertable.controller.runout_hold import resume_runout
 from pokertable.controller.hand_routing import reader_step, run_event
 from pokertable.controller.inputs import (
     ConsolePress,
@@ -87,6 +88,8 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         return set_hand_for_hand(session, cmd, out)
     if cmd.command == "deal_next":  # RP-8: the room starts the next hand everywhere at once
         return deal_next(session, cmd, out)
+    if cmd.command == "resume_runout":  # RP-8-F: the held all-in runout goes on
+        return resume_runout(session, cmd, out)
     if cmd.command in ("break_start", "break_end"):
         reply(session, cmd, out, True)
         return evolve(session, paused=cmd.command == "break_start")

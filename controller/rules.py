@@ -460,6 +460,8 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "two_motion_raise": "42",
         "all_in_buttons": "RP-1",
         "hand_for_hand": "RP-8",
+        "hand_for_hand_payoff": "RP-8A",
+        "hand_for_hand_runout": "RP-8F",
         "final_table": "RP-9",
         # --- room seating citations (issue 16): room/seating.py, room/chip_race.py ---
         "random_seating": "7",
@@ -558,6 +560,7 @@ class RuleProfile:
     color_up: ColorUp = ColorUp.RACE_THEN_EXCHANGE  # R24
     penalties: PenaltyScheme = PenaltyScheme.MISSED_HANDS  # R71
     hand_for_hand_clock: HandForHandClock = HandForHandClock.DEDUCT_UP_TO_3_MIN  # RP-8-B
+    hand_for_hand_runout_held: bool = True  # RP-8-F: all in and called, cards stay down
     rebuy: RebuyRule = RebuyRule.ANNOUNCED_PLAYS_BEHIND  # R27
     deck_change: DeckChange = DeckChange.PUSH_LEVEL_OR_HOUSE  # R26
     leave_table: LeaveTable = LeaveTable.PENALTY  # R31

@@ -79,6 +79,7 @@ class TableSession:
     hand_for_hand: bool = False
     deal_held: int | None = None  # at_ms of a hand start held for the room (RP-8 hand-for-hand)
     deal_released: bool = False  # the room released the next hand (``deal_next``, RP-8)
+    runout_held: bool = False  # all in and called under hand-for-hand: cards stay down, RP-8-F
     penalties: tuple[tuple[int, int, tuple[str, ...]], ...] = ()  # (seat, hands left, rules) R71
     disqualified: tuple[int, ...] = ()  # R71-D: seats whose chips leave play when the hand ends
     absent: frozenset[int] = frozenset()
