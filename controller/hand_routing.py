@@ -43,8 +43,8 @@ from pokertable.controller.model import (
 )
 from pokertable.controller.penalties import on_penalty
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.runout_hold import hold_runout, refuse_while_held
 from pokertable.controller.rulings import Ruling, RulingKind
+from pokertable.controller.runout_hold import hold_runout, refuse_while_held
 from pokertable.controller.session_outputs import event_out, raise_floor, warn
 from pokertable.controller.session_state import Output, TableSession, set_pair
 from pokertable.controller.stack_zones import stack_moved

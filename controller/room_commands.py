@@ -16,7 +16,6 @@ from pokertable.controller.floor_inputs import (
     seated_during_misdeal,
 )
 from pokertable.controller.hand_for_hand import deal_next, set_hand_for_hand
-from pokertable.controller.runout_hold import resume_runout
 from pokertable.controller.hand_routing import reader_step, run_event
 from pokertable.controller.inputs import (
     ConsolePress,
@@ -40,6 +39,7 @@ from pokertable.controller.model import (
 from pokertable.controller.oot_answers import answer_action
 from pokertable.controller.penalties import record_penalty
 from pokertable.controller.rulings import Ruling, RulingKind
+from pokertable.controller.runout_hold import resume_runout
 from pokertable.controller.session_outputs import event_out, reply
 from pokertable.controller.session_state import Output, TableSession
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from pokertable.room.chipcounts import Entries, as_csv, leaderboard
 from pokertable.room.clock import StructureError, TournamentClock, parse_structure
+from pokertable.room.finishing import Finishes, players_left
 from pokertable.room.hand_for_hand import HandForHand
 from pokertable.room.inbound import json_object
 from pokertable.room.player_clocks import PlayerClocks
@@ -46,7 +47,8 @@ class ClockService:
 
     def __init__(self, *, host: str, port: int, venue: str, structure_text: str,
                  login: tuple[str, str], export_dir: Path | None = None,
-                 hand_for_hand: HandForHand | None = None) -> None:
+                 hand_for_hand: HandForHand | None = None,
+                 finishes: Finishes | None = None) -> None:
         import paho.mqtt.client as mqtt
         from paho.mqtt.enums import CallbackAPIVersion
 
@@ -58,6 +60,7 @@ class ClockService:
         self._states: dict[str, dict[str, Any]] = {}
         self._offline: set[str] = set()  # tables whose status is not online (not waited for)
         self.h4h = hand_for_hand or HandForHand()
+        self.finishes = finishes or Finishes()  # who busted on which hand, and the place
         self.player_clocks = PlayerClocks()
         self._told: list[tuple[str, dict[str, Any]]] = []  # table commands to send (locked)
         self.entries = Entries()
@@ -108,6 +111,9 @@ class ClockService:
             table = message.topic.split("/")[-2]
             with self._lock:
                 self._states[table] = payload
+                self.finishes = self.finishes.seen(  # RP-8-A: busts on one H4H hand tie
+                    table, payload, players_left=players_left(self._states),
+                    hand_for_hand=self.h4h.hands if self.h4h.on else None)
                 self.player_clocks = self.player_clocks.seen(table, payload, _now_ms())
         self._wake.set()
 
@@ -144,7 +150,9 @@ class ClockService:
 
     def _board(self) -> dict[str, Any]:
         with self._lock:
-            return leaderboard(self._states, self.entries)
+            board = leaderboard(self._states, self.entries)
+            board["eliminated"] = self.finishes.rows()
+            return board
 
     def _export(self, board: dict[str, Any]) -> None:
         """CSV and JSON of the leaderboard into ``export_dir``, named by the wall time."""
@@ -165,6 +173,7 @@ class ClockService:
             with self._lock:
                 playing = {t: s for t, s in self._states.items() if t not in self._offline}
                 self.h4h, self.clock, release = self.h4h.step(playing, self.clock, now)
+                self.h4h, runouts = self.h4h.release_runouts(playing)  # RP-8-F
                 self.clock, changes = self.clock.advance(now)
                 clock, h4h, told = self.clock, self.h4h, self._told
                 waiting = h4h.waiting_for(playing) if h4h.on else []
@@ -190,7 +199,9 @@ class ClockService:
             if release:  # RP-8: every table is between hands; the next starts everywhere
                 self._tell("deal_next", None)
             for table, seat in expired:  # R29: the player's time is up
-                self._command(table, "clock_expired", seat)
+                self._command(table, "clock_expired", f"seat {seat}'s time is up")
+            for table in runouts:  # RP-8-F: every other table is done, run the cards out
+                self._command(table, "resume_runout", "every other table has finished its hand")
             if self._export_asked:
                 self._export_asked = False
                 self._export(board)
@@ -212,10 +223,11 @@ class ClockService:
             self._wake.wait(timeout=wait_ms / 1000)
             self._wake.clear()
 
-    def _command(self, table: str, command: str, seat: int) -> None:
-        """A command to one table (R29's ``clock_expired``), on the director's topic."""
+    def _command(self, table: str, command: str, why: str) -> None:
+        """A command to one table (R29's ``clock_expired``, RP-8-F's ``resume_runout``), on
+        the director's topic."""
         payload = {"command": command, "request_id": f"clock-{time.time_ns():x}",
-                   "note": f"by the tournament clock: seat {seat}'s time is up"}
+                   "note": f"by the tournament clock: {why}"}
         self.client.publish(f"{self.base}/{table}/cmd/director", json.dumps(payload), qos=1)
 
     def _tell(self, command: str, level: dict[str, Any] | None, **fields: Any) -> None:
@@ -264,13 +276,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"pokertable clock: --rules {args.rules} --h4h-minutes {args.h4h_minutes}: "
               f"{error}", file=sys.stderr)
         return 78
+    from pokertable.controller.profiles import load_profile
+
+    payoff = load_profile(args.rules).cite("hand_for_hand_payoff")  # RP-8-A ties
     try:
         text = args.structure.read_text("utf-8")
         service = ClockService(host=host, port=port, venue=args.venue,
                                structure_text=text,
                                login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")),
                                export_dir=args.export_dir,
-                               hand_for_hand=room_h4h)
+                               hand_for_hand=room_h4h,
+                               finishes=Finishes(payoff))
     except (OSError, StructureError, ValueError) as error:
         print(f"pokertable clock: {args.structure}: {error}", file=sys.stderr)
         return 78

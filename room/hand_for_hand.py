@@ -15,6 +15,10 @@ stops between hands and loses a fixed time per hand, as the profile's
   hand then in progress counts as the first hand: at the start of every following hand the
   clock is set ``minutes_per_hand`` lower (17:30 -> 15:30 -> 13:30).
 
+An all-in and call during hand-for-hand stays face down (RP-8-F, the table's
+``runout_held``) until the room's ``resume_runout``: ``release_runouts`` sends it once
+every other table in play is done with its hand.
+
 Blinds go up when the time runs out (RP-8-D): ``TournamentClock.advance`` moves on while
 the clock is stopped. Time comes in as an argument, so every step is tested without waiting.
 
@@ -79,6 +83,8 @@ class HandForHand:
     """Each table's hand number when the room last released a hand (None: not yet)."""
     hands: int = 0
     """Hand-for-hand hands released so far."""
+    runouts: tuple[tuple[str, str], ...] = ()
+    """(table, hand id) of every held all-in runout the room released (RP-8-F)."""
 
     def __post_init__(self) -> None:
         if self.minutes_per_hand < 0:
@@ -132,3 +138,21 @@ class HandForHand:
             sorted((t, int(s.get("hand_number", 0))) for t, s in states.items() if in_play(s))
         )
         return replace(self, released=released, hands=self.hands + 1), clock, True
+
+    def release_runouts(
+        self, states: Mapping[str, Mapping[str, Any]]
+    ) -> tuple[HandForHand, list[str]]:
+        """RP-8-F "until instructed": a table holding an all-in runout face down runs it
+        out once every other table in play has finished its hand (or holds one too), so
+        the room knows who is left before the cards decide. Each runout is released once."""
+        if not self.on:
+            return self, []
+        held = {
+            t: str(s.get("hand_id"))
+            for t, s in states.items()
+            if s.get("runout_held") and (t, str(s.get("hand_id"))) not in self.runouts
+        }
+        if not held or any(t not in held and not states[t].get("runout_held")
+                           for t in self.waiting_for(states)):
+            return self, []
+        return replace(self, runouts=(*self.runouts, *sorted(held.items()))), sorted(held)

@@ -73,7 +73,8 @@ def test_TDA24_RP8F_D1_all_in_and_call_during_hand_for_hand_stays_face_down() ->
     table.street("6c", "2s")
     table.press("confirm")
     assert table.hand.phase is Phase.COMPLETE
-    assert {s.seat: s.stack for s in table.session.table.seats} == {1: 4900, 3: 10100}  # the small blind folded
+    stacks = {s.seat: s.stack for s in table.session.table.seats}
+    assert stacks == {1: 4900, 3: 10100}  # aces hold; the small blind folded
 
 
 def test_TDA24_RP8F_a_release_with_no_runout_held_is_refused() -> None:

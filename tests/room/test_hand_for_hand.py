@@ -226,3 +226,34 @@ def test_clock_refuses_a_room_profile_or_time_per_hand_it_cannot_run(
     assert "RP-8-B: at most 3 minutes per hand" in capsys.readouterr().err
     assert main([*base, "--rules", "tda-2025"]) == 78
     assert "unknown profile 'tda-2025'" in capsys.readouterr().err
+
+
+def test_TDA24_RP8F_the_room_releases_a_held_runout_once_every_other_table_is_done() -> None:
+    clock = TournamentClock.start(parse_structure(STRUCTURE), now_ms=0)
+    h4h, clock = HandForHand().announce(clock, 0)
+    room = _room((3, "flop"), (5, "turn"))
+    room["t1"] = {**room["t1"], "hand_id": "t1-h00003", "runout_held": True}
+    h4h, due = h4h.release_runouts(room)
+    assert due == []  # t2 is still playing its hand: the all-in waits face down
+    room["t2"] = {**room["t2"], "street": "complete"}
+    h4h, due = h4h.release_runouts(room)
+    assert due == ["t1"]
+    h4h, again = h4h.release_runouts(room)  # the table has not said so yet: told once
+    assert again == []
+    h4h, clock, release = h4h.step(room, clock, MINUTE)
+    assert not release  # the held table's hand is not over: no next hand anywhere
+    room["t1"] = {**room["t1"], "street": "complete", "runout_held": False}
+    h4h, clock, release = h4h.step(room, clock, MINUTE)
+    assert release
+
+
+def test_TDA24_RP8F_two_held_runouts_are_released_together() -> None:
+    clock = TournamentClock.start(parse_structure(STRUCTURE), now_ms=0)
+    h4h, clock = HandForHand().announce(clock, 0)
+    room = {
+        name: {"hand_number": 1, "hand_id": f"{name}-h1", "street": "flop", "seats": SEATS,
+               "runout_held": True}
+        for name in ("t1", "t2")
+    }
+    assert h4h.release_runouts(room)[1] == ["t1", "t2"]
+    assert HandForHand().release_runouts(room)[1] == []  # not playing hand-for-hand
