@@ -59,12 +59,14 @@ SEATS = [
 
 
 def in_play(state: Mapping[str, Any]) -> bool:
-    """A table that can deal: two or more players with chips."""
+    """A table that can deal: two or more players with chips (all in counts: his chips are
+    in the pot, and the hand is still on)."""
     return (
         sum(
             1
             for s in state.get("seats", [])
-            if s.get("stack", 0) > 0 and s.get("status") != "empty"
+            if (s.get("stack", 0) > 0 and s.get("status") != "empty")
+            or s.get("status") == "all_in"
         )
         >= 2
     )
@@ -125,8 +127,8 @@ class HandForHand:
         self, states: Mapping[str, Mapping[str, Any]], clock: TournamentClock, now_ms: int
     ) -> tuple[HandForHand, TournamentClock, bool]:
         """After a table's state changed: release the next hand when every table is done."""
-        if not self.on or self.waiting_for(states):
-            return self, clock, False
+        if not self.on or self.waiting_for(states) or not any(map(in_play, states.values())):
+            return self, clock, False  # (no table in play yet: nothing to release)
         per_hand = self.minutes_per_hand * 60_000
         if self.scheme is HandForHandClock.FIXED_2_MIN_PER_HAND:
             clock = clock.add_time(-per_hand)  # set lower at the start of every next hand

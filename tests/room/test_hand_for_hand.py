@@ -257,3 +257,15 @@ def test_TDA24_RP8F_two_held_runouts_are_released_together() -> None:
     }
     assert h4h.release_runouts(room)[1] == ["t1", "t2"]
     assert HandForHand().release_runouts(room)[1] == []  # not playing hand-for-hand
+
+
+def test_TDA24_RP8_a_table_whose_players_are_all_in_is_still_waited_for() -> None:
+    clock = TournamentClock.start(parse_structure(STRUCTURE), now_ms=0)
+    h4h, clock = HandForHand().announce(clock, 0)
+    assert h4h.step({}, clock, 0)[2] is False  # no table heard yet: nothing to release
+    all_in = [{"seat": 1, "stack": 0, "status": "all_in"},
+              {"seat": 2, "stack": 0, "status": "all_in"}]
+    room = _room((3, "complete"), (5, "turn"))
+    room["t2"] = {**room["t2"], "seats": all_in}
+    h4h, clock, release = h4h.step(room, clock, MINUTE)
+    assert not release and h4h.waiting_for(room) == ["t2"]
