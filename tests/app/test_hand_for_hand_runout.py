@@ -11,7 +11,7 @@ from pokertable.controller.public_state import table_state
 from pokertable.mqtt.payloads import validate
 from tests.app.rules_table import RulesTable
 
-HOLES = {1: ("7c", "2d"), 2: ("Ks", "Kd"), 3: ("As", "Ad")}
+HOLES: dict[int, tuple[str, ...]] = {1: ("7c", "2d"), 2: ("Ks", "Kd"), 3: ("As", "Ad")}
 
 
 def _state(table: RulesTable) -> dict[str, Any]:
@@ -50,7 +50,7 @@ def test_TDA24_RP8F_D1_all_in_and_call_during_hand_for_hand_stays_face_down() ->
     assert _state(table)["runout_held"] is True
 
     table.press("confirm")  # the dealer tries to table the hands: refused
-    assert [r["rule_ids"] for r in table.rulings(table.out[-1:])] == [["TDA2024-RP-8F"]]
+    assert [r["rule_ids"] for r in table.rulings(tuple(table.out[-1:]))] == [["TDA2024-RP-8F"]]
     assert not any(s.shown for s in table.hand.seats)
     assert table.hand.phase is Phase.DEALING
 

@@ -90,6 +90,14 @@ def test_TDA24_RP8B_more_than_three_minutes_a_hand_is_refused() -> None:
     assert hand_for_hand("clubs-nz-2022", 2).scheme is HandForHandClock.FIXED_2_MIN_PER_HAND
 
 
+def room_clock(port: int) -> ClockService:
+    """The venue's clock process (not started) for the tables on ``port``: TDA 2024,
+    2 minutes per hand-for-hand hand."""
+    return ClockService(host="127.0.0.1", port=port, venue="club", structure_text=STRUCTURE,
+                        login=("clock", USERS["clock"]),
+                        hand_for_hand=hand_for_hand("tda-2024", 2))
+
+
 def _fold_out(rig: TableRig, hand: int) -> dict[str, Any]:
     """Heads-up: the button (small blind) folds; the hand is over."""
     rig.overlay.wait_state(
@@ -125,14 +133,7 @@ def test_hand_for_hand_across_two_tables_from_the_floor_console(
 ) -> None:
     t9 = table([(1, "Ann", 5000), (2, "Bob", 5000)], 1)
     t8 = table([(1, "Cat", 5000), (2, "Dan", 5000)], 1, table_id="t8", broker=t9.broker)
-    service = ClockService(
-        host="127.0.0.1",
-        port=t9.broker.port,
-        venue="club",
-        structure_text=STRUCTURE,
-        login=("clock", USERS["clock"]),
-        hand_for_hand=hand_for_hand("tda-2024", 2),
-    )
+    service = room_clock(t9.broker.port)
     status = Watcher(
         t9.broker.port,
         "overlay",

@@ -9,13 +9,13 @@ and the leaderboard gives them the same finishing place (RP-8-A)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
 
-from pokertable.room.clock_service import ClockService, hand_for_hand
-from tests.app.table_rig import USERS, TableRig, Watcher
-from tests.room.test_clock import STRUCTURE
+from tests.app.table_rig import TableRig, Watcher
+from tests.room.test_hand_for_hand import room_clock
 from tests.waiting import wait_for
 
 BOARD = (("burn", "3c"), ("board", "4h"), ("board", "8s"), ("board", "9d"), ("burn", "5c"),
@@ -39,6 +39,10 @@ def _all_in_and_call(rig: TableRig, holes: dict[int, tuple[str, str]]) -> None:
     rig.button("check_call")
 
 
+def _released(rig: TableRig) -> bool:
+    return any(e["kind"] == "runout_released" for e in rig.overlay.on("/events"))
+
+
 def _rulings(rig: TableRig) -> list[dict[str, Any]]:
     return [r for e in rig.overlay.on("/events") for r in e["rulings"]]
 
@@ -49,14 +53,7 @@ def test_TDA24_RP8F_and_RP8A_all_ins_on_one_hand_for_hand_hand_at_two_tables(
 ) -> None:
     t9 = table([(1, "Ann", 5000), (2, "Bob", 2000)], 1)
     t8 = table([(1, "Cat", 5000), (2, "Dan", 3000)], 1, table_id="t8", broker=t9.broker)
-    service = ClockService(
-        host="127.0.0.1",
-        port=t9.broker.port,
-        venue="club",
-        structure_text=STRUCTURE,
-        login=("clock", USERS["clock"]),
-        hand_for_hand=hand_for_hand("tda-2024", 2),
-    )
+    service = room_clock(t9.broker.port)
     board = Watcher(t9.broker.port, "overlay", ("pokertable/v1/club/leaderboard",),
                     client_id="rig-overlay-leaderboard")
     service.start()
@@ -77,13 +74,11 @@ def test_TDA24_RP8F_and_RP8A_all_ins_on_one_hand_for_hand_hand_at_two_tables(
                         for r in _rulings(t9)),
             "the RP-8-F alert for the early burn",
         )
-        assert t9.overlay.state()["runout_held"]  # t8 still plays: the room waits
+        assert (t9.overlay.state() or {})["runout_held"]  # t8 still plays: the room waits
 
         _all_in_and_call(t8, {1: ("Qs", "Qd"), 2: ("7s", "7d")})
         for rig in (t9, t8):  # both tables wait: the room runs them out
-            wait_for(lambda r=rig: any(e["kind"] == "runout_released"
-                                       for e in r.overlay.on("/events")),
-                     f"the runout released at {rig.table_id}")
+            wait_for(partial(_released, rig), f"the runout released at {rig.table_id}")
             kinds = [e["kind"] for e in rig.overlay.on("/events")]
             held = [e["kind"] for e in rig.overlay.on("/events")
                     if any(r["text"].startswith("all in and called during hand-for-hand")
