@@ -169,7 +169,8 @@ function renderTable(id) {
   if (!state) return;
   el.querySelector(".hand").textContent = `hand ${state.hand_number}` +
     (state.paused ? " · paused" : "") + (state.hand_for_hand ? " · hand-for-hand" : "") +
-    (state.deal_held ? " · dealer ready, waiting for the room" : "");
+    (state.deal_held ? " · dealer ready, waiting for the room" : "") +
+    (state.runout_held ? " · all in and called: cards face down until the room says (RP-8-F)" : "");
   const penalties = state.penalties || [];
   const inHand = state.street !== null && state.street !== "complete";
   el.querySelector(".penalties").textContent = penalties.length ? "On penalty: " +

@@ -1,10 +1,12 @@
 """All-ins during hand-for-hand across two real tables (TDA 2024 RP-8-A and RP-8-F): two
-``pokertable run`` processes on simulated felt, the clock process, real mosquitto.
+``pokertable run`` processes on simulated felt, the clock process, the floor console in
+Debian's Chromium, real mosquitto.
 
 Both tables go all in and called on the same hand-for-hand hand: each holds its runout
-face down (``runout_held``); a card burned early raises an RP-8-F alert; once both tables
-are waiting the clock sends ``resume_runout``, the boards run out, both short stacks bust
-and the leaderboard gives them the same finishing place (RP-8-A)."""
+face down (``runout_held``); a card burned early raises an RP-8-F alert. The director
+runs t9's out from the console; t8's waits until t9's hand is over, then the clock sends
+``resume_runout``. Both short stacks bust and the leaderboard gives them the same
+finishing place (RP-8-A)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ from typing import Any
 
 import pytest
 
+from pokertable.room.floor_service import console
 from tests.app.table_rig import TableRig, Watcher
+from tests.room.conftest import ARTIFACTS, signed_in
 from tests.room.test_hand_for_hand import room_clock
 from tests.waiting import wait_for
 
@@ -39,6 +43,15 @@ def _all_in_and_call(rig: TableRig, holes: dict[int, tuple[str, str]]) -> None:
     rig.button("check_call")
 
 
+def _run_out(rig: TableRig, cards: tuple[tuple[str, str], ...]) -> None:
+    rig.overlay.wait_state(lambda s: not s["runout_held"], f"{rig.table_id} released")
+    for zone, card in cards:
+        rig.deal(zone, card)
+    rig.overlay.wait_state(lambda s: len(s["board"]) == 5, f"{rig.table_id}'s board")
+    rig.button("confirm")  # the dealer: hands tabled
+    rig.overlay.wait_state(lambda s: s["street"] == "complete", f"{rig.table_id}'s award")
+
+
 def _released(rig: TableRig) -> bool:
     return any(e["kind"] == "runout_released" for e in rig.overlay.on("/events"))
 
@@ -47,9 +60,9 @@ def _rulings(rig: TableRig) -> list[dict[str, Any]]:
     return [r for e in rig.overlay.on("/events") for r in e["rulings"]]
 
 
-@pytest.mark.needs("mosquitto", "micropython")
+@pytest.mark.needs("mosquitto", "micropython", "chromium")
 def test_TDA24_RP8F_and_RP8A_all_ins_on_one_hand_for_hand_hand_at_two_tables(
-    table: Callable[..., TableRig],
+    table: Callable[..., TableRig], browser: Any
 ) -> None:
     t9 = table([(1, "Ann", 5000), (2, "Bob", 2000)], 1)
     t8 = table([(1, "Cat", 5000), (2, "Dan", 3000)], 1, table_id="t8", broker=t9.broker)
@@ -58,7 +71,10 @@ def test_TDA24_RP8F_and_RP8A_all_ins_on_one_hand_for_hand_hand_at_two_tables(
                     client_id="rig-overlay-leaderboard")
     service.start()
     assert service.subscribed.wait(60), "the clock could not subscribe"
+    server = console("club", f"ws://127.0.0.1:{t9.broker.ws_port}")
+    server.start()
     try:
+        page = signed_in(browser, server.url, "director", ("t8", "t9"))
         t9.director.publish("pokertable/v1/club/clock/control",
                             {"command": "hand_for_hand", "enabled": True})
         for rig in (t9, t8):
@@ -75,22 +91,22 @@ def test_TDA24_RP8F_and_RP8A_all_ins_on_one_hand_for_hand_hand_at_two_tables(
             "the RP-8-F alert for the early burn",
         )
         assert (t9.overlay.state() or {})["runout_held"]  # t8 still plays: the room waits
+        t9_card = page.locator(".table[data-table='t9']")
+        t9_card.locator(".hand").filter(has_text="cards face down").wait_for(timeout=60_000)
+        page.screenshot(path=str(ARTIFACTS / "floor-runout-held.png"), full_page=True)
+        t9_card.locator("button[data-command='resume_runout']").click()  # the director
+        wait_for(partial(_released, t9), "t9's runout released from the console")
+        _run_out(t9, BOARD[1:])
 
-        _all_in_and_call(t8, {1: ("Qs", "Qd"), 2: ("7s", "7d")})
-        for rig in (t9, t8):  # both tables wait: the room runs them out
-            wait_for(partial(_released, rig), f"the runout released at {rig.table_id}")
+        _all_in_and_call(t8, {1: ("Qs", "Qd"), 2: ("7s", "7d")})  # every other table done:
+        wait_for(partial(_released, t8), "t8's runout released by the clock")
+        for rig in (t9, t8):
             kinds = [e["kind"] for e in rig.overlay.on("/events")]
             held = [e["kind"] for e in rig.overlay.on("/events")
                     if any(r["text"].startswith("all in and called during hand-for-hand")
                            for r in e["rulings"])]
             assert held and kinds.index(held[0]) < kinds.index("runout_released")
-            rig.overlay.wait_state(lambda s: not s["runout_held"], "the released state")
-        for rig in (t9, t8):
-            for zone, card in BOARD[1:] if rig is t9 else BOARD:
-                rig.deal(zone, card)
-            rig.overlay.wait_state(lambda s: len(s["board"]) == 5, f"{rig.table_id}'s board")
-            rig.button("confirm")  # the dealer: hands tabled
-            rig.overlay.wait_state(lambda s: s["street"] == "complete", "the award")
+        _run_out(t8, BOARD)
 
         final = wait_for(
             lambda: next((b for b in reversed(board.on("/leaderboard"))
@@ -103,5 +119,6 @@ def test_TDA24_RP8F_and_RP8A_all_ins_on_one_hand_for_hand_hand_at_two_tables(
             ("Bob", "t9-h00001", 3, 2, ["TDA2024-RP-8A"]),
             ("Dan", "t8-h00001", 3, 2, ["TDA2024-RP-8A"])]
     finally:
+        server.stop()
         service.stop()
         board.stop()
