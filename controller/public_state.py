@@ -142,7 +142,8 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "paused": session.paused,
         "hand_for_hand": session.hand_for_hand,
         "deal_held": session.deal_held is not None,  # RP-8: waiting for the room's deal_next
-        "runout_held": session.runout_held,  # RP-8-F: all in and called, cards stay down
+        # RP-8-F: all in and called during hand-for-hand, the cards stay down
+        "runout_held": session.runout_held and street not in (None, "complete"),
         "clock": _player_clock(session),
         "penalties": penalties_json(session),
         "button": hand.button if hand is not None else session.table.button,

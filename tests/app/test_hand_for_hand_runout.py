@@ -108,3 +108,28 @@ def test_TDA11_no_RP8F_the_runout_goes_on_during_hand_for_hand() -> None:
     assert _state(table)["runout_held"] is False
     _run_out_and_table(table)
     assert table.hand.phase is Phase.COMPLETE
+
+
+def test_TDA24_RP8F_all_in_and_call_on_the_river_waits_for_the_room_to_table() -> None:
+    table = RulesTable({1: 5000, 2: 3000}, button=1)
+    table.command("hand_for_hand", source="clock", enabled=True)
+    table.command("deal_next", source="clock")
+    table.press("hand_start")
+    table.deal({2: ("Ks", "Kd"), 1: ("As", "Ad")})
+    table.press("check_call")  # the button calls, the big blind checks
+    table.press("check_call")
+    for burn, *cards in (("3c", "4h", "8s", "9d"), ("5c", "Jc"), ("6c", "2s")):
+        table.street(burn, *cards)
+        if len(table.hand.board) < 5:
+            table.press("check_call")
+            table.press("check_call")
+    table.press("all_in")  # the big blind shoves the river, the button calls
+    table.press("check_call")
+    assert table.hand.phase is Phase.SHOWDOWN and _state(table)["runout_held"] is True
+    table.press("confirm")  # no hand is tabled before the room says so
+    assert not any(s.shown for s in table.hand.seats)
+    table.command("resume_runout")
+    table.press("confirm")
+    assert table.hand.phase is Phase.COMPLETE
+    assert _state(table)["runout_held"] is False
+    assert {s.seat: s.stack for s in table.session.table.seats} == {1: 8000}
