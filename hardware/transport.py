@@ -166,6 +166,23 @@ class NodeLink(serial.threaded.Protocol):  # type: ignore[misc]
         return True
 
 
+class _PortReader(serial.threaded.ReaderThread):  # type: ignore[misc]  # pyserial is untyped
+    """pyserial's reader thread, except that an unplugged adapter's EIO from ``in_waiting``
+    (an ``OSError``, which pyserial 3.5 does not catch as it does ``SerialException``) ends
+    the connection like any other I/O error: ``connection_lost`` is called and no traceback
+    reaches the log on every unplug."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except OSError as error:
+            self.alive = False
+            protocol = getattr(self, "protocol", None)
+            self.protocol = None
+            if protocol is not None:
+                protocol.connection_lost(error)
+
+
 class PortSupervisor:
     """Keeps one port open: opens it, runs a ReaderThread, and reopens after an unplug.
 
@@ -246,7 +263,7 @@ class PortSupervisor:
             opened_at = time.monotonic()
             self._missing_alerted = False  # a later outage alerts the room again
             link = NodeLink(self.session, self.url)
-            reader = serial.threaded.ReaderThread(port, lambda link=link: link)
+            reader = _PortReader(port, lambda link=link: link)
             self._reader = reader
             self.link = link
             reader.start()
