@@ -101,6 +101,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="one JSON object per hand per line instead of readable text",
     )
     parser.add_argument("--rulings", action="store_true", help="with --json: include every ruling")
+    parser.add_argument(
+        "--profile",
+        default="tda-2024",
+        help="rule profile the table played (default: tda-2024; a disputed hand from a table "
+        "on another profile is replayed under that one; see 'pokertable rules')",
+    )
 
 
 def render_text(result: ReplayResult) -> str:
@@ -117,12 +123,21 @@ def render_text(result: ReplayResult) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    rules = TDA_2024
+    if args.profile != "tda-2024":  # the default needs no TOML read (start-up time)
+        from pokertable.controller.profiles import ProfileError, load_profile
+
+        try:
+            rules = load_profile(args.profile)
+        except ProfileError as exc:
+            print(f"pokertable replay: --profile: {exc}", file=sys.stderr)
+            return 2
     failures = 0
     for path in args.files:
         try:
             for hand in load_hands(path):
                 try:
-                    result = replay_hand(hand)
+                    result = replay_hand(hand, rules)
                 except PhhError as exc:
                     print(f"error: {exc}", file=sys.stderr)
                     failures += 1

@@ -92,3 +92,20 @@ def test_ci_runs_the_readme_test_command() -> None:
     ci = (REPO / ".ci" / "run").read_text()
     assert "README.md" in ci and "sed -n 2p" in ci  # CI extracts and runs the second command
     assert "pytest" in commands[1]
+
+
+def test_a_hand_from_a_table_on_another_profile_is_replayed_under_that_profile(
+    tmp_path: Path,
+) -> None:
+    text = GOOD.format(actions=", ".join([*BASE, '"p3 f"', '"p1 cbr 300"', '"p2 f"']))
+    default = _replay(tmp_path, text, "--json", "--rulings")
+    t11 = _replay(tmp_path, text, "--json", "--rulings", "--profile", "tda-2011")
+    assert default.returncode == 0 and t11.returncode == 0, (default.stderr, t11.stderr)
+    ids = {
+        name: {i for r in json.loads(proc.stdout)["rulings"] for i in r["rule_ids"]}
+        for name, proc in (("tda-2024", default), ("tda-2011", t11))
+    }
+    assert ids["tda-2024"] and all(i.startswith("TDA2024-") for i in ids["tda-2024"])
+    assert ids["tda-2011"] and all(i.startswith("TDA2011") for i in ids["tda-2011"])
+    bad = _replay(tmp_path, text, "--profile", "tda-2042")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--profile" in bad.stderr
