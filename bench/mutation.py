@@ -103,6 +103,27 @@ TARGETS: dict[str, Target] = {
             "tests/app/test_session_read_order.py",  # the read window (burn due, first card)
         ),
     ),
+    # The dedupe, both sides: the table answers a repeated request_id again without applying
+    # it (``process`` decides, ``_apply`` remembers, ``_answer_again`` answers), and a
+    # consumer drops QoS 1 repeats by session and seq (``TableView.accept``, through
+    # ``Room.apply``). Only those functions' lines are mutated.
+    "dedupe-app": Target(
+        "controller/app.py",
+        (
+            "tests/app/test_mutants_request_ids.py",
+            "tests/app/test_journal_files.py",  # the replay: the last input applied too
+            "tests/app/test_console_drives_the_table.py",  # outputs published, in order
+        ),
+        functions=("process", "_apply", "_answer_again"),
+    ),
+    "dedupe-watch": Target(
+        "mqtt/watch.py",
+        (
+            "tests/mqtt/test_mutants_dedupe.py",
+            "tests/mqtt/test_mqtt_watch.py::test_room_detects_gap_and_ignores_duplicates",
+        ),
+        functions=("accept",),
+    ),
 }
 
 
