@@ -249,3 +249,21 @@ def test_an_input_with_too_many_outputs_for_its_origins_is_refused(
             assert refused and f"produced {count} outputs" in str(exc)
         else:
             assert not refused, count
+
+
+def test_a_repeated_command_that_also_made_an_event_repeats_only_its_reply(
+    tmp_path: Path,
+) -> None:
+    """Hand-for-hand is answered and announced; a repeat is answered, never re-announced."""
+    app = TableApp(_config(tmp_path))
+    publisher = Origins()
+    app.publisher = publisher
+    app.recover()
+    payload = {"command": "hand_for_hand", "request_id": "h1", "enabled": True}
+    outputs = app.process(RoomCommand("hand_for_hand", "h1", payload, 1_000))
+    assert sorted(o.channel for o in outputs) == ["event", "reply"]
+    events = [c for c, _ in publisher.origins if c == "event"]
+    app.process(RoomCommand("hand_for_hand", "h1", dict(payload), 2_000))
+    assert [c for c, _ in publisher.origins if c == "event"] == events
+    assert publisher.replies == [publisher.replies[0]] * 2
+    assert publisher.replies[0]["ok"] is True and publisher.replies[0]["command"] == "hand_for_hand"
