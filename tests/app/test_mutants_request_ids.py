@@ -19,22 +19,28 @@ from pokertable.controller.inputs import RoomCommand
 
 
 class Replies:
-    """The ``Publisher`` interface, recording each reply with every keyword it was given."""
+    """The ``Publisher`` interface, recording each reply with every keyword it was given,
+    and the origin of every publish: the outbox keeps one message per origin, so a replay
+    that hands it the same origins again publishes nothing twice."""
 
     def __init__(self) -> None:
         self.replies: list[dict[str, Any]] = []
+        self.origins: list[tuple[str, int | None]] = []
 
     def publish_state(self, state: dict[str, Any], *, origin: int | None = None) -> int:
+        self.origins.append(("state", origin))
         return 0
 
     def publish_event(self, event: dict[str, Any], *, origin: int | None = None) -> int:
+        self.origins.append(("event", origin))
         return 0
 
     def publish_hole_cards(self, cards: dict[str, Any], *, origin: int | None = None) -> int:
         return 0
 
     def reply(self, request_id: str | None, **kwargs: Any) -> int:
-        kwargs.pop("origin", None)  # the first answer has a journal origin, a repeat none
+        # The first answer has a journal origin, a repeat none.
+        self.origins.append(("reply", kwargs.pop("origin", None)))
         self.replies.append({"request_id": request_id, **kwargs})
         return len(self.replies)
 
@@ -170,26 +176,6 @@ def test_only_room_commands_are_remembered_with_their_own_replies(tmp_path: Path
     assert publisher.replies[1]["ok"] is False and publisher.replies[1]["field"] == "seat"
 
 
-class Origins(Replies):
-    """Records the origin of every publish: the outbox keeps one message per origin, so a
-    replay that hands it the same origins again publishes nothing twice."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.origins: list[tuple[str, int | None]] = []
-
-    def publish_state(self, state: dict[str, Any], *, origin: int | None = None) -> int:
-        self.origins.append(("state", origin))
-        return 0
-
-    def publish_event(self, event: dict[str, Any], *, origin: int | None = None) -> int:
-        self.origins.append(("event", origin))
-        return 0
-
-    def reply(self, request_id: str | None, **kwargs: Any) -> int:
-        self.origins.append(("reply", kwargs.get("origin")))
-        return super().reply(request_id, **kwargs)
-
 
 def test_each_input_publishes_under_its_own_origins_and_a_replay_repeats_them(
     tmp_path: Path,
@@ -197,10 +183,7 @@ def test_each_input_publishes_under_its_own_origins_and_a_replay_repeats_them(
     from pokertable.controller.app import OUTPUTS_PER_INPUT
     from pokertable.controller.inputs import ConsolePress
 
-    app = TableApp(_config(tmp_path))
-    publisher = Origins()
-    app.publisher = publisher
-    app.recover()
+    app, publisher = _app(tmp_path)
     publisher.origins.clear()  # the opening state (no origin: nothing journalled yet)
     app.process(_seat("r1", 4, "Dan", 1_000))  # journal index 0
     app.process(ConsolePress("hand_start", 2_000))  # 1
@@ -224,10 +207,8 @@ def test_each_input_publishes_under_its_own_origins_and_a_replay_repeats_them(
     assert len(first) == len({o for _, o in first[:-1]}) + 1  # no origin used twice
     app.journal.close()
 
-    again = TableApp(_config(tmp_path))
-    replayed = Origins()
-    again.publisher = replayed
-    assert again.recover() == 6 and again.stats.inputs == 0
+    again, replayed = _app(tmp_path)
+    assert again.stats.replayed == 6 and again.stats.inputs == 0
     assert replayed.origins == first[:-1]
 
 
@@ -255,10 +236,7 @@ def test_a_repeated_command_that_also_made_an_event_repeats_only_its_reply(
     tmp_path: Path,
 ) -> None:
     """Hand-for-hand is answered and announced; a repeat is answered, never re-announced."""
-    app = TableApp(_config(tmp_path))
-    publisher = Origins()
-    app.publisher = publisher
-    app.recover()
+    app, publisher = _app(tmp_path)
     payload = {"command": "hand_for_hand", "request_id": "h1", "enabled": True}
     outputs = app.process(RoomCommand("hand_for_hand", "h1", payload, 1_000))
     assert sorted(o.channel for o in outputs) == ["event", "reply"]
