@@ -122,7 +122,7 @@ TARGETS: dict[str, Target] = {
             "tests/mqtt/test_mutants_dedupe.py",
             "tests/mqtt/test_mqtt_watch.py::test_room_detects_gap_and_ignores_duplicates",
         ),
-        functions=("accept",),
+        functions=("accept", "apply"),  # TableView.accept, and Room.apply that acts on it
     ),
 }
 

@@ -114,3 +114,23 @@ def test_sequence_numbers_past_small_integers_still_follow_on() -> None:
     assert view.accept("events", _msg(100_001)) == (True, False)
     assert view.accept("events", _msg(100_003)) == (True, True)
     assert view.gaps == 1
+
+
+def test_the_room_takes_a_status_as_is_and_ignores_what_it_does_not_know() -> None:
+    """Status is retained, not sequenced: taken whole, never a gap. Foreign topics, unknown
+    leaves and payloads that are not a JSON object change nothing."""
+    room = watch.Room()
+    topic = TableTopics("casino", "t07")
+    view = room.view("casino", "t07")
+    assert room.apply(topic.status, json.dumps({"state": "online"}).encode()) == (view, False)
+    assert view.status == "online"
+    assert room.apply(topic.status, b"{}") == (view, False) and view.status == "unknown"
+    for foreign, raw in (
+        (topic.clock, json.dumps(_msg(1)).encode()),  # the venue clock: not a table topic
+        (f"{topic.base}/zz", json.dumps(_msg(1)).encode()),  # a leaf watch does not read
+        (topic.reply, json.dumps(_msg(1)).encode()),
+        (topic.events, b"\xff\xfe"),  # not UTF-8
+        (topic.events, b"[1, 2]"),  # JSON, but not an object
+    ):
+        assert room.apply(foreign, raw) is None, foreign
+    assert view.status == "unknown" and view.last_seq == {} and not view.events
