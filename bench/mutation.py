@@ -17,6 +17,8 @@ would never be imported. Cosmic Ray mutates the real file and restores it after 
 mutant, so the installed namespace sees every mutant. If the job is killed half-way,
 ``git checkout`` the module it was on.
 
+The broker ACL is not Python: its mutants come from bench/acl_mutation.py.
+
 Every test run gets an empty bytecode cache (``PYTHONPYCACHEPREFIX``): a mutant that
 keeps the file's size within the same second would otherwise run the stale ``.pyc``.
 """
