@@ -49,6 +49,13 @@ class TableSection(_Strict):
     overrides: dict[str, str | int | float | bool] = Field(default_factory=dict)
     first_button: int | None = Field(default=None, ge=1, le=10)
 
+    @model_validator(mode="after")
+    def _not_a_room_topic(self) -> TableSection:
+        from pokertable.mqtt.topics import check_name
+
+        check_name("table", self.id)  # clock, leaderboard, seating are the room's topics
+        return self
+
 
 class LevelSection(_Strict):
     number: int = Field(ge=1)

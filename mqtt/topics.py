@@ -16,12 +16,21 @@ from dataclasses import dataclass
 
 ROOT = "pokertable/v1"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+VENUE_LEAVES = frozenset({"clock", "leaderboard", "seating"})
+"""The room's own topics under ``<venue>/``: a table of that name would share them (its
+login ``<venue>/clock`` could write the clock status every overlay reads), so no table
+may be called so."""
 
 
 def check_name(kind: str, name: str) -> str:
     """Reject venue/table names that would break the topic tree (``/``, ``+``, ``#``)."""
     if not NAME_PATTERN.fullmatch(name):
         raise ValueError(f"{kind} {name!r} must match {NAME_PATTERN.pattern}")
+    if kind == "table" and name in VENUE_LEAVES:
+        raise ValueError(
+            f"table {name!r} is the name of a room topic ({', '.join(sorted(VENUE_LEAVES))}): "
+            "choose another table name"
+        )
     return name
 
 

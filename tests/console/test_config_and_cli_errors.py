@@ -133,6 +133,14 @@ def test_unknown_pin_key_gets_a_did_you_mean(tmp_path: Path) -> None:
     assert problem.startswith("gpio.pins.fodl: unknown key; did you mean 'fold'?")
 
 
+def test_a_table_named_like_a_room_topic_is_refused(tmp_path: Path) -> None:
+    # <venue>/clock is the room's clock: a table "clock" would write what overlays read
+    path = tmp_path / "table.toml"
+    path.write_text(GOOD.replace('id = "t01"', 'id = "clock"'))
+    (problem,) = file_problems(path)
+    assert problem.startswith("table: ") and "'clock' is the name of a room topic" in problem
+
+
 def test_missing_secret_file_is_a_config_error(tmp_path: Path) -> None:
     path = tmp_path / "table.toml"
     path.write_text(GOOD + '\n[mqtt]\npassword_file = "mqtt.password"\n')
