@@ -200,6 +200,12 @@ class TableApp:
             return
         try:
             self.process(item)
+        except KeyboardInterrupt:
+            # The caller's own Ctrl-C (the demo's main thread submits inline), not an engine
+            # failure: it stops the caller. Handed to the engine thread it would kill that
+            # thread and leave the caller waiting on a table that no longer moves.
+            self._inline = False
+            raise
         except BaseException as exc:  # the engine thread raises it, as if it had failed
             self._inline_error = exc
             self._inline = False
