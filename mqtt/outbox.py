@@ -354,19 +354,30 @@ class Outbox:
             return report
 
     def pending(self, lane: str, *, after_id: int, now_ms: int, limit: int) -> list[OutboxRow]:
-        """Rows of ``lane`` after ``after_id`` that are due, oldest first."""
+        """Rows of ``lane`` after ``after_id`` that are due, oldest first, up to the first
+        row that is not due yet: a lane is released in order, so a later row whose release
+        time came out earlier (the wall clock stepped back under a broadcast delay) waits
+        for it instead of moving the caller's cursor past it for good."""
         with self._lock:
             recent = self._recent.get(lane)
             if recent is not None and after_id >= self._recent_from[lane]:
                 while recent and recent[0].id <= after_id:  # handed out already
                     self._recent_from[lane] = recent.popleft().id
-                due = [row for row in recent if row.release_at_ms <= now_ms]
-                return due[:limit]
+                due = []
+                for row in recent:
+                    if row.release_at_ms > now_ms or len(due) == limit:
+                        break
+                    due.append(row)
+                return due
             rows = self._db.execute(
                 "SELECT id, lane, stream, seq, topic, payload, retain, release_at_ms FROM outbox"
-                " WHERE lane = ? AND id > ? AND release_at_ms <= ? ORDER BY id LIMIT ?",
-                (lane, after_id, now_ms, limit),
+                " WHERE lane = ? AND id > ? ORDER BY id LIMIT ?",
+                (lane, after_id, limit),
             ).fetchall()
+        prefix = 0
+        while prefix < len(rows) and rows[prefix][7] <= now_ms:
+            prefix += 1
+        rows = rows[:prefix]
         seal = self._sealer
         return [
             OutboxRow(
@@ -383,12 +394,14 @@ class Outbox:
         ]
 
     def next_release_ms(self, lane: str, after_id: int) -> int | None:
-        """When the next not-yet-due row of ``lane`` becomes due (broadcast delay)."""
+        """When the lane's next row becomes due (broadcast delay): the first one after
+        ``after_id``, since the lane is released in order (``pending``)."""
         with self._lock:
-            (value,) = self._db.execute(
-                "SELECT MIN(release_at_ms) FROM outbox WHERE lane = ? AND id > ?", (lane, after_id)
+            row = self._db.execute(
+                "SELECT release_at_ms FROM outbox WHERE lane = ? AND id > ? ORDER BY id LIMIT 1",
+                (lane, after_id),
             ).fetchone()
-        return None if value is None else int(value)
+        return None if row is None else int(row[0])
 
     def has_pending(self, stream: str) -> bool:
         with self._lock:

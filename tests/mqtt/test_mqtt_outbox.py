@@ -170,3 +170,23 @@ def test_rows_handed_from_memory_match_the_table_after_drops():
     assert seen == [2, 3, 4, 5, 7, 8, 9, 10, 11, 12]
     assert [r.seq for r in box.pending("public", after_id=0, now_ms=0, limit=100)] == [
         9, 10, 11, 12]
+
+
+@pytest.mark.parametrize("reopened", [False, True], ids=["in-memory rows", "from the file"])
+def test_a_delayed_lane_is_released_in_order_when_the_clock_stepped_back(tmp_path, reopened):
+    """Release times come from the wall clock; when it steps back under a broadcast delay a
+    later row can come due first. It waits for the earlier one instead of being handed out
+    past it (which moved the bridge's cursor beyond the earlier row, never to be sent)."""
+    box = Outbox(tmp_path / "o.sqlite")
+    box.append("hole_cards", "t/s/1", _payload, lane="secure", release_at_ms=10_000)
+    box.append("hole_cards", "t/s/2", _payload, lane="secure", release_at_ms=8_000)
+    if reopened:
+        box.close()
+        box = Outbox(tmp_path / "o.sqlite")
+    assert box.pending("secure", after_id=0, now_ms=9_000, limit=10) == []
+    assert box.next_release_ms("secure", 0) == 10_000  # not 8,000: nothing would be due then
+    rows = box.pending("secure", after_id=0, now_ms=10_000, limit=10)
+    assert [r.topic for r in rows] == ["t/s/1", "t/s/2"]
+    assert [r.topic for r in box.pending("secure", after_id=0, now_ms=10_000, limit=1)] == [
+        "t/s/1"
+    ]

@@ -148,12 +148,14 @@ def test_removal_counts_down_and_ignores_an_unknown_row():
     assert box.has_pending("event") and not box.has_pending("state")
 
 
-def test_next_release_is_the_earliest_still_held():
+def test_next_release_is_that_of_the_next_row_in_order():
+    # the lane is released in order (pending), so the next wake-up is the next row's time,
+    # not the earliest of all: at 300 nothing could be handed out yet
     box = Outbox(":memory:")
     assert box.next_release_ms("secure", 0) is None
     box.append("hole_cards", "t/x", _payload, lane="secure", release_at_ms=900)
     box.append("hole_cards", "t/x", _payload, lane="secure", release_at_ms=300)
-    assert box.next_release_ms("secure", 0) == 300
+    assert box.next_release_ms("secure", 0) == 900
     first = _rows(box, "secure")[0]
     assert box.next_release_ms("secure", first.id) == 300
     assert box.next_release_ms("public", 0) is None
