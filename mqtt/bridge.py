@@ -162,6 +162,9 @@ class TableBridge:
         self._client.on_connect = self._on_connect
         self._client.on_subscribe = self._on_subscribe
         self._command_subscription: int | None = None
+        # "online" (on SUBACK, paho's thread) never lands after stop's "offline"
+        self._status_lock = threading.Lock()
+        self._stopping = False
         self._client.on_disconnect = self._on_disconnect
         self._client.on_publish = self._on_publish
         self._client.on_message = self._on_message
@@ -212,9 +215,11 @@ class TableBridge:
             return
         if self.connected:
             self.wait_delivered(drain_timeout)
-            info = self._client.publish(
-                self.topics.status, self._status_payload("offline"), QOS, retain=True
-            )
+            with self._status_lock:
+                self._stopping = True
+                info = self._client.publish(
+                    self.topics.status, self._status_payload("offline"), QOS, retain=True
+                )
             try:
                 info.wait_for_publish(drain_timeout)
             except (RuntimeError, ValueError):
@@ -376,19 +381,17 @@ class TableBridge:
         self._work.put(("connected",))
 
     def _on_subscribe(
-        self,
-        client: mqtt.Client,
-        userdata: Any,
-        mid: int,
-        reason_codes: list[ReasonCode],
+        self, client: mqtt.Client, userdata: Any, mid: int, reason_codes: list[ReasonCode],
         properties: Properties | None,
     ) -> None:
         if mid != self._command_subscription:
             return
-        refused = [str(code) for code in reason_codes if code.is_failure]
-        if refused:
+        if refused := [str(code) for code in reason_codes if code.is_failure]:
             log.error("broker refused the command subscriptions: %s", ", ".join(refused))
-        client.publish(self.topics.status, self._status_payload("online"), QOS, retain=True)
+        with self._status_lock:
+            if self._stopping:
+                return
+            client.publish(self.topics.status, self._status_payload("online"), QOS, retain=True)
         # A broker restart without persistence forgets retained state: re-publish the last one
         # unless a newer one is still queued (then the queue delivers it, in order).
         if not self._outbox.has_pending("state"):

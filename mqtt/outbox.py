@@ -363,7 +363,7 @@ class Outbox:
             if recent is not None and after_id >= self._recent_from[lane]:
                 while recent and recent[0].id <= after_id:  # handed out already
                     self._recent_from[lane] = recent.popleft().id
-                due = []
+                due: list[OutboxRow] = []
                 for row in recent:
                     if row.release_at_ms > now_ms or len(due) == limit:
                         break
