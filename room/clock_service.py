@@ -28,7 +28,7 @@ from pokertable.room.chipcounts import Entries, as_csv, leaderboard
 from pokertable.room.clock import StructureError, TournamentClock, parse_structure
 from pokertable.room.finishing import Finishes, players_left
 from pokertable.room.hand_for_hand import HandForHand
-from pokertable.room.inbound import json_object
+from pokertable.room.inbound import message_object
 from pokertable.room.player_clocks import PlayerClocks
 from pokertable.room.serving import broker_address, run_until_interrupted
 from pokertable.room.web import ROOM_DIR, PageServer
@@ -93,10 +93,8 @@ class ClockService:
         self.client.loop_stop()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        try:
-            payload = json_object(message.payload)
-        except ValueError as error:
-            LOG.warning("clock: dropped a bad payload on %s: %s", message.topic, error)
+        payload = message_object(message, LOG, "clock")
+        if payload is None:
             return
         if message.topic.endswith("/clock/control"):
             self._control(payload)

@@ -7,6 +7,7 @@ logged and dropped by the caller, never allowed to kill paho's network thread.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 
@@ -26,3 +27,13 @@ def json_object(raw: bytes) -> dict[str, Any]:
     if not isinstance(payload, dict):
         raise ValueError("not a JSON object")
     return payload
+
+
+def message_object(message: Any, log: logging.Logger, service: str) -> dict[str, Any] | None:
+    """A paho message's payload as a dict, or None after logging why it was dropped (the
+    one guard every room service puts first in its ``on_message``)."""
+    try:
+        return json_object(message.payload)
+    except ValueError as error:
+        log.warning("%s: dropped a bad payload on %s: %s", service, message.topic, error)
+        return None

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pokertable.room.inbound import json_object
+from pokertable.room.inbound import message_object
 from pokertable.room.serving import broker_address, run_until_interrupted
 from pokertable.room.web import ROOM_DIR, PageServer
 
@@ -90,10 +90,8 @@ class OverlayService:
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         """Never lets a bad payload kill paho's thread: it is logged and dropped."""
-        try:
-            payload = json_object(message.payload)
-        except ValueError as error:
-            LOG.warning("overlay: dropped a bad payload on %s: %s", message.topic, error)
+        payload = message_object(message, LOG, "overlay")
+        if payload is None:
             return
         self._inbox.put((message.topic.removeprefix(self.topics.base + "/"), payload))
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from pokertable.controller.profiles import ProfileError, load_profile
 from pokertable.room.chip_race import chip_race
-from pokertable.room.inbound import json_object
+from pokertable.room.inbound import message_object
 from pokertable.room.late_entry import late_stack, seat_late_entrant
 from pokertable.room.seating import Move, TableView, balance, break_table, final_table, halts, view
 from pokertable.room.serving import broker_address, run_until_interrupted
@@ -112,10 +112,8 @@ class SeatingService:
     # -- what comes in -----------------------------------------------------------------
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        try:
-            payload = json_object(message.payload)
-        except ValueError as error:
-            LOG.warning("seating: dropped a bad payload on %s: %s", message.topic, error)
+        payload = message_object(message, LOG, "seating")
+        if payload is None:
             return
         leaf = message.topic[len(self.base) + 1 :]
         with self._lock:
