@@ -8,6 +8,7 @@ import subprocess
 import sys
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,24 +101,28 @@ def test_a_config_error_carries_each_problem_on_its_own_line() -> None:
     )
 
 
-def test_gpio_auto_off_a_pi_is_caught_by_check(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("machine", "problem"),
+    [
+        (
+            not_a_pi,
+            'gpio.backend: "auto" needs a Raspberry Pi and this is not one; use "fake" to run '
+            'without a dealer console, or "none"',
+        ),
+        (
+            a_pi,  # a Pi without the pi extra
+            "gpio.backend: \"auto\" needs RPi.GPIO: pip install 'pokertable-controller[pi]' "
+            "(it brings rpi-lgpio)",
+        ),
+    ],
+    ids=["off a Pi", "on a Pi without RPi.GPIO"],
+)
+def test_gpio_auto_where_it_cannot_work_is_caught_by_check(
+    tmp_path: Path, machine: Any, problem: str
+) -> None:
     path = tmp_path / "table.toml"
     path.write_text(GOOD + '\n[gpio]\nbackend = "auto"\n')
-    problems = file_problems(path, model_path=not_a_pi(tmp_path))
-    assert problems == [
-        'gpio.backend: "auto" needs a Raspberry Pi and this is not one; use "fake" to run '
-        'without a dealer console, or "none"'
-    ]
-
-
-def test_gpio_auto_on_a_pi_without_the_pi_extra_is_caught(tmp_path: Path) -> None:
-    path = tmp_path / "table.toml"
-    path.write_text(GOOD + '\n[gpio]\nbackend = "auto"\n')
-    problems = file_problems(path, model_path=a_pi(tmp_path))
-    assert problems == [
-        "gpio.backend: \"auto\" needs RPi.GPIO: pip install 'pokertable-controller[pi]' "
-        "(it brings rpi-lgpio)"
-    ]
+    assert file_problems(path, model_path=machine(tmp_path)) == [problem]
 
 
 def test_two_buttons_on_one_pin_is_caught(tmp_path: Path) -> None:
