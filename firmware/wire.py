@@ -145,7 +145,11 @@ def crc32(data: bytes | bytearray | memoryview, start: int = 0, end: int = -1) -
 
 
 def encoded_size(payload_len: int) -> int:
-    """Bytes `encode_into` writes for a payload of this length, delimiter included."""
+    """The most bytes `encode_into` can write for this payload length, delimiter included.
+
+    COBS's worst case (an extra code byte per 254 non-zero bytes): size a buffer with it;
+    the frame actually written may be shorter, as `encode_into` returns.
+    """
     raw = HEADER_LEN + payload_len + CRC_LEN
     return int(raw + 1 + raw // 254 + 1)
 

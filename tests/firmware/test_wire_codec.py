@@ -23,8 +23,20 @@ def test_round_trip(f: tuple[int, int, int, bytes]) -> None:
     node, t, seq, payload = f
     data = wire.encode_frame(node, t, seq, payload)
     assert data[-1] == 0 and data.count(0) == 1
-    assert len(data) == wire.encoded_size(len(payload)) <= wire.MAX_FRAME
+    assert len(data) <= wire.encoded_size(len(payload)) <= wire.MAX_FRAME
     assert wire.FrameDecoder().feed(data) == [f]
+
+
+def test_encoded_size_is_the_cobs_worst_case_not_every_frames_size() -> None:
+    """A 600-byte payload: 611 raw bytes, so at most two extra COBS code bytes.
+
+    Without zeros the encoder needs both (a block per 254 non-zero bytes): 611 + 1 + 2 + 1
+    (delimiter) = 615. Zeros end blocks early, so all zeros take no extra byte: 613.
+    """
+    assert wire.encoded_size(600) == 615
+    assert len(wire.encode_frame(1, 2, 3, b"\x01" * 600)) == 615
+    assert len(wire.encode_frame(1, 2, 3, b"\x00" * 600)) == 613
+    assert len(wire.encode_frame(1, 2, 3, b"\x01" * 200)) == wire.encoded_size(200) == 213
 
 
 @given(frames, st.lists(st.binary(max_size=40), max_size=4))
