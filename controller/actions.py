@@ -14,11 +14,23 @@ from pokertable.controller.model import Betting, HandState, Phase, SeatState, Se
 from pokertable.controller.rules import ReopenRule, RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
 
+# Enum members as module globals: on CPython 3.11 reading one through its class
+# (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.
+_ACCEPTED = RulingKind.ACCEPTED
+_BINDING = RulingKind.BINDING
+_CORRECTED = RulingKind.CORRECTED
+_FLOOR = RulingKind.FLOOR
+_REJECTED = RulingKind.REJECTED
+_BETTING = Phase.BETTING
+_FIXED_LIMIT = Betting.FIXED_LIMIT
+_POT_LIMIT = Betting.POT_LIMIT
+_FOLDED = SeatStatus.FOLDED
+
 
 def apply_action(
     state: HandState, event: PlayerAction, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
-    if state.phase is not Phase.BETTING or state.action_on is None:
+    if state.phase is not _BETTING or state.action_on is None:
         return reject(
             state,
             event.seat,
@@ -34,120 +46,30 @@ def apply_action(
             rules.cite("acting_in_turn"),
             "out_of_turn",
         )
-    opts = betting.options_for(state, rules)
-    assert opts is not None
     seat = state.seat(event.seat)
     kind = event.kind
+    if kind is ActionKind.FOLD or kind is ActionKind.CHECK or kind is ActionKind.CALL:
+        # What a fold, check or call needs of ``options_for``, without the raise bounds.
+        return _fold_check_or_call(state, seat, kind, event.amount, rules)
+    opts = betting.options_for(state, rules)
+    assert opts is not None
     if kind is ActionKind.ALL_IN:
         if opts.all_in_to <= state.call_to or not opts.can_raise:
-            kind = ActionKind.CALL
-        else:
-            target = min(opts.all_in_to, opts.max_to)
-            state, rulings = _bet_or_raise(
-                state, seat, target, opts, rules, event.floor_approved, event.short_stands
-            )
-            if target < opts.all_in_to and rulings[0].kind is not RulingKind.REJECTED:
-                note = Ruling(
-                    RulingKind.CORRECTED,
-                    (rules.cite("pot_limit"),),
-                    f"seat {seat.seat} all in is capped at the pot-limit maximum {target}",
-                    seat=seat.seat,
-                    code="pot_limit_cap",
-                )
-                rulings = (note, *rulings[1:])
-            return state, rulings
-    if kind is ActionKind.FOLD and event.amount:
-        # R51-B: the floor had him forfeit (part of) an undercall and fold. The forfeited
-        # chips are dead money in the pot; they never count as a call.
-        if not 0 < event.amount <= seat.stack:
-            return reject(
-                state,
-                seat.seat,
-                f"seat {seat.seat} cannot forfeit {event.amount} with {seat.stack} behind",
-                rules.cite("call_undercall"),
-                "bad_forfeit",
-            )
-        folded = evolve(
-            seat,
-            status=SeatStatus.FOLDED,
-            stack=seat.stack - event.amount,
-            committed=seat.committed + event.amount,
-            dead=seat.dead + event.amount,
+            return _fold_check_or_call(state, seat, ActionKind.CALL, event.amount, rules)
+        target = min(opts.all_in_to, opts.max_to)
+        state, rulings = _bet_or_raise(
+            state, seat, target, opts, rules, event.floor_approved, event.short_stands
         )
-        state = betting.finish_action(state, folded, "fold", seat.bet, True)
-        return state, (
-            Ruling(
-                RulingKind.BINDING,
-                (rules.cite("call_undercall"),),
-                f"seat {seat.seat} forfeits {event.amount} to the pot and folds",
+        if target < opts.all_in_to and rulings[0].kind is not _REJECTED:
+            note = Ruling(
+                _CORRECTED,
+                (rules.cite("pot_limit"),),
+                f"seat {seat.seat} all in is capped at the pot-limit maximum {target}",
                 seat=seat.seat,
-                code="forfeit_fold",
-            ),
-        )
-    if kind is ActionKind.FOLD:
-        folded = evolve(seat, status=SeatStatus.FOLDED)
-        state = betting.finish_action(state, folded, "fold", seat.bet, False)
-        ruling = (
-            Ruling(
-                RulingKind.BINDING,
-                (rules.cite("nonstandard_fold"),),
-                f"seat {seat.seat} folded when checking was free: the fold is binding",
-                seat=seat.seat,
-                code="nonstandard_fold",
+                code="pot_limit_cap",
             )
-            if opts.can_check
-            else Ruling(
-                RulingKind.ACCEPTED,
-                (rules.cite("in_turn_binding"),),
-                f"seat {seat.seat} folds",
-                seat=seat.seat,
-                code="fold",
-            )
-        )
-        return state, (ruling,)
-    if kind is ActionKind.CHECK:
-        if not opts.can_check:
-            return reject(
-                state,
-                seat.seat,
-                f"seat {seat.seat} cannot check facing {opts.to_call} to call; call or fold",
-                rules.cite("check_facing_bet"),
-                "check_facing_bet",
-            )
-        state = betting.finish_action(state, seat, "check", seat.bet, False)
-        return state, (
-            Ruling(
-                RulingKind.ACCEPTED,
-                (rules.cite("in_turn_binding"),),
-                f"seat {seat.seat} checks",
-                seat=seat.seat,
-                code="check",
-            ),
-        )
-    if kind is ActionKind.CALL:
-        if opts.can_check:
-            state = betting.finish_action(state, seat, "check", seat.bet, False)
-            return state, (
-                Ruling(
-                    RulingKind.CORRECTED,
-                    (rules.cite("call_is_check"),),
-                    f"seat {seat.seat} called with nothing to call: a check",
-                    seat=seat.seat,
-                    code="call_is_check",
-                ),
-            )
-        paid = betting.commit_to(state, seat, seat.bet + opts.to_call)
-        state = betting.finish_action(state, paid, "call", paid.bet, True)
-        all_in = " all in" if paid.status is SeatStatus.ALL_IN else ""
-        return state, (
-            Ruling(
-                RulingKind.ACCEPTED,
-                (rules.cite("in_turn_binding"),),
-                f"seat {seat.seat} calls{all_in} to {paid.bet}",
-                seat=seat.seat,
-                code="call",
-            ),
-        )
+            rulings = (note, *rulings[1:])
+        return state, rulings
     # BET or RAISE
     if event.amount is None:
         return reject(
@@ -161,6 +83,105 @@ def apply_action(
         state, seat, event.amount, opts, rules, event.floor_approved, event.short_stands
     )
 
+
+def _fold_check_or_call(
+    state: HandState, seat: SeatState, kind: ActionKind, amount: int | None, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    need = state.call_to - seat.bet
+    can_check = need <= 0  # ``Options.can_check``
+    to_call = min(need, seat.stack) if need > 0 else 0  # ``Options.to_call``
+    if kind is ActionKind.FOLD and amount:
+        # R51-B: the floor had him forfeit (part of) an undercall and fold. The forfeited
+        # chips are dead money in the pot; they never count as a call.
+        if not 0 < amount <= seat.stack:
+            return reject(
+                state,
+                seat.seat,
+                f"seat {seat.seat} cannot forfeit {amount} with {seat.stack} behind",
+                rules.cite("call_undercall"),
+                "bad_forfeit",
+            )
+        folded = evolve(
+            seat,
+            status=_FOLDED,
+            stack=seat.stack - amount,
+            committed=seat.committed + amount,
+            dead=seat.dead + amount,
+        )
+        state = betting.finish_action(state, folded, "fold", seat.bet, True)
+        return state, (
+            Ruling(
+                _BINDING,
+                (rules.cite("call_undercall"),),
+                f"seat {seat.seat} forfeits {amount} to the pot and folds",
+                seat=seat.seat,
+                code="forfeit_fold",
+            ),
+        )
+    if kind is ActionKind.FOLD:
+        folded = evolve(seat, status=_FOLDED)
+        state = betting.finish_action(state, folded, "fold", seat.bet, False)
+        ruling = (
+            Ruling(
+                _BINDING,
+                (rules.cite("nonstandard_fold"),),
+                f"seat {seat.seat} folded when checking was free: the fold is binding",
+                seat=seat.seat,
+                code="nonstandard_fold",
+            )
+            if can_check
+            else Ruling(
+                _ACCEPTED,
+                (rules.cite("in_turn_binding"),),
+                f"seat {seat.seat} folds",
+                seat=seat.seat,
+                code="fold",
+            )
+        )
+        return state, (ruling,)
+    if kind is ActionKind.CHECK:
+        if not can_check:
+            return reject(
+                state,
+                seat.seat,
+                f"seat {seat.seat} cannot check facing {to_call} to call; call or fold",
+                rules.cite("check_facing_bet"),
+                "check_facing_bet",
+            )
+        state = betting.finish_action(state, seat, "check", seat.bet, False)
+        return state, (
+            Ruling(
+                _ACCEPTED,
+                (rules.cite("in_turn_binding"),),
+                f"seat {seat.seat} checks",
+                seat=seat.seat,
+                code="check",
+            ),
+        )
+    # CALL
+    if can_check:
+        state = betting.finish_action(state, seat, "check", seat.bet, False)
+        return state, (
+            Ruling(
+                _CORRECTED,
+                (rules.cite("call_is_check"),),
+                f"seat {seat.seat} called with nothing to call: a check",
+                seat=seat.seat,
+                code="call_is_check",
+            ),
+        )
+    total = seat.bet + to_call
+    all_in = " all in" if to_call == seat.stack else ""
+    state = betting.pay_and_finish(state, seat, total, "call", total)
+    return state, (
+        Ruling(
+            _ACCEPTED,
+            (rules.cite("in_turn_binding"),),
+            f"seat {seat.seat} calls{all_in} to {total}",
+            seat=seat.seat,
+            code="call",
+        ),
+    )
 
 def _bet_or_raise(
     state: HandState,
@@ -178,13 +199,13 @@ def _bet_or_raise(
         and rules.reopen is ReopenRule.FLOOR_ON_CUMULATIVE
         and seat.acted
         and faced >= state.increment
-        and state.variant.betting is not Betting.FIXED_LIMIT
+        and state.variant.betting is not _FIXED_LIMIT
         and seat.stack > opts.to_call
     ):
         if not floor_approved:
             return state, (
                 Ruling(
-                    RulingKind.FLOOR,
+                    _FLOOR,
                     (rules.cite("reopen"),),
                     f"seat {seat.seat} wants to raise after short all-ins that add up to a full "
                     f"raise ({faced} >= {state.increment}) though none of them was one: the "
@@ -199,7 +220,7 @@ def _bet_or_raise(
         if not opts.reopened:
             needed = (
                 f"half a bet, {betting.small_bet(state) // 2}"
-                if state.variant.betting is Betting.FIXED_LIMIT
+                if state.variant.betting is _FIXED_LIMIT
                 else f"a full raise, {state.increment}"
             )
             return reject(
@@ -209,11 +230,11 @@ def _bet_or_raise(
                 f"did not re-open the betting (faced {state.call_to - seat.matched}; "
                 f"re-opening needs {needed})",
                 rules.cite(
-                    "reopen_limit" if state.variant.betting is Betting.FIXED_LIMIT else "reopen"
+                    "reopen_limit" if state.variant.betting is _FIXED_LIMIT else "reopen"
                 ),
                 "not_reopened",
             )
-        if state.variant.betting is Betting.FIXED_LIMIT and seat.stack > opts.to_call:
+        if state.variant.betting is _FIXED_LIMIT and seat.stack > opts.to_call:
             return reject(
                 state,
                 seat.seat,
@@ -255,7 +276,7 @@ def _bet_or_raise(
             "below_minimum",
         )
     if to > opts.max_to:
-        concept = "pot_limit" if state.variant.betting is Betting.POT_LIMIT else "raise_cap"
+        concept = "pot_limit" if state.variant.betting is _POT_LIMIT else "raise_cap"
         return reject(
             state,
             seat.seat,
@@ -264,24 +285,23 @@ def _bet_or_raise(
             "above_maximum",
         )
     increment = to - state.call_to
-    if state.variant.betting is Betting.FIXED_LIMIT:
+    if state.variant.betting is _FIXED_LIMIT:
         full = increment >= betting.small_bet(state)
     else:
         full = increment >= state.increment
-    paid = betting.commit_to(state, seat, to)
-    state = betting.finish_action(
+    all_in = to == opts.all_in_to
+    state = betting.pay_and_finish(
         state,
-        paid,
+        seat,
+        to,
         word,
         to,
-        True,
         call_to=to,
         increment=max(state.increment, increment) if full else state.increment,
         last_full_to=to if full else state.last_full_to,
         bets_this_street=state.bets_this_street + 1,
         last_aggressor=seat.seat,
     )
-    all_in = paid.status is SeatStatus.ALL_IN
     if short:
         text = (
             f"the dealer let seat {seat.seat}'s {word} to {to} stand below the minimum "
@@ -289,7 +309,7 @@ def _bet_or_raise(
             "all bettors (R52-A)"
         )
         ids: tuple[str, ...] = rules.cite("underbet", betting.min_raise_concept(state, rules))
-        return state, (Ruling(RulingKind.BINDING, ids, text, seat=seat.seat, code="short_stands"),)
+        return state, (Ruling(_BINDING, ids, text, seat=seat.seat, code="short_stands"),)
     if full:
         text = f"seat {seat.seat} {word}s to {to}" + (" all in" if all_in else "")
         ids = (rules.cite("min_raise"),)
@@ -299,4 +319,4 @@ def _bet_or_raise(
             f"the minimum raise stays {state.increment}"
         )
         ids = rules.cite("min_raise", "reopen")
-    return state, (Ruling(RulingKind.ACCEPTED, ids, text, seat=seat.seat, code=word),)
+    return state, (Ruling(_ACCEPTED, ids, text, seat=seat.seat, code=word),)

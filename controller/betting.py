@@ -20,6 +20,15 @@ from pokertable.controller.model import (
 )
 from pokertable.controller.rules import MinReraise, ReopenRule, RuleProfile
 
+# Enum members as module globals: on CPython 3.11 reading one through its class
+# (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.
+_ALL_IN = SeatStatus.ALL_IN
+_LIVE = SeatStatus.LIVE
+_FIXED_LIMIT = Betting.FIXED_LIMIT
+_POT_LIMIT = Betting.POT_LIMIT
+_FLOP = Street.FLOP
+_PREFLOP = Street.PREFLOP
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -38,14 +47,14 @@ class Options:
 def small_bet(state: HandState) -> int:
     """Fixed limit: the bet size of the current street (small bet pre-flop and flop)."""
     bb = state.level.big_blind
-    return bb if state.street <= Street.FLOP else 2 * bb
+    return bb if state.street <= _FLOP else 2 * bb
 
 
 def pot_limit_max_to(state: HandState, seat: SeatState, rules: RuleProfile) -> int:
     """R54: max raise to = call_to + (all chips in the pot and in front + the call)."""
     call_to = state.call_to
     pot = state.pot_total
-    if state.street is Street.PREFLOP and state.preflop_assumed_dead:
+    if state.street is _PREFLOP and state.preflop_assumed_dead:
         # R54-B: a dead or short all-in blind is counted as if fully posted.
         pot += state.preflop_assumed_dead
         call_to = max(call_to, state.level.big_blind)
@@ -59,7 +68,7 @@ def is_reopened(state: HandState, seat: SeatState, rules: RuleProfile) -> bool:
     faced = state.call_to - seat.matched
     if faced <= 0:
         return False
-    if state.variant.betting is Betting.FIXED_LIMIT:
+    if state.variant.betting is _FIXED_LIMIT:
         return faced >= rules.limit_reopen_fraction * small_bet(state)
     if rules.reopen is not ReopenRule.CUMULATIVE:
         # Only a full raise made after he acted re-opens; cumulative short all-ins do not.
@@ -99,7 +108,7 @@ def cap_applies(state: HandState, rules: RuleProfile) -> bool:
     means the event is not down to two. ``limit_cap_heads_up=False`` is a house rule
     that lifts the cap whenever the hand is heads-up.
     """
-    heads_up = sum(1 for s in state.seats if s.status is SeatStatus.LIVE) <= 2
+    heads_up = len([s for s in state.seats if s.status is _LIVE]) <= 2
     if not heads_up:
         return True
     event_down_to_two = state.event_players_left is not None and state.event_players_left <= 2
@@ -117,23 +126,23 @@ def options_for(state: HandState, rules: RuleProfile) -> Options | None:
     reopened = is_reopened(state, seat, rules)
     cap_hit = False
     cap = rules.limit_max_bets_per_street
-    limit = state.variant.betting is Betting.FIXED_LIMIT
+    limit = state.variant.betting is _FIXED_LIMIT
     if limit and cap is not None and cap_applies(state, rules):
         cap_hit = state.bets_this_street >= cap
     can_raise = seat.stack > need and reopened and not cap_hit
     # Nobody left with chips to answer a raise: only call or fold remain.
     if can_raise:
         for s in state.seats:
-            if s.status is SeatStatus.LIVE and s.seat != seat.seat:
+            if s.status is _LIVE and s.seat != seat.seat:
                 break
         else:
             can_raise = False
-    if state.variant.betting is Betting.FIXED_LIMIT:
+    if state.variant.betting is _FIXED_LIMIT:
         fixed_to = state.call_to + small_bet(state)
         min_to = max_to = min(fixed_to, all_in_to)
     else:
         min_to = min(min_raise_to(state, rules), all_in_to)
-        if state.variant.betting is Betting.POT_LIMIT:
+        if state.variant.betting is _POT_LIMIT:
             max_to = min(pot_limit_max_to(state, seat, rules), all_in_to)
         else:
             max_to = all_in_to
@@ -158,7 +167,7 @@ def commit_to(state: HandState, seat: SeatState, total: int) -> SeatState:
         stack=stack,
         bet=total,
         committed=seat.committed + add,
-        status=SeatStatus.ALL_IN if stack == 0 else seat.status,
+        status=_ALL_IN if stack == 0 else seat.status,
     )
 
 
@@ -173,20 +182,53 @@ def finish_action(
     call_to = changes.get("call_to", state.call_to)
     assert isinstance(call_to, int)
     acted = evolve(seat, acted=True, matched=max(call_to, to))
-    seats = tuple([acted if s.seat == seat.seat else s for s in state.seats])
+    return _record(state, acted, kind, to, chips_in, call_to, changes)
+
+
+def pay_and_finish(
+    state: HandState, seat: SeatState, total: int, kind: str, to: int, **changes: object
+) -> HandState:
+    """``commit_to`` then ``finish_action`` (chips in), with one copy of the seat."""
+    add = total - seat.bet
+    stack = seat.stack - add
+    call_to = changes.get("call_to", state.call_to)
+    assert isinstance(call_to, int)
+    acted = evolve(
+        seat,
+        stack=stack,
+        bet=total,
+        committed=seat.committed + add,
+        status=_ALL_IN if stack == 0 else seat.status,
+        acted=True,
+        matched=max(call_to, to),
+    )
+    return _record(state, acted, kind, to, True, call_to, changes)
+
+
+def _record(
+    state: HandState,
+    acted: SeatState,
+    kind: str,
+    to: int,
+    chips_in: bool,
+    call_to: int,
+    changes: dict[str, object],
+) -> HandState:
+    number = acted.seat
+    seats = tuple([acted if s.seat == number else s for s in state.seats])
     record = ActionRecord(
         street=state.street,
-        seat=seat.seat,
+        seat=number,
         kind=kind,
         to=to,
         chips_in=chips_in,
-        all_in=seat.status is SeatStatus.ALL_IN,
+        all_in=acted.status is _ALL_IN,
     )
     return evolve(
         state,
         seats=seats,
         actions=(*state.actions, record),
-        action_on=next_to_act_among(seats, call_to, seat.seat),
+        action_on=next_to_act_among(seats, call_to, number),
         **changes,
     )
 
@@ -197,7 +239,7 @@ def next_to_act(state: HandState, after: int) -> int | None:
 
 
 def next_to_act_among(seats: tuple[SeatState, ...], call_to: int, after: int) -> int | None:
-    live = [s for s in seats if s.status is SeatStatus.LIVE]
+    live = [s for s in seats if s.status is _LIVE]
     if not live:
         return None
     others_can_act = len(live) > 1

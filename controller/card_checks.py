@@ -20,14 +20,17 @@ def reject(
 
 
 def cards_in_play(state: HandState) -> set[str]:
-    return {c for s in state.seats for c in s.hole} | set(state.board)
+    seen = set(state.board)
+    for s in state.seats:
+        seen.update(s.hole)
+    return seen
 
 
 def check_new_cards(
     state: HandState, cards: Sequence[str], seat: int | None, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]] | None:
-    unknown = [c for c in cards if c not in STANDARD_DECK]
-    if unknown:
+    if not STANDARD_DECK.issuperset(cards):
+        unknown = [c for c in cards if c not in STANDARD_DECK]
         return reject(
             state,
             seat,
@@ -36,6 +39,8 @@ def check_new_cards(
             "unknown_card",
         )
     seen = cards_in_play(state)
+    if seen.isdisjoint(cards) and len(set(cards)) == len(cards):
+        return None
     dup = [c for c in cards if c in seen] + [c for i, c in enumerate(cards) if c in cards[:i]]
     if dup:
         return reject(

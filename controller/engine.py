@@ -54,6 +54,21 @@ from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, RulePro
 from pokertable.controller.rulings import Ruling, RulingKind
 from pokertable.controller.showdown import award, muck, show, showdown_done
 
+# Enum members as module globals: on CPython 3.11 reading one through its class
+# (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.
+_ALL_IN = SeatStatus.ALL_IN
+_LIVE = SeatStatus.LIVE
+_BETTING = Phase.BETTING
+_COMPLETE = Phase.COMPLETE
+_DEALING = Phase.DEALING
+_SHOWDOWN = Phase.SHOWDOWN
+_FIXED_LIMIT = Betting.FIXED_LIMIT
+_POT_LIMIT = Betting.POT_LIMIT
+_FLOP = Street.FLOP
+_RIVER = Street.RIVER
+_INFO = RulingKind.INFO
+_REJECTED = RulingKind.REJECTED
+
 MAX_SEATS = 10
 
 
@@ -125,12 +140,12 @@ def start_hand(
         call_to=posted.call_to,
         increment=increment,
         last_full_to=posted.call_to,
-        preflop_assumed_dead=assumed if setup.variant.betting is Betting.POT_LIMIT else 0,
+        preflop_assumed_dead=assumed if setup.variant.betting is _POT_LIMIT else 0,
         event_players_left=setup.event_players_left,
     )
     state = evolve(state, action_on=betting.next_to_act(state, setup.big_blind_seat))
     rulings = [
-        Ruling(RulingKind.INFO, (rules.cite("antes"),), note, code="forced_bet_short")
+        Ruling(_INFO, (rules.cite("antes"),), note, code="forced_bet_short")
         for note in posted.notes
     ]
     state, more = settle(state, rules)
@@ -159,10 +174,10 @@ def step(
         case _:
             raise EngineError(f"unknown event {event!r}")
     for r in rulings:
-        if r.kind is RulingKind.REJECTED:
+        if r.kind is _REJECTED:
             return state, rulings
     new, more = settle(new, rules)
-    return new, (*rulings, *more)
+    return new, (rulings + more if more else rulings)
 
 
 # --- cards ---------------------------------------------------------------------------------
@@ -171,7 +186,12 @@ def step(
 def _deal_hole(
     state: HandState, event: DealHole, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
-    if state.phase is Phase.COMPLETE or not state.has_seat(event.seat):
+    seat = None
+    for s in state.seats:
+        if s.seat == event.seat:
+            seat = s
+            break
+    if state.phase is _COMPLETE or seat is None:
         return reject(
             state,
             event.seat,
@@ -179,7 +199,6 @@ def _deal_hole(
             rules.cite("rules"),
             "seat_not_dealt_in",
         )
-    seat = state.seat(event.seat)
     if seat.hole:
         return reject(
             state,
@@ -205,7 +224,7 @@ def _deal_hole(
 def _deal_board(
     state: HandState, event: DealBoard, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
-    if state.phase is not Phase.DEALING:
+    if state.phase is not _DEALING:
         return reject(
             state,
             None,
@@ -227,17 +246,17 @@ def _deal_board(
     if bad:
         return bad
     board = state.board + tuple(event.cards)
-    if sum(1 for s in state.seats if s.status is SeatStatus.LIVE) >= 2:
+    if len([s for s in state.seats if s.status is _LIVE]) >= 2:
         return _open_street(state, board, nxt), ()
-    if nxt is Street.RIVER:
-        return evolve(state, board=board, street=nxt, phase=Phase.SHOWDOWN), ()
+    if nxt is _RIVER:
+        return evolve(state, board=board, street=nxt, phase=_SHOWDOWN), ()
     return evolve(state, board=board, street=nxt), ()
 
 
 def _open_street(state: HandState, board: tuple[str, ...], street: Street) -> HandState:
     """The board dealt and a new betting round opened, in one copy of the state."""
     bet_size = state.level.big_blind
-    if state.variant.betting is Betting.FIXED_LIMIT and street > Street.FLOP:
+    if state.variant.betting is _FIXED_LIMIT and street > _FLOP:
         bet_size *= 2  # the big bet from the turn (betting.small_bet)
     seats = tuple(
         s
@@ -249,7 +268,7 @@ def _open_street(state: HandState, board: tuple[str, ...], street: Street) -> Ha
         state,
         board=board,
         street=street,
-        phase=Phase.BETTING,
+        phase=_BETTING,
         call_to=0,
         increment=bet_size,
         last_full_to=0,
@@ -271,16 +290,19 @@ def settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Rulin
     """
     rulings: list[Ruling] = []
     while True:
-        if state.phase is Phase.COMPLETE:
+        phase = state.phase
+        if phase is _COMPLETE:
             break
         if state.players_in_hand == 1:
             state = _return_uncalled(state, rulings, rules)
             state = award(state, rulings, rules, uncontested=True)
             continue
-        if state.phase is Phase.BETTING and state.action_on is None:
+        if phase is _BETTING:
+            if state.action_on is not None:
+                break
             state = _close_street(state, rulings, rules)
             continue
-        if state.phase is Phase.SHOWDOWN and showdown_done(state, rules):
+        if phase is _SHOWDOWN and showdown_done(state, rules):
             # R17-B: all but one mucked without tabling: the last live hand wins uncontested.
             alone = sum(1 for s in state.in_hand if not s.mucked) == 1
             state = award(state, rulings, rules, uncontested=alone)
@@ -300,11 +322,11 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
         stack=seat.stack + amount,
         bet=seat.bet - amount,
         committed=seat.committed - amount,
-        status=SeatStatus.LIVE if seat.status is SeatStatus.ALL_IN else seat.status,
+        status=_LIVE if seat.status is _ALL_IN else seat.status,
     )
     rulings.append(
         Ruling(
-            RulingKind.INFO,
+            _INFO,
             (rules.cite("uncalled_bet"),),
             f"uncalled {amount} returned to seat {seat_no}",
             seat=seat_no,
@@ -316,31 +338,31 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
 
 def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -> HandState:
     state = _return_uncalled(state, rulings, rules)
-    if state.street is Street.RIVER:
+    if state.street is _RIVER:
         face_up = state.face_up
         if (
             not state.face_up
-            and any(s.status is SeatStatus.ALL_IN for s in state.in_hand)
+            and any(s.status is _ALL_IN for s in state.in_hand)
             and (len(state.in_hand) > 1)
         ):
             # R16 / Add. 16 Ex 3: at the end of the final betting round with a player all in,
             # every live hand is tabled.
             rulings.append(
                 Ruling(
-                    RulingKind.INFO,
+                    _INFO,
                     (rules.cite("all_in_face_up"),),
                     "all-in at the end of the betting: all live hands are tabled now",
                     code="face_up",
                 )
             )
             face_up = True
-        return evolve(state, action_on=None, face_up=face_up, phase=Phase.SHOWDOWN)
-    live_with_chips = sum(1 for s in state.seats if s.status is SeatStatus.LIVE)
+        return evolve(state, action_on=None, face_up=face_up, phase=_SHOWDOWN)
+    live_with_chips = len([s for s in state.seats if s.status is _LIVE])
     face_up = state.face_up
     if live_with_chips <= 1 and not state.face_up:
         rulings.append(
             Ruling(
-                RulingKind.INFO,
+                _INFO,
                 (rules.cite("all_in_face_up"),),
                 "all-in and no further betting possible: all live hands are tabled now, "
                 "then the board is run out",
@@ -348,4 +370,4 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
             )
         )
         face_up = True
-    return evolve(state, action_on=None, face_up=face_up, phase=Phase.DEALING)
+    return evolve(state, action_on=None, face_up=face_up, phase=_DEALING)

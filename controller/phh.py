@@ -31,6 +31,14 @@ from pokertable.controller.events import (
 )
 from pokertable.controller.model import AnteFormat, Level, Street, Variant
 
+# Enum members as module globals: on CPython 3.11 reading one through its class
+# (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.
+_BET = ActionKind.BET
+_CALL = ActionKind.CALL
+_CHECK = ActionKind.CHECK
+_FOLD = ActionKind.FOLD
+_RAISE = ActionKind.RAISE
+
 
 class PhhError(ValueError):
     """A PHH file the engine cannot replay; the message names the hand and the problem."""
@@ -126,10 +134,21 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
     return PhhHand(name=name, setup=setup, actions=tuple(actions), player_count=n)
 
 
+_SEATS = {f"p{i}": i for i in range(1, 11)}  # the usual player words, for ``to_event``
+
+
 def _player(word: str, n: int, where: str) -> int:
     if not (word.startswith("p") and word[1:].isdigit() and 1 <= int(word[1:]) <= n):
         raise PhhError(f"{where}: {word!r} is not a player p1..p{n}")
     return int(word[1:])
+
+
+def _known_cards(text: str) -> tuple[str, ...] | None:
+    """The cards of ``text`` when it is only known cards, else None (``_cards`` says why)."""
+    if len(text) % 2:
+        return None
+    cards = tuple([text[i : i + 2] for i in range(0, len(text), 2)])
+    return cards if STANDARD_DECK.issuperset(cards) else None
 
 
 def _cards(text: str, where: str) -> tuple[str, ...] | None:
@@ -150,7 +169,31 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
 
     ``call_to`` decides whether ``cc`` is a check or a call and ``cbr`` a bet or a raise.
     """
-    words = action.split("#", 1)[0].split()
+    words = (action.split("#", 1)[0] if "#" in action else action).split()
+    size = len(words)
+    # The usual shapes (betting, dealing) read without the ``match`` below, which reads
+    # the rest and names what is wrong.
+    if size == 2 or size == 3:
+        seat = _SEATS.get(words[0], 0)
+        if 0 < seat <= n:
+            verb = words[1]
+            if size == 2:
+                if verb == "f":
+                    return PlayerAction(seat, _FOLD)
+                if verb == "cc":
+                    return PlayerAction(seat, _CALL if call_to else _CHECK)
+            elif verb == "cbr" and words[2].isdigit():
+                kind = _RAISE if call_to else _BET
+                return PlayerAction(seat, kind, int(words[2]))
+        elif size == 3 and words[0] == "d" and words[1] == "db":
+            board = _known_cards(words[2])
+            if board is not None:
+                return DealBoard(board)
+    elif size == 4 and words[0] == "d" and words[1] == "dh":
+        seat = _SEATS.get(words[2], 0)
+        hole = _known_cards(words[3])
+        if 0 < seat <= n and hole is not None:
+            return DealHole(seat, hole)
     match words:
         case []:
             return None
@@ -177,14 +220,14 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
                 ) from None
             return ReplaceBoard(_street_named(street, where), known, why)
         case [player, "f"]:
-            return PlayerAction(_player(player, n, where), ActionKind.FOLD)
+            return PlayerAction(_player(player, n, where), _FOLD)
         case [player, "cc"]:
-            kind = ActionKind.CALL if call_to else ActionKind.CHECK
+            kind = _CALL if call_to else _CHECK
             return PlayerAction(_player(player, n, where), kind)
         case [player, "cbr", amount]:
             if not amount.isdigit():
                 raise PhhError(f"{where}: amount {amount!r} is not a whole number of chips")
-            kind = ActionKind.RAISE if call_to else ActionKind.BET
+            kind = _RAISE if call_to else _BET
             return PlayerAction(_player(player, n, where), kind, int(amount))
         case [player, "sm"]:
             return MuckHand(_player(player, n, where))

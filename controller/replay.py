@@ -20,6 +20,12 @@ from pokertable.controller.phh import PhhError, PhhHand, action_where, load_hand
 from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
 
+# Enum members as module globals: on CPython 3.11 reading one through its class
+# (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.
+_COMPLETE = Phase.COMPLETE
+_SHOWDOWN = Phase.SHOWDOWN
+_REJECTED = RulingKind.REJECTED
+
 
 @dataclass(frozen=True, slots=True)
 class ReplayResult:
@@ -50,7 +56,7 @@ class ReplayResult:
                 for a in self.state.awards
             ],
             "board": list(self.state.board),
-            "complete": self.state.phase is Phase.COMPLETE,
+            "complete": self.state.phase is _COMPLETE,
         }
         if with_rulings:
             out["rulings"] = [r.to_json() for r in self.rulings]
@@ -66,19 +72,20 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
     rulings = list(first)
     n = hand.player_count
     for index, action in enumerate(hand.actions):
+        to_call = _to_call(state)
         try:
-            event = to_event(action, n, "", _to_call(state))
+            event = to_event(action, n, "", to_call)
         except PhhError:  # read it again to name the place (formatted only when needed)
-            event = to_event(action, n, action_where(hand, index), _to_call(state))
+            event = to_event(action, n, action_where(hand, index), to_call)
         if event is None:
             continue
         state, out = step(state, event, rules)
         for r in out:
-            if r.kind is RulingKind.REJECTED:
+            if r.kind is _REJECTED:
                 where = action_where(hand, index)
                 raise PhhError(f"{where}: illegal: {r.text} ({', '.join(r.rule_ids)})")
         rulings += out
-    if state.phase is Phase.SHOWDOWN:
+    if state.phase is _SHOWDOWN:
         # PHH says "cards speak": table every known live hand nobody tabled or mucked.
         for seat in state.in_hand:
             if not seat.shown and not seat.mucked and seat.hole:
@@ -88,9 +95,13 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
 
 
 def _to_call(state: HandState) -> int:
-    if state.action_on is None:
+    on = state.action_on
+    if on is None:
         return 0
-    return max(0, state.call_to - state.seat(state.action_on).bet)
+    for s in state.seats:
+        if s.seat == on:
+            return max(0, state.call_to - s.bet)
+    return max(0, state.call_to - state.seat(on).bet)  # raises the KeyError naming the seat
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -575,8 +575,9 @@ class RuleProfile:
     @overload
     def cite(self, concept: str, second: str, /, *more: str) -> tuple[str, ...]: ...
     def cite(self, *concepts: str) -> str | tuple[str, ...]:
-        ids = tuple(self.rule_id(c) for c in concepts)
-        return ids[0] if len(ids) == 1 else ids
+        if len(concepts) == 1:  # the usual call, on every ruling: no tuple built
+            return self.rule_id(concepts[0])
+        return tuple([self.rule_id(c) for c in concepts])
 
 
 TDA_2024 = RuleProfile()
