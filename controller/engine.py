@@ -140,10 +140,10 @@ def start_hand(
         call_to=posted.call_to,
         increment=increment,
         last_full_to=posted.call_to,
+        action_on=betting.next_to_act_among(posted.seats, posted.call_to, setup.big_blind_seat),
         preflop_assumed_dead=assumed if setup.variant.betting is _POT_LIMIT else 0,
         event_players_left=setup.event_players_left,
     )
-    state = evolve(state, action_on=betting.next_to_act(state, setup.big_blind_seat))
     rulings = [
         Ruling(_INFO, (rules.cite("antes"),), note, code="forced_bet_short")
         for note in posted.notes

@@ -68,9 +68,12 @@ def load_hands(path: Path) -> Iterator[PhhHand]:
         yield parse_hand(table, f"{path}#{key}")
 
 
+_VARIANTS = {v.value: v for v in Variant}  # ``Variant(code)``, without the enum's call
+
+
 def _int_list(data: dict[str, Any], key: str, name: str, n: int | None = None) -> list[int]:
     value = data.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
+    if not isinstance(value, list) or not all([isinstance(v, int) for v in value]):
         raise PhhError(f"{name}: '{key}' must be a list of integers")
     if n is not None and len(value) != n:
         raise PhhError(f"{name}: '{key}' has {len(value)} entries for {n} players")
@@ -79,10 +82,9 @@ def _int_list(data: dict[str, Any], key: str, name: str, n: int | None = None) -
 
 def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
     code = data.get("variant")
-    try:
-        variant = Variant(str(code))
-    except ValueError:
-        raise PhhError(f"{name}: unknown or unsupported variant {code!r} (NT, PO, FT)") from None
+    variant = _VARIANTS.get(str(code))
+    if variant is None:
+        raise PhhError(f"{name}: unknown or unsupported variant {code!r} (NT, PO, FT)")
     stacks = _int_list(data, "starting_stacks", name)
     n = len(stacks)
     if not 2 <= n <= 10:
@@ -119,7 +121,7 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
     players = data.get("players") or [f"p{i + 1}" for i in range(n)]
     level = Level(small_blind=small_blind, big_blind=big_blind, ante=ante, ante_format=fmt)
     actions = data.get("actions")
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+    if not isinstance(actions, list) or not all([isinstance(a, str) for a in actions]):
         raise PhhError(f"{name}: 'actions' must be a list of strings")
     setup = HandSetup(
         hand_id=name,
@@ -128,7 +130,7 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
         button=button,
         small_blind_seat=sb_seat if small_blind else None,
         big_blind_seat=bb_seat,
-        players=tuple((i + 1, str(players[i]), stacks[i]) for i in range(n)),
+        players=tuple([(i + 1, str(players[i]), stacks[i]) for i in range(n)]),
         antes_by_seat=explicit,
     )
     return PhhHand(name=name, setup=setup, actions=tuple(actions), player_count=n)

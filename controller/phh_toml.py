@@ -20,10 +20,14 @@ from typing import Any
 
 _KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
 _INT = re.compile(r"[+-]?(?:0|[1-9][0-9]*)\Z")
+# A one-line list of such integers (TOML whitespace is spaces and tabs; one trailing comma).
+_INT_ITEM = r"[ \t]*[+-]?(?:0|[1-9][0-9]*)[ \t]*"
+_INTS = re.compile(rf"\[{_INT_ITEM}(?:,{_INT_ITEM})*(?:,[ \t]*)?\]\Z")
 # A one-line list of plain strings: quoted items without quotes or backslashes inside.
 _ITEM = r"""(?:'[^'\\\n]*'|"[^"\\\n]*")"""
 _STRINGS = re.compile(rf"\[\s*{_ITEM}(?:\s*,\s*{_ITEM})*\s*,?\s*\]\Z")
 _QUOTED = re.compile(r"'([^'\\\n]*)'" + r'|"([^"\\\n]*)"')
+_SINGLE_QUOTED = re.compile(r"'([^'\\\n]*)'")  # the items when none is double-quoted
 
 
 class _NotSimple(Exception):
@@ -67,12 +71,22 @@ def _value(text: str) -> Any:
     if _INT.match(text):
         return int(text)
     if first == "[" and text[-1] == "]":
-        inner = text[1:-1].strip().rstrip(",").strip()
+        if _INTS.match(text):
+            items = text[1:-1].split(",")
+            if not items[-1].strip(" \t"):
+                items.pop()  # the trailing comma
+            return list(map(int, items))
+        body = text[1:-1].strip()
+        inner = body[:-1].rstrip() if body.endswith(",") else body  # one trailing comma
         if not inner:
+            if body:
+                raise _NotSimple  # "[,]" is not TOML
             return []
         if inner[0] in "'\"":
             if not _STRINGS.match(text):
                 raise _NotSimple
+            if '"' not in inner:
+                return _SINGLE_QUOTED.findall(inner)
             return [single or double for single, double in _QUOTED.findall(inner)]
         items = [item.strip() for item in inner.split(",")]
         if all(_INT.match(item) for item in items):

@@ -42,7 +42,7 @@ def build_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
     previous = 0
     carry = sum([s.dead for s in seats])  # the antes open the main pot
     for level in levels:
-        amount = carry + sum([min(b, level) - min(b, previous) for b in bets])
+        amount = carry + sum([(b if b < level else level) - previous for b in bets if b > previous])
         carry = 0
         eligible = tuple([n for n, b in live_bets if b >= level])
         if amount:

@@ -72,7 +72,8 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
     rulings = list(first)
     n = hand.player_count
     for index, action in enumerate(hand.actions):
-        to_call = _to_call(state)
+        # Only a player's cc or cbr reads the amount to call; the dealer's actions start "d".
+        to_call = 0 if action.startswith("d") else _to_call(state)
         try:
             event = to_event(action, n, "", to_call)
         except PhhError:  # read it again to name the place (formatted only when needed)

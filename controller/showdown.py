@@ -130,10 +130,9 @@ def award(
 ) -> HandState:
     pots = build_pots(state.seats)
     stacks = {s.seat: s.stack for s in state.seats}
-    awards: list[Award] = []
-    clockwise = [s.seat for s in state.seats_clockwise_from(state.button)]
     by_number = {s.seat: s for s in state.seats}
     strengths: dict[int, tuple[int, str]] = {}  # a hand in several pots is valued once
+    per_pot: list[list[Award]] = []
     for index, pot in enumerate(pots):
         contenders = [by_number[n] for n in pot.eligible if not by_number[n].mucked]
         if not contenders:  # everybody eligible mucked: the last to muck keeps his claim
@@ -146,32 +145,32 @@ def award(
                 if s.seat not in strengths:
                     strengths[s.seat] = strength(state.variant, s.hole, state.board)
             scored = {s.seat: strengths[s.seat] for s in contenders}
-            best = max(v for v, _ in scored.values())
+            best = max([v for v, _ in scored.values()])
+            clockwise = [s.seat for s in state.seats_clockwise_from(state.button)]
             winners = [n for n in clockwise if n in scored and scored[n][0] == best]
             names = {n: scored[n][1] for n in winners}
+        shares = []
         for seat_no, amount in split_pot(pot.amount, winners, state.level.chip_unit):
             stacks[seat_no] += amount
-            awards.append(Award(index, seat_no, amount, names[seat_no]))
+            shares.append(Award(index, seat_no, amount, names[seat_no]))
+        per_pot.append(shares)
     # Announce side pots first, then the main pot (Add. 16).
-    for award in sorted(awards, key=lambda a: -a.pot_index):
-        label = "main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
-        hand = f" with {award.hand_name}" if award.hand_name else ""
-        concept = (
-            "uncontested"
-            if uncontested
-            else "odd_chip"
-            if len([a for a in awards if a.pot_index == award.pot_index]) > 1
-            else "side_pots"
-        )
-        rulings.append(
-            Ruling(
-                _INFO,
-                (rules.cite(concept),),
-                f"{label} {award.amount} to seat {award.seat}{hand}",
-                seat=award.seat,
-                code="pot_awarded",
+    for shares in reversed(per_pot):
+        split = "odd_chip" if len(shares) > 1 else "side_pots"
+        rule_ids = (rules.cite("uncontested" if uncontested else split),)
+        for award in shares:
+            label = "main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
+            hand = f" with {award.hand_name}" if award.hand_name else ""
+            rulings.append(
+                Ruling(
+                    _INFO,
+                    rule_ids,
+                    f"{label} {award.amount} to seat {award.seat}{hand}",
+                    seat=award.seat,
+                    code="pot_awarded",
+                )
             )
-        )
+    awards = tuple([award for shares in per_pot for award in shares])
     seats = tuple(
         [
             s
@@ -181,5 +180,5 @@ def award(
         ]
     )
     return evolve(
-        state, seats=seats, pots=pots, awards=tuple(awards), phase=_COMPLETE, action_on=None
+        state, seats=seats, pots=pots, awards=awards, phase=_COMPLETE, action_on=None
     )
