@@ -10,7 +10,15 @@ from __future__ import annotations
 from pokertable.controller import betting
 from pokertable.controller.card_checks import reject
 from pokertable.controller.events import ActionKind, PlayerAction
-from pokertable.controller.model import Betting, HandState, Phase, SeatState, SeatStatus, evolve
+from pokertable.controller.model import (
+    Betting,
+    HandState,
+    Phase,
+    SeatState,
+    SeatStatus,
+    builder,
+    evolve,
+)
 from pokertable.controller.rules import ReopenRule, RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
 
@@ -25,6 +33,7 @@ _BETTING = Phase.BETTING
 _FIXED_LIMIT = Betting.FIXED_LIMIT
 _POT_LIMIT = Betting.POT_LIMIT
 _FOLDED = SeatStatus.FOLDED
+_ruling = builder(Ruling)  # Ruling(...) with plain stores, for the rulings of every action
 
 
 def apply_action(
@@ -110,7 +119,7 @@ def _fold_check_or_call(
         )
         state = betting.finish_action(state, folded, "fold", seat.bet, True)
         return state, (
-            Ruling(
+            _ruling(
                 _BINDING,
                 (rules.cite("call_undercall"),),
                 f"seat {seat.seat} forfeits {amount} to the pot and folds",
@@ -122,7 +131,7 @@ def _fold_check_or_call(
         folded = evolve(seat, status=_FOLDED)
         state = betting.finish_action(state, folded, "fold", seat.bet, False)
         ruling = (
-            Ruling(
+            _ruling(
                 _BINDING,
                 (rules.cite("nonstandard_fold"),),
                 f"seat {seat.seat} folded when checking was free: the fold is binding",
@@ -130,7 +139,7 @@ def _fold_check_or_call(
                 code="nonstandard_fold",
             )
             if can_check
-            else Ruling(
+            else _ruling(
                 _ACCEPTED,
                 (rules.cite("in_turn_binding"),),
                 f"seat {seat.seat} folds",
@@ -150,7 +159,7 @@ def _fold_check_or_call(
             )
         state = betting.finish_action(state, seat, "check", seat.bet, False)
         return state, (
-            Ruling(
+            _ruling(
                 _ACCEPTED,
                 (rules.cite("in_turn_binding"),),
                 f"seat {seat.seat} checks",
@@ -162,7 +171,7 @@ def _fold_check_or_call(
     if can_check:
         state = betting.finish_action(state, seat, "check", seat.bet, False)
         return state, (
-            Ruling(
+            _ruling(
                 _CORRECTED,
                 (rules.cite("call_is_check"),),
                 f"seat {seat.seat} called with nothing to call: a check",
@@ -174,7 +183,7 @@ def _fold_check_or_call(
     all_in = " all in" if to_call == seat.stack else ""
     state = betting.pay_and_finish(state, seat, total, "call", total)
     return state, (
-        Ruling(
+        _ruling(
             _ACCEPTED,
             (rules.cite("in_turn_binding"),),
             f"seat {seat.seat} calls{all_in} to {total}",
@@ -309,7 +318,7 @@ def _bet_or_raise(
             "all bettors (R52-A)"
         )
         ids: tuple[str, ...] = rules.cite("underbet", betting.min_raise_concept(state, rules))
-        return state, (Ruling(_BINDING, ids, text, seat=seat.seat, code="short_stands"),)
+        return state, (_ruling(_BINDING, ids, text, seat=seat.seat, code="short_stands"),)
     if full:
         text = f"seat {seat.seat} {word}s to {to}" + (" all in" if all_in else "")
         ids = (rules.cite("min_raise"),)
@@ -319,4 +328,4 @@ def _bet_or_raise(
             f"the minimum raise stays {state.increment}"
         )
         ids = rules.cite("min_raise", "reopen")
-    return state, (Ruling(_ACCEPTED, ids, text, seat=seat.seat, code=word),)
+    return state, (_ruling(_ACCEPTED, ids, text, seat=seat.seat, code=word),)

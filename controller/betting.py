@@ -16,6 +16,7 @@ from pokertable.controller.model import (
     SeatState,
     SeatStatus,
     Street,
+    builder,
     evolve,
 )
 from pokertable.controller.rules import MinReraise, ReopenRule, RuleProfile
@@ -28,6 +29,7 @@ _FIXED_LIMIT = Betting.FIXED_LIMIT
 _POT_LIMIT = Betting.POT_LIMIT
 _FLOP = Street.FLOP
 _PREFLOP = Street.PREFLOP
+_action_record = builder(ActionRecord)  # ActionRecord(...) with plain stores (every action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,7 +218,7 @@ def _record(
 ) -> HandState:
     number = acted.seat
     seats = tuple([acted if s.seat == number else s for s in state.seats])
-    record = ActionRecord(
+    record = _action_record(
         street=state.street,
         seat=number,
         kind=kind,

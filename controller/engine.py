@@ -46,6 +46,7 @@ from pokertable.controller.model import (
     SeatStatus,
     Street,
     Variant,
+    builder,
     evolve,
 )
 from pokertable.controller.pots import uncalled_excess
@@ -68,6 +69,11 @@ _FLOP = Street.FLOP
 _RIVER = Street.RIVER
 _INFO = RulingKind.INFO
 _REJECTED = RulingKind.REJECTED
+# Records built with plain stores (model.builder): one state and its seats per hand, and
+# the announcements that follow the actions.
+_hand_state = builder(HandState)
+_seat_state = builder(SeatState)
+_ruling = builder(Ruling)
 
 MAX_SEATS = 10
 
@@ -114,7 +120,7 @@ def start_hand(
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     """Post the forced bets and put the first player pre-flop on the action."""
     _validate(setup)
-    seats = tuple(SeatState(seat, name, stack) for seat, name, stack in sorted(setup.players))
+    seats = tuple([_seat_state(seat, name, stack) for seat, name, stack in sorted(setup.players)])
     posted = post_forced_bets(
         seats,
         setup.level,
@@ -129,7 +135,7 @@ def start_hand(
         PotLimitPreflopBlinds.ACTUAL: 0,
     }[rules.pot_limit_preflop_blinds]
     increment = setup.level.big_blind
-    state = HandState(
+    state = _hand_state(
         hand_id=setup.hand_id,
         variant=setup.variant,
         level=setup.level,
@@ -325,7 +331,7 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
         status=_LIVE if seat.status is _ALL_IN else seat.status,
     )
     rulings.append(
-        Ruling(
+        _ruling(
             _INFO,
             (rules.cite("uncalled_bet"),),
             f"uncalled {amount} returned to seat {seat_no}",
@@ -348,7 +354,7 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
             # R16 / Add. 16 Ex 3: at the end of the final betting round with a player all in,
             # every live hand is tabled.
             rulings.append(
-                Ruling(
+                _ruling(
                     _INFO,
                     (rules.cite("all_in_face_up"),),
                     "all-in at the end of the betting: all live hands are tabled now",
@@ -361,7 +367,7 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
     face_up = state.face_up
     if live_with_chips <= 1 and not state.face_up:
         rulings.append(
-            Ruling(
+            _ruling(
                 _INFO,
                 (rules.cite("all_in_face_up"),),
                 "all-in and no further betting possible: all live hands are tabled now, "

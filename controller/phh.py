@@ -29,7 +29,7 @@ from pokertable.controller.events import (
     ReplaceBoard,
     ShowHand,
 )
-from pokertable.controller.model import AnteFormat, Level, Street, Variant
+from pokertable.controller.model import AnteFormat, Level, Street, Variant, builder
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
 # (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.
@@ -137,6 +137,10 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
 
 
 _SEATS = {f"p{i}": i for i in range(1, 11)}  # the usual player words, for ``to_event``
+# The events of the usual actions, built with plain stores (model.builder).
+_player_action = builder(PlayerAction)
+_deal_hole = builder(DealHole)
+_deal_board = builder(DealBoard)
 
 
 def _player(word: str, n: int, where: str) -> int:
@@ -181,21 +185,21 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
             verb = words[1]
             if size == 2:
                 if verb == "f":
-                    return PlayerAction(seat, _FOLD)
+                    return _player_action(seat, _FOLD)
                 if verb == "cc":
-                    return PlayerAction(seat, _CALL if call_to else _CHECK)
+                    return _player_action(seat, _CALL if call_to else _CHECK)
             elif verb == "cbr" and words[2].isdigit():
                 kind = _RAISE if call_to else _BET
-                return PlayerAction(seat, kind, int(words[2]))
+                return _player_action(seat, kind, int(words[2]))
         elif size == 3 and words[0] == "d" and words[1] == "db":
             board = _known_cards(words[2])
             if board is not None:
-                return DealBoard(board)
+                return _deal_board(board)
     elif size == 4 and words[0] == "d" and words[1] == "dh":
         seat = _SEATS.get(words[2], 0)
         hole = _known_cards(words[3])
         if 0 < seat <= n and hole is not None:
-            return DealHole(seat, hole)
+            return _deal_hole(seat, hole)
     match words:
         case []:
             return None

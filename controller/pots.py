@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pokertable.controller.model import Pot, SeatState, SeatStatus
+from pokertable.controller.model import Pot, SeatState, SeatStatus, builder
 from pokertable.controller.rules import RuleProfile
 
 _FOLDED = SeatStatus.FOLDED  # a module global: an enum member read through its class is slower
+_pot = builder(Pot)  # Pot(...) with plain stores (model.builder)
 
 
 def build_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
@@ -46,7 +47,7 @@ def build_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
         carry = 0
         eligible = tuple([n for n, b in live_bets if b >= level])
         if amount:
-            pots.append(Pot(amount, eligible))
+            pots.append(_pot(amount, eligible))
         previous = level
     # Dead money above the highest live commitment (cannot happen after uncalled bets are
     # returned, but never lose a chip): it belongs to the last pot.

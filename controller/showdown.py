@@ -9,7 +9,7 @@ from __future__ import annotations
 from pokertable.controller.card_checks import check_new_cards, reject
 from pokertable.controller.evaluation import strength
 from pokertable.controller.events import MuckHand, ShowHand
-from pokertable.controller.model import Award, HandState, Phase, evolve
+from pokertable.controller.model import Award, HandState, Phase, builder, evolve
 from pokertable.controller.pots import build_pots, split_pot
 from pokertable.controller.rules import RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
@@ -21,6 +21,8 @@ _INFO = RulingKind.INFO
 _COMPLETE = Phase.COMPLETE
 _DEALING = Phase.DEALING
 _SHOWDOWN = Phase.SHOWDOWN
+_ruling = builder(Ruling)  # Ruling(...) with plain stores (model.builder)
+_award = builder(Award)
 
 
 def show(
@@ -152,7 +154,7 @@ def award(
         shares = []
         for seat_no, amount in split_pot(pot.amount, winners, state.level.chip_unit):
             stacks[seat_no] += amount
-            shares.append(Award(index, seat_no, amount, names[seat_no]))
+            shares.append(_award(index, seat_no, amount, names[seat_no]))
         per_pot.append(shares)
     # Announce side pots first, then the main pot (Add. 16).
     for shares in reversed(per_pot):
@@ -162,7 +164,7 @@ def award(
             label = "main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
             hand = f" with {award.hand_name}" if award.hand_name else ""
             rulings.append(
-                Ruling(
+                _ruling(
                     _INFO,
                     rule_ids,
                     f"{label} {award.amount} to seat {award.seat}{hand}",

@@ -1,0 +1,105 @@
+"""The record helpers of the hot path, ``evolve`` and ``builder``, give what the dataclass gives.
+
+Both fill a mutable twin of the record's slots and hand it the frozen class (model.py): the
+result must be an ordinary, equal, still frozen instance, and classes the trick does not fit
+must be refused (``builder``) or copied slot by slot (``evolve``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+
+import pytest
+
+from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.model import (
+    HandState,
+    Level,
+    SeatState,
+    SeatStatus,
+    Variant,
+    builder,
+    evolve,
+)
+from pokertable.controller.rulings import Ruling, RulingKind
+
+LEVEL = Level(small_blind=50, big_blind=100)
+SEATS = (SeatState(1, "Ann", 1000), SeatState(2, "Bob", 900, bet=100, acted=True))
+STATE = HandState(
+    hand_id="h",
+    variant=Variant.NLHE,
+    level=LEVEL,
+    button=2,
+    small_blind_seat=1,
+    big_blind_seat=2,
+    seats=SEATS,
+    call_to=100,
+)
+
+
+@pytest.mark.parametrize(
+    ("record", "changes"),
+    [
+        (STATE, {"call_to": 300, "action_on": 1}),
+        (SEATS[1], {"status": SeatStatus.FOLDED, "acted": False}),
+        (LEVEL, {"ante": 0}),
+        (STATE, {}),
+    ],
+)
+def test_evolve_is_dataclasses_replace(record: object, changes: dict[str, object]) -> None:
+    copy = evolve(record, **changes)
+    expected = dataclasses.replace(record, **changes)  # type: ignore[type-var]
+    assert type(copy) is type(expected)
+    assert copy == expected and hash(copy) == hash(expected)
+    assert pickle.loads(pickle.dumps(copy)) == expected
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(copy, dataclasses.fields(copy)[0].name, None)  # type: ignore[arg-type]
+
+
+def test_evolve_of_a_record_with_a_base_class_copies_slot_by_slot() -> None:
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Base:
+        a: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Child(Base):
+        b: int = 0
+
+    assert evolve(Child(1, 2), b=5) == Child(1, 5)
+
+
+def test_builder_builds_what_the_constructor_builds() -> None:
+    ruling = builder(Ruling)
+    ids, text = ("TDA2024-43A",), "seat 3 raises to 300"
+    made = ruling(RulingKind.ACCEPTED, ids, text, seat=3, code="raise")
+    expected = Ruling(RulingKind.ACCEPTED, ids, text, seat=3, code="raise")
+    assert type(made) is Ruling and made == expected and repr(made) == repr(expected)
+    assert builder(PlayerAction)(2, ActionKind.BET, 200) == PlayerAction(2, ActionKind.BET, 200)
+    state = builder(HandState)(
+        hand_id="h",
+        variant=Variant.NLHE,
+        level=LEVEL,
+        button=2,
+        small_blind_seat=1,
+        big_blind_seat=2,
+        seats=SEATS,
+        call_to=100,
+    )
+    assert state == STATE
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.text = "changed"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ruling(RulingKind.INFO)  # the same required arguments as the class
+
+
+def test_builder_refuses_what_it_would_get_wrong() -> None:
+    with pytest.raises(TypeError, match="__post_init__"):
+        builder(Level)  # its checks would be skipped
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Listed:
+        items: list[int] = dataclasses.field(default_factory=list)
+
+    with pytest.raises(TypeError, match="items"):
+        builder(Listed)
