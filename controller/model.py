@@ -60,7 +60,8 @@ def _make_copier(cls: type) -> Callable[[Any, dict[str, object]], Any]:
     else:
         body = ["def copier(obj, changes):", f"    new = new_object({twin})"]
         body += [f"    new.{name} = obj.{name}" for name in slots]
-        body += ["    for name, value in changes.items():", "        set_slot(new, name, value)"]
+        # still the twin: the plain setattr, not the frozen class's
+        body += ["    for name, value in changes.items():", "        setattr(new, name, value)"]
         body.append("    new.__class__ = cls")
     body.append("    return new")
     exec("\n".join(body), namespace)

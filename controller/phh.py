@@ -9,6 +9,7 @@ A ``.phh`` file holds one hand; a ``.phhs`` file holds several as TOML tables.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -141,6 +142,7 @@ _SEATS = {f"p{i}": i for i in range(1, 11)}  # the usual player words, for ``to_
 _player_action = builder(PlayerAction)
 _deal_hole = builder(DealHole)
 _deal_board = builder(DealBoard)
+_show_hand = builder(ShowHand)
 
 
 def _player(word: str, n: int, where: str) -> int:
@@ -153,8 +155,11 @@ def _known_cards(text: str) -> tuple[str, ...] | None:
     """The cards of ``text`` when it is only known cards, else None (``_cards`` says why)."""
     if len(text) % 2:
         return None
-    cards = tuple([text[i : i + 2] for i in range(0, len(text), 2)])
+    cards = tuple(_TWO_CHARACTERS.findall(text))
     return cards if STANDARD_DECK.issuperset(cards) else None
+
+
+_TWO_CHARACTERS = re.compile("..")  # a card; the words of an action hold no line break
 
 
 def _cards(text: str, where: str) -> tuple[str, ...] | None:
@@ -191,6 +196,10 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
             elif verb == "cbr" and words[2].isdigit():
                 kind = _RAISE if call_to else _BET
                 return _player_action(seat, kind, int(words[2]))
+            elif verb == "sm" and words[2] != "-":
+                shown = _known_cards(words[2])
+                if shown is not None:
+                    return _show_hand(seat, shown)
         elif size == 3 and words[0] == "d" and words[1] == "db":
             board = _known_cards(words[2])
             if board is not None:
