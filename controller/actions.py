@@ -96,6 +96,11 @@ def apply_action(
 def _fold_check_or_call(
     state: HandState, seat: SeatState, kind: ActionKind, amount: int | None, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Fold, check or call: ``can_check`` and ``to_call`` as ``options_for`` gives them.
+
+    Most actions of a hand are these, and they need none of the raise bounds (minimum,
+    pot-limit maximum, re-opening, the cap) that ``options_for`` works out.
+    """
     need = state.call_to - seat.bet
     can_check = need <= 0  # ``Options.can_check``
     to_call = min(need, seat.stack) if need > 0 else 0  # ``Options.to_call``
