@@ -26,16 +26,17 @@ from pokertable.controller.rulings import Ruling, RulingKind
 
 LEVEL = Level(small_blind=50, big_blind=100)
 SEATS = (SeatState(1, "Ann", 1000), SeatState(2, "Bob", 900, bet=100, acted=True))
-STATE = HandState(
-    hand_id="h",
-    variant=Variant.NLHE,
-    level=LEVEL,
-    button=2,
-    small_blind_seat=1,
-    big_blind_seat=2,
-    seats=SEATS,
-    call_to=100,
-)
+STATE_FIELDS: dict[str, object] = {
+    "hand_id": "h",
+    "variant": Variant.NLHE,
+    "level": LEVEL,
+    "button": 2,
+    "small_blind_seat": 1,
+    "big_blind_seat": 2,
+    "seats": SEATS,
+    "call_to": 100,
+}
+STATE = HandState(**STATE_FIELDS)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -76,16 +77,7 @@ def test_builder_builds_what_the_constructor_builds() -> None:
     expected = Ruling(RulingKind.ACCEPTED, ids, text, seat=3, code="raise")
     assert type(made) is Ruling and made == expected and repr(made) == repr(expected)
     assert builder(PlayerAction)(2, ActionKind.BET, 200) == PlayerAction(2, ActionKind.BET, 200)
-    state = builder(HandState)(
-        hand_id="h",
-        variant=Variant.NLHE,
-        level=LEVEL,
-        button=2,
-        small_blind_seat=1,
-        big_blind_seat=2,
-        seats=SEATS,
-        call_to=100,
-    )
+    state = builder(HandState)(**STATE_FIELDS)
     assert state == STATE
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.text = "changed"  # type: ignore[misc]
