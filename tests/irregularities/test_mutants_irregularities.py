@@ -49,3 +49,20 @@ def test_TDA24_65A_a_killed_hand_keeps_the_called_part_of_its_street_bet() -> No
     seat4 = table.t.hand.seat(4)
     assert (seat4.bet, seat4.stack, seat4.committed) == (400, 4000, 1000)
     assert table.t.hand.pot_total == pot_before - 1100
+
+
+def test_readers_a_removal_read_at_another_antenna_leaves_the_board_card_in_place() -> None:
+    # A flop card flickers at seat 2's antenna: seen there (one card in two zones: nothing
+    # changed), then read leaving seat 2. It never left the board, so the turn card that
+    # follows is the fourth board card and is dealt.
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100))
+    table.deal()
+    table.acts((3, "call"), (1, "call"), (2, "check"))
+    table.street(3)
+    table.acts((1, "check"), (2, "check"), (3, "check"))
+    flop_card = table.t.hand.board[0]
+    assert codes(table.seat(2, flop_card)) == ["card_two_zones"]
+    assert table.remove("seat2.cards", flop_card) == []
+    assert table.t.ledger.in_zone("board").count(flop_card) == 1
+    table.street(1)
+    assert len(table.t.hand.board) == 4 and table.t.hand.board[0] == flop_card
