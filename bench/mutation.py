@@ -91,6 +91,7 @@ TARGETS: dict[str, Target] = {
         (
             "tests/interpretation",
             "tests/profiles/test_difference_rows.py",  # profile rows read through the layers
+            "tests/profiles/test_profile_cases.py",  # T11 two-motion raise, 50% basis (A31)
             "tests/app/test_session_rules.py",
             "tests/app/test_session.py",
         ),
@@ -100,6 +101,7 @@ TARGETS: dict[str, Target] = {
         (
             "tests/irregularities",
             "tests/profiles/test_difference_rows.py",
+            "tests/profiles/test_profile_cases.py",  # misdeal and re-deal rows per profile
             "tests/app/test_session_rules.py",
             "tests/app/test_session.py",
             "tests/app/test_session_read_order.py",  # the read window (burn due, first card)

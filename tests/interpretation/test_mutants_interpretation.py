@@ -6,13 +6,33 @@ interpretation tests (docs/testing.md, "Mutation testing"); through ``Interprete
 
 from __future__ import annotations
 
+import pytest
+
 from pokertable.controller.events import ActionKind, PlayerAction
-from pokertable.controller.interpretation import ChipItem, ChipMotion, FloorDecision, interpret
+from pokertable.controller.interpretation import (
+    ChipItem,
+    ChipMotion,
+    FloorDecision,
+    PotCountGiven,
+    PriorChipsPulled,
+    interpret,
+)
+from pokertable.controller.interpretation.late import ShortBetNoticed
 from pokertable.controller.irregularities.killed import kill_hand
-from pokertable.controller.model import SeatStatus
+from pokertable.controller.model import SeatStatus, Street, Variant
 from pokertable.controller.profiles import load_profile
 from pokertable.controller.rules import TDA_2024
-from tests.interpretation.helpers import options, postflop, preflop, push, ruled, run, say
+from pokertable.controller.rulings import RulingKind
+from tests.interpretation.helpers import (
+    options,
+    postflop,
+    preflop,
+    pull,
+    push,
+    ruled,
+    run,
+    say,
+)
 
 
 def test_T24_RP22_a_bounty_chip_marked_with_a_value_adds_nothing_to_the_push() -> None:
@@ -92,3 +112,283 @@ def test_TDA24_51B_a_floor_decision_after_the_action_moved_on_is_not_applied() -
     state, _, out = interpret(killed, hand.pending, FloorDecision(pending.ruling_id, "full_call"))
     assert [r.code for r in out.alerts] == ["floor_stale"]
     assert state is killed
+
+
+def test_TDA24_40C_the_big_blind_saying_his_blind_amount_on_his_option_checks() -> None:
+    # Everyone limped; the big blind (200) says "200": an amount alone is what pushing it
+    # would be, and 200 on his option adds nothing: a check, not a raise.
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=3, sb=1, bb=2, small=100, big=200)
+    hand, _ = run(hand, say(3, "call"), say(1, "call"))
+    _, out = hand.step(say(2, "amount", 200))
+    assert (ruled(out).action, ruled(out).total, ruled(out).rule_ids) == (
+        ActionKind.CHECK, 200, ("TDA2024-40C",))
+
+
+def test_TDA24_51C_the_forfeit_offered_in_sequence_is_the_undercall_beyond_his_blind() -> None:
+    # Seat 3 undercalls the big blind with 150 (full call owed); seat 4 folds; the small
+    # blind (100 in) adds 50: an undercall in sequence. Forfeiting means the 50 he added,
+    # not his blind as well.
+    hand = preflop({1: 20000, 2: 20000, 3: 20000, 4: 20000}, button=4, sb=1, bb=2,
+                   small=100, big=200)
+    hand, _ = run(hand, push(3, 100, 25, 25), say(4, "fold"))
+    _, out = hand.step(push(1, 25, 25))
+    floor = ruled(out).floor
+    assert floor is not None and "TDA2024-51C" in floor.rule_ids
+    fold = next(o for o in floor.options if o.name == "forfeit_fold")
+    assert (fold.action, fold.total, fold.returned, fold.forfeit) == (ActionKind.FOLD, 100, 0, 50)
+
+
+@pytest.mark.parametrize(("street", "when"), [(Street.FLOP, "the next card is out"),
+                                              (Street.RIVER, "showdown has started")])
+def test_TDA24_52A_a_short_bet_noticed_too_late_says_why_it_stands(street: Street,
+                                                                   when: str) -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200, street=street)
+    _, out = hand.step(ShortBetNoticed(1))
+    assert [r.code for r in out.alerts] == ["short_bet_stands"]
+    assert f"({when}, or none was let stand)" in out.alerts[0].text
+
+
+def test_TDA24_51C_a_full_call_in_between_ends_the_sequence() -> None:
+    # Seat 2 undercalls (owes 1), seat 3 calls in full, then seat 4 undercalls: not an
+    # undercall in sequence (only folds lie between sequenced undercalls); seat 4's own
+    # undercall against the opening bet is a full call (R51-B).
+    hand = postflop({1: 200, 2: 200, 3: 200, 4: 200}, button=4, big=2)
+    hand, _ = run(hand, say(1, "bet", 10), push(2, 5, 1, 1, 1, 1), say(3, "call"))
+    _, out = hand.step(push(4, 5, 1, 1, 1))
+    assert (ruled(out).code, ruled(out).add) == ("undercall_full_call", 2)
+    assert "undercall_sequence" not in [r.code for r in out.rulings]
+
+
+def test_TDA24_51B_forfeiting_every_chip_of_the_undercall_returns_nothing() -> None:
+    # Add. 51 Ex 1: 2,000 pushed facing 8,000 multi-way; the TD rules forfeit and fold:
+    # all 2,000 go to the pot, none back.
+    hand = postflop({1: 50000, 2: 50000, 3: 50000}, button=3, big=2000)
+    hand, out = run(hand, say(1, "bet", 2000), say(2, "raise", 8000), push(3, 1000, 1000))
+    floor = ruled(out).floor
+    assert floor is not None
+    _, out = hand.step(FloorDecision(floor.ruling_id, "forfeit_fold"))
+    assert (ruled(out).action, ruled(out).forfeit, ruled(out).returned) == (
+        ActionKind.FOLD, 2000, 0)
+    assert ruled(out).text.endswith("forfeits 2000 and folds; 0 returned")
+
+
+def test_TDA24_59A_a_fold_chosen_for_conditional_words_forfeits_nothing() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000))
+    hand, out = hand.step(say(2, "conditional"))
+    floor = ruled(out).floor
+    assert floor is not None and "fold_0" in options(ruled(out))
+    _, out = hand.step(FloorDecision(floor.ruling_id, "fold_0"))
+    assert (ruled(out).action, ruled(out).forfeit) == (ActionKind.FOLD, 0)
+    assert ruled(out).text == f"floor ruling {floor.ruling_id}: ruled a fold"
+
+
+def test_TDA24_40A_change_from_a_verbal_call_is_recorded_as_due_back() -> None:
+    # "Call" (600) then 1,100 pushed: 500 is change. The zone records it, so the dealer
+    # taking it back is making change, not the player pulling back chips (R46).
+    hand = preflop({1: 20000, 2: 20000, 3: 20000, 4: 20000}, button=4, sb=1, bb=2,
+                   small=300, big=600)
+    hand, out = run(hand, say(3, "call"), push(3, 1000, 100))
+    assert (ruled(out).code, ruled(out).returned) == ("paid", 500)
+    assert hand.pending.zone(3).change == 500
+
+
+def test_TDA24_64_unknown_chips_are_named_in_the_alert() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    _, out = hand.step(ChipMotion(1, (ChipItem(100, "weird"),)))
+    assert [r.code for r in out.alerts] == ["unknown_chip"]
+    assert "kind='weird'" in out.alerts[0].text
+    _, out = hand.step(ChipMotion(1, ()))
+    assert "unknown tag or value (none)" in out.alerts[0].text
+
+
+def test_TDA24_43B_raise_declared_to_no_more_than_the_call_is_a_minimum_raise() -> None:
+    # Facing 1,000, "raise 500": 500 cannot be a raise total, so the word "raise" binds him
+    # to the minimum raise, 2,000 (not an amount completed to the minimum).
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000))
+    _, out = hand.step(say(2, "raise", 500))
+    reading = ruled(out)
+    assert (reading.action, reading.total, reading.code, reading.complete_to) == (
+        ActionKind.RAISE, 2000, "raise", None)
+    assert "'raise 500' cannot be a total above 1000" in reading.text
+
+
+@pytest.mark.parametrize(("word", "why"), [("bet", "'bet' declared"),
+                                           ("complete", "complete to the full bet")])
+def test_fixed_limit_bet_and_complete_are_the_fixed_bet_for_their_own_reason(word: str,
+                                                                          why: str) -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200, variant=Variant.FLHE)
+    _, out = hand.step(say(1, word))
+    assert (ruled(out).action, ruled(out).total) == (ActionKind.BET, 200)
+    assert ruled(out).text == f"seat 1 bets to 200: {why}"
+
+
+def test_TDA24_50A_chips_after_the_round_closed_are_refused_from_a_seat_that_owes_none() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "check"), say(2, "check"), say(3, "check"))
+    _, out = hand.step(push(1, 100))
+    assert [r.code for r in out.alerts] == ["no_betting_round"]
+
+
+def test_TDA24_46B_prior_chips_pulled_back_facing_a_raise_still_allow_a_raise() -> None:
+    # Seat 1 bet 1,000 in chips and pulls them back facing a raise to 3,000: he may not
+    # fold (R46-B), but he may still call or raise.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000), push(1, 1000), push(2, 1000),
+                  say(3, "raise", 3000))
+    hand, out = hand.step(pull(1, 1000))
+    assert [r.code for r in out.rulings] == ["pulled_back_bound"]
+    _, out = hand.step(say(1, "raise", 9000))
+    assert (ruled(out).action, ruled(out).total) == (ActionKind.RAISE, 9000)
+    assert out.alerts == ()
+
+
+def test_TDA24_49_a_pot_count_given_to_one_seat_is_not_cited_on_another_seats_call() -> None:
+    hand = postflop({1: 50000, 2: 50000, 3: 50000}, button=3, big=1000, pot=10500,
+                    variant=Variant.PLO)
+    hand, out = hand.step(PotCountGiven(1, 10500))  # the right count, to seat 1
+    assert out.alerts == ()
+    hand, _ = run(hand, say(1, "bet", 2000))
+    _, out = hand.step(say(2, "call"))
+    assert (ruled(out).action, ruled(out).rule_ids) == (ActionKind.CALL, ("TDA2024-51A",))
+
+
+def test_TDA24_54_pot_on_the_big_blind_option_is_not_a_preflop_call_plus_pot() -> None:
+    # Pot limit, everyone limped: the big blind's "pot" has no call in it, so R54-B (the
+    # pre-flop pot counted with a call) is not cited.
+    hand = preflop({1: 50000, 2: 50000, 3: 50000}, button=3, sb=1, bb=2, small=500, big=1000,
+                   variant=Variant.PLO)
+    hand, _ = run(hand, say(3, "call"), say(1, "call"))
+    _, out = hand.step(say(2, "pot"))
+    assert (ruled(out).action, ruled(out).total, ruled(out).rule_ids) == (
+        ActionKind.RAISE, 4000, ("TDA2024-54",))
+
+
+def test_TDA24_59A_options_for_conditional_words_count_the_blind_and_the_chips_out() -> None:
+    # The big blind (200 in) has 300 more on its way (not settled) facing 600 and speaks
+    # conditionally: a call adds only the last 100.
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=3, sb=1, bb=2, small=100, big=200)
+    hand, _ = run(hand, say(3, "raise", 600), say(1, "fold"),
+                  push(2, 100, 100, 100, settled=False))
+    _, out = hand.step(say(2, "conditional"))
+    assert options(ruled(out))["call_600"] == ("call", 600, 0, 100)
+
+
+def test_TDA24_46B_a_chip_pulled_back_by_its_tag_is_that_chip() -> None:
+    # Two 1,000 chips with tags "a" and "b"; "b" and then "a" are pulled back: each is found.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    chips = (ChipItem(1000, uid="a"), ChipItem(1000, uid="b"))
+    hand, _ = run(hand, say(1, "bet", 2000), ChipMotion(1, chips), say(2, "raise", 5000))
+    for uid in ("b", "a"):
+        hand, out = hand.step(PriorChipsPulled(1, (ChipItem(1000, uid=uid),)))
+        assert [r.code for r in out.rulings] == ["pulled_back_bound"], uid
+
+
+def test_TDA24_46C_all_chips_that_exactly_call_are_an_accepted_call() -> None:
+    # Seat 1 bet 2,000 in chips, faces 4,000, pulls one 1,000 back and pushes three: the
+    # 4,000 now out are one bet, exactly the call (accepted, nothing corrected).
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 2000), push(1, 1000, 1000), say(2, "raise", 4000),
+                  say(3, "fold"))
+    hand, _ = hand.step(pull(1, 1000))
+    _, out = hand.step(push(1, 1000, 1000, 1000))
+    reading = ruled(out)
+    assert (reading.action, reading.total, reading.kind) == (
+        ActionKind.CALL, 4000, RulingKind.ACCEPTED)
+
+
+def test_TDA24_40C_an_amount_equal_to_the_call_is_a_call_by_R40C_alone() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000))
+    _, out = hand.step(say(2, "amount", 1000))
+    assert (ruled(out).action, ruled(out).total, ruled(out).rule_ids) == (
+        ActionKind.CALL, 1000, ("TDA2024-40C",))
+
+
+def test_TDA24_55_check_facing_a_bet_then_all_in_is_held_to_a_call() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000))
+    hand, out = hand.step(say(2, "check"))
+    assert ruled(out).code == "check_facing_bet"
+    _, out = hand.step(say(2, "all_in"))
+    assert (ruled(out).action, ruled(out).total, ruled(out).rule_ids) == (
+        ActionKind.CALL, 1000, ("TDA2024-55",))
+
+
+def test_TDA24_52A_a_correction_the_street_cannot_replay_is_not_announced() -> None:
+    # Seat 1's bet of 100 (minimum 200) was let stand and seat 2 raised to 300. Corrected
+    # to 200, the raise to 300 is no longer a legal raise: the correction is refused and
+    # nothing is said to be corrected.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = hand.step(PlayerAction(1, ActionKind.BET, 100, short_stands=True))
+    hand, _ = hand.step(PlayerAction(2, ActionKind.RAISE, 300))
+    after, out = hand.step(ShortBetNoticed(1))
+    assert [r.code for r in out.rulings] == ["amend_failed"]
+    assert after.state.seat(1).bet == 100 and after.state.call_to == 300
+
+
+def test_TDA24_52A_a_bet_above_the_minimum_has_nothing_to_correct() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000))
+    after, out = hand.step(ShortBetNoticed(1))
+    assert [r.code for r in out.alerts] == ["short_bet_none"]
+    assert after.state.seat(1).bet == 1000
+
+
+def test_TDA24_51C_a_raise_in_between_ends_the_sequence() -> None:
+    # Seat 2 undercalls (owes 1), seat 3 raises, seat 4 puts 10 facing 20: his own
+    # undercall of the raise (the TD's call, R51-B), not one in sequence with seat 2's.
+    hand = postflop({1: 200, 2: 200, 3: 200, 4: 200}, button=4, big=2)
+    hand, _ = run(hand, say(1, "bet", 10), push(2, 5, 1, 1, 1, 1), say(3, "raise", 20))
+    _, out = hand.step(push(4, 5, 5))
+    floor = ruled(out).floor
+    assert floor is not None and floor.rule_ids == ("TDA2024-51B",)
+    assert "undercall_sequence" not in [r.code for r in out.rulings]
+
+
+def test_TDA24_56_chips_settling_within_the_motion_window_are_one_motion() -> None:
+    # 500 and, 800 ms later (the window), 500 more: one motion of 1,000 calling 1,000.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000))
+    hand, out = hand.step(push(2, 500, settled=False, at_ms=1000))
+    assert out.rulings == ()
+    _, out = hand.step(push(2, 500, at_ms=1800))
+    assert (ruled(out).action, ruled(out).total, ruled(out).add) == (ActionKind.CALL, 1000, 0)
+
+
+def test_TDA24_40A_chips_after_a_verbal_call_say_what_is_still_owed() -> None:
+    hand = preflop({1: 20000, 2: 20000, 3: 20000, 4: 20000}, button=4, sb=1, bb=2,
+                   small=300, big=600)
+    hand, _ = run(hand, say(3, "call"))
+    hand, out = hand.step(push(3, 500))
+    assert (ruled(out).code, ruled(out).text) == ("owed", "seat 3 still owes 100")
+    _, out = hand.step(push(3, 100))
+    assert (ruled(out).code, ruled(out).text) == ("paid", "seat 3's bet of 600 is complete")
+
+
+def test_TDA24_45A_a_call_by_needed_chips_says_what_one_chip_less_leaves() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1200))
+    _, out = hand.step(push(2, 1000, 1000))
+    assert (ruled(out).action, ruled(out).returned) == (ActionKind.CALL, 800)
+    assert ruled(out).text.endswith("(without one 1000 only 1000 is left)")
+
+
+def test_a_seat_zone_owes_no_change_until_chips_come_back() -> None:
+    # The session reads chips leaving a zone that is owed change as the dealer making change
+    # (by_dealer), any other as the player pulling back (R46): no zone starts owed any.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    assert [hand.pending.zone(s).change for s in (1, 2, 3)] == [0, 0, 0]
+
+
+def test_TDA24_46_prior_chips_paid_in_two_motions_are_not_read_as_pulled_back() -> None:
+    # Seat 1 said "bet 1000" and paid it 500 at a time; facing 3,000 he adds 2,000: his
+    # prior chips are all there (nothing pulled back), the new chips make the call.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000), push(1, 500), push(1, 500),
+                  say(2, "raise", 3000), say(3, "fold"))
+    _, out = hand.step(push(1, 1000, 1000))
+    assert (ruled(out).action, ruled(out).total) == (ActionKind.CALL, 3000)
+    assert ruled(out).text == (
+        "seat 1 calls 3000: every new chip is needed (without one 1000 only 2000 is left)")
