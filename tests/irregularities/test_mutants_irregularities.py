@@ -6,8 +6,25 @@ irregularity tests (docs/testing.md, "Mutation testing"); driven through the tra
 
 from __future__ import annotations
 
-from pokertable.controller.irregularities.events import KillHand
-from pokertable.controller.model import Level
+import pytest
+
+from pokertable.controller.engine import start_hand, step
+from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.irregularities.events import (
+    CardSeen,
+    ConfirmMisdeal,
+    DealerExposure,
+    FloorDecision,
+    KillHand,
+    SkippedChoice,
+)
+from pokertable.controller.irregularities.killed import return_all_bets
+from pokertable.controller.irregularities.showdown_requests import SeeAnswer, request_to_see
+from pokertable.controller.irregularities.tracked import redeal, start_tracked
+from pokertable.controller.model import Level, Phase, SeatStatus, Street
+from pokertable.controller.profiles import load_profile
+from pokertable.controller.rules import TDA_2024
+from pokertable.controller.rulings import RulingKind
 from tests.irregularities.table_driver import Table, codes, find, setup
 
 L100 = Level(small_blind=50, big_blind=100)
@@ -49,6 +66,9 @@ def test_TDA24_65A_a_killed_hand_keeps_the_called_part_of_its_street_bet() -> No
     seat4 = table.t.hand.seat(4)
     assert (seat4.bet, seat4.stack, seat4.committed) == (400, 4000, 1000)
     assert table.t.hand.pot_total == pot_before - 1100
+    # The withdrawn raise no longer counts: one bet on this street (seat 2's), as if
+    # seat 4 had only called.
+    assert (table.t.hand.bets_this_street, table.t.hand.call_to) == (1, 400)
 
 
 def test_readers_a_removal_read_at_another_antenna_leaves_the_board_card_in_place() -> None:
@@ -66,3 +86,227 @@ def test_readers_a_removal_read_at_another_antenna_leaves_the_board_card_in_plac
     assert table.t.ledger.in_zone("board").count(flop_card) == 1
     table.street(1)
     assert len(table.t.hand.board) == 4 and table.t.hand.board[0] == flop_card
+
+
+def _flop(rules: object = TDA_2024) -> Table:
+    """Three players, the flop dealt with its burn, nobody has acted on it."""
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100),
+                  rules=rules)  # type: ignore[arg-type]
+    table.deal()
+    table.acts((3, "call"), (1, "call"), (2, "check"))
+    table.street(3)
+    return table
+
+
+def test_readers_a_board_card_read_in_the_muck_is_one_card_in_two_zones() -> None:
+    # A live board card read at the muck antenna (a stray read, or the dealer mucking it):
+    # nothing moves; the dealer is asked where the card is.
+    table = _flop()
+    card = table.t.hand.board[1]
+    assert codes(table.card("muck", card)) == ["card_two_zones"]
+    assert card in table.t.ledger.in_zone("board")
+
+
+def test_readers_a_flop_card_leaving_the_board_before_any_action_is_alerted() -> None:
+    # No four-card flop and no missing burn: a flop card lifted before anyone acted is not a
+    # repair on its way to the burn; the dealer is told to put it back.
+    table = _flop()
+    card = table.t.hand.board[0]
+    assert codes(table.remove("board", card)) == ["board_card_removed"]
+
+
+def test_TDA24_34A_a_button_placed_one_seat_early_is_alerted_and_a_right_one_is_not() -> None:
+    expected = setup({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=4, sb=1, bb=2, level=L100)
+    early = setup({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=3, sb=4, bb=1, level=L100)
+    assert find(Table(early, expected=expected).log, "button_mismatch").rule_ids == (
+        "TDA2024-34A",)
+    assert "button_mismatch" not in codes(Table(expected, expected=expected).log)
+
+
+def test_TDA24_35C_only_a_declared_misdeal_is_redealt() -> None:
+    table = _flop()
+    with pytest.raises(ValueError, match="is not a declared misdeal"):
+        redeal(table.t, TDA_2024)
+
+
+def test_TDA24_35E_a_stopped_hand_returns_every_bet_and_leaves_folds_folded() -> None:
+    setup3 = setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100)
+    state, _ = start_hand(setup3)
+    state, _ = step(state, PlayerAction(3, ActionKind.FOLD))
+    state, _ = step(state, PlayerAction(1, ActionKind.ALL_IN))
+    stopped = return_all_bets(state)
+    assert [(s.stack, s.bet, s.committed) for s in stopped.seats] == [(5000, 0, 0)] * 3
+    assert [s.status for s in stopped.seats] == [
+        SeatStatus.LIVE, SeatStatus.LIVE, SeatStatus.FOLDED]
+    assert stopped.phase is Phase.COMPLETE
+
+
+def test_TDA24_35A5_one_card_is_said_in_the_singular() -> None:
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100))
+    out = table.deal([1, 2, 3, 1, 3])  # seat 2 gets one card
+    out += table.act(3, "fold")
+    assert "seat 2 holds 1 card, 2 expected" in find(out, "misdeal_card_count").text
+
+
+def test_TDA24_35A7_the_third_card_off_the_deck_exposed_is_not_a_misdeal() -> None:
+    table = Table(setup({s: 5000 for s in range(1, 7)}, button=6, sb=1, bb=2))
+    table.deal()
+    assert codes(table.send(DealerExposure(seat=3, card_index=1))) == ["card_exposed"]
+
+
+def _river(rules: object = TDA_2024) -> Table:
+    table = Table(setup({1: 50_000, 2: 50_000, 3: 50_000}, button=3, sb=1, bb=2, level=L100),
+                  rules=rules)  # type: ignore[arg-type]
+    table.deal()
+    table.acts((3, "call"), (1, "call"), (2, "check"))
+    for n in (3, 1, 1):
+        table.street(n)
+        table.acts((1, "check"), (2, "check"), (3, "check"))
+    assert table.t.hand.phase is Phase.SHOWDOWN
+    return table
+
+
+@pytest.mark.parametrize("asker", [3, 7])
+def test_TDA24_18_a_seat_without_a_hand_may_not_ask_to_see_one(asker: int) -> None:
+    table = Table(setup({1: 50_000, 2: 50_000, 3: 50_000}, button=3, sb=1, bb=2, level=L100))
+    table.deal()
+    table.acts((3, "fold"), (1, "call"), (2, "check"))
+    for n in (3, 1, 1):
+        table.street(n)
+        table.acts((1, "check"), (2, "check"))
+    answer, ruling = request_to_see(table.t.hand, asker, 1, TDA_2024)
+    assert (answer, ruling.code) == (SeeAnswer.DENIED, "see_hand_denied")
+
+
+def test_TDA24_18_why_the_TD_decides_a_request_to_see() -> None:
+    _, ruling = request_to_see(_river().t.hand, 1, 3, TDA_2024)
+    assert "there was no river bet; the TD decides" in ruling.text
+    t11 = load_profile("tda-2011")
+    _, ruling = request_to_see(_river(t11).t.hand, 1, 3, t11)
+    assert "a privilege the TD grants; the TD decides" in ruling.text
+
+
+def test_a_refused_action_is_not_kept_for_the_replay() -> None:
+    # ``played`` rebuilds the hand exactly (re-deal, restart): a refused raise is not in it.
+    table = _flop()
+    played = table.t.played
+    out = table.act(1, "raise", 50)
+    assert [r.kind for r in out if r.code != "out_of_turn"] and table.t.played == played
+
+
+def test_TDA24_35A7_the_last_seats_second_card_is_not_among_the_first_two() -> None:
+    # Three-handed, seat 3's second card is the sixth off the deck.
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100))
+    table.deal()
+    assert codes(table.send(DealerExposure(seat=3, card_index=2))) == ["card_exposed"]
+
+
+def test_TDA24_35A7_two_later_downcards_exposed_are_named_as_such() -> None:
+    # The fourth and then the third card off the deck: neither is one of the first two.
+    table = Table(setup({s: 5000 for s in range(1, 7)}, button=6, sb=1, bb=2))
+    table.deal()
+    table.send(DealerExposure(seat=4, card_index=1))
+    out = table.send(DealerExposure(seat=3, card_index=1))
+    assert "two downcards were exposed by the dealer" in find(out, "misdeal_exposed").text
+
+
+def test_TDA24_53_a_folded_seat_acting_is_refused_not_held() -> None:
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=4, sb=1, bb=2,
+                        level=L100))
+    table.deal()
+    table.acts((3, "fold"))
+    out = table.act(3, "call")
+    assert [r.kind for r in out] == [RulingKind.REJECTED] and table.t.oot.pending == ()
+    assert table.t.hand.action_on == 4
+
+
+def test_TDA24_35C_a_re_deal_misdealt_again_is_the_second_re_deal() -> None:
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100))
+    table.deal([1, 2, 3, 1, 3])  # seat 2 gets one card
+    table.act(3, "fold")
+    table.send(ConfirmMisdeal())
+    first, _ = redeal(table.t, TDA_2024)
+    again = Table.from_tracked(first)
+    again.deal([1, 2, 3, 1, 3])
+    again.act(3, "fold")
+    again.send(ConfirmMisdeal())
+    second, _ = redeal(again.t, TDA_2024)
+    assert (first.hand.hand_id, second.hand.hand_id, second.redeal_of) == (
+        "h1-redeal1", "h1-redeal2", "h1")
+
+
+def test_TDA24_53B_a_bound_raise_still_legal_is_offered_when_the_action_changes() -> None:
+    # Seat 4 skipped; seat 5 raised to 3,000 and seat 6 called out of turn (bound, R53-B);
+    # the floor gives seat 4 all options and he raises to 1,200: seat 5's raise to 3,000
+    # is still a legal raise, so the floor may let it stand.
+    table = Table(setup({s: 20_000 for s in range(1, 7)}, button=6, sb=1, bb=2,
+                        level=Level(small_blind=100, big_blind=200)))
+    table.deal()
+    table.acts((3, "raise", 600))
+    table.act(5, "raise", 3000)
+    table.act(6, "call")
+    table.send(FloorDecision("R53-B seat 4", SkippedChoice.ALL_OPTIONS))
+    out = table.act(4, "raise", 1200)
+    assert find(out, "oot_void").options == (
+        "fold", "call 1200", "raise to 1800..20000", "raise to 3000")
+
+
+def test_TDA24_39A_the_fourth_card_chosen_as_burn_leaves_the_dealt_flop_as_it_is() -> None:
+    # The floor picks the card that arrived fourth: the three on the board are the flop the
+    # engine already has, so nothing is replaced.
+    table = _flop()
+    fourth = table.next_card()
+    assert "four_card_flop" in codes(table.card("board", fourth))
+    flop = table.t.hand.board
+    table.remove("board", fourth)
+    assert codes(table.card("burn", fourth)) == ["four_card_flop_resolved"]
+    assert table.t.hand.board == flop
+
+
+def test_TDA24_39B_the_flop_card_moved_to_the_burn_is_the_flops_one_burn() -> None:
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100))
+    table.deal()
+    table.acts((3, "call"), (1, "call"), (2, "check"))
+    cards = [table.next_card() for _ in range(3)]
+    assert "flop_no_burn" in codes(table.board(*cards))
+    table.remove("board", cards[0])
+    assert "flop_no_burn_burned" in codes(table.card("burn", cards[0]))
+    assert table.t.board.burns[Street.FLOP] == 1
+
+
+def test_TDA24_38_a_turn_read_just_before_its_burn_is_the_turns_burn() -> None:
+    # Readers report the turn card 100 ms before its burn (read window 500 ms): the burn
+    # is the turn's, so the turn is not "dealt without a burn" and the river's burn is
+    # not a second one.
+    t, _ = start_tracked(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100),
+                         TDA_2024, read_window_ms=500)
+    table = Table.from_tracked(t)
+    table.deal()
+    table.acts((3, "call"), (1, "call"), (2, "check"))
+    table.street(3)
+    table.acts((1, "check"), (2, "check"), (3, "check"))
+    turn, burn = table.next_card(), table.next_card()
+    table.send(CardSeen("board", turn, f"tag-{turn}", 100_000))
+    table.send(CardSeen("burn", burn, f"tag-{burn}", 100_100))
+    assert table.t.hand.board[3:] == (turn,)
+    table.acts((1, "check"), (2, "check"), (3, "check"))
+    river_burn, river = table.next_card(), table.next_card()
+    table.send(CardSeen("burn", river_burn, f"tag-{river_burn}", 200_000))
+    table.send(CardSeen("board", river, f"tag-{river}", 200_100))
+    assert table.t.hand.board[3:] == (turn, river)
+    assert not {"missing_burn", "extra_burn"} & set(codes(table.log))
+
+
+def test_TDA24_65A_a_hand_killed_for_its_card_count_gets_its_uncalled_raise_back() -> None:
+    # After SA (a raise and a fold) a third card reaches the raiser: his hand is dead
+    # (R38) and the 200 of his raise that nobody called goes back to him (R65-A); the
+    # blinds play on facing the big blind only.
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=4, sb=1, bb=2,
+                        level=L100))
+    table.deal()
+    table.acts((3, "raise", 300), (4, "fold"))
+    out = table.seat(3)
+    assert "dead_hand_card_count" in codes(out) and "uncalled_returned" in codes(out)
+    hand = table.t.hand
+    assert (hand.seat(3).stack, hand.seat(3).bet, hand.call_to, hand.action_on) == (
+        4900, 100, 100, 1)
