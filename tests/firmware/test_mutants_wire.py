@@ -187,3 +187,32 @@ def test_a_frame_shorter_than_header_and_crc_is_a_framing_error(decoded: bytes) 
     dec = wire.FrameDecoder()
     assert dec.feed(bytes((len(decoded) + 1,)) + decoded + b"\x00") == []
     assert (dec.framing_errors, dec.errors(), dec.frames) == (1, 1, 0)
+
+
+def test_a_long_snapshot_missing_its_last_uid_is_refused_naming_it() -> None:
+    # 61 UIDs declared, 60 present: past 256 bytes, offsets are compared by value.
+    payload = bytearray(wire.pack_snapshot("z", True, [bytes((1, 2, 3, k)) for k in range(60)]))
+    assert len(payload) > 256
+    payload[3:5] = b"\x00\x3d"  # count 61
+    with pytest.raises(ValueError, match="uids: truncated at uid 60 of 61"):
+        wire.unpack_snapshot(bytes(payload))
+
+
+@pytest.mark.parametrize(("given", "sent"), [(-5, 0), (0, 0), (70_000, 0xFFFF)])
+def test_heartbeat_scans_per_second_saturate_at_both_ends(given: int, sent: int) -> None:
+    assert wire.unpack_heartbeat(wire.pack_heartbeat(1, given, 2, 3)) == (1, sent, 2, 3)
+
+
+def test_errors_adds_up_every_kind_of_dropped_frame() -> None:
+    dec = wire.FrameDecoder()
+    good = bytearray(wire.encode_frame(1, wire.MSG_ACK, 1, b"\x00\x01"))
+    assert dec.feed(b"\x02\x05\x00") == []  # too short: a framing error
+    good[1] = 1  # the header's first byte (after the COBS code byte): version 1
+    assert dec.feed(bytes(good)) == []
+    assert (dec.framing_errors, dec.version_errors) == (1, 1)
+    assert dec.errors() == 2
+
+
+def test_led_with_an_unknown_mode_names_that_mode() -> None:
+    with pytest.raises(ValueError, match="mode: 9 unknown"):
+        wire.unpack_led(b"\x01\x09")
