@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.hand_routing import TrackedApplier
 from pokertable.controller.interpretation import (
     ChipItem,
     ChipMotion,
@@ -17,7 +18,9 @@ from pokertable.controller.interpretation import (
     PriorChipsPulled,
     interpret,
 )
+from pokertable.controller.interpretation.events import chip_value
 from pokertable.controller.interpretation.late import ShortBetNoticed
+from pokertable.controller.interpretation.zones import Pending
 from pokertable.controller.irregularities.killed import kill_hand
 from pokertable.controller.model import SeatStatus, Street, Variant
 from pokertable.controller.profiles import load_profile
@@ -33,6 +36,7 @@ from tests.interpretation.helpers import (
     run,
     say,
 )
+from tests.irregularities.table_driver import Table, setup
 
 
 def test_T24_RP22_a_bounty_chip_marked_with_a_value_adds_nothing_to_the_push() -> None:
@@ -392,3 +396,19 @@ def test_TDA24_46_prior_chips_paid_in_two_motions_are_not_read_as_pulled_back() 
     assert (ruled(out).action, ruled(out).total) == (ActionKind.CALL, 3000)
     assert ruled(out).text == (
         "seat 1 calls 3000: every new chip is needed (without one 1000 only 2000 is left)")
+
+
+def test_TDA24_53A_held_chips_become_the_bet_when_the_held_call_binds() -> None:
+    # At the table the irregularities layer applies actions (R53): seat 4's chips pushed out
+    # of turn are held; when seat 3 calls, seat 4's held call binds and his 100 are his bet,
+    # no longer held (as the session runs it, through ``interpret`` and its applier).
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=4, sb=1, bb=2))
+    table.deal()
+    tracked, pending = table.t, Pending(street=table.t.hand.street)
+    for event in (push(4, 100), say(3, "call")):
+        applier = TrackedApplier(tracked, TDA_2024)
+        _, pending, out = interpret(tracked.hand, pending, event, TDA_2024, applier)
+        tracked = applier.tracked
+    assert ("oot_binding", 4) in [(r.code, r.seat) for r in out.rulings]
+    zone = pending.zone(4)
+    assert (zone.held, chip_value(zone.prior), tracked.hand.seat(4).bet) == (False, 100, 100)
