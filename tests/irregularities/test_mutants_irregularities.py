@@ -310,3 +310,15 @@ def test_TDA24_65A_a_hand_killed_for_its_card_count_gets_its_uncalled_raise_back
     hand = table.t.hand
     assert (hand.seat(3).stack, hand.seat(3).bet, hand.call_to, hand.action_on) == (
         4900, 100, 100, 1)
+
+
+def test_TDA24_53A_an_out_of_turn_action_lapses_when_the_hand_ends_first() -> None:
+    # The big blind checks out of turn; the button and the small blind fold: the hand is
+    # over before the action reaches him, so his held check lapses (said, and dropped).
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100))
+    table.deal()
+    assert "out_of_turn" in codes(table.act(2, "check"))
+    table.act(3, "fold")
+    out = table.act(1, "fold")
+    assert find(out, "oot_lapsed").seat == 2
+    assert table.t.over and table.t.oot.pending == ()
