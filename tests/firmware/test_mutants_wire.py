@@ -5,6 +5,7 @@ Each test pins something a one-line change to firmware/wire.py got past the code
 """
 
 import re
+import zlib
 from pathlib import Path
 
 import pytest
@@ -91,10 +92,11 @@ def test_snapshot_with_flags_or_count_missing_is_refused_naming_flags() -> None:
             wire.unpack_snapshot(payload)
 
 
-def test_snapshot_uid_cut_short_is_refused_naming_the_uid() -> None:
-    # zone "z", settled, one uid of 4 bytes of which 2 arrived.
+@pytest.mark.parametrize("arrived", [b"ab", b"abc"])
+def test_snapshot_uid_cut_short_is_refused_naming_the_uid(arrived: bytes) -> None:
+    # zone "z", settled, one uid of 4 bytes of which 2 (or all but the last) arrived.
     with pytest.raises(ValueError, match="uids: uid 0 truncated"):
-        wire.unpack_snapshot(b"\x01z\x01\x00\x01\x04ab")
+        wire.unpack_snapshot(b"\x01z\x01\x00\x01\x04" + arrived)
 
 
 @pytest.mark.parametrize("extra", [1, 2, 7])
@@ -216,3 +218,10 @@ def test_errors_adds_up_every_kind_of_dropped_frame() -> None:
 def test_led_with_an_unknown_mode_names_that_mode() -> None:
     with pytest.raises(ValueError, match="mode: 9 unknown"):
         wire.unpack_led(b"\x01\x09")
+
+
+@pytest.mark.parametrize(("start", "end"), [(0, 4), (2, 9), (3, 5)])
+def test_table_crc_of_a_slice_is_the_crc_of_those_bytes(start: int, end: int) -> None:
+    data = b"123456789"
+    assert wire.crc32_table(data, start, end) == zlib.crc32(data[start:end])
+    assert wire.crc32(data, start, end) == zlib.crc32(data[start:end])
