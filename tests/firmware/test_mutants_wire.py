@@ -215,9 +215,11 @@ def test_errors_adds_up_every_kind_of_dropped_frame() -> None:
     assert dec.errors() == 2
 
 
-def test_led_with_an_unknown_mode_names_that_mode() -> None:
-    with pytest.raises(ValueError, match="mode: 9 unknown"):
-        wire.unpack_led(b"\x01\x09")
+@pytest.mark.parametrize("mode", [4, 9])
+def test_led_with_an_unknown_mode_names_that_mode(mode: int) -> None:
+    # Modes 0-3 exist (LED_OFF..LED_PULSE); 4 is the first unknown one.
+    with pytest.raises(ValueError, match="mode: %d unknown" % mode):
+        wire.unpack_led(bytes((1, mode)))
 
 
 @pytest.mark.parametrize(("start", "end"), [(0, 4), (2, 9), (3, 5)])
