@@ -13,6 +13,7 @@ from pokertable.controller.hand_routing import TrackedApplier
 from pokertable.controller.interpretation import (
     ChipItem,
     ChipMotion,
+    CountErrorNoticed,
     FloorDecision,
     PotCountGiven,
     PriorChipsPulled,
@@ -20,7 +21,7 @@ from pokertable.controller.interpretation import (
 )
 from pokertable.controller.interpretation.events import chip_value
 from pokertable.controller.interpretation.late import ShortBetNoticed
-from pokertable.controller.interpretation.zones import Pending
+from pokertable.controller.interpretation.zones import Pending, SeatZone
 from pokertable.controller.irregularities.killed import kill_hand
 from pokertable.controller.model import SeatStatus, Street, Variant
 from pokertable.controller.profiles import load_profile
@@ -226,6 +227,7 @@ def test_fixed_limit_bet_and_complete_are_the_fixed_bet_for_their_own_reason(wor
     _, out = hand.step(say(1, word))
     assert (ruled(out).action, ruled(out).total) == (ActionKind.BET, 200)
     assert ruled(out).text == f"seat 1 bets to 200: {why}"
+    assert ruled(out).rule_ids == ("TDA2024-51A",)  # no "raise" said: not R55-B
 
 
 def test_TDA24_50A_chips_after_the_round_closed_are_refused_from_a_seat_that_owes_none() -> None:
@@ -412,3 +414,63 @@ def test_TDA24_53A_held_chips_become_the_bet_when_the_held_call_binds() -> None:
     assert ("oot_binding", 4) in [(r.code, r.seat) for r in out.rulings]
     zone = pending.zone(4)
     assert (zone.held, chip_value(zone.prior), tracked.hand.seat(4).bet) == (False, 100, 100)
+
+
+def test_TDA24_50B_a_second_floor_call_in_the_hand_gets_its_own_id() -> None:
+    hand = postflop({1: 50000, 2: 50000, 3: 50000, 4: 50000}, button=4, big=2000)
+    hand, out = run(hand, say(1, "bet", 2000), say(2, "raise", 8000), push(3, 1000, 1000))
+    first = ruled(out).floor
+    _, out = hand.step(say(4, "conditional"))
+    second = ruled(out).floor
+    assert first is not None and second is not None
+    assert (first.ruling_id, second.ruling_id) == ("t/F1", "t/F2")
+
+
+def test_TDA24_52B_EX1_a_count_error_that_stands_is_an_accepted_ruling() -> None:
+    hand = postflop({s: 50000 for s in (1, 2, 3)}, button=3, big=1000, pot=10500,
+                    variant=Variant.PLO)
+    hand, _ = hand.step(PotCountGiven(1, 9500))
+    _, out = run(hand, push(1, 5000, 1000, 1000, 1000, 1000, 500), say(2, "fold"),
+                 say(3, "call"), CountErrorNoticed())
+    assert [(r.code, r.kind) for r in out.rulings] == [
+        ("count_error_stands", RulingKind.ACCEPTED)]
+
+
+def test_TDA24_45B_chips_beyond_the_call_short_of_half_a_raise_are_a_corrected_call() -> None:
+    # Facing 1,000: 1,000 + three 100s. One 100 can go (R45-B), 300 is under half the last
+    # raise: a call, corrected, 300 back.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000))
+    _, out = hand.step(push(2, 1000, 100, 100, 100))
+    reading = ruled(out)
+    assert (reading.action, reading.total, reading.returned, reading.kind) == (
+        ActionKind.CALL, 1000, 300, RulingKind.CORRECTED)
+
+
+def test_ACE61_call_declared_then_exactly_a_raise_pushed_owes_nothing_more() -> None:
+    hand = preflop({1: 20000, 2: 20000, 3: 20000, 4: 20000}, button=4, sb=1, bb=2,
+                   small=300, big=600, rules=load_profile("ace-league"))
+    hand, out = run(hand, say(3, "call"), push(3, 1000, 200))
+    reading = ruled(out)
+    assert (reading.code, reading.total, reading.add) == ("overbet_raise", 1200, 0)
+    assert hand.pending.zone(3).owed == 0
+
+
+def test_TDA24_59A_conditional_words_with_chips_on_their_way_count_those_chips() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000), push(2, 500, 500, settled=False))
+    _, out = hand.step(say(2, "conditional"))
+    assert options(ruled(out))["call_1000"] == ("call", 1000, 0, 0)
+
+
+def test_TDA24_51A_a_bet_declared_waiting_for_chips_may_be_entered_by_the_dealer() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, out = hand.step(say(1, "bet"))
+    assert ruled(out).waiting
+    after, out = hand.step(PlayerAction(1, ActionKind.BET, 500))
+    assert out.alerts == () and after.state.seat(1).bet == 500
+
+
+def test_a_zone_holds_its_prior_chips_plus_the_chips_moving() -> None:
+    zone = SeatZone(1, prior=(ChipItem(1000),), motion=(ChipItem(1000), ChipItem(500)))
+    assert zone.value == 2500
