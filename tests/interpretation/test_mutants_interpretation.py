@@ -16,6 +16,7 @@ from pokertable.controller.interpretation import (
     CountErrorNoticed,
     FloorDecision,
     PotCountGiven,
+    Precedence,
     PriorChipsPulled,
     interpret,
 )
@@ -445,6 +446,7 @@ def test_TDA24_45B_chips_beyond_the_call_short_of_half_a_raise_are_a_corrected_c
     reading = ruled(out)
     assert (reading.action, reading.total, reading.returned, reading.kind) == (
         ActionKind.CALL, 1000, 300, RulingKind.CORRECTED)
+    assert "one 100 can go and 1200 still calls 1000" in reading.text
 
 
 def test_ACE61_call_declared_then_exactly_a_raise_pushed_owes_nothing_more() -> None:
@@ -474,3 +476,19 @@ def test_TDA24_51A_a_bet_declared_waiting_for_chips_may_be_entered_by_the_dealer
 def test_a_zone_holds_its_prior_chips_plus_the_chips_moving() -> None:
     zone = SeatZone(1, prior=(ChipItem(1000),), motion=(ChipItem(1000), ChipItem(500)))
     assert zone.value == 2500
+
+
+def test_TDA24_40A_words_entered_as_after_the_chips_wait_for_the_chips() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    after, out = hand.step(say(1, "bet", 500, precedence=Precedence.CHIPS_FIRST))
+    assert ruled(out).waiting and ruled(out).action is None
+    assert after.state.seat(1).bet == 0
+
+
+def test_TDA24_41_a_chip_of_exactly_five_percent_of_the_call_is_not_relatively_tiny() -> None:
+    # R41's "relatively tiny" is below 5% of the call: 100 facing the opening bet of 2,000
+    # is an ordinary undercall against the opening bet, a full call (R51-B).
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 2000))
+    _, out = hand.step(push(2, 100))
+    assert (ruled(out).code, ruled(out).rule_ids) == ("undercall_full_call", ("TDA2024-51B",))
