@@ -492,3 +492,41 @@ def test_TDA24_41_a_chip_of_exactly_five_percent_of_the_call_is_not_relatively_t
     hand, _ = run(hand, say(1, "bet", 2000))
     _, out = hand.step(push(2, 100))
     assert (ruled(out).code, ruled(out).rule_ids) == ("undercall_full_call", ("TDA2024-51B",))
+
+
+def test_TDA24_46C_a_pull_reported_as_full_while_chips_remain_is_refused() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 2000), push(1, 1000, 1000), say(2, "raise", 5000))
+    _, out = hand.step(PriorChipsPulled.of(1, 1000, fully=True))
+    assert [r.code for r in out.alerts] == ["pull_mismatch"]
+
+
+def test_TDA24_52A_the_correction_says_what_each_bettor_adds() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = hand.step(PlayerAction(1, ActionKind.BET, 100, short_stands=True))
+    hand, _ = hand.step(PlayerAction(2, ActionKind.CALL))
+    _, out = hand.step(ShortBetNoticed(1))
+    reading = ruled(out)
+    assert (reading.code, reading.total, reading.add) == ("short_bet_corrected", 200, 100)
+    assert reading.text.endswith("(seat 1 adds 100, seat 2 adds 100)")
+
+
+def test_TDA24_40A_change_taken_back_by_the_dealer_is_no_longer_due() -> None:
+    hand = preflop({1: 20000, 2: 20000, 3: 20000, 4: 20000}, button=4, sb=1, bb=2,
+                   small=300, big=600)
+    hand, _ = run(hand, say(3, "call"), push(3, 1000, 100))
+    hand, _ = hand.step(PriorChipsPulled.of(3, 100, by_dealer=True))
+    assert hand.pending.zone(3).change == 400
+
+
+def test_TDA24_53A_words_out_of_turn_before_anyone_acted_are_refused() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    _, out = hand.step(say(2, "check"))
+    assert [r.code for r in out.alerts] == ["out_of_turn"]
+
+
+def test_TDA24_56_more_chips_after_a_call_made_by_chips_are_a_string_bet() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1200), push(2, 1000, 1000))
+    _, out = hand.step(push(2, 500))
+    assert [r.code for r in out.alerts] == ["string_bet"]
