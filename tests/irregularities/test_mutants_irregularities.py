@@ -11,11 +11,13 @@ import pytest
 from pokertable.controller.engine import start_hand, step
 from pokertable.controller.events import ActionKind, PlayerAction
 from pokertable.controller.irregularities.events import (
+    Absent,
     CardSeen,
     ConfirmMisdeal,
     DealerExposure,
     FloorDecision,
     KillHand,
+    Present,
     SkippedChoice,
 )
 from pokertable.controller.irregularities.killed import return_all_bets
@@ -322,3 +324,15 @@ def test_TDA24_53A_an_out_of_turn_action_lapses_when_the_hand_ends_first() -> No
     out = table.act(1, "fold")
     assert find(out, "oot_lapsed").seat == 2
     assert table.t.over and table.t.oot.pending == ()
+
+
+def test_TDA24_28_a_board_card_at_showdown_is_not_a_premature_card() -> None:
+    # All five cards are out and the hands are being tabled: a sixth board card is no
+    # street's card (no rabbit hunting), not a premature one.
+    assert codes(_river().card("board")) == ["board_card_no_street"]
+
+
+def test_TDA24_31_a_player_coming_back_to_his_seat_is_not_alerted() -> None:
+    table = _flop()
+    assert codes(table.send(Absent(2))) == ["left_with_live_hand"]
+    assert table.send(Present(2)) == [] and 2 not in table.t.absent
