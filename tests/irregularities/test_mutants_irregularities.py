@@ -22,6 +22,7 @@ from pokertable.controller.irregularities.events import (
 )
 from pokertable.controller.irregularities.killed import return_all_bets
 from pokertable.controller.irregularities.showdown_requests import SeeAnswer, request_to_see
+from pokertable.controller.irregularities.substantial import ReferencePoints
 from pokertable.controller.irregularities.tracked import redeal, start_tracked
 from pokertable.controller.model import Level, Phase, SeatStatus, Street
 from pokertable.controller.profiles import load_profile
@@ -71,6 +72,7 @@ def test_TDA24_65A_a_killed_hand_keeps_the_called_part_of_its_street_bet() -> No
     # The withdrawn raise no longer counts: one bet on this street (seat 2's), as if
     # seat 4 had only called.
     assert (table.t.hand.bets_this_street, table.t.hand.call_to) == (1, 400)
+    assert table.t.hand.increment == 400  # the bet is the last full increment again
 
 
 def test_readers_a_removal_read_at_another_antenna_leaves_the_board_card_in_place() -> None:
@@ -336,3 +338,40 @@ def test_TDA24_31_a_player_coming_back_to_his_seat_is_not_alerted() -> None:
     table = _flop()
     assert codes(table.send(Absent(2))) == ["left_with_live_hand"]
     assert table.send(Present(2)) == [] and 2 not in table.t.absent
+
+
+def test_TDA24_65A_a_withdrawn_reraise_leaves_the_raise_before_it_as_the_increment() -> None:
+    # Bet 200, raise to 600, seat 3 re-raises to 2,000 and his hand is killed: the street
+    # stands at 600 and the last full raise is 400 again (a re-raise is to 1,000 or more).
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=4, sb=1, bb=2,
+                        level=L100))
+    table.deal()
+    table.acts((3, "call"), (4, "call"), (1, "call"), (2, "check"))
+    table.street(3)
+    table.acts((1, "bet", 200), (2, "raise", 600), (3, "raise", 2000))
+    table.send(KillHand(3))
+    hand = table.t.hand
+    assert (hand.call_to, hand.increment, hand.bets_this_street, hand.action_on) == (
+        600, 400, 2, 4)
+
+
+def test_TDA24_36_marking_a_reference_point_again_keeps_the_others() -> None:
+    # Names sorting before and after "hand_start": re-marking one replaces only that one.
+    for name in ("after_bet", "r52b_erroneous_bet"):
+        points = ReferencePoints().mark(name, 3).mark(name, 5)
+        assert (points.index("hand_start"), points.index(name)) == (0, 5)
+
+
+@pytest.mark.parametrize(("profile", "said"), [("tda-2024", ["flop_no_burn_stands"]),
+                                               ("tda-2011", [])])
+def test_R39B_the_flop_without_burn_stands_after_action_only_where_R39B_says_so(
+        profile: str, said: list[str]) -> None:
+    # TDA 2024 R39-B tells the table the flop now stands; TDA 2011 left it to the floor.
+    rules = load_profile(profile)
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100),
+                  rules=rules)
+    table.deal()
+    table.acts((3, "call"), (1, "call"), (2, "check"))
+    table.board(*(table.next_card() for _ in range(3)))
+    out = table.act(1, "check")
+    assert [c for c in codes(out) if c.startswith("flop_no_burn")] == said
