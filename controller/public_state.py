@@ -115,8 +115,10 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
                     "cards_held": 0,
                 }
             )
-    for seat in seats:  # what the stack zones read, for the room's colour-up (R24)
-        counted = denominations(dict(session.stack_zones).get(seat["seat"], ()))
+    stack_zones = dict(session.stack_zones)  # what they read, for the room's colour-up (R24)
+    for seat in seats:
+        chips = stack_zones.get(seat["seat"])
+        counted = denominations(chips) if chips else None
         if counted:
             seat["stack_chips"] = counted
     street: str | None = None

@@ -34,29 +34,49 @@ ZoneKind = Literal["chips", "cards", "enroll"]
 _SEAT_ZONE = re.compile(r"^seat([1-9][0-9]?)\.(bet|stack|cards)$")
 
 
+def _parse(name: str) -> tuple[ZoneKind, int | None] | None:
+    if name == ENROLL_ZONE:
+        return "enroll", None
+    if name in SHARED_CARD_ZONES:
+        return "cards", None
+    match = _SEAT_ZONE.match(name)
+    if match is None or int(match.group(1)) > MAX_SEATS:
+        return None
+    return ("cards" if match.group(2) == "cards" else "chips"), int(match.group(1))
+
+
+# Every table zone, parsed once: each snapshot frame asks about its zone several times.
+_ZONES = {
+    name: parsed
+    for name in (
+        *SHARED_CARD_ZONES,
+        ENROLL_ZONE,
+        *(f"seat{n}.{area}" for n in range(1, MAX_SEATS + 1) for area in ("bet", "stack", "cards")),
+    )
+    if (parsed := _parse(name)) is not None
+}
+
+
 def is_valid_zone(name: str) -> bool:
     """True for every name in the table above (seat numbers 1..MAX_SEATS)."""
-    if name in SHARED_CARD_ZONES or name == ENROLL_ZONE:
-        return True
-    match = _SEAT_ZONE.match(name)
-    return match is not None and int(match.group(1)) <= MAX_SEATS
+    return name in _ZONES
 
 
 def seat_of(name: str) -> int | None:
     """The seat number of a seat zone, ``None`` for shared zones."""
-    match = _SEAT_ZONE.match(name)
+    parsed = _ZONES.get(name)
+    if parsed is not None:
+        return parsed[1]
+    match = _SEAT_ZONE.match(name)  # a seat beyond MAX_SEATS still names its seat
     return int(match.group(1)) if match else None
 
 
 def zone_kind(name: str) -> ZoneKind:
     """Which tags belong in the zone; raises ``ValueError`` for an unknown zone name."""
-    if not is_valid_zone(name):
+    parsed = _ZONES.get(name)
+    if parsed is None:
         raise ValueError(f"zone: unknown zone name {name!r}")
-    if name == ENROLL_ZONE:
-        return "enroll"
-    if name in SHARED_CARD_ZONES or name.endswith(".cards"):
-        return "cards"
-    return "chips"
+    return parsed[0]
 
 
 def seat_zone(seat: int, area: Literal["bet", "stack", "cards"]) -> str:

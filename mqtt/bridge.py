@@ -518,13 +518,13 @@ class TableBridge:
             if room <= 0:
                 break
             for row in self._outbox.pending(lane, after_id=cursors[lane], now_ms=now, limit=room):
-                info = self._client.publish(row.topic, row.payload, QOS, retain=row.retain)
+                info = self._client.publish_quiet(row.topic, row.payload, QOS, row.retain)
                 # NO_CONN is fine: paho keeps QoS 1 messages and sends them after reconnect.
                 inflight[info.mid] = row.id
                 cursors[lane] = row.id
                 handed = True
-        if handed and self.connected:
-            self._client.loop_write()  # on this thread, not after a wake of paho's
+        if handed:
+            self._client.flush()  # on this thread, without waking paho's
 
     def _announce_drops(self, streams: dict[str, tuple[int, int, int]]) -> None:
         log.error("outbox full: dropped %s", streams)

@@ -15,7 +15,7 @@ from pokertable.hardware.clock import FakeClock
 from pokertable.hardware.events import Alert, ChipsSettled, NodeDown, NodeRebooted, NodeUp
 from pokertable.hardware.interpreter import BusInterpreter
 from pokertable.hardware.registry import TagRegistry
-from pokertable.hardware.transport import BusSession, PortSupervisor
+from pokertable.hardware.transport import BusSession, NodeLink, PortSupervisor
 
 
 def uid(n: int) -> bytes:
@@ -177,3 +177,25 @@ def test_unplug_and_replug_reconnects(
     second.write(snapshot(1, 2, "seat1.bet", [uid(1), uid(2)]))
     assert settled(event_log, 2)
     assert sup.connections == 2
+
+
+def test_a_frame_written_at_once_reaches_the_decoder_in_one_piece(
+    pty_factory: Callable[[], Pty], connect: Callable[[str], PortSupervisor],
+    event_log: EventLog, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # pyserial's own loop handed the first byte on alone, then the rest: two passes through
+    # the decoder and the bus per frame. One read takes what has arrived.
+    chunks: list[bytes] = []
+    received = NodeLink.data_received
+
+    def spy(link: NodeLink, data: bytes) -> None:
+        chunks.append(bytes(data))
+        received(link, data)
+
+    monkeypatch.setattr(NodeLink, "data_received", spy)
+    pty = pty_factory()
+    connect(pty.path)
+    frames = birth(1, 0) + snapshot(1, 1, "seat1.bet", [uid(1)])
+    pty.write(frames)
+    assert settled(event_log, 1)
+    assert chunks == [frames]

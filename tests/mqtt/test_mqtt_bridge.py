@@ -243,3 +243,59 @@ def test_threads_publishing_at_once_reach_the_broker_whole_and_in_order(
     first_seen = list(dict.fromkeys(seqs))
     assert first_seen == list(range(1, 601))
     assert bridge.pending() == 0
+
+
+class _Spy:
+    """Stands in for a socket of paho's, counting what goes through ``send``."""
+
+    def __init__(self, sock: Any, refuse_first: bool = False) -> None:
+        self._sock = sock
+        self.sends = 0
+        self._refuse = refuse_first
+
+    def send(self, data: bytes) -> int:
+        self.sends += 1
+        if self._refuse:
+            self._refuse = False
+            raise BlockingIOError  # the socket's buffer is full
+        return int(self._sock.send(data))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
+def _online_bridge(broker: Any, make_bridge: Any, subscribers: Any) -> tuple[TableBridge, Any]:
+    sub = subscribers(broker.port, [T.events, T.status]).start()
+    bridge = make_bridge(broker.port)
+    bridge.start()
+    assert bridge.wait_connected(5)
+    assert sub.wait_for(lambda s: any(m.json()["state"] == "online" for m in s.on("/status")))
+    return bridge, sub
+
+
+def test_publishing_writes_the_socket_without_waking_pahos_thread(
+    broker, make_bridge, subscribers
+):
+    """The publishing thread writes its own packets: paho's per-publish wake of its network
+    thread (a byte on its socket pair) was a thread handoff per message for nothing."""
+    bridge, sub = _online_bridge(broker, make_bridge, subscribers)
+    client = bridge._client
+    wake = _Spy(client._wake_pair)
+    client._wake_pair = wake
+    for n in range(5):
+        bridge.publish_event(sample_event(n))
+    assert sub.wait_for(lambda s: len(s.on("/events")) == 5)
+    assert bridge.wait_delivered(5)
+    assert wake.sends == 0
+
+
+def test_a_full_socket_hands_the_rest_to_pahos_thread(broker, make_bridge, subscribers):
+    bridge, sub = _online_bridge(broker, make_bridge, subscribers)
+    client = bridge._client
+    wake = _Spy(client._wake_pair)
+    client._wake_pair = wake
+    client._sock = _Spy(client._sock, refuse_first=True)
+    bridge.publish_event(sample_event(1))
+    assert sub.wait_for(lambda s: len(s.on("/events")) == 1)
+    assert wake.sends == 1  # paho's thread was told, and wrote it once the socket took it
+    assert bridge.wait_delivered(5)
