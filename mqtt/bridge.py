@@ -490,6 +490,8 @@ class TableBridge:
                 if row_id is not None:
                     rows.append(row_id)
         self._outbox.remove_many(rows)
+        if rows:
+            self._outbox.checkpoint()  # here, not inside a commit on the publishing thread
 
     def alive(self) -> bool:
         """Our worker and paho's network thread both run (the systemd watchdog asks)."""

@@ -161,6 +161,7 @@ class Outbox:
         self._recent_from: dict[str, int] = {}
         self._latest: dict[str, bytes] = {}  # latest-state key -> payload, once looked up
         self._sealer = sealer  # the secure lane (hole cards) is sealed at rest
+        self._checkpointer: sqlite3.Connection | None = None  # ``checkpoint``'s own connection
         try:
             self._open(fsync)
             row = self._db.execute(
@@ -456,6 +457,23 @@ class Outbox:
             self._db.execute("VACUUM")
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log back into the database file, on the caller's thread.
+
+        SQLite otherwise does it inside whichever commit takes the log past 1,000 pages,
+        two fsyncs in the middle of a message's append or of a delete that holds the lock
+        appends wait on. The bridge's worker calls this after each batch of deletes, on a
+        connection of its own and without that lock, so the log stays short and appends
+        go on while it runs (``PASSIVE``: it copies what no reader still needs).
+        """
+        if self.path == ":memory:":
+            return
+        if self._checkpointer is None:
+            self._checkpointer = sqlite3.connect(
+                self.path, check_same_thread=False, isolation_level=None
+            )
+        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
     def put_latest(self, key: str, value: bytes) -> None:
         with self._lock:
             self._db.execute(
@@ -482,4 +500,6 @@ class Outbox:
 
     def close(self) -> None:
         with self._lock:
+            if self._checkpointer is not None:
+                self._checkpointer.close()
             self._db.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from pokertable.mqtt.errors import PayloadError
@@ -190,3 +192,25 @@ def test_a_delayed_lane_is_released_in_order_when_the_clock_stepped_back(tmp_pat
     assert [r.topic for r in box.pending("secure", after_id=0, now_ms=10_000, limit=1)] == [
         "t/s/1"
     ]
+
+
+def test_a_checkpoint_empties_the_log_into_the_file_and_loses_nothing(tmp_path):
+    """The bridge's worker checkpoints after its deletes, so SQLite's own checkpoint (two
+    fsyncs) never falls inside an append; what is stored stays stored, in order."""
+    path = tmp_path / "box.sqlite"
+    box = Outbox(path, session="s")
+    for n in range(40):
+        box.append("event", "t/events", lambda seq: b'{"seq":%d}' % seq, origin=n)
+    box.remove_many(range(1, 21))
+    box.checkpoint()
+    box.append("event", "t/events", lambda seq: b'{"seq":%d}' % seq, origin=40)
+    look = sqlite3.connect(path)
+    _, frames, _ = look.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    look.close()
+    assert frames <= 4  # the log started again from its beginning: only the last append
+    box.close()
+    again = Outbox(path, session="s")
+    rows = again.pending("public", after_id=0, now_ms=0, limit=100)
+    assert [r.seq for r in rows] == list(range(21, 42))
+    assert again.next_seq("event") == 42
+    Outbox(":memory:").checkpoint()  # nothing to copy: a no-op
