@@ -258,23 +258,27 @@ class FrameDecoder:
         out: list[tuple[int, int, int, bytes]] = []
         buf = self._buf
         cap = len(buf)
+        n = self._n  # locals in the per-byte loop: an attribute per byte was half its cost
+        overflow = self._overflow
         for b in data:
             if b == 0:
-                if self._overflow:
+                if overflow:
                     self.oversize_errors += 1
-                elif self._n:
-                    frame = self._decode(self._n)
+                elif n:
+                    frame = self._decode(n)
                     if frame is not None:
                         out.append(frame)
-                self._n = 0
-                self._overflow = False
-            elif self._overflow:
+                n = 0
+                overflow = False
+            elif overflow:
                 continue
-            elif self._n < cap:
-                buf[self._n] = b
-                self._n += 1
+            elif n < cap:
+                buf[n] = b
+                n += 1
             else:
-                self._overflow = True
+                overflow = True
+        self._n = n
+        self._overflow = overflow
         return out
 
     def _decode(self, n: int) -> tuple[int, int, int, bytes] | None:
