@@ -113,19 +113,33 @@ class EventRunBase:
         self.pending = held.settle_held(self.pending, out)  # R53-A: held chips bound or back
         self.pending = evolve(self.pending,
                               log=(*self.pending.log, LogEntry(before, action, zone_before)))
-        self._commit(action.seat, reading)
+        self._commit(action.seat, reading, self._dues(action, reading, before, zone_before))
         self._after_engine()
         return True
 
-    def _commit(self, seat: int, reading: Interpretation | None) -> None:
+    def _dues(self, action: PlayerAction, reading: Interpretation | None, before: HandState,
+              zone: SeatZone) -> tuple[int, int]:
+        """(chips owed, change) in the actor's zone once his action is applied."""
+        if reading is not None:
+            return reading.add, reading.returned
+        if action.short_stands:  # R52: the floor enters a bet whose chips are already out
+            return 0, 0
+        # R40-A: an action entered as such (no chips read) came first and defines the bet;
+        # the chips that follow pay it, and only chips beyond it are change.
+        value = zone.view(before.seat(action.seat).bet).value
+        bet = self.state.seat(action.seat).bet
+        return max(0, bet - value), max(0, value - bet)
+
+    def _commit(self, seat: int, reading: Interpretation | None,
+                dues: tuple[int, int]) -> None:
         zone = self.zone(seat)
         if self.state.seat(seat).status is SeatStatus.FOLDED:
             self.put(SeatZone(seat, felt=zone.felt))
             return
         chips = zone.prior + zone.motion
+        owed, change = dues
         self.put(SeatZone(
-            seat, prior_start=chips, prior=chips, felt=zone.felt,
-            owed=reading.add if reading else 0, change=reading.returned if reading else 0,
+            seat, prior_start=chips, prior=chips, felt=zone.felt, owed=owed, change=change,
             chip_defined=reading.chip_defined if reading else False,
             undercall=reading is not None and completes_undercall(reading, self.rules),
         ))

@@ -215,3 +215,29 @@ def test_TDA2024_53B_floor_rules_the_bound_raise_stands_and_the_hand_goes_on() -
     table.press("check_call")  # Cat calls all in; Ann is next
     hand = table.session.hand
     assert hand is not None and hand.seat(3).stack == 0 and hand.action_on == 1
+
+
+def test_TDA2024_40A_chips_after_the_floors_call_answer_pay_that_call() -> None:
+    # The floor answers Dan's changed bound call with "call 600" (his 200 went back): the
+    # call is his bet, so the chips that then arrive pay it instead of being change.
+    table = Table(FOUR, first_button=4)
+    table.press("hand_start")
+    for seat, cards in ((1, "As Ad"), (2, "Ks Kd"), (3, "Qs Qd"), (4, "Js Jd")):
+        for card in cards.split():
+            table.card(f"seat{seat}.cards", card)
+    table.push(1, 100)
+    table.push(2, 100, 100)
+    table.push(4, 100, 100)  # Dan calls out of turn
+    table.push(1, 100)  # Ann calls out of turn: SA, both bind (R53-B)
+    [skipped] = table_state(table.session, table.t)["alerts"]
+    table(RoomCommand("floor_decision", "f1", {"alert_id": skipped["id"],
+                                               "decision": "all_options"}, 1))
+    table.press("bet_raise", 600)
+    [changed] = table_state(table.session, table.t)["alerts"]
+    table(RoomCommand("floor_decision", "f2", {"alert_id": changed["id"],
+                                               "decision": "call 600"}, 1))
+    assert table.session.pending.zone(4).owed == 600
+    table.push(4, 100, 100, 100, 100)
+    assert _rulings(table)[-1]["text"] == "seat 4 still owes 200"
+    table.push(4, 100, 100)
+    assert _rulings(table)[-1]["text"] == "seat 4's bet of 600 is complete"
