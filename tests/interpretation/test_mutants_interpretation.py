@@ -530,3 +530,61 @@ def test_TDA24_56_more_chips_after_a_call_made_by_chips_are_a_string_bet() -> No
     hand, _ = run(hand, say(1, "bet", 1200), push(2, 1000, 1000))
     _, out = hand.step(push(2, 500))
     assert [r.code for r in out.alerts] == ["string_bet"]
+
+
+def test_TDA24_40A_chips_after_a_call_entered_as_an_action_pay_the_call() -> None:
+    # The call came first (entered as an action, no chips read): it defines the bet, and the
+    # 600 that then arrives pays it; only chips beyond the call are change.
+    hand = preflop({1: 20000, 2: 20000, 3: 20000, 4: 20000}, button=4, sb=1, bb=2,
+                   small=300, big=600)
+    hand, _ = hand.step(PlayerAction(3, ActionKind.CALL))
+    assert hand.pending.zone(3).owed == 600
+    paid, out = hand.step(push(3, 500, 100))
+    assert (ruled(out).code, ruled(out).text) == ("paid", "seat 3's bet of 600 is complete")
+    assert ruled(out).returned == 0 and paid.pending.zone(3).change == 0
+    _, out = hand.step(push(3, 500, 500))
+    assert (ruled(out).returned, ruled(out).text) == (
+        400, "seat 3's bet of 600 is complete; 400 is change")
+
+
+def test_TDA24_56_the_string_bet_options_say_what_the_bet_becomes() -> None:
+    # The TD reads the options on the console: "count all" must name the bet it makes.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000), say(2, "raise"), push(2, 1000))
+    _, out = hand.step(push(2, 1000, 500))
+    floor = ruled(out).floor
+    assert floor is not None
+    assert [(o.name, o.text) for o in floor.options] == [
+        ("first_motion", "the bet stays 2000; 500 goes back"),
+        ("count_all", "the bet becomes 2500")]
+
+
+def test_TDA24_40A_EX1_the_floor_text_quotes_the_unclear_words() -> None:
+    hand = postflop({1: 100000, 2: 100000}, button=2, big=4000, street=Street.RIVER)
+    _, out = run(hand, say(1, "amount", 42000, Precedence.UNCLEAR), push(1, 5000))
+    assert ruled(out).text.startswith(
+        "seat 1: words 'amount 42000' (unclear) and chips 5000 disagree; the TD determines "
+        "the bet. Words read: seat 1 bets to 42000"), ruled(out).text
+
+
+def test_TDA11_37_the_50pct_basis_floor_says_how_much_went_over_the_call() -> None:
+    # T11: "50% of the previous bet" has no settled basis (A31); the TD reads what was put over.
+    hand = preflop({1: 20000, 2: 20000, 3: 20000, 4: 20000}, button=4, sb=1, bb=2, small=250,
+                   big=500, rules=load_profile("tda-2011"))
+    hand, _ = run(hand, say(3, "raise", 1100))
+    _, out = run(hand, push(4, 500, 1000))
+    assert ruled(out).text == (
+        "seat 4 put 400 over 1100: 50% of the last raise (600) and 50% of the previous bet "
+        "(1100) disagree; the TD chooses the basis (rules-spec A31)")
+
+
+def test_TDA24_47_no_limit_chips_over_a_lone_all_in_are_a_call_for_want_of_a_raiser() -> None:
+    # No-limit: nobody is left to raise, so the reason is R47's, never the fixed-limit cap.
+    hand = postflop({1: 1000, 2: 20000}, button=2, big=200)
+    hand, _ = run(hand, push(1, 1000))
+    _, out = run(hand, push(2, 1000, 1000, 1000))
+    reading = ruled(out)
+    assert (reading.action, reading.total, reading.code) == ("call", 1000, "raise_not_allowed")
+    assert reading.text.endswith(
+        "he may not raise: no chips beyond the call or nobody left to raise"), reading.text
+    assert reading.rule_ids[-1] == "TDA2024-47A"

@@ -12,8 +12,10 @@ from pokertable.controller.engine import start_hand, step
 from pokertable.controller.events import ActionKind, PlayerAction
 from pokertable.controller.irregularities.events import (
     Absent,
+    CardRemoved,
     CardSeen,
     ConfirmMisdeal,
+    CorrectButton,
     DealerExposure,
     FloorDecision,
     KillHand,
@@ -375,3 +377,13 @@ def test_R39B_the_flop_without_burn_stands_after_action_only_where_R39B_says_so(
     table.board(*(table.next_card() for _ in range(3)))
     out = table.act(1, "check")
     assert [c for c in codes(out) if c.startswith("flop_no_burn")] == said
+
+
+@pytest.mark.parametrize("event", [
+    CardRemoved("board", "As", "uid1"), DealerExposure(2, 1), Absent(3), CorrectButton(),
+], ids=lambda e: type(e).__name__)
+def test_an_entry_given_no_time_is_at_the_start_of_the_hands_clock(
+        event: CardRemoved | DealerExposure | Absent | CorrectButton) -> None:
+    # The windows judge_due measures (burns, R35 misdeals, R30 absences) count from the
+    # entry's time; an entry the dealer makes without one is at 0, never after a real read.
+    assert event.at_ms == 0
