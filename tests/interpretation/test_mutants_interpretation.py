@@ -588,3 +588,56 @@ def test_TDA24_47_no_limit_chips_over_a_lone_all_in_are_a_call_for_want_of_a_rai
     assert reading.text.endswith(
         "he may not raise: no chips beyond the call or nobody left to raise"), reading.text
     assert reading.rule_ids[-1] == "TDA2024-47A"
+
+
+def test_TDA11_36_more_chips_after_a_call_by_mixed_chips_are_a_string_bet() -> None:
+    # T11 reads mixed denominations by the 50% standard; the call they make is the chips'
+    # bet, so a second motion is R56's string bet, not more change.
+    rules = load_profile("tda-2011", {"fifty_basis": "previous_bet"})
+    hand = preflop({1: 20000, 2: 20000, 3: 20000, 4: 20000}, button=4, sb=1, bb=2, small=250,
+                   big=500, rules=rules)
+    hand, _ = run(hand, say(3, "raise", 1100))
+    hand, out = run(hand, push(4, 500, 1000))
+    assert (ruled(out).action, ruled(out).total, ruled(out).returned) == ("call", 1100, 400)
+    _, out = hand.step(push(4, 1000))
+    assert [a.code for a in out.alerts] == ["string_bet"]
+
+
+def test_TDA24_48_a_raise_at_the_fixed_limit_cap_with_chips_behind_is_capped() -> None:
+    # Seat 2 (400 in, 600 behind) says "raise" at the cap of 800: he has chips beyond the
+    # 400 he needs, so the reason is the cap, with its rule.
+    hand = postflop({1: 20000, 2: 1000, 3: 20000}, button=3, big=200, variant=Variant.FLHE)
+    hand, _ = run(hand, say(1, "bet"), say(2, "raise"), say(3, "raise"), say(1, "raise"))
+    _, out = run(hand, say(2, "raise"))
+    reading = ruled(out)
+    assert (reading.action, reading.total) == ("call", 800)
+    assert reading.text.endswith("he may not raise: the raise cap is reached (or nobody is "
+                                 "left to raise)"), reading.text
+    assert reading.rule_ids[-1] == "TDA2024-48"
+
+
+def test_TDA24_59A_conditional_words_over_raising_chips_still_offer_call_and_fold() -> None:
+    # Unclear conditional words, then 3,000 pushed facing 1,000: the TD sees the chips'
+    # raise and every legal ruling of the words, each once.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000))
+    _, out = run(hand, say(2, "conditional", precedence=Precedence.UNCLEAR),
+                 push(2, 1000, 1000, 1000))
+    assert options(ruled(out)) == {
+        "chips": ("raise", 3000, 0, 0), "raise_3000": ("raise", 3000, 0, 0),
+        "call_1000": ("call", 1000, 2000, 0), "fold_0": ("fold", 0, 0, 0),
+        "raise_2000": ("raise", 2000, 1000, 0)}
+
+
+def test_TDA24_53A_a_call_said_out_of_turn_binds_when_the_action_reaches_him() -> None:
+    # Seat 4 says "call" before seat 3 acts: his words are held as the call they would be;
+    # seat 3's call leaves his action unchanged, so his call binds (as the session runs it).
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=4, sb=1, bb=2))
+    table.deal()
+    tracked, pending = table.t, Pending(street=table.t.hand.street)
+    for event in (say(4, "call"), say(3, "call")):
+        applier = TrackedApplier(tracked, TDA_2024)
+        _, pending, out = interpret(tracked.hand, pending, event, TDA_2024, applier)
+        tracked = applier.tracked
+    assert ("oot_binding", 4) in [(r.code, r.seat) for r in out.rulings]
+    assert (tracked.hand.seat(4).bet, tracked.hand.action_on) == (100, 1)
