@@ -641,3 +641,17 @@ def test_TDA24_53A_a_call_said_out_of_turn_binds_when_the_action_reaches_him() -
         tracked = applier.tracked
     assert ("oot_binding", 4) in [(r.code, r.seat) for r in out.rulings]
     assert (tracked.hand.seat(4).bet, tracked.hand.action_on) == (100, 1)
+
+
+def test_TDA24_51C_a_blinds_full_call_while_an_undercall_awaits_the_floor_is_no_sequence() -> None:
+    # Seat 4 undercalls a raise to 2,000 (the TD's R51-B call); the small blind (100 posted
+    # in chips) then pushes the 1,900 he needs: a full call, held for the floor, not an
+    # undercall in sequence (R51-C counts his blind in).
+    hand = preflop({1: 20000, 2: 20000, 3: 20000, 4: 20000}, button=4, sb=1, bb=2,
+                   small=100, big=200)
+    hand, _ = hand.step(push(1, 100))  # the small blind posted in chips
+    hand, _ = run(hand, say(3, "raise", 2000))
+    hand, out = hand.step(push(4, 1000))
+    assert ruled(out).floor is not None and ruled(out).rule_ids == ("TDA2024-51B",)
+    _, out = hand.step(push(1, 1000, 500, 200, 200))
+    assert [r.code for r in out.alerts] == ["amount_pending"]
