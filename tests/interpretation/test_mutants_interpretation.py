@@ -655,3 +655,12 @@ def test_TDA24_51C_a_blinds_full_call_while_an_undercall_awaits_the_floor_is_no_
     assert ruled(out).floor is not None and ruled(out).rule_ids == ("TDA2024-51B",)
     _, out = hand.step(push(1, 1000, 500, 200, 200))
     assert [r.code for r in out.alerts] == ["amount_pending"]
+
+
+@pytest.mark.parametrize("quoted", [9500, 11500])
+def test_TDA24_52B_a_pot_count_too_low_or_too_high_is_flagged_at_once(quoted: int) -> None:
+    hand = postflop({s: 50000 for s in (1, 2, 3)}, button=3, big=1000, pot=10500,
+                    variant=Variant.PLO)
+    _, out = hand.step(PotCountGiven(1, quoted))
+    assert [(r.code, r.text) for r in out.alerts] == [
+        ("pot_miscount", f"pot count quoted {quoted}; a pot-sized bet for seat 1 is 10500")]
