@@ -36,19 +36,7 @@ from pokertable.controller.model import Betting
 from pokertable.controller.rules import NlPotDeclaration, RuleProfile
 from pokertable.controller.rulings import RulingKind
 
-NEEDS_CHIPS = frozenset({DeclKind.BET, DeclKind.RAISE, DeclKind.POT, DeclKind.COMPLETE})
 UNCLEAR_WORDS = frozenset({DeclKind.CONDITIONAL, DeclKind.NONSTANDARD})
-
-
-def waits_for_chips(ctx: BetContext, decl: Declaration) -> bool:
-    """Words that commit to a bet or raise but leave its size to the chips."""
-    if decl.kind not in NEEDS_CHIPS or decl.amount is not None:
-        return False
-    if decl.kind is DeclKind.POT:
-        return ctx.betting is Betting.NO_LIMIT
-    if decl.kind is DeclKind.COMPLETE:
-        return ctx.betting is not Betting.FIXED_LIMIT
-    return ctx.can_raise and ctx.betting is not Betting.FIXED_LIMIT
 
 
 def combine(ctx: BetContext, decl: Declaration, zone: ZoneView, chips_present: bool,
