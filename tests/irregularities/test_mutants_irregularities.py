@@ -26,7 +26,7 @@ from pokertable.controller.irregularities.killed import return_all_bets
 from pokertable.controller.irregularities.showdown_requests import SeeAnswer, request_to_see
 from pokertable.controller.irregularities.substantial import ReferencePoints
 from pokertable.controller.irregularities.tracked import redeal, start_tracked
-from pokertable.controller.model import Level, Phase, SeatStatus, Street
+from pokertable.controller.model import Level, Phase, SeatStatus, Street, Variant
 from pokertable.controller.profiles import load_profile
 from pokertable.controller.rules import TDA_2024
 from pokertable.controller.rulings import RulingKind
@@ -387,3 +387,18 @@ def test_an_entry_given_no_time_is_at_the_start_of_the_hands_clock(
     # The windows judge_due measures (burns, R35 misdeals, R30 absences) count from the
     # entry's time; an entry the dealer makes without one is at 0, never after a real read.
     assert event.at_ms == 0
+
+
+def test_TDA11_a_late_card_that_leaves_the_short_button_short_is_a_wrong_count() -> None:
+    # PLO under TDA 2011 (no R37 replacement): the button got 2 of 4 cards; a late third
+    # card still leaves him short, so it is a wrong card count for the floor, not the late
+    # card that completes a short button's hand.
+    table = Table(setup({s: 5000 for s in range(1, 7)}, button=6, sb=1, bb=2,
+                        variant=Variant.PLO), rules=load_profile("tda-2011"))
+    table.deal([1, 2, 3, 4, 5, 6] * 2 + [1, 2, 3, 4, 5] * 2)
+    assert "button_short" in codes(table.act(3, "fold"))
+    out = table.seat(6)
+    assert codes(out) == ["card_count_floor"]
+    assert find(out, "card_count_floor").text == (
+        "seat 6 holds 3 cards, 4 expected: the rules leave this to the floor (misdeal or dead "
+        "hand)")
