@@ -389,7 +389,7 @@ def test_an_entry_given_no_time_is_at_the_start_of_the_hands_clock(
     assert event.at_ms == 0
 
 
-def test_TDA11_a_late_card_that_leaves_the_short_button_short_is_a_wrong_count() -> None:
+def test_TDA11_31_a_late_card_leaving_the_short_button_short_is_a_wrong_count() -> None:
     # PLO under TDA 2011 (no R37 replacement): the button got 2 of 4 cards; a late third
     # card still leaves him short, so it is a wrong card count for the floor, not the late
     # card that completes a short button's hand.
@@ -399,6 +399,7 @@ def test_TDA11_a_late_card_that_leaves_the_short_button_short_is_a_wrong_count()
     assert "button_short" in codes(table.act(3, "fold"))
     out = table.seat(6)
     assert codes(out) == ["card_count_floor"]
+    assert find(out, "card_count_floor").rule_ids == ("TDA2011-31",)
     assert find(out, "card_count_floor").text == (
         "seat 6 holds 3 cards, 4 expected: the rules leave this to the floor (misdeal or dead "
         "hand)")
