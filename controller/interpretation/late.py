@@ -126,10 +126,12 @@ def undercall_in_sequence(run: EventRun, reading: Interpretation) -> Interpretat
 
 
 def completes_undercall(reading: Interpretation, rules: RuleProfile) -> bool:
-    """A full call ruled on an undercall (R51-B at once, or the floor's full call): the
-    chips still owed are an uncorrected undercall until they arrive (R51-C)."""
+    """A full call ruled on an undercall (R51-B at once, also when it puts him all in, or the
+    floor's full call): the chips still owed are an uncorrected undercall until they arrive
+    (R51-C)."""
     return reading.code == UNDERCALL or (
-        reading.code == "floor_full_call" and rules.cite("call_undercall") in reading.rule_ids
+        reading.code in ("floor_full_call", "call_all_in")
+        and rules.cite("call_undercall") in reading.rule_ids
     )
 
 

@@ -664,3 +664,18 @@ def test_TDA24_52B_a_pot_count_too_low_or_too_high_is_flagged_at_once(quoted: in
     _, out = hand.step(PotCountGiven(1, quoted))
     assert [(r.code, r.text) for r in out.alerts] == [
         ("pot_miscount", f"pot count quoted {quoted}; a pot-sized bet for seat 1 is 10500")]
+
+
+def test_TDA24_51C_an_undercaller_whose_full_call_is_all_in_still_starts_a_sequence() -> None:
+    # Seat 2 (1,000 behind) undercalls the opening 1,000 with 500: a full call, all in, 500
+    # still owed. Seat 3's undercall next is an undercall in sequence: play backs up to
+    # seat 2 (R51-C), being all in changes nothing about his undercall.
+    hand = postflop({1: 20000, 2: 1000, 3: 20000, 4: 20000}, button=4, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000))
+    hand, out = hand.step(push(2, 500))
+    assert (ruled(out).action, ruled(out).total, ruled(out).add) == ("all_in", 1000, 500)
+    _, out = hand.step(push(3, 500))
+    assert [(r.seat, r.rule_ids) for r in out.rulings if r.code == "undercall_sequence"] == [
+        (2, ("TDA2024-51C", "TDA2024-51B"))]
+    floor = ruled(out).floor
+    assert floor is not None and floor.seat == 3 and "TDA2024-51C" in floor.rule_ids
