@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pokertable.controller.events import ActionKind
 from pokertable.controller.interpretation.context import BetContext
 from pokertable.controller.interpretation.outcome import FloorOption, Interpretation
 from pokertable.controller.interpretation.raises import floor, raise_to
@@ -55,11 +56,24 @@ def ambiguous_amount(ctx: BetContext, spoken: int, rules: RuleProfile) -> tuple[
 
 def ambiguous_floor(ctx: BetContext, spoken: int, legal: tuple[int, ...], zone: int,
                     rules: RuleProfile) -> Interpretation:
+    """R57 with no meaning standing: the TD picks among the legal meanings.
+
+    A meaning that is exactly his call (all in when he is short) is one of them: a seat
+    facing more than he has can mean nothing else, and must not reach the TD with no
+    option to pick.
+    """
     options = tuple(
         FloorOption(f"to_{m}", f"{ctx.bet_word()} to {m}", ctx.aggressive(m), m,
                     max(0, zone - m), max(0, m - zone))
         for m in legal[:4]
     )
+    call_total = min(ctx.call_to, ctx.all_in_to)
+    if ctx.facing and any(spoken * 10**k == call_total for k in range(13)):
+        all_in = " all in" if call_total == ctx.all_in_to else ""
+        call_option = FloorOption("call", f"call{all_in} to {call_total}", ActionKind.CALL,
+                                  call_total, max(0, zone - call_total),
+                                  max(0, call_total - zone))
+        options = (call_option, *options)
     return floor(ctx, (rules.cite("unclear_betting"), rules.cite("floor_discretion")),
                  f"seat {ctx.seat} said {spoken}: no legal meaning is within the pot "
                  f"({ctx.pot}); the TD decides", options)

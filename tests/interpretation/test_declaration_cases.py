@@ -314,6 +314,17 @@ def test_TDA24_57_A21_no_meaning_within_the_pot_goes_to_the_floor() -> None:
     assert set(options(ruled(out))) == {"to_500", "to_5000", "to_50000"}
 
 
+def test_TDA24_57_A21_a_short_seat_saying_five_may_mean_his_all_in_call() -> None:
+    """500 behind facing 1,000: "five" can only be 500, a call all in; the TD gets it."""
+    hand = postflop({1: 20000, 2: 500}, button=2, big=100, pot=300)
+    hand, _ = run(hand, say(1, "bet", 1000), push(1, 1000))
+    hand, out = run(hand, say(2, "raise", 5, magnitude_unclear=True, words="five"))
+    interp = ruled(out)
+    assert options(interp) == {"call": ("call", 500, 0, 500)}
+    called, _ = run(hand, FloorDecision(interp.floor.ruling_id, "call"))  # type: ignore[union-attr]
+    assert called.state.seat(2).stack == 0 and called.state.seat(2).bet == 500
+
+
 def test_TDA11_36_D1_two_motion_raise_is_a_string_bet_under_T24() -> None:
     hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
     hand, _ = run(hand, say(1, "bet", 1000), say(2, "raise"))
