@@ -86,6 +86,14 @@ TARGETS: dict[str, Target] = {
         "controller/betting.py", (*ENGINE_TESTS, "--doctest-modules", "controller/betting.py")
     ),
     "engine": Target("controller/engine.py", ENGINE_TESTS),
+    # A player's action (split from the engine), and the record copiers every step uses:
+    # evolve's and builder's exec-generated code, through the engine's whole selection.
+    "actions": Target("controller/actions.py", ENGINE_TESTS),
+    "model-copy": Target(
+        "controller/model.py",
+        ENGINE_TESTS,
+        functions=("evolve", "_make_copier", "_all_slots", "_twin_of", "builder"),
+    ),
     "interpretation": Target(
         "controller/interpretation",
         (

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from pokertable.controller import betting
 from pokertable.controller.engine import HandSetup, start_hand, step
-from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.events import ActionKind, Event, PlayerAction
 from pokertable.controller.model import HandState, Level, Phase, SeatState, Street, Variant
 from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
@@ -84,6 +84,15 @@ def act(
         assert not rejected, rejected
         rulings.extend(out)
     return state, rulings
+
+
+def play(state: HandState, event: Event, rules: RuleProfile = TDA_2024) -> HandState:
+    """``step`` that fails loudly on a rejection: a loop that steps until the board is out
+    or the round is over would otherwise spin for ever on a rejected event."""
+    state, out = step(state, event, rules)
+    rejected = [r for r in out if r.kind is RulingKind.REJECTED]
+    assert not rejected, rejected
+    return state
 
 
 def try_act(

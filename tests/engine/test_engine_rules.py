@@ -20,7 +20,7 @@ from pokertable.controller.model import (
 )
 from pokertable.controller.pots import build_pots, split_pot
 from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
-from tests.engine.helpers import act, codes, options, preflop, street_state, try_act
+from tests.engine.helpers import act, codes, options, play, preflop, street_state, try_act
 
 PLO = Level(small_blind=100, big_blind=200)
 
@@ -134,9 +134,9 @@ def _showdown(state, holes, board):
         state, _ = step(state, DealHole(seat, cards))
     while len(state.board) < 5:
         n = 3 if not state.board else 1
-        state, _ = step(state, DealBoard(board[len(state.board) : len(state.board) + n]))
+        state = play(state, DealBoard(board[len(state.board) : len(state.board) + n]))
         while state.phase is Phase.BETTING:
-            state, _ = step(state, PlayerAction(state.action_on, ActionKind.CHECK))
+            state = play(state, PlayerAction(state.action_on, ActionKind.CHECK))
     for seat in holes:
         if state.phase is Phase.SHOWDOWN:
             state, _ = step(state, ShowHand(seat))
@@ -244,7 +244,7 @@ def test_same_events_give_the_same_state(rnd) -> None:
         else:
             ev = PlayerAction(opts.seat, ActionKind(choice))
         events.append(ev)
-        state, _ = step(state, ev)
+        state = play(state, ev)  # what options_for offers is accepted
     again, _ = start_hand(setup)
     for ev in events:
         again, _ = step(again, ev)

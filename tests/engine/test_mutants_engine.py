@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from pokertable.controller.engine import EngineError, HandSetup, start_hand, step
-from pokertable.controller.events import ActionKind, DealBoard, PlayerAction
-from pokertable.controller.model import Level, Phase, Street, Variant
+from pokertable.controller.events import ActionKind, DealBoard, DealHole, PlayerAction
+from pokertable.controller.model import HandState, Level, Phase, Street, Variant
 from pokertable.controller.rules import TDA_2024, ReopenRule
 from tests.engine.helpers import act, street_state, try_act
 
@@ -133,3 +133,86 @@ def test_with_a_one_chip_big_blind_a_raise_is_still_called_a_raise() -> None:
     state, _ = act(state, (1, "bet", 1))
     same, rulings = try_act(state, 2, "raise", 1)
     assert same is state and rulings[0].text.startswith("a raise to 1 "), rulings[0].text
+
+
+def _setup(*players: tuple[int, str, int], hand_id: str = "h1") -> HandSetup:
+    return HandSetup(
+        hand_id=hand_id,
+        variant=Variant.NLHE,
+        level=Level(small_blind=50, big_blind=100),
+        button=players[-1][0],
+        small_blind_seat=players[0][0],
+        big_blind_seat=players[1][0],
+        players=players,
+    )
+
+
+def test_a_table_deals_two_to_ten_players_and_refuses_one_or_eleven() -> None:
+    # The engine's seat limit (MAX_SEATS = 10): a ten-handed table is dealt in.
+    ten = _setup(*[(seat, f"P{seat}", 1000) for seat in range(1, 11)])
+    state, _ = start_hand(ten)
+    assert len(state.seats) == 10 and state.action_on == 3
+    eleven = replace(ten, players=(*ten.players, (11, "P11", 1000)))
+    with pytest.raises(EngineError, match="h1: 11 players; need 2 to 10"):
+        start_hand(eleven)
+    alone = replace(ten, players=ten.players[:1], big_blind_seat=1, small_blind_seat=None)
+    with pytest.raises(EngineError, match="h1: 1 players; need 2 to 10"):
+        start_hand(alone)
+
+
+def test_a_seat_listed_twice_is_refused() -> None:
+    setup = _setup((1, "A", 1000), (2, "B", 1000), (2, "C", 1000))
+    with pytest.raises(EngineError, match=r"h1: a seat is listed twice: \[1, 2, 2\]"):
+        start_hand(setup)
+
+
+def _dealt(state: HandState, *holes: tuple[int, tuple[str, str]]) -> HandState:
+    for seat, cards in holes:
+        state, rulings = step(state, DealHole(seat, cards))
+        assert rulings == (), rulings
+    return state
+
+
+def test_hole_cards_go_only_to_a_seat_dealt_in_to_a_running_hand() -> None:
+    # Seats 1, 3 and 5 are dealt in: seat 2 (between them) and seat 6 are not.
+    state, _ = start_hand(_setup((1, "A", 1000), (3, "B", 1000), (5, "C", 1000)))
+    for seat in (2, 6):
+        same, rulings = step(state, DealHole(seat, ("As", "Ad")))
+        assert same is state and rulings[0].code == "seat_not_dealt_in", rulings
+    state = _dealt(state, (3, ("As", "Ad")))
+    assert state.seat(3).hole == ("As", "Ad") and state.seat(1).hole == ()
+    same, rulings = step(state, DealHole(3, ("Ks", "Kd")))
+    assert same is state and rulings[0].code == "already_dealt"
+    # A hand over (everyone folded to the big blind) takes no more hole cards.
+    state, _ = step(state, PlayerAction(5, ActionKind.FOLD))
+    state, _ = step(state, PlayerAction(1, ActionKind.FOLD))
+    assert state.phase is Phase.COMPLETE
+    same, rulings = step(state, DealHole(5, ("Qs", "Qd")))
+    assert same is state and rulings[0].code == "seat_not_dealt_in"
+
+
+@pytest.mark.parametrize("cards", [("As",), ("As", "Ad", "Ac")])
+def test_hole_cards_are_exactly_the_variants_count(cards: tuple[str, ...]) -> None:
+    state, _ = start_hand(_setup((1, "A", 1000), (2, "B", 1000), (3, "C", 1000)))
+    same, rulings = step(state, DealHole(1, cards))
+    assert same is state and rulings[0].code == "card_count"
+    assert rulings[0].text == f"seat 1 got {len(cards)} cards; 2 expected"
+
+
+def test_board_cards_come_only_when_due_and_in_the_streets_count() -> None:
+    state, _ = start_hand(_setup((1, "A", 1000), (2, "B", 1000), (3, "C", 1000)))
+    same, rulings = step(state, DealBoard(("9h", "8d", "7c")))
+    assert same is state and rulings[0].code == "premature_board"  # pre-flop betting open
+    state, _ = act(state, (3, "call"), (1, "call"), (2, "check"))
+    assert state.phase is Phase.DEALING
+    for wrong in (("9h", "8d"), ("9h", "8d", "7c", "6s")):
+        same, rulings = step(state, DealBoard(wrong))
+        assert same is state and rulings[0].code == "board_count"
+        assert rulings[0].text == f"the flop needs 3 card(s), got {len(wrong)}"
+    state, _ = step(state, DealBoard(("9h", "8d", "7c")))
+    assert state.board == ("9h", "8d", "7c") and state.phase is Phase.BETTING
+    state, _ = act(state, (1, "check"), (2, "check"), (3, "check"))
+    same, rulings = step(state, DealBoard(("6s", "5s")))
+    assert same is state and rulings[0].text == "the turn needs 1 card(s), got 2"
+    state, _ = step(state, DealBoard(("6s",)))
+    assert state.board == ("9h", "8d", "7c", "6s") and state.street is Street.TURN

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pokertable.controller.engine import step
 from pokertable.controller.events import ActionKind, DealBoard, DealHole, PlayerAction, ShowHand
 from pokertable.controller.model import HandState, Level, Phase
-from tests.engine.helpers import act, preflop
+from tests.engine.helpers import act, play, preflop
 
 # Blinds 25-50 in 25 chips: a pot of 125 is five units, so two tied hands leave one over.
 LEVEL = Level(small_blind=25, big_blind=50, chip_unit=25)
@@ -23,10 +23,10 @@ def check_down_to_showdown(state: HandState) -> HandState:
         state, _ = step(state, DealHole(seat, cards))
     while len(state.board) < 5:
         n = 3 if not state.board else 1
-        state, _ = step(state, DealBoard(BOARD[len(state.board) : len(state.board) + n]))
+        state = play(state, DealBoard(BOARD[len(state.board) : len(state.board) + n]))
         while state.phase is Phase.BETTING:
             assert state.action_on is not None
-            state, _ = step(state, PlayerAction(state.action_on, ActionKind.CHECK))
+            state = play(state, PlayerAction(state.action_on, ActionKind.CHECK))
     for seat in HOLES:
         state, _ = step(state, ShowHand(seat))
     return state

@@ -8,6 +8,7 @@ from pokertable.controller.engine import EngineError, start_hand, step
 from pokertable.controller.events import ActionKind, PlayerAction
 from pokertable.controller.model import Level, Phase, Variant
 from pokertable.controller.table import TableSeat, TableState, after_hand, next_hand
+from tests.engine.helpers import play
 
 LEVEL = Level(small_blind=50, big_blind=100)
 
@@ -22,7 +23,7 @@ def _play_fold_around(table: TableState, hand_id: str, first_button: int | None 
     )
     state, _ = start_hand(setup)
     while state.phase is not Phase.COMPLETE:
-        state, _ = step(state, PlayerAction(state.action_on, ActionKind.FOLD))
+        state = play(state, PlayerAction(state.action_on, ActionKind.FOLD))
     return setup, state
 
 
