@@ -14,7 +14,7 @@ import pytest
 from pokertable.controller.engine import EngineError, HandSetup, start_hand, step
 from pokertable.controller.events import ActionKind, DealBoard, DealHole, PlayerAction
 from pokertable.controller.model import HandState, Level, Phase, Street, Variant
-from pokertable.controller.rules import TDA_2024, ReopenRule
+from pokertable.controller.rules import TDA_2024, ReopenRule, RuleProfile
 from tests.engine.helpers import act, street_state, try_act
 
 
@@ -211,8 +211,88 @@ def test_board_cards_come_only_when_due_and_in_the_streets_count() -> None:
         assert rulings[0].text == f"the flop needs 3 card(s), got {len(wrong)}"
     state, _ = step(state, DealBoard(("9h", "8d", "7c")))
     assert state.board == ("9h", "8d", "7c") and state.phase is Phase.BETTING
-    state, _ = act(state, (1, "check"), (2, "check"), (3, "check"))
+    state, rulings = act(state, (1, "check"), (2, "check"), (3, "check"))
+    assert not state.face_up and "face_up" not in [r.code for r in rulings]
     same, rulings = step(state, DealBoard(("6s", "5s")))
     assert same is state and rulings[0].text == "the turn needs 1 card(s), got 2"
     state, _ = step(state, DealBoard(("6s",)))
     assert state.board == ("9h", "8d", "7c", "6s") and state.street is Street.TURN
+    # A new round: the flop's checks do not carry over, seat 1 (left of the button) acts.
+    assert (state.phase, state.action_on) == (Phase.BETTING, 1)
+
+
+def _to_the_flop(variant: Variant = Variant.NLHE, rules: RuleProfile = TDA_2024) -> HandState:
+    """Three players, blinds 50/100, called round pre-flop; the flop dealt (seat 1 first)."""
+    state, _ = start_hand(
+        replace(_setup((1, "A", 5000), (2, "B", 5000), (3, "C", 5000)), variant=variant), rules
+    )
+    state, _ = act(state, (3, "call"), (1, "call"), (2, "check"), rules=rules)
+    state, _ = step(state, DealBoard(("9h", "8d", "7c")), rules)
+    return state
+
+
+def test_TDA24_43A_no_limit_minimum_bet_is_one_big_blind_on_every_street() -> None:
+    state = _to_the_flop()
+    state, _ = act(state, (1, "bet", 100), (2, "call"), (3, "call"))
+    state, _ = step(state, DealBoard(("6s",)))
+    state, rulings = act(state, (1, "bet", 100))
+    assert state.call_to == 100 and rulings[0].code == "bet"
+
+
+def test_R48_fixed_limit_turn_bets_are_the_big_bet_and_the_cap_counts_per_street() -> None:
+    # Fixed limit 50/100: small bets of 100 pre-flop and on the flop, big bets of 200 from
+    # the turn; bet and three raises (the cap of 4) on each street.
+    state = _to_the_flop(Variant.FLHE)
+    state, _ = act(
+        state, (1, "bet", 100), (2, "raise", 200), (3, "raise", 300), (1, "raise", 400)
+    )
+    same, rulings = try_act(state, 2, "raise", 500)
+    assert same is state and rulings[0].code == "raise_cap"
+    state, _ = act(state, (2, "call"), (3, "call"))
+    state, _ = step(state, DealBoard(("6s",)))
+    same, rulings = try_act(state, 1, "bet", 100)
+    assert same is state and rulings[0].code == "below_minimum"
+    state, _ = act(
+        state, (1, "bet", 200), (2, "raise", 400), (3, "raise", 600), (1, "raise", 800)
+    )
+    same, rulings = try_act(state, 2, "raise", 1000)
+    assert same is state and rulings[0].code == "raise_cap"
+
+
+def test_single_only_a_short_all_in_bet_after_a_check_does_not_reopen() -> None:
+    # House rule "single_only": seat 1 checks, seat 2 bets all in for 60, less than a full
+    # bet; no full bet was made after seat 1 acted, so he may only call or fold.
+    single = replace(TDA_2024, reopen=ReopenRule.SINGLE_ONLY)
+    state, _ = start_hand(
+        _setup((1, "A", 5000), (2, "B", 160), (3, "C", 5000)), single
+    )
+    state, _ = act(state, (3, "call"), (1, "call"), (2, "check"), rules=single)
+    state, _ = step(state, DealBoard(("9h", "8d", "7c")), single)
+    state, _ = act(state, (1, "check"), (2, "all_in"), (3, "call"), rules=single)
+    same, rulings = try_act(state, 1, "raise", 1000, rules=single)
+    assert same is state and rulings[0].code == "not_reopened"
+
+
+def test_TDA24_65A_the_uncalled_part_leaves_the_street_bet_too() -> None:
+    # On the river seat 1 bets 1,000 and seat 2 calls all in for 600: seat 1's bet in
+    # front is 600 once the 400 went back, and the hand goes to the showdown.
+    state = street_state({1: 5000, 2: 600}, button=2, street=Street.RIVER, pot=300)
+    state, _ = act(state, (1, "bet", 1000), (2, "call"))
+    assert state.phase is Phase.SHOWDOWN
+    assert [(s.seat, s.bet, s.stack) for s in state.seats] == [(1, 600, 4400), (2, 600, 0)]
+
+
+def test_R48_fixed_limit_a_short_all_in_on_the_turn_leaves_the_big_bet_as_the_raise() -> None:
+    # Fixed limit 50/100: seat 2 has 150 left on the turn, where a bet is 200; his all-in
+    # is no full bet, and the raise he leaves the others is still the big bet.
+    state, _ = start_hand(
+        replace(_setup((1, "A", 5000), (2, "B", 250), (3, "C", 5000)), variant=Variant.FLHE)
+    )
+    state, _ = act(state, (3, "call"), (1, "call"), (2, "check"))
+    state, _ = step(state, DealBoard(("9h", "8d", "7c")))
+    state, _ = act(state, (1, "check"), (2, "check"), (3, "check"))
+    state, _ = step(state, DealBoard(("6s",)))
+    state, rulings = act(state, (1, "check"), (2, "all_in"))
+    assert rulings[-1].text == (
+        "seat 2 is all in for 150: a short bet of 150, the minimum raise stays 200"
+    )
