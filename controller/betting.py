@@ -160,19 +160,6 @@ def options_for(state: HandState, rules: RuleProfile) -> Options | None:
     )
 
 
-def commit_to(state: HandState, seat: SeatState, total: int) -> SeatState:
-    """Move chips from behind into the street bet so that the street total is ``total``."""
-    add = total - seat.bet
-    stack = seat.stack - add
-    return evolve(
-        seat,
-        stack=stack,
-        bet=total,
-        committed=seat.committed + add,
-        status=_ALL_IN if stack == 0 else seat.status,
-    )
-
-
 def finish_action(
     state: HandState, seat: SeatState, kind: str, to: int, chips_in: bool, **changes: object
 ) -> HandState:
@@ -190,7 +177,8 @@ def finish_action(
 def pay_and_finish(
     state: HandState, seat: SeatState, total: int, kind: str, to: int, **changes: object
 ) -> HandState:
-    """``commit_to`` then ``finish_action`` (chips in), with one copy of the seat."""
+    """Move chips from behind into the street bet (total ``total``), then ``finish_action``
+    (chips in), with one copy of the seat."""
     add = total - seat.bet
     stack = seat.stack - add
     call_to = changes.get("call_to", state.call_to)
