@@ -144,3 +144,31 @@ def test_the_action_record_says_which_actions_put_the_player_all_in() -> None:
         (2, "call", 300, False),
         (3, "raise", 800, True),  # an all-in for a full raise is recorded as the raise
     ]
+
+
+def test_options_can_check_agrees_with_what_step_accepts() -> None:
+    # ``options_for`` answers the table's "can I?" questions; its can_check and to_call
+    # are what ``step`` then does with a check.
+    state = street_state({1: 5000, 2: 5000, 3: 5000}, button=3, pot=300)
+    first = options(state)
+    assert (first.seat, first.can_check, first.to_call) == (1, True, 0)
+    state, _ = act(state, (1, "check"), (2, "bet", 400))
+    facing = options(state)
+    assert (facing.seat, facing.can_check, facing.to_call) == (3, False, 400)
+    same, rulings = try_act(state, 3, "check")
+    assert same is state and rulings[0].code == "check_facing_bet"
+
+
+def test_no_limit_has_no_raise_cap_multiway() -> None:
+    # The R48 cap of four bets a street is fixed limit only: the fifth raise stands in
+    # no limit, three-handed (where the cap would apply in fixed limit).
+    state = street_state({1: 50_000, 2: 50_000, 3: 50_000}, button=3, pot=300)
+    state, _ = act(
+        state,
+        (1, "bet", 100),
+        (2, "raise", 200),
+        (3, "raise", 300),
+        (1, "raise", 400),
+        (2, "raise", 500),
+    )
+    assert (state.call_to, state.bets_this_street) == (500, 5)
