@@ -99,3 +99,11 @@ def test_evenly_split_clause_only_when_the_same_hands_win_both_halves() -> None:
     assert split_hi_lo(66, [5], [2], 1, evenly) == ((5, 33), (2, 33))
     assert split_hi_lo(66, [2], [5], 1, evenly) == ((2, 33), (5, 33))
     assert split_hi_lo(67, [2], [5], 1, evenly) == ((2, 34), (5, 33))
+
+
+def test_chips_only_from_folded_seats_still_make_a_pot_for_the_live_players() -> None:
+    # No chip is lost: with nothing in from the live seats (and no antes), the folded
+    # seat's chips are one pot that every live seat may win.
+    live = [SeatState(1, "a", 1000), SeatState(2, "b", 1000)]
+    folded = SeatState(3, "c", 700, committed=300, status=SeatStatus.FOLDED)
+    assert build_pots([*live, folded]) == (Pot(300, (1, 2)),)
