@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from pokertable.controller.engine import step
 from pokertable.controller.events import ActionKind, DealBoard, PlayerAction
-from pokertable.controller.model import Level, Street, Variant
+from pokertable.controller.model import Level, Phase, Street, Variant
 from pokertable.controller.profiles import load_profile
 from pokertable.controller.rules import TDA_2024, ReopenRule
 from tests.engine.helpers import act, options, preflop, street_state, try_act
@@ -172,3 +172,11 @@ def test_no_limit_has_no_raise_cap_multiway() -> None:
         (2, "raise", 500),
     )
     assert (state.call_to, state.bets_this_street) == (500, 5)
+
+
+def test_a_big_blind_with_nobody_left_to_bet_against_does_not_act() -> None:
+    # Heads-up, the small blind is all in for its 50: the big blind faces no bet and
+    # nobody can answer one, so 50 goes back to him and the board is run out (R65-A).
+    state = preflop({1: 50, 2: 5000}, button=1, sb=1, bb=2)
+    assert (state.phase, state.action_on, state.face_up) == (Phase.DEALING, None, True)
+    assert (state.seat(2).bet, state.seat(2).stack) == (50, 4950)
