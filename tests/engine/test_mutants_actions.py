@@ -1,0 +1,36 @@
+"""A player's action (controller/actions.py): outcomes found missing by mutation testing
+(issue #20), through the engine's ``step`` as the table acts."""
+
+from __future__ import annotations
+
+import pytest
+
+from pokertable.controller.model import Variant
+from tests.engine.helpers import act, street_state
+
+
+def test_TDA24_43B_an_all_in_above_a_big_blind_but_short_of_the_last_raise_is_not_full() -> None:
+    # Big blind 100: seat 1 bets 100, seat 2 raises to 600 (a raise of 500); seat 3's all
+    # in to 900 raises 300, more than a big blind but short of 500: the minimum stays 500.
+    state = street_state({1: 5000, 2: 5000, 3: 900}, button=3, pot=300)
+    state, rulings = act(state, (1, "bet", 100), (2, "raise", 600), (3, "all_in"))
+    assert rulings[-1].text == (
+        "seat 3 is all in for 900: a short raise of 300, the minimum raise stays 500"
+    )
+    assert (state.increment, state.last_full_to) == (500, 600)
+
+
+@pytest.mark.parametrize("bb", [100, 1000])  # 1,000: amounts that are not small ints
+def test_R48_a_fixed_limit_raise_of_one_bet_is_a_full_raise(bb: int) -> None:
+    state = street_state(
+        {1: 50 * bb, 2: 50 * bb}, button=2, big_blind=bb, pot=3 * bb, variant=Variant.FLHE
+    )
+    state, rulings = act(state, (1, "bet", bb), (2, "raise", 2 * bb))
+    assert rulings[-1].text == f"seat 2 raises to {2 * bb}"
+    assert state.last_full_to == 2 * bb
+
+
+def test_a_full_raise_that_puts_the_player_all_in_says_so() -> None:
+    state = street_state({1: 5000, 2: 1000}, button=2, pot=300)
+    state, rulings = act(state, (1, "bet", 200), (2, "all_in"))
+    assert rulings[-1].text == "seat 2 raises to 1000 all in"
