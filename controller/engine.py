@@ -254,9 +254,23 @@ def _deal_board(
     board = state.board + tuple(event.cards)
     if len([s for s in state.seats if s.status is _LIVE]) >= 2:
         return _open_street(state, board, nxt), ()
+    # An all-in run-out: no betting round, but the dealer still pulls the last round's
+    # bets into the pot before the card, so nothing shows "in front" of a seat.
+    seats = _bets_pulled_in(state.seats)
     if nxt is _RIVER:
-        return evolve(state, board=board, street=nxt, phase=_SHOWDOWN), ()
-    return evolve(state, board=board, street=nxt), ()
+        return evolve(state, board=board, street=nxt, phase=_SHOWDOWN, seats=seats,
+                      call_to=0), ()
+    return evolve(state, board=board, street=nxt, seats=seats, call_to=0), ()
+
+
+def _bets_pulled_in(seats: tuple[SeatState, ...]) -> tuple[SeatState, ...]:
+    """The seats with the street's bets gone to the pot (``committed`` keeps the chips)."""
+    return tuple(
+        s
+        if s.bet == 0 and not s.acted and s.matched == 0
+        else evolve(s, bet=0, acted=False, matched=0)
+        for s in seats
+    )
 
 
 def _open_street(state: HandState, board: tuple[str, ...], street: Street) -> HandState:
@@ -264,12 +278,7 @@ def _open_street(state: HandState, board: tuple[str, ...], street: Street) -> Ha
     bet_size = state.level.big_blind
     if state.variant.betting is _FIXED_LIMIT and street > _FLOP:
         bet_size *= 2  # the big bet from the turn (betting.small_bet)
-    seats = tuple(
-        s
-        if s.bet == 0 and not s.acted and s.matched == 0
-        else evolve(s, bet=0, acted=False, matched=0)
-        for s in state.seats
-    )
+    seats = _bets_pulled_in(state.seats)
     return evolve(
         state,
         board=board,

@@ -296,3 +296,21 @@ def test_R48_fixed_limit_a_short_all_in_on_the_turn_leaves_the_big_bet_as_the_ra
     assert rulings[-1].text == (
         "seat 2 is all in for 150: a short bet of 150, the minimum raise stays 200"
     )
+
+
+def test_an_all_in_run_out_pulls_the_bets_in_before_each_card() -> None:
+    """With one seat left with chips there is no betting round, but the dealer still pulls
+    the bets into the pot before the flop: nothing stays "in front" of a seat."""
+    state, _ = start_hand(_setup((1, "A", 1000), (2, "B", 5000), (3, "C", 5000)))
+    state = _dealt(state, (1, ("As", "Ad")), (2, ("Ks", "Kd")), (3, ("Qs", "Qd")))
+    state, _ = step(state, PlayerAction(3, ActionKind.FOLD))
+    state, _ = step(state, PlayerAction(1, ActionKind.ALL_IN))
+    state, _ = step(state, PlayerAction(2, ActionKind.CALL))
+    assert [s.bet for s in state.seats] == [1000, 1000, 0]  # the call closes the round
+    state, rulings = step(state, DealBoard(("2c", "7d", "9h")))
+    assert rulings == () and state.street is Street.FLOP and state.phase is not Phase.BETTING
+    assert [s.bet for s in state.seats] == [0, 0, 0] and state.call_to == 0
+    assert [s.committed for s in state.seats] == [1000, 1000, 0]  # the chips are in the pot
+    state, _ = step(state, DealBoard(("Qc",)))
+    state, _ = step(state, DealBoard(("3s",)))
+    assert state.phase is Phase.SHOWDOWN and [s.bet for s in state.seats] == [0, 0, 0]
