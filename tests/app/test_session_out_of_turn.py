@@ -125,7 +125,9 @@ def test_TDA2024_53A_spoken_out_of_turn_fold_binds_even_after_a_raise() -> None:
     assert hand is not None and hand.seat(2).status.value == "folded"
 
 
-def test_TDA2024_53B_bound_action_changed_goes_to_the_floor_and_its_answer_is_applied() -> None:
+def _bound_call_changed_by_a_raise() -> tuple[Table, dict[str, Any]]:
+    """Dan and Ann call out of turn (R53-B binds both), then Cat raises to 600: Dan's
+    bound call faced 200 and now faces 600, an action changed; its floor alert."""
     table = Table(FOUR, first_button=4)
     table.press("hand_start")
     for seat, cards in ((1, "As Ad"), (2, "Ks Kd"), (3, "Qs Qd"), (4, "Js Jd")):
@@ -142,7 +144,13 @@ def test_TDA2024_53B_bound_action_changed_goes_to_the_floor_and_its_answer_is_ap
         )
     )
     table.press("bet_raise", 600)  # Cat raises: Dan's bound call faced 200, now 600
-    [changed] = table_state(table.session, table.t)["alerts"]
+    alerts: list[dict[str, Any]] = table_state(table.session, table.t)["alerts"]
+    [changed] = alerts
+    return table, changed
+
+
+def test_TDA2024_53B_bound_action_changed_goes_to_the_floor_and_its_answer_is_applied() -> None:
+    table, changed = _bound_call_changed_by_a_raise()
     assert changed["kind"] == "oot_void" and changed["id"] == "t1-h00001/F2"
     assert changed["options"][:2] == ["fold", "call 600"]
     assert table.session.pending.zone(4).change == 200  # his chips go back meanwhile
@@ -220,20 +228,7 @@ def test_TDA2024_53B_floor_rules_the_bound_raise_stands_and_the_hand_goes_on() -
 def test_TDA2024_40A_chips_after_the_floors_call_answer_pay_that_call() -> None:
     # The floor answers Dan's changed bound call with "call 600" (his 200 went back): the
     # call is his bet, so the chips that then arrive pay it instead of being change.
-    table = Table(FOUR, first_button=4)
-    table.press("hand_start")
-    for seat, cards in ((1, "As Ad"), (2, "Ks Kd"), (3, "Qs Qd"), (4, "Js Jd")):
-        for card in cards.split():
-            table.card(f"seat{seat}.cards", card)
-    table.push(1, 100)
-    table.push(2, 100, 100)
-    table.push(4, 100, 100)  # Dan calls out of turn
-    table.push(1, 100)  # Ann calls out of turn: SA, both bind (R53-B)
-    [skipped] = table_state(table.session, table.t)["alerts"]
-    table(RoomCommand("floor_decision", "f1", {"alert_id": skipped["id"],
-                                               "decision": "all_options"}, 1))
-    table.press("bet_raise", 600)
-    [changed] = table_state(table.session, table.t)["alerts"]
+    table, changed = _bound_call_changed_by_a_raise()
     table(RoomCommand("floor_decision", "f2", {"alert_id": changed["id"],
                                                "decision": "call 600"}, 1))
     assert table.session.pending.zone(4).owed == 600

@@ -15,7 +15,7 @@ from pokertable.controller.events import ActionKind, PlayerAction
 from pokertable.controller.irregularities import start_tracked, step
 from pokertable.controller.irregularities.events import CardRemoved, CardSeen, TableEvent
 from pokertable.controller.irregularities.hand import TrackedHand
-from pokertable.controller.model import Level, Variant
+from pokertable.controller.model import Level, Phase, Variant
 from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.rulings import Ruling, RulingKind
 
@@ -125,6 +125,19 @@ class Table:
     @property
     def sa(self) -> bool:
         return self.t.sa(self.rules)
+
+
+def river_three_way(stack: int, level: Level, rules: RuleProfile = TDA_2024) -> Table:
+    """Three seats checked down to the river: a showdown with every hand still live."""
+    table = Table(setup({1: stack, 2: stack, 3: stack}, button=3, sb=1, bb=2, level=level),
+                  rules=rules)
+    table.deal()
+    table.acts((3, "call"), (1, "call"), (2, "check"))
+    for n in (3, 1, 1):
+        table.street(n)
+        table.acts((1, "check"), (2, "check"), (3, "check"))
+    assert table.t.hand.phase is Phase.SHOWDOWN
+    return table
 
 
 def codes(rulings: Iterable[Ruling]) -> list[str]:

@@ -28,9 +28,9 @@ from pokertable.controller.irregularities.substantial import ReferencePoints
 from pokertable.controller.irregularities.tracked import redeal, start_tracked
 from pokertable.controller.model import Level, Phase, SeatStatus, Street, Variant
 from pokertable.controller.profiles import load_profile
-from pokertable.controller.rules import TDA_2024
+from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.rulings import RulingKind
-from tests.irregularities.table_driver import Table, codes, find, setup
+from tests.irregularities.table_driver import Table, codes, find, river_three_way, setup
 
 L100 = Level(small_blind=50, big_blind=100)
 
@@ -160,16 +160,8 @@ def test_TDA24_35A7_the_third_card_off_the_deck_exposed_is_not_a_misdeal() -> No
     assert codes(table.send(DealerExposure(seat=3, card_index=1))) == ["card_exposed"]
 
 
-def _river(rules: object = TDA_2024) -> Table:
-    table = Table(setup({1: 50_000, 2: 50_000, 3: 50_000}, button=3, sb=1, bb=2, level=L100),
-                  rules=rules)  # type: ignore[arg-type]
-    table.deal()
-    table.acts((3, "call"), (1, "call"), (2, "check"))
-    for n in (3, 1, 1):
-        table.street(n)
-        table.acts((1, "check"), (2, "check"), (3, "check"))
-    assert table.t.hand.phase is Phase.SHOWDOWN
-    return table
+def _river(rules: RuleProfile = TDA_2024) -> Table:
+    return river_three_way(50_000, L100, rules)
 
 
 @pytest.mark.parametrize("asker", [3, 7])

@@ -10,6 +10,7 @@ from pokertable.controller.model import Level, Phase
 from pokertable.controller.rules import TDA_2024
 from pokertable.controller.rulings import Ruling
 from tests.irregularities.table_driver import Table, codes, rejected, setup
+from tests.irregularities.table_driver import river_three_way as driver_river
 
 L100 = Level(small_blind=100, big_blind=200)
 
@@ -110,14 +111,7 @@ def test_T24_16_D1_river_bet_and_fold_behind_an_all_in() -> None:
 
 
 def river_three_way() -> Table:
-    table = Table(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100))
-    table.deal()
-    table.acts((3, "call"), (1, "call"), (2, "check"))
-    for n in (3, 1, 1):
-        table.street(n)
-        table.acts((1, "check"), (2, "check"), (3, "check"))
-    assert table.t.hand.phase is Phase.SHOWDOWN
-    return table
+    return driver_river(5000, L100)
 
 
 def test_TDA24_18_EX1_no_river_bet_requests() -> None:
