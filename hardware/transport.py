@@ -275,6 +275,7 @@ class PortSupervisor:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._reader: serial.threaded.ReaderThread | None = None
+        self._port_lock = threading.Lock()  # ``stop``'s cancel never meets the close
         self.link: NodeLink | None = None
         self.connected = threading.Event()
         self.connections = 0
@@ -292,9 +293,13 @@ class PortSupervisor:
 
     def stop(self) -> None:
         self._stop.set()
-        reader = self._reader
-        if reader is not None:
-            reader.stop()  # cancel the blocking read; the supervisor thread closes the port
+        # Under the lock the supervisor thread closes the port with: pyserial's cancel
+        # writes to a pipe that ``close`` closes, so a cancel racing the close raised EBADF
+        # here (seen in CI, in `pokertable readers --once`).
+        with self._port_lock:
+            reader = self._reader
+            if reader is not None:
+                reader.stop()  # cancel the blocking read; the supervisor thread closes the port
         if self._thread is not None:
             self._thread.join(5)
 
@@ -339,12 +344,13 @@ class PortSupervisor:
                 reader.join(0.05)
             self.connected.clear()
             self.link = None
-            self._reader = None
-            if reader.is_alive():
-                reader.stop()
-            # Only this thread closes the port: two closers could close a reused fd number.
-            with contextlib.suppress(serial.SerialException, OSError):
-                port.close()
+            with self._port_lock:
+                self._reader = None
+                if reader.is_alive():
+                    reader.stop()
+                # Only this thread closes the port: two closers could close a reused fd number.
+                with contextlib.suppress(serial.SerialException, OSError):
+                    port.close()
             if time.monotonic() - opened_at > 1.0:
                 backoff = self.backoff_initial_s  # it worked for a while: retry promptly
             else:
