@@ -64,6 +64,20 @@ def test_a_stored_row_keeps_every_field(tmp_path):
     assert again.pending("public", after_id=public.id, now_ms=0, limit=10) == []
 
 
+def test_a_retained_state_is_still_retained_when_read_back_after_a_restart(tmp_path):
+    # Released at once (0) yet retained, and delayed (1234) yet not: the flag is its own
+    # column, not the release time's truth value (mqtt/outbox.py's SELECT path).
+    box = Outbox(tmp_path / "o.sqlite")
+    box.append("state", "t/state", _payload, retain=True)
+    box.append("hole_cards", "t/secure/3", _payload, lane="secure", release_at_ms=1234)
+    box.close()
+    again = Outbox(tmp_path / "o.sqlite")
+    (state,) = again.pending("public", after_id=0, now_ms=0, limit=10)
+    (cards,) = again.pending("secure", after_id=0, now_ms=1234, limit=10)
+    assert (state.retain, state.release_at_ms) == (True, 0)
+    assert (cards.retain, cards.release_at_ms) == (False, 1234)
+
+
 def test_pending_pages_by_id_and_limit():
     box = Outbox(":memory:")
     for _ in range(5):
