@@ -21,6 +21,7 @@ long outage back (VACUUM), so a table that was offline for hours does not keep a
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from collections import deque
@@ -284,7 +285,10 @@ class Outbox:
                 else:  # one statement: SQLite commits it on its own
                     row_id = self._insert(values)
             except BaseException as exc:
-                self._undo()
+                # A file past rolling back fails the undo too: the error raised is still the
+                # append's own, as OutboxError when it is SQLite's.
+                with contextlib.suppress(sqlite3.Error):
+                    self._undo()
                 if isinstance(exc, sqlite3.Error):  # a full disk, a file changed under us
                     raise OutboxError(f"outbox {self.path}: {exc}") from exc
                 raise

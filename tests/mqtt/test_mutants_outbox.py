@@ -188,6 +188,22 @@ def test_a_drained_outbox_gives_the_space_of_an_outage_back(tmp_path):
     assert free == 0 and pages < 50  # vacuumed: no free pages left behind, file small
 
 
+def test_a_second_outage_in_the_same_run_is_given_back_too(tmp_path):
+    # The first drain after opening always checks (an earlier run may have left free
+    # pages); a later outage must ask for the check itself, by its backlog.
+    path = tmp_path / "o.sqlite"
+    box = Outbox(path)
+    box.append("event", "t/e", _payload)
+    (row,) = _rows(box)
+    box.remove(row.id)  # the check at open is spent on a small drain
+    for _ in range(400):
+        box.append("event", "t/e", lambda seq: b"z" * 6000)
+    for row in _rows(box):
+        box.remove(row.id)
+    (free,) = sqlite3.connect(path).execute("PRAGMA freelist_count").fetchone()
+    assert len(box) == 0 and free == 0  # vacuumed again
+
+
 def test_a_small_drain_does_not_vacuum(tmp_path):
     path = tmp_path / "o.sqlite"
     box = Outbox(path)
@@ -296,3 +312,12 @@ def test_the_bridge_thread_may_use_the_outbox_the_controller_opened(tmp_path):
     worker.join(timeout=30)
     assert errors == [] and len(box) == 0
     assert box.last_seq("status") == 1
+
+
+def test_a_database_error_while_appending_is_an_outbox_error_naming_the_file(tmp_path):
+    # A full disk or a file changed under the process surfaces as SQLite's error; the
+    # bridge catches OutboxError (naming the file), so no sqlite3 error may leak past it.
+    box = Outbox(tmp_path / "o.sqlite")
+    box.close()  # any SQLite failure will do: a closed connection is the portable one
+    with pytest.raises(OutboxError, match=r"outbox .*o\.sqlite: "):
+        box.append("event", "t/events", _payload)
