@@ -95,3 +95,26 @@ def test_builder_refuses_what_it_would_get_wrong() -> None:
 
     with pytest.raises(TypeError, match="items"):
         builder(Listed)
+
+
+def test_evolve_copies_a_record_that_can_be_weakly_referenced() -> None:
+    # The weak-reference slot is the interpreter's, not a field: it is never copied.
+    @dataclasses.dataclass(frozen=True, slots=True, weakref_slot=True)
+    class Watched:
+        a: int
+        b: str = "x"
+
+    assert evolve(Watched(1), b="y") == Watched(1, "y")
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Child(Watched):
+        c: int = 0
+
+    assert evolve(Child(1, "x", 2), c=3) == Child(1, "x", 3)
+
+
+@pytest.mark.parametrize("name", ["cls", "new", "twin", "default_0"])
+def test_builder_refuses_a_field_named_like_its_own_code(name: str) -> None:
+    record = dataclasses.make_dataclass("Record", [(name, int)], frozen=True, slots=True)
+    with pytest.raises(TypeError, match=f"Record.{name}: no builder for this field"):
+        builder(record)
