@@ -36,7 +36,7 @@ class DirectWriteClient(mqtt.Client):
         self._write_lock = threading.RLock()
 
     # paho wakes its network thread through ``_sockpairW`` after queueing a packet; on the
-    # thread inside ``publish_direct`` it reads as None, so that wake is skipped (if paho
+    # thread inside ``publish_quiet`` it reads as None, so that wake is skipped (if paho
     # ever renames it, the wake simply happens again: slower, never wrong).
     @property
     def _sockpairW(self) -> socket.socket | None:  # paho's attribute name
