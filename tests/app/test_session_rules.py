@@ -8,6 +8,7 @@ a player seated during a misdeal (R35-C), undercalls in sequence (R51-C), late c
 from __future__ import annotations
 
 from pokertable.controller.model import Level, Phase, SeatStatus, Street, Variant
+from pokertable.controller.public_state import table_state
 from tests.app.rules_table import RulesTable
 
 HOLES3 = {1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")}
@@ -535,3 +536,19 @@ def test_NZ22_24_removed_denomination_alert_names_the_rounding_up() -> None:
     out = table.push(3, 100, 100, 25)
     alert = next(r for r in table.rulings(out) if r["rule_ids"] == ["NZ2022-24"])
     assert "rounded up" in alert["text"]
+
+
+def test_an_all_in_run_out_shows_no_bet_in_front_once_the_flop_is_out() -> None:
+    # The dealer pulls the bets in before the flop even when nobody can bet any more: the
+    # broadcast's table shows them in the pot, not in front of the seats (engine run-out).
+    table = RulesTable({1: 3000, 2: 20000, 3: 20000}, button=3, profile="tda-2024")
+    table.press("hand_start")
+    table.deal({1: ("As", "Ad"), 2: ("7c", "2d"), 3: ("Qs", "Jd")})
+    table.press("fold")
+    table.press("all_in")  # seat 1 all in for 3000
+    table.press("check_call")  # seat 2 calls: nobody left to bet against
+    assert [s.bet for s in table.hand.seats] == [3000, 3000, 0]
+    table.street("3s", "9h", "8d", "4c")
+    seats = table_state(table.session, 0)["seats"]
+    assert [s["bet"] for s in seats if s["seat"] in (1, 2, 3)] == [0, 0, 0]
+    assert [s.committed for s in table.hand.seats] == [3000, 3000, 0]
