@@ -362,6 +362,9 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
     if session.removed_denominations:
         check_removed(session, moved, session.removed_denominations, out)  # R24
     seat_no = moved.seat
+    read_before = seat_no in session.bet_zones_read
+    if not read_before:
+        session = evolve(session, bet_zones_read=session.bet_zones_read | {seat_no})
     zone = list(session.zone(seat_no))
     # After a controller restart the readers report every chip afresh: tags the session
     # already holds are not new chips, and tags it never saw cannot leave.
@@ -407,7 +410,8 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
     # to hold: both say so on the event below.
     if moved.arrived:
         chips = tuple(ZoneChip(c.denomination, c.kind) for c in moved.arrived)
-        motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True)
+        motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True,
+                            zone_read=read_before)
         session = run_event(session, motion, out, moved.at_ms, "chips")
     return session
 

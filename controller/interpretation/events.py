@@ -67,7 +67,9 @@ class ChipMotion:
     """Chips that arrived in ``seat``'s betting zone; ``settled`` closes the motion.
 
     ``combined_gesture`` is the dealer's mark for R46 Situation 5 (all chips combined and
-    pushed or tossed forward).
+    pushed or tossed forward). ``zone_read``: the readers had reported this zone before, so
+    the chips seen there are all it holds; without it, a posted amount whose chips were
+    never seen is taken to lie there unseen (``SeatZone.view``'s stand-in).
     """
 
     seat: int
@@ -75,13 +77,14 @@ class ChipMotion:
     at_ms: int = 0
     settled: bool = True
     combined_gesture: bool = False
+    zone_read: bool = False
 
     @classmethod
     def of(cls, seat: int, *denominations: int, at_ms: int = 0, settled: bool = True,
-           combined_gesture: bool = False) -> ChipMotion:
+           combined_gesture: bool = False, zone_read: bool = False) -> ChipMotion:
         """Value chips by denomination, as tests and the simulator write them."""
         return cls(seat, tuple(ChipItem(d) for d in denominations), at_ms, settled,
-                   combined_gesture)
+                   combined_gesture, zone_read)
 
     @property
     def value(self) -> int:

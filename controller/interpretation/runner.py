@@ -112,11 +112,14 @@ class EventRun(EventRunBase):
                         motion_last_ms=event.at_ms,
                         combined_gesture=zone.combined_gesture or event.combined_gesture))
         if event.settled:
-            self._settled(event.seat, event.at_ms)
+            self._settled(event.seat, event.at_ms, zone_read=event.zone_read)
 
-    def _settled(self, seat: int, at_ms: int = 0) -> None:
+    def _settled(self, seat: int, at_ms: int = 0, *, zone_read: bool = False) -> None:
         zone = self.zone(seat)
         if not zone.motion:
+            return
+        me = self.state.seat(seat)
+        if zone_read and seat == self.state.action_on and self._late_blind(seat, zone):
             return
         if seat == self.state.action_on and self._blocked_for(seat) is None:
             self._rule_turn(seat, zone, at_ms)
@@ -124,7 +127,6 @@ class EventRun(EventRunBase):
         if (self.pending.log and self.pending.log[-1].action.seat == seat) or zone.owed:
             self._fulfil(seat, zone)
             return
-        me = self.state.seat(seat)
         if not me.acted and chip_value(zone.prior) < me.bet and seat != self.state.action_on:
             chips = zone.motion  # posting a blind: these chips are the posted bet (Add. 46)
             self.put(evolve(zone, prior_start=zone.prior_start + chips,
@@ -145,6 +147,23 @@ class EventRun(EventRunBase):
             self.alert(seat, "acting_in_turn",
                        f"seat {seat} put {zone.value} out of turn (action on seat "
                        f"{self.state.action_on}): chips held", "out_of_turn")
+
+    def _late_blind(self, seat: int, zone: SeatZone) -> bool:
+        """A posted blind's chips read only once the action is on the seat (Add. 46).
+
+        The readers had seen the zone without them (a blind put out late, a slow read), and it
+        now holds exactly what the seat has posted: the chips are the blind, not an action,
+        and play stays on the seat. Read on top of the posted amount they would be a call or
+        a raise the felt does not show.
+        """
+        me = self.state.seat(seat)
+        seen = chip_value(zone.prior_start)
+        if me.acted or zone.declaration is not None or zone.prior != zone.prior_start \
+                or seen >= me.bet or seen + chip_value(zone.motion) != me.bet:
+            return False
+        self.put(evolve(zone, prior_start=zone.prior_start + zone.motion,
+                        prior=zone.prior + zone.motion, motion=()))
+        return True
 
     def _hold_out_of_turn(self, zone: SeatZone, at_ms: int,
                           decl: Declaration | None = None) -> bool:

@@ -101,3 +101,25 @@ def test_chips_out_of_turn_returned_stay_on_the_felt_until_taken_back() -> None:
     assert [c.denomination for c in table.session.zone(1)] == [100]
     assert table.session.pending.zone(1).change == 0
     assert table.hand.action_on == 1 and table.hand.seat(1).bet == 100
+
+
+def test_TDA2024_46_a_blind_read_only_on_the_seats_turn_is_the_blind_not_a_call() -> None:
+    """Ann's small-blind chip reaches the controller after Cat's call (put out late, a slow
+    read) in a zone the readers had reported empty: the felt shows her posted 100 and
+    nothing more, so she has not acted; her next 100 is the call."""
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
+    for seat in (1, 2, 3):  # the readers' first view: every bet zone empty
+        table(ChipsMoved(f"seat{seat}.bet", seat, (), (), table.ms(), complete=True))
+    table.press("hand_start")
+    table.push(2, 100, 100)
+    table.deal(HOLES)
+    table.press("check_call")  # Cat calls 200
+    table.push(3, 100, 100)
+    assert (table.hand.action_on, table.hand.seat(1).bet) == (1, 100)
+    assert not table.rulings(table.push(1, 100))  # the late read of her blind
+    assert (table.hand.action_on, table.hand.seat(1).bet, table.hand.seat(1).acted) == (
+        1, 100, False)
+    assert [c.denomination for c in table.session.zone(1)] == [100]
+    texts = [r["text"] for r in table.rulings(table.push(1, 100))]  # now she calls
+    assert (table.hand.action_on, table.hand.seat(1).bet) == (2, 200)
+    assert "seat 1 calls to 200" in texts, texts

@@ -552,3 +552,22 @@ def test_an_all_in_run_out_shows_no_bet_in_front_once_the_flop_is_out() -> None:
     seats = table_state(table.session, 0)["seats"]
     assert [s["bet"] for s in seats if s["seat"] in (1, 2, 3)] == [0, 0, 0]
     assert [s.committed for s in table.hand.seats] == [3000, 3000, 0]
+
+
+def test_TDA24_51C_an_all_in_undercaller_still_starts_a_sequence_at_the_live_table() -> None:
+    """Bob (1,000 behind) undercalls Ann's 1,000 with one 500 chip: a full call, all in
+    (R51-B), with 500 still owed. Cat's 500 next is an undercall in sequence: play backs
+    up to Bob and the floor decides Cat's chips (R51-C); nobody else acts meanwhile."""
+    table = _flop({1: 20000, 2: 1200, 3: 20000, 4: 20000})
+    table.press("bet_raise", 1000)
+    table.push(1, 1000)
+    bob = table.rulings(table.push(2, 500))
+    assert bob[0]["rule_ids"] == ["TDA2024-51B"] and "calls all in for 1000" in bob[0]["text"]
+    cat = table.rulings(table.push(3, 500))
+    assert [(r["kind"], r["seat"], r["rule_ids"]) for r in cat] == [
+        ("binding", 2, ["TDA2024-51C", "TDA2024-51B"]),
+        ("floor", 3, ["TDA2024-51C", "TDA2024-51B"]),
+    ]
+    assert "seat 2 must complete his call of 1000" in cat[0]["text"]
+    assert [a.id for a in table.session.alerts] == [cat[1]["alert_id"]]
+    assert table.hand.seat(3).bet == 0  # Cat's chips wait for the floor

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pokertable.controller.betting import Options, options_for
-from pokertable.controller.interpretation import FloorDecision, InterpretedHand
+from pokertable.controller.interpretation import ChipMotion, FloorDecision, InterpretedHand
 from pokertable.controller.model import SeatStatus, Street
 from pokertable.controller.rulings import RulingKind
 from tests.interpretation.helpers import (
@@ -222,6 +222,38 @@ def test_TDA24_46_S3_prior_chips_partly_pulled_back(case: str, chips: tuple[int,
     hand, _ = run(_situation_1_to_3(), pull(3, 25))
     _, out = run(hand, push(3, *chips))
     check(ruled(out), action, total, returned=returned, add=add, rules=("46C", rule))
+
+
+def test_TDA24_46_late_blind_chips_on_the_small_blind_turn_are_the_blind() -> None:
+    """The small blind's chip is read only once the action reaches him, in a zone the
+    readers had seen empty: it holds his posted 100 and no more, so the chip is the blind,
+    not a call; the next 100 is the call."""
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=3, sb=1, bb=2, small=100, big=200)
+    hand, _ = run(hand, push(2, 100, 100), say(3, "call"), push(3, 100, 100))
+    assert hand.state.action_on == 1
+    before = hand
+    hand, out = hand.step(ChipMotion.of(1, 100, zone_read=True))  # read empty before
+    assert out.interpretation is None and not out.rulings
+    assert (hand.state.action_on, hand.state.seat(1).bet) == (1, 100)
+    _, out = run(hand, push(1, 100))
+    check(ruled(out), "call", 200)
+    # A zone never read: the posted 100 is taken to lie there unseen, the chip is the call.
+    _, out = run(before, push(1, 100))
+    check(ruled(out), "call", 200)
+
+
+def test_TDA24_46_late_blind_chips_on_the_big_blind_option_are_not_a_raise() -> None:
+    """The big blind's own chips read on his option complete the blind, they do not raise;
+    chips pushed after them are the silent option push of A6, read on top of the blind."""
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=3, sb=1, bb=2, small=100, big=200)
+    hand, _ = run(hand, push(1, 100), say(3, "call"), push(3, 200), say(1, "call"), push(1, 100))
+    assert hand.state.action_on == 2
+    hand, out = hand.step(ChipMotion.of(2, 200, zone_read=True))
+    assert out.interpretation is None
+    assert (hand.state.action_on, hand.state.seat(2).bet) == (2, 200)
+    _, out = run(hand, push(2, 100, 100))
+    assert options(ruled(out)) == {"check": ("check", 200, 200, 0),
+                                   "raise": ("raise", 400, 0, 0)}
 
 
 def _situation_4() -> InterpretedHand:
