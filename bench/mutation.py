@@ -102,6 +102,8 @@ TARGETS: dict[str, Target] = {
             "tests/profiles/test_profile_cases.py",  # T11 two-motion raise, 50% basis (A31)
             "tests/app/test_session_rules.py",
             "tests/app/test_session.py",
+            "tests/app/test_bet_zones.py",  # the zones through TableSession (held chips' change)
+            "tests/app/test_table_session_rules.py",  # A6 and floor decisions from the room
         ),
     ),
     "irregularities": Target(

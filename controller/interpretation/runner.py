@@ -159,7 +159,8 @@ class EventRun(EventRunBase):
         me = self.state.seat(seat)
         seen = chip_value(zone.prior_start)
         if me.acted or zone.declaration is not None or zone.prior != zone.prior_start \
-                or seen >= me.bet or seen + chip_value(zone.motion) != me.bet:
+                or any(not c.has_value for c in zone.motion) \
+                or seen + chip_value(zone.motion) != me.bet:
             return False
         self.put(evolve(zone, prior_start=zone.prior_start + zone.motion,
                         prior=zone.prior + zone.motion, motion=()))

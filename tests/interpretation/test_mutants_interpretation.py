@@ -679,3 +679,123 @@ def test_TDA24_51C_an_undercaller_whose_full_call_is_all_in_still_starts_a_seque
         (2, ("TDA2024-51C", "TDA2024-51B"))]
     floor = ruled(out).floor
     assert floor is not None and floor.seat == 3 and "TDA2024-51C" in floor.rule_ids
+
+
+# --- seed 23 (session 13): survivors of a fresh sample of 150 --------------------------------
+
+
+def test_TDA24_54B_pot_facing_a_bet_cites_the_call_counted_into_the_pot() -> None:
+    # Pot limit, pre-flop: seat 3's "pot" is a call of 200 plus the pot after it (R54-B).
+    hand = preflop({s: 20000 for s in range(1, 5)}, button=4, sb=1, bb=2, small=100, big=200,
+                   variant=Variant.PLO)
+    _, out = hand.step(say(3, "pot"))
+    assert (ruled(out).total, ruled(out).rule_ids) == (700, ("TDA2024-54", "TDA2024-54B"))
+
+
+def test_A6_a_one_chip_big_blind_on_his_option_is_still_the_floors_call() -> None:
+    # A level of 1-1: the big blind faces only his own one-chip blind; a silent 5 chip is
+    # check or raise for the TD (rules-spec A6), not a bet of the chip.
+    hand = preflop({1: 500, 2: 500, 3: 500}, button=3, sb=1, bb=2, small=1, big=1)
+    hand, _ = run(hand, say(3, "call"), push(3, 1), say(1, "call"))
+    _, out = hand.step(push(2, 5))
+    assert options(ruled(out)) == {"check": ("check", 1, 5, 0), "raise": ("raise", 6, 0, 0)}
+
+
+def test_TDA24_42_several_chips_opening_a_street_are_one_bet_not_an_overchip() -> None:
+    hand = postflop({1: 20000, 2: 20000}, button=2, big=200)
+    _, out = hand.step(push(1, 500, 500))
+    assert (ruled(out).action, ruled(out).total, ruled(out).rule_ids) == (
+        ActionKind.BET, 1000, ("TDA2024-42",))
+    assert ruled(out).text == "seat 1 bets to 1000: 1000 pushed in one motion"
+
+
+def test_TDA24_46_S3_partly_pulled_prior_chips_and_new_ones_all_needed_say_so() -> None:
+    # THE 25-50: the BB posted two 25s, faces 610 and pulls one back; 25 + 500 + 100 = 625,
+    # and without the 25 only 600 is left: a call, 15 change, and the text says why.
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=1, sb=2, bb=3, small=25, big=50)
+    hand, _ = run(hand, push(3, 25, 25), say(1, "raise", 610), say(2, "fold"), pull(3, 25))
+    _, out = hand.step(push(3, 500, 100))
+    assert (ruled(out).action, ruled(out).total, ruled(out).returned) == (ActionKind.CALL, 610, 15)
+    assert ruled(out).text.endswith("prior chips partly pulled back: all chips are one bet; "
+                                    "every chip is needed (without one 25 only 600 is left)")
+
+
+def test_TDA24_46_prior_chips_read_back_from_the_journal_are_pulled_by_value() -> None:
+    # After a restart every chip's kind comes out of JSON: equal strings, not the same
+    # object. Pulling one 25 of the two posted still finds it (R46-B).
+    import json
+
+    def kind() -> str:
+        return str(json.loads('{"kind": "value"}')["kind"])
+
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=1, sb=2, bb=3, small=25, big=50)
+    posted = ChipMotion(3, (ChipItem(25, kind()), ChipItem(25, kind())))
+    hand, _ = run(hand, posted, say(1, "raise", 600), say(2, "fold"))
+    hand, out = hand.step(PriorChipsPulled(3, (ChipItem(25, kind()),)))
+    assert [r.code for r in out.rulings] == ["pulled_back_bound"]
+    assert [c.denomination for c in hand.pending.zone(3).prior] == [25]
+
+
+def test_TDA24_52B_a_count_error_noticed_before_any_bet_changes_nothing() -> None:
+    hand = postflop({1: 20000, 2: 20000}, button=2, big=200, pot=1000, variant=Variant.PLO)
+    hand, _ = hand.step(PotCountGiven(1, 500))
+    after, out = hand.step(CountErrorNoticed())
+    assert [(r.code, r.text) for r in out.rulings] == [
+        ("no_count_bet", "seat 1: no bet followed the wrong count")]
+    assert after.state == hand.state
+
+
+def test_TDA24_40_change_from_several_later_motions_adds_up() -> None:
+    # "Call" 300 paid with a 500 (200 change), then two more 100 chips: each is change.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=100)
+    hand, _ = run(hand, say(1, "bet", 300), push(1, 100, 100, 100), say(2, "call"), push(2, 500))
+    assert hand.pending.zone(2).change == 200
+    for change in (300, 400):
+        hand, out = hand.step(push(2, 100))
+        assert ruled(out).text == "seat 2's bet of 300 is complete; 100 is change"
+        assert hand.pending.zone(2).change == change
+
+
+def test_TDA24_57_nonstandard_words_with_an_amount_offer_that_amount() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=100)
+    _, out = hand.step(say(1, "nonstandard", 1000, words="I'll go a thousand"))
+    assert options(ruled(out)) == {"check_0": ("check", 0, 0, 0),
+                                   "bet_1000": ("bet", 1000, 0, 1000)}
+
+
+def test_TDA24_51B_forfeit_of_a_blind_undercalling_counts_only_chips_beyond_his_blind() -> None:
+    # The big blind (200 in) puts 500 more against 1,000 multi-way: he intended 500 more, so
+    # that is what he may forfeit; the TD sets 300 and the other 200 go back to him.
+    hand = preflop({s: 20000 for s in range(1, 5)}, button=4, sb=1, bb=2, small=100, big=200)
+    hand, _ = run(hand, say(3, "raise", 1000), say(4, "call"), say(1, "fold"))
+    hand, out = hand.step(push(2, 500))
+    floor = ruled(out).floor
+    assert floor is not None
+    fold = next(o for o in floor.options if o.name == "forfeit_fold")
+    assert (fold.total, fold.returned, fold.forfeit) == (200, 0, 500)
+    after, out = hand.step(FloorDecision(floor.ruling_id, "forfeit_fold", forfeit=300))
+    assert (ruled(out).returned, ruled(out).forfeit) == (200, 300)
+    assert after.state.seat(2).stack == 20000 - 200 - 300
+
+
+def test_TDA24_50B_a_premature_fold_does_not_hold_up_the_seats_after_it() -> None:
+    # Button 2: seat 3 bets, seat 4 says "raise" (amount to come), seat 1 folds early: his
+    # floor call waits for the raise, it does not block seat 4 pushing his raise.
+    hand = postflop({s: 20000 for s in range(1, 5)}, button=2, big=200)
+    hand, _ = run(hand, say(3, "bet", 300), say(4, "raise"))
+    hand, out = hand.step(say(1, "fold"))
+    assert [r.code for r in out.alerts] == ["amount_pending"]
+    hand, out = hand.step(push(4, 500, 100))
+    assert (ruled(out).action, ruled(out).total, hand.state.action_on) == (ActionKind.RAISE, 600, 1)
+
+
+def test_TDA24_46_non_value_items_on_the_big_blind_option_are_not_his_blind() -> None:
+    # The zone was read empty, the blind's chips were never seen: 200 with a bounty chip
+    # pushed on his option is not quietly taken as the missing blind; the bounty is named
+    # (RP-22) and the push is read as the option's, for the TD (A6).
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=3, sb=1, bb=2, small=100, big=200)
+    hand, _ = run(hand, say(3, "call"), push(3, 200), say(1, "call"), push(1, 100))
+    after, out = hand.step(ChipMotion(2, (ChipItem(200), ChipItem(5000, "bounty")),
+                                      zone_read=True))
+    assert [r.code for r in out.alerts][:1] == ["non_value_item"]
+    assert not after.pending.zone(2).prior_start
