@@ -61,7 +61,16 @@ ENGINE_TESTS = (
 )
 
 TARGETS: dict[str, Target] = {
-    "journal": Target("controller/journal.py", ("tests/app/test_journal_files.py",)),
+    "journal": Target(
+        "controller/journal.py",
+        (
+            "tests/app/test_journal_files.py",
+            "tests/reliability/test_files_damaged.py",  # torn, corrupt, foreign: the real table
+            "tests/app/test_hole_cards_at_rest.py",  # sealed records
+            "--doctest-modules",
+            "controller/journal.py",
+        ),
+    ),
     "outbox": Target(
         "mqtt/outbox.py",
         (
