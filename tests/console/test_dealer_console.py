@@ -252,7 +252,7 @@ def test_presses_from_another_thread_reach_the_queue(table: Table) -> None:
 
     worker = threading.Thread(target=dealer)
     worker.start()
-    got = [table.console.events.get(timeout=5) for _ in range(20)]
+    got = [table.console.events.get(timeout=60) for _ in range(20)]
     worker.join()
     assert all(isinstance(e, DeclarationPressed) and e.kind == "pot" for e in got)
     assert [e.at_ms for e in got] == sorted(e.at_ms for e in got)

@@ -180,7 +180,7 @@ class Subscriber:
         with self._lock:
             return [m for m in self.messages if m.topic.endswith(suffix)]
 
-    def wait_for(self, predicate: Callable[[Subscriber], bool], timeout: float = 10.0) -> bool:
+    def wait_for(self, predicate: Callable[[Subscriber], bool], timeout: float = 60.0) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if predicate(self):

@@ -180,7 +180,7 @@ def test_secure_delay_holds_hole_cards(broker, make_bridge, subscribers):
     bridge.publish_event(sample_event())
     assert sub.wait_for(lambda s: bool(s.on("/events")))
     assert sub.on("/hole_cards/1") == []  # public stream not held back by the delay
-    assert sub.wait_for(lambda s: bool(s.on("/hole_cards/1")), timeout=5)
+    assert sub.wait_for(lambda s: bool(s.on("/hole_cards/1")), timeout=60)
     cards = sub.on("/hole_cards/1")[0].json()
     validate("hole_cards", cards)
     assert cards["cards"] == ["Ah", "Qh"]

@@ -34,7 +34,7 @@ def bridge(broker: Any, tmp_path: Path) -> Iterator[TableBridge]:
 def test_rule_23_clock_level_reaches_the_application(broker, bridge, subscribers):
     clock = subscribers(broker.port, [T.reply]).start()
     clock.publish(T.clock, {"command": "level", "request_id": "lvl-8", "level": LEVEL_8})
-    command = bridge.inbound.get(timeout=5)
+    command = bridge.inbound.get(timeout=60)
     assert (command.source, command.command, command.request_id) == ("clock", "level", "lvl-8")
     assert command.payload["level"] == LEVEL_8
     # The application decides (Rule 23: next hand) and answers through the bridge.
@@ -67,7 +67,7 @@ def test_rule_23_clock_level_reaches_the_application(broker, bridge, subscribers
 def test_valid_director_commands_are_delivered(broker, bridge, subscribers, command, field):
     director = subscribers(broker.port, [T.reply]).start()
     director.publish(T.director, command)
-    received = bridge.inbound.get(timeout=5)
+    received = bridge.inbound.get(timeout=60)
     assert received.source == "director"
     assert received.payload == command
     assert bridge.rejected.empty()

@@ -31,7 +31,7 @@ def table(secure_broker: Any, tmp_path: Path) -> Iterator[TableBridge]:
 
 def test_anonymous_client_is_refused(secure_broker, subscribers):
     anonymous = subscribers(secure_broker.port, [EVERYTHING]).start(wait=False)
-    assert anonymous.wait_for(lambda s: bool(s.connect_result), timeout=5)
+    assert anonymous.wait_for(lambda s: bool(s.connect_result), timeout=60)
     assert anonymous.connect_result[0].is_failure
     assert not anonymous.messages
 
@@ -39,7 +39,7 @@ def test_anonymous_client_is_refused(secure_broker, subscribers):
 def test_wrong_password_is_refused(secure_broker, subscribers):
     intruder = subscribers(secure_broker.port, [EVERYTHING], username="intruder").start(
         wait=False)
-    assert intruder.wait_for(lambda s: bool(s.connect_result), timeout=5)
+    assert intruder.wait_for(lambda s: bool(s.connect_result), timeout=60)
     assert intruder.connect_result[0].is_failure
 
 
@@ -72,7 +72,7 @@ def test_public_overlay_cannot_command_but_director_can(secure_broker, table, su
     # the message; so the director's command reaches the table behind anything the overlay
     # got through. No pause needed: the first command in must be the director's.
     director.publish(T.director, {"command": "pause", "request_id": "td-1"})
-    command = table.inbound.get(timeout=5)
+    command = table.inbound.get(timeout=60)
     assert command.request_id == "td-1"
     assert table.inbound.empty()
 
@@ -81,7 +81,7 @@ def test_clock_role_sets_levels_public_overlay_can_request_rebirth(secure_broker
                                                                     subscribers):
     clock = subscribers(secure_broker.port, [], username="clock").start()
     clock.publish(T.clock, {"command": "break_end", "request_id": "clk-1"})
-    assert table.inbound.get(timeout=5).request_id == "clk-1"
+    assert table.inbound.get(timeout=60).request_id == "clk-1"
     table.publish_state(sample_state())
     overlay = subscribers(secure_broker.port, [T.state, T.reply], username="overlay").start()
     assert overlay.wait_for(lambda s: bool(s.on("/state")))
