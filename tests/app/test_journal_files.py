@@ -147,3 +147,56 @@ def test_a_restarted_table_replays_every_input_the_last_one_included(tmp_path: P
     assert again.recover() == 8
     assert again.snapshot().hand == hand
     assert again.snapshot() == first.snapshot()
+
+
+def test_inputs_appended_without_sync_are_fsynced_once_as_a_group(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chip reads are group-committed: no fsync each, one for the group, none when nothing
+    new was written since."""
+    synced: list[int] = []
+    monkeypatch.setattr(os, "fsync", synced.append)
+    journal = Journal(tmp_path / "journal.jsonl")
+    for record in RECORDS:
+        journal.append(record, sync=False)
+    assert synced == []
+    journal.sync()
+    assert len(synced) == 1
+    journal.sync()
+    assert len(synced) == 1
+    journal.append(RECORDS[0], sync=False)
+    journal.sync()
+    assert len(synced) == 2
+
+
+def _repair(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    import argparse
+
+    from pokertable.controller.journal import run as journal_cli
+
+    assert journal_cli(argparse.Namespace(action="repair", file=path)) == 0
+    return capsys.readouterr().out
+
+
+def test_repair_cuts_a_torn_last_line_and_says_how_many_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    written(path, RECORDS)
+    path.write_bytes(path.read_bytes() + b'{"kind":"cons')  # kill -9 mid-line
+    out = _repair(path, capsys)
+    assert "kept 3 records, dropped 13 bytes" in out, out
+    assert list(Journal(path, fsync=False).records()) == RECORDS
+    assert "nothing to repair" in _repair(path, capsys)
+
+
+def test_repair_of_a_journal_bad_from_its_first_line_keeps_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "journal.jsonl"
+    written(path, RECORDS)
+    data = path.read_bytes()
+    path.write_bytes(data.replace(b"hand_start", b"hand_stop!", 1))  # checksum now wrong
+    out = _repair(path, capsys)
+    assert f"kept 0 records, dropped {len(data)} bytes" in out, out
+    assert path.read_bytes() == b"" and len(Journal(path, fsync=False)) == 0
