@@ -173,3 +173,15 @@ def test_card_exposed_names_a_card_the_readers_saw() -> None:
     assert "has no card number 3 on the readers" in said
     tracked = table.session.tracked
     assert tracked is not None and tracked.misdeal is None
+
+
+def test_TDA2024_35A2_reads_out_of_order_with_wall_clock_times_are_no_misdeal() -> None:
+    """The live table stamps reads with epoch milliseconds, not small test times: the read
+    window is a difference of two of them."""
+    table = Table()
+    table.t = 1_795_712_233_000
+    table.press("hand_start")
+    _scan_order_deal(table)
+    tracked = table.session.tracked
+    assert tracked is not None and tracked.misdeal is None
+    assert not _alerts(table), _alerts(table)

@@ -161,8 +161,11 @@ def test_TDA24_RP5_D1_premature_flop() -> None:
     assert ruling.rule_ids == ("TDA2024-RP-5", "TDA2024-39D")
     assert "without another burn" in ruling.text and "face down" in ruling.text
     assert table.t.hand.board == () and table.t.board.premature == tuple(flop)
-    for card in flop:
+    removed: list[str] = []
+    for card in sorted(flop, reverse=True):  # the highest first: each goes back on its own
         back = table.remove("board", card)
+        removed.append(card)
+        assert table.t.board.premature == tuple(c for c in flop if c not in removed)
     assert "premature_returned" in codes(back)
     table.acts((6, "fold"), (1, "call"), (2, "check"))
     out = table.board(flop[1], table.next_card(), flop[0])  # reshuffled stub, no new burn

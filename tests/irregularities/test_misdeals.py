@@ -120,6 +120,8 @@ def test_TDA24_35A7_two_other_downcards_exposed() -> None:
     assert codes(once) == ["card_exposed"] and table.t.misdeal is None
     twice = table.send(DealerExposure(seat=5, card_index=2))
     assert "misdeal_exposed" in codes(twice)
+    thrice = table.send(DealerExposure(seat=3, card_index=2))  # more than two: still one
+    assert codes(thrice) == ["misdeal_exposed"] and table.t.misdeal is not None
 
 
 def test_TDA24_35B_button_may_get_two_consecutive_cards() -> None:

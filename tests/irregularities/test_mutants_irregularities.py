@@ -395,3 +395,47 @@ def test_TDA11_31_a_late_card_leaving_the_short_button_short_is_a_wrong_count() 
     assert find(out, "card_count_floor").text == (
         "seat 6 holds 3 cards, 4 expected: the rules leave this to the floor (misdeal or dead "
         "hand)")
+
+
+# --- seed 23 (session 13): survivors of a fresh sample of 150 --------------------------------
+
+
+def test_TDA24_18B_a_seat_all_in_before_the_river_did_not_call_the_river_aggressor() -> None:
+    # Seat 4 went all in pre-flop; on the river seats 1 and 2 call seat 3's raise. Only a
+    # river caller may demand seat 3's hand; seat 4's request is the TD's to decide.
+    table = Table(setup({1: 50_000, 2: 50_000, 3: 50_000, 4: 500}, button=4, sb=1, bb=2,
+                        level=Level(small_blind=100, big_blind=200)))
+    table.deal()
+    table.acts((3, "call"), (4, "all_in"), (1, "call"), (2, "call"), (3, "call"))
+    for n in (3, 1):
+        table.street(n)
+        table.acts((1, "check"), (2, "check"), (3, "check"))
+    table.street(1)
+    table.acts((1, "bet", 1000), (2, "call"), (3, "raise", 5000), (1, "call"), (2, "call"))
+    hand = table.t.hand
+    assert request_to_see(hand, 4, 3, TDA_2024, released={3})[0] is SeeAnswer.TD_DISCRETION
+    assert request_to_see(hand, 2, 3, TDA_2024, released={3})[0] is SeeAnswer.MUST_TABLE
+
+
+def test_TDA24_65A_killing_a_folded_hand_or_one_in_a_finished_hand_changes_nothing() -> None:
+    from pokertable.controller.irregularities.killed import kill_hand
+
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100))
+    table.deal()
+    table.acts((3, "raise", 300), (1, "fold"))
+    state = table.t.hand
+    assert kill_hand(state, 1, TDA_2024, refund_uncalled=True) == (state, ())
+    table.acts((2, "fold"))  # seat 3 wins the blinds: the hand is over
+    over = table.t.hand
+    assert over.phase is Phase.COMPLETE and over.seat(3).status is not SeatStatus.FOLDED
+    assert kill_hand(over, 3, TDA_2024, refund_uncalled=True) == (over, ())
+
+
+def test_readers_a_hole_card_read_at_the_burn_antenna_is_one_card_in_two_zones() -> None:
+    # A stray read of seat 1's card at the burn antenna: not a burn, nothing moves.
+    table = Table(setup({1: 5000, 2: 5000, 3: 5000}, button=3, sb=1, bb=2, level=L100))
+    table.deal()
+    card = table.t.hand.seat(1).hole[0]
+    burns = table.t.board.burns
+    assert codes(table.card("burn", card)) == ["card_two_zones"]
+    assert table.t.board.burns == burns and card in table.t.hand.seat(1).hole
