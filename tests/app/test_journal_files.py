@@ -184,9 +184,15 @@ def test_repair_cuts_a_torn_last_line_and_says_how_many_bytes(
     path = tmp_path / "journal.jsonl"
     written(path, RECORDS)
     path.write_bytes(path.read_bytes() + b'{"kind":"cons')  # kill -9 mid-line
+    marker = tmp_path / "journal.jsonl.session"
+    marker.write_text("t1-0123456789ab\n")
     out = _repair(path, capsys)
     assert "kept 3 records, dropped 13 bytes" in out, out
     assert list(Journal(path, fsync=False).records()) == RECORDS
+    # The MQTT session marker goes with the backup: the repaired table starts a new session.
+    [backup] = [p for p in tmp_path.glob("journal.jsonl.bak-*") if p.suffix != ".session"]
+    assert not marker.exists()
+    assert Path(f"{backup}.session").read_text() == "t1-0123456789ab\n"
     assert "nothing to repair" in _repair(path, capsys)
 
 
@@ -200,3 +206,19 @@ def test_repair_of_a_journal_bad_from_its_first_line_keeps_nothing(
     out = _repair(path, capsys)
     assert f"kept 0 records, dropped {len(data)} bytes" in out, out
     assert path.read_bytes() == b"" and len(Journal(path, fsync=False)) == 0
+
+
+def test_a_record_damaged_after_the_journal_was_opened_is_named_by_its_number(
+    tmp_path: Path,
+) -> None:
+    """The file is checked when it is opened; a record altered on disk later (a failing
+    card) is refused when it is read back, naming which one (1-based)."""
+    path = tmp_path / "journal.jsonl"
+    records = [{"kind": "console", "button": "check_call", "at_ms": n} for n in range(5)]
+    written(path, records)
+    journal = Journal(path, fsync=False)
+    lines = path.read_bytes().split(b"\n")
+    lines[3] = lines[3].replace(b'"at_ms":3', b'"at_ms":8')
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(JournalError, match=r"record 4: checksum does not match"):
+        list(journal.records())
