@@ -222,3 +222,19 @@ def test_a_record_damaged_after_the_journal_was_opened_is_named_by_its_number(
     path.write_bytes(b"\n".join(lines))
     with pytest.raises(JournalError, match=r"record 4: checksum does not match"):
         list(journal.records())
+
+
+def test_verify_says_ok_plainly_and_names_blank_lines_when_there_are_some(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    from pokertable.controller.journal import run as journal_cli
+
+    path = tmp_path / "journal.jsonl"
+    written(path, RECORDS)
+    assert journal_cli(argparse.Namespace(action="verify", file=path)) == 0
+    assert capsys.readouterr().out == f"journal {path}: ok, 3 records\n"
+    path.write_bytes(path.read_bytes() + b"\n")
+    assert journal_cli(argparse.Namespace(action="verify", file=path)) == 0
+    assert capsys.readouterr().out == f"journal {path}: ok, 3 records (1 blank line(s) skipped)\n"
