@@ -167,6 +167,9 @@ def test_inputs_appended_without_sync_are_fsynced_once_as_a_group(
     journal.append(RECORDS[0], sync=False)
     journal.sync()
     assert len(synced) == 2
+    journal.append(RECORDS[1], sync=False)
+    journal.close()  # a clean stop syncs what the group had not
+    assert len(synced) == 3
 
 
 def _repair(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
