@@ -799,3 +799,94 @@ def test_TDA24_46_non_value_items_on_the_big_blind_option_are_not_his_blind() ->
                                       zone_read=True))
     assert [r.code for r in out.alerts][:1] == ["non_value_item"]
     assert not after.pending.zone(2).prior_start
+
+
+# --- seed 24 (session 13): survivors of a second fresh sample --------------------------------
+
+
+def test_TDA24_57_the_short_seats_call_option_says_all_in() -> None:
+    hand = postflop({1: 20000, 2: 500}, button=2, big=100, pot=300)
+    hand, _ = run(hand, say(1, "bet", 1000), push(1, 1000))
+    _, out = hand.step(say(2, "raise", 5, magnitude_unclear=True, words="five"))
+    floor = ruled(out).floor
+    assert floor is not None and [o.text for o in floor.options] == ["call all in to 500"]
+
+
+def test_TDA24_57_a_magnitude_read_says_how_it_was_read() -> None:
+    hand = postflop({1: 20000, 2: 20000}, button=2, big=100, pot=2000)
+    _, out = hand.step(say(1, "bet", 5, magnitude_unclear=True, words="five"))
+    assert (ruled(out).action, ruled(out).total) == (ActionKind.BET, 500)
+    assert ruled(out).text.endswith("('five' read as 500: the highest reasonable amount not "
+                                    "above the pot 2000)")
+
+
+def test_TDA24_all_in_declared_by_the_big_blind_counts_his_blind() -> None:
+    hand = preflop({1: 20000, 2: 5000, 3: 20000}, button=3, sb=1, bb=2, small=100, big=200)
+    hand, _ = run(hand, say(3, "call"), say(1, "call"))
+    _, out = hand.step(say(2, "all_in"))
+    assert (ruled(out).action, ruled(out).total, ruled(out).add) == (ActionKind.ALL_IN, 5000, 4800)
+
+
+def test_RP22_a_chip_with_a_negative_value_is_refused() -> None:
+    hand = postflop({1: 20000, 2: 20000}, button=2, big=200)
+    after, out = hand.step(ChipMotion(1, (ChipItem(-500),)))
+    assert [r.code for r in out.alerts] == ["unknown_chip"] and after.state == hand.state
+
+
+def test_TDA24_52B_three_actions_after_the_bet_are_substantial_so_the_count_error_stands() -> None:
+    hand = postflop({s: 20000 for s in range(1, 6)}, button=5, big=200, pot=1000,
+                    variant=Variant.PLO)
+    hand, _ = hand.step(PotCountGiven(1, 500))
+    hand, _ = run(hand, say(1, "bet", 500), push(1, 500), say(2, "fold"), say(3, "fold"),
+                  say(4, "fold"))
+    _, out = hand.step(CountErrorNoticed())
+    assert [r.code for r in out.rulings] == ["count_error_stands"]
+
+
+def test_TDA24_49_only_the_seat_given_the_count_has_his_call_cite_the_count() -> None:
+    # Seat 3 asked for the count and bet the pot; seat 1's call is an ordinary call.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=1, big=200, pot=1000,
+                    variant=Variant.PLO)
+    hand, _ = run(hand, say(2, "check"), PotCountGiven(3, 1000), say(3, "bet", 1000),
+                  push(3, 1000))
+    _, out = hand.step(push(1, 1000))
+    assert (ruled(out).action, ruled(out).rule_ids) == (ActionKind.CALL, ("TDA2024-44",))
+
+
+def test_TDA24_40A_late_words_replace_the_second_action_of_the_street() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 600), push(1, 500, 100), push(2, 1000, 100))
+    assert len(hand.pending.log) == 2
+    _, out = hand.step(say(2, "call", precedence=Precedence.VERBAL_FIRST))
+    assert (ruled(out).action, ruled(out).total, ruled(out).returned) == (ActionKind.CALL, 600, 500)
+
+
+def test_TDA24_55_all_in_for_exactly_the_call_after_check_facing_a_bet_stands() -> None:
+    hand = postflop({1: 20000, 2: 600}, button=2, big=200)
+    hand, _ = run(hand, say(1, "bet", 600), push(1, 500, 100), say(2, "check"))
+    _, out = hand.step(say(2, "all_in"))
+    assert (ruled(out).code, ruled(out).total, ruled(out).rule_ids) == (
+        "call_all_in", 600, ("TDA2024-51A",))
+
+
+def test_TDA24_40A_an_action_entered_over_a_bigger_posted_chip_leaves_change() -> None:
+    # THE 50-100: the big blind posted one 1,000 chip; facing 700 his call is entered as an
+    # action: 300 of the chip is change.
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=1, sb=2, bb=3, small=50, big=100)
+    hand, _ = run(hand, push(3, 1000), say(1, "raise", 700), say(2, "fold"))
+    hand, _ = hand.step(PlayerAction(3, ActionKind.CALL))
+    assert (hand.pending.zone(3).change, hand.pending.zone(3).owed) == (300, 0)
+
+
+def test_TDA24_53_chips_first_words_from_a_seat_yet_to_act_are_out_of_turn() -> None:
+    hand = postflop({s: 20000 for s in range(1, 5)}, button=4, big=200)
+    hand, _ = run(hand, push(1, 500), push(2, 500))
+    _, out = hand.step(say(4, "fold", precedence=Precedence.CHIPS_FIRST))
+    assert [r.code for r in out.rulings] == ["out_of_turn"]
+
+
+def test_TDA24_40C_an_amount_below_the_blind_on_the_option_is_a_check() -> None:
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=3, sb=1, bb=2, small=100, big=200)
+    hand, _ = run(hand, say(3, "call"), say(1, "call"))
+    _, out = hand.step(say(2, "amount", 100))
+    assert (ruled(out).action, ruled(out).total) == (ActionKind.CHECK, 200)
