@@ -716,6 +716,7 @@ def test_TDA24_46_S3_partly_pulled_prior_chips_and_new_ones_all_needed_say_so() 
     hand, _ = run(hand, push(3, 25, 25), say(1, "raise", 610), say(2, "fold"), pull(3, 25))
     _, out = hand.step(push(3, 500, 100))
     assert (ruled(out).action, ruled(out).total, ruled(out).returned) == (ActionKind.CALL, 610, 15)
+    assert ruled(out).kind is RulingKind.CORRECTED  # 15 of it goes back
     assert ruled(out).text.endswith("prior chips partly pulled back: all chips are one bet; "
                                     "every chip is needed (without one 25 only 600 is left)")
 
@@ -890,3 +891,38 @@ def test_TDA24_40C_an_amount_below_the_blind_on_the_option_is_a_check() -> None:
     hand, _ = run(hand, say(3, "call"), say(1, "call"))
     _, out = hand.step(say(2, "amount", 100))
     assert (ruled(out).action, ruled(out).total) == (ActionKind.CHECK, 200)
+
+
+def test_TDA24_51A_a_declared_raise_beyond_his_stack_is_all_in_not_a_capped_raise() -> None:
+    hand = postflop({1: 20000, 2: 5000}, button=2, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000), push(1, 1000))
+    _, out = hand.step(say(2, "raise", 50000))
+    assert (ruled(out).action, ruled(out).total, ruled(out).code) == (
+        ActionKind.ALL_IN, 5000, "all_in")
+
+
+def test_TDA24_51C_an_undercaller_who_paid_up_starts_no_sequence() -> None:
+    hand = postflop({s: 20000 for s in range(1, 5)}, button=4, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000), push(1, 1000), push(2, 500))
+    hand, out = hand.step(push(2, 500))  # the rest of his call
+    assert ruled(out).code == "paid"
+    _, out = hand.step(push(3, 500))
+    assert (ruled(out).code, [r.code for r in out.alerts]) == ("undercall_full_call", [])
+
+
+def test_fixed_limit_raise_words_say_what_was_declared() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200, variant=Variant.FLHE)
+    hand, _ = run(hand, say(1, "bet"), push(1, 100, 100))
+    _, out = hand.step(say(2, "raise"))
+    assert (ruled(out).total, ruled(out).text) == (400, "seat 2 raises to 400: 'raise' declared")
+
+
+def test_TDA24_57_the_call_option_gives_back_chips_beyond_the_call() -> None:
+    # Facing 500 with a 1,000 chip out, seat 2 says "five": the TD may rule a call, and
+    # then 500 of the chip goes back.
+    hand = postflop({1: 20000, 2: 20000}, button=2, big=100, pot=300)
+    hand, _ = run(hand, say(1, "bet", 500), push(1, 500))
+    hand, _ = hand.step(push(2, 1000, settled=False))
+    _, out = hand.step(say(2, "raise", 5, magnitude_unclear=True, words="five"))
+    assert options(ruled(out)) == {"call": ("call", 500, 500, 0),
+                                   "to_5000": ("raise", 5000, 0, 4000)}
