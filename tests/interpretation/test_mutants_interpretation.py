@@ -926,3 +926,15 @@ def test_TDA24_57_the_call_option_gives_back_chips_beyond_the_call() -> None:
     _, out = hand.step(say(2, "raise", 5, magnitude_unclear=True, words="five"))
     assert options(ruled(out)) == {"call": ("call", 500, 500, 0),
                                    "to_5000": ("raise", 5000, 0, 4000)}
+
+
+def test_fixed_limit_raise_words_from_a_seat_short_of_the_call_cite_no_cap() -> None:
+    # 150 behind facing 200: he may not raise because he has nothing beyond the call, not
+    # because the cap is reached (R47-A, not R48).
+    hand = postflop({1: 20000, 2: 150, 3: 20000}, button=3, big=200, variant=Variant.FLHE)
+    hand, _ = run(hand, say(1, "bet"), push(1, 100, 100))
+    _, out = hand.step(say(2, "raise"))
+    assert (ruled(out).code, ruled(out).total, ruled(out).rule_ids) == (
+        "call_all_in", 150, ("TDA2024-51A", "TDA2024-47A"))
+    assert ruled(out).text.endswith("he may not raise: no chips beyond the call or nobody left "
+                                    "to raise")
