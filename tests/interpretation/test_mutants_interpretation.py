@@ -938,3 +938,30 @@ def test_fixed_limit_raise_words_from_a_seat_short_of_the_call_cite_no_cap() -> 
         "call_all_in", 150, ("TDA2024-51A", "TDA2024-47A"))
     assert ruled(out).text.endswith("he may not raise: no chips beyond the call or nobody left "
                                     "to raise")
+
+
+# --- seed 25 (session 13): survivors of a third fresh sample ---------------------------------
+
+
+def test_TDA11_37_both_fifty_bases_agreeing_need_no_floor() -> None:
+    # T11, an opening bet of 1,000: the last raise and the previous bet are the same 1,000,
+    # so 500 over the call is a raise (completed to 2,000) without asking the TD (A31).
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200,
+                    rules=load_profile("tda-2011"))
+    hand, _ = run(hand, say(1, "bet", 1000), push(1, 1000))
+    _, out = hand.step(push(2, 500, 500, 500))
+    assert (ruled(out).action, ruled(out).total, ruled(out).floor) == (ActionKind.RAISE, 2000, None)
+
+
+def test_TDA24_40A_simultaneous_unclear_words_wait_for_the_chips_to_define_the_bet() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000), push(1, 1000))
+    hand, _ = hand.step(push(2, 1000, settled=False))
+    _, out = hand.step(say(2, "nonstandard", words="I'm in", precedence=Precedence.SIMULTANEOUS))
+    assert (ruled(out).code, ruled(out).floor) == ("amount_pending", None)
+
+
+def test_ACE_54D_pot_in_no_limit_is_no_bet_and_owes_nothing() -> None:
+    hand = postflop({1: 20000, 2: 20000}, button=2, big=200, rules=load_profile("ace-league"))
+    _, out = hand.step(say(1, "pot"))
+    assert (ruled(out).code, ruled(out).add, ruled(out).returned) == ("pot_not_a_bet", 0, 0)
