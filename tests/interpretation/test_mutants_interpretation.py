@@ -965,3 +965,36 @@ def test_ACE_54D_pot_in_no_limit_is_no_bet_and_owes_nothing() -> None:
     hand = postflop({1: 20000, 2: 20000}, button=2, big=200, rules=load_profile("ace-league"))
     _, out = hand.step(say(1, "pot"))
     assert (ruled(out).code, ruled(out).add, ruled(out).returned) == ("pot_not_a_bet", 0, 0)
+
+
+def test_A6_words_from_the_seat_whose_floor_is_open_wait_for_it() -> None:
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=3, sb=1, bb=2, small=100, big=200)
+    hand, _ = run(hand, say(3, "call"), say(1, "call"))
+    hand, out = hand.step(push(2, 500))
+    assert ruled(out).floor is not None
+    _, out = hand.step(say(2, "check"))
+    assert [r.code for r in out.rulings] == ["floor_pending"] and out.interpretation is None
+
+
+def test_TDA24_45B_chips_beyond_a_full_raise_say_so() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 1000), push(1, 1000))
+    _, out = hand.step(push(2, 1000, 1000, 500))
+    assert (ruled(out).total, ruled(out).text) == (
+        2500, "seat 2 raises to 2500: one 500 can go and 2000 still calls 1000; a full raise")
+
+
+def test_TDA24_57_the_td_is_offered_at_most_four_meanings() -> None:
+    hand = postflop({1: 100000, 2: 100000}, button=2, big=5, pot=3)
+    _, out = hand.step(say(1, "bet", 5, magnitude_unclear=True, words="five"))
+    assert list(options(ruled(out))) == ["to_5", "to_50", "to_500", "to_5000"]
+
+
+def test_TDA11_36_raise_declared_with_less_than_the_call_is_no_two_motion_raise() -> None:
+    # T11: "raise" and 500 facing 1,000 is a raise completed to the minimum, owing 1,500;
+    # the two-motion allowance is for exactly the call amount pushed first.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200,
+                    rules=load_profile("tda-2011"))
+    hand, _ = run(hand, say(1, "bet", 1000), push(1, 1000), say(2, "raise"))
+    _, out = hand.step(push(2, 500))
+    assert (ruled(out).code, ruled(out).total, ruled(out).add) == ("completed", 2000, 1500)
