@@ -134,7 +134,8 @@ class EventRun(EventRunBase):
             return
         blocking = self._blocked_for(seat)
         if blocking is not None and blocking.topic == "" and \
-                me.bet + zone.value < self.state.call_to and "51B" in " ".join(blocking.rule_ids):
+                zone.view(me.bet).value < self.state.call_to \
+                and "51B" in " ".join(blocking.rule_ids):
             self.alert(seat, "undercall_sequence",
                        f"seat {seat} undercalled while seat {blocking.seat}'s undercall awaits "
                        "the floor: play backs up to the first undercaller; the TD decides how "

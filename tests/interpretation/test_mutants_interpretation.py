@@ -998,3 +998,54 @@ def test_TDA11_36_raise_declared_with_less_than_the_call_is_no_two_motion_raise(
     hand, _ = run(hand, say(1, "bet", 1000), push(1, 1000), say(2, "raise"))
     _, out = hand.step(push(2, 500))
     assert (ruled(out).code, ruled(out).total, ruled(out).add) == ("completed", 2000, 1500)
+
+
+def test_TDA24_40_chips_owed_after_the_round_closed_still_pay_the_call() -> None:
+    # Seats 2 and 3 say "call": the round is over, seat 2's chips arrive after seat 3 acted.
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 500), push(1, 500), say(2, "call"), say(3, "call"))
+    _, out = hand.step(push(2, 500))
+    assert (ruled(out).code, [r.code for r in out.alerts]) == ("paid", [])
+
+
+def test_TDA24_chips_after_the_round_from_a_seat_that_neither_owes_nor_acted_last() -> None:
+    # Button 2, checked around (3, 4, 1, 2): seat 3's chips belong to no betting round.
+    hand = postflop({s: 20000 for s in range(1, 5)}, button=2, big=200)
+    hand, _ = run(hand, say(3, "check"), say(4, "check"), say(1, "check"), say(2, "check"))
+    _, out = hand.step(push(3, 500))
+    assert [r.code for r in out.rulings] == ["no_betting_round"]
+
+
+def test_TDA24_46_the_big_blind_pulling_his_blind_back_on_his_option_is_not_bound() -> None:
+    # Facing nothing more than his own blind, he may still check: no R46-B restriction.
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=3, sb=1, bb=2, small=100, big=200)
+    hand, _ = run(hand, push(2, 100, 100), say(3, "call"), say(1, "call"))
+    after, out = hand.step(pull(2, 100))
+    assert out.rulings == () and not after.pending.zone(2).no_fold
+
+
+def test_TDA24_43A_a_completion_in_the_2024_rules_names_no_house_minimum() -> None:
+    hand = postflop({1: 20000, 2: 20000, 3: 20000}, button=3, big=200)
+    hand, _ = run(hand, say(1, "bet", 600), push(1, 500, 100))
+    _, out = hand.step(push(2, 1000, 100))
+    assert ruled(out).rule_ids == ("TDA2024-45B1", "TDA2024-61", "TDA2024-43A")
+    assert ruled(out).text.startswith("seat 2 must raise to the minimum 1200 (he put 1100): ")
+
+
+@pytest.mark.parametrize(("posted", "chips", "code"), [
+    (True, (1000, 500, 200, 100), "undercall_sequence"),  # 100 + 1,800 = 1,900
+    (True, (1000, 500, 200, 200), "amount_pending"),  # 100 + 1,900: a full call, held
+])
+def test_TDA24_51C_a_blinds_undercall_while_another_awaits_the_floor_counts_the_blind_once(
+        posted: bool, chips: tuple[int, ...], code: str) -> None:
+    # Seat 4 undercalls a raise to 2,000 (R51-B floor open); the small blind adds chips.
+    # Found by a seed-25 mutant: the blind's chips in the zone were counted twice, so 1,900
+    # passed as the full 2,000 and the undercall in sequence went unnoticed.
+    hand = preflop({1: 20000, 2: 20000, 3: 20000, 4: 20000}, button=4, sb=1, bb=2,
+                   small=100, big=200)
+    if posted:
+        hand, _ = hand.step(push(1, 100))
+    hand, _ = run(hand, say(3, "raise", 2000))
+    hand, _ = hand.step(push(4, 1000))
+    _, out = hand.step(push(1, *chips))
+    assert [r.code for r in out.rulings] == [code]
