@@ -571,3 +571,22 @@ def test_TDA24_51C_an_all_in_undercaller_still_starts_a_sequence_at_the_live_tab
     assert "seat 2 must complete his call of 1000" in cat[0]["text"]
     assert [a.id for a in table.session.alerts] == [cat[1]["alert_id"]]
     assert table.hand.seat(3).bet == 0  # Cat's chips wait for the floor
+
+
+def test_TDA24_51C_a_small_blinds_undercall_in_sequence_counts_his_blind_once() -> None:
+    """Cat raises to 2,000, Dan undercalls with 1,000 (R51-B floor open); Ann, whose 100
+    blind lies in her zone, adds 1,800: 1,900 in all, an undercall in sequence (R51-C), not
+    the full call her blind counted twice would make it."""
+    table = RulesTable({1: 20000, 2: 20000, 3: 20000, 4: 20000}, button=4)
+    table.press("hand_start")
+    table.push(1, 100)
+    table.push(2, 100, 100)
+    table.deal({s: HOLES4[s] for s in (1, 2, 3, 4)})
+    table.press("bet_raise", 2000)
+    table.push(3, 1000, 1000)
+    assert [r["kind"] for r in table.rulings(table.push(4, 1000))] == ["floor"]
+    ann = table.rulings(table.push(1, 1000, 500, 200, 100))
+    assert [(r["kind"], r["seat"], r["rule_ids"]) for r in ann] == [
+        ("alert", 1, ["TDA2024-51C"])]
+    assert "undercalled while seat 4's undercall awaits the floor" in ann[0]["text"]
+    assert table.hand.seat(1).bet == 100  # her chips wait for the floor
