@@ -47,7 +47,7 @@ from pokertable.controller.interpretation.run_base import (
     TableEvent,
 )
 from pokertable.controller.interpretation.zones import LogEntry, SeatZone, remove_chips
-from pokertable.controller.model import Betting, HandState, Phase, SeatStatus, evolve
+from pokertable.controller.model import Betting, HandState, Phase, SeatState, SeatStatus, evolve
 from pokertable.controller.rules import OverbetChange
 from pokertable.controller.rulings import Ruling, RulingKind
 
@@ -119,7 +119,7 @@ class EventRun(EventRunBase):
         if not zone.motion:
             return
         me = self.state.seat(seat)
-        if zone_read and seat == self.state.action_on and self._late_blind(seat, zone):
+        if zone_read and seat == self.state.action_on and self._late_blind(me, zone):
             return
         if seat == self.state.action_on and self._blocked_for(seat) is None:
             self._rule_turn(seat, zone, at_ms)
@@ -128,9 +128,7 @@ class EventRun(EventRunBase):
             self._fulfil(seat, zone)
             return
         if not me.acted and chip_value(zone.prior) < me.bet and seat != self.state.action_on:
-            chips = zone.motion  # posting a blind: these chips are the posted bet (Add. 46)
-            self.put(evolve(zone, prior_start=zone.prior_start + chips,
-                            prior=zone.prior + chips, motion=()))
+            self._as_posted(zone)  # posting a blind: these chips are the posted bet (Add. 46)
             return
         blocking = self._blocked_for(seat)
         if blocking is not None and blocking.topic == "" and \
@@ -149,7 +147,12 @@ class EventRun(EventRunBase):
                        f"seat {seat} put {zone.value} out of turn (action on seat "
                        f"{self.state.action_on}): chips held", "out_of_turn")
 
-    def _late_blind(self, seat: int, zone: SeatZone) -> bool:
+    def _as_posted(self, zone: SeatZone) -> None:
+        """The open motion joins the prior chips: a blind's posted chips, no action."""
+        self.put(evolve(zone, prior_start=zone.prior_start + zone.motion,
+                        prior=zone.prior + zone.motion, motion=()))
+
+    def _late_blind(self, me: SeatState, zone: SeatZone) -> bool:
         """A posted blind's chips read only once the action is on the seat (Add. 46).
 
         The readers had seen the zone without them (a blind put out late, a slow read), and it
@@ -157,14 +160,11 @@ class EventRun(EventRunBase):
         and play stays on the seat. Read on top of the posted amount they would be a call or
         a raise the felt does not show.
         """
-        me = self.state.seat(seat)
-        seen = chip_value(zone.prior_start)
         if me.acted or zone.declaration is not None or zone.prior != zone.prior_start \
                 or any(not c.has_value for c in zone.motion) \
-                or seen + chip_value(zone.motion) != me.bet:
+                or chip_value(zone.prior_start) + chip_value(zone.motion) != me.bet:
             return False
-        self.put(evolve(zone, prior_start=zone.prior_start + zone.motion,
-                        prior=zone.prior + zone.motion, motion=()))
+        self._as_posted(zone)
         return True
 
     def _hold_out_of_turn(self, zone: SeatZone, at_ms: int,

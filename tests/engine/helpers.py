@@ -105,6 +105,18 @@ def try_act(
     return step(state, PlayerAction(seat, ActionKind(kind), amount), rules)
 
 
+def raise_after_three_short_all_ins(rules: RuleProfile) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Seat 1 bets 100; three short all-ins (to 150, 190, 240) leave him facing 140 more,
+    above the full raise of 100; he then tries to raise to 1,000 under ``rules``."""
+    state = street_state({1: 5000, 2: 150, 3: 190, 4: 240}, button=4)
+    state, _ = act(
+        state, (1, "bet", 100), (2, "all_in"), (3, "all_in"), (4, "all_in"), rules=rules
+    )
+    after, rulings = try_act(state, 1, "raise", 1000, rules=rules)
+    assert after is state  # refused either way: nothing changed
+    return after, rulings
+
+
 def options(state: HandState, rules: RuleProfile = TDA_2024) -> betting.Options:
     opts = betting.options_for(state, rules)
     assert opts is not None

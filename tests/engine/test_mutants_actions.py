@@ -9,7 +9,7 @@ import pytest
 
 from pokertable.controller.model import Variant
 from pokertable.controller.rules import TDA_2024, ReopenRule
-from tests.engine.helpers import act, street_state, try_act
+from tests.engine.helpers import act, raise_after_three_short_all_ins, street_state, try_act
 
 
 def test_TDA24_43B_an_all_in_above_a_big_blind_but_short_of_the_last_raise_is_not_full() -> None:
@@ -58,9 +58,5 @@ def test_TDA11_37_short_all_ins_adding_up_to_more_than_a_raise_go_to_the_floor()
     # Profile "floor_on_cumulative": short all-ins after seat 1's bet of 100 (to 150, 190,
     # 240) leave him facing 140, more than the full raise of 100: the floor decides.
     floor = replace(TDA_2024, reopen=ReopenRule.FLOOR_ON_CUMULATIVE)
-    state = street_state({1: 5000, 2: 150, 3: 190, 4: 240}, button=4)
-    state, _ = act(
-        state, (1, "bet", 100), (2, "all_in"), (3, "all_in"), (4, "all_in"), rules=floor
-    )
-    same, rulings = try_act(state, 1, "raise", 1000, rules=floor)
-    assert same is state and rulings[0].code == "reopen_floor"
+    _, rulings = raise_after_three_short_all_ins(floor)
+    assert rulings[0].code == "reopen_floor"

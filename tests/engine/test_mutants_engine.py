@@ -15,7 +15,7 @@ from pokertable.controller.engine import EngineError, HandSetup, start_hand, ste
 from pokertable.controller.events import ActionKind, DealBoard, DealHole, PlayerAction
 from pokertable.controller.model import HandState, Level, Phase, Street, Variant
 from pokertable.controller.rules import TDA_2024, ReopenRule, RuleProfile
-from tests.engine.helpers import act, street_state, try_act
+from tests.engine.helpers import act, raise_after_three_short_all_ins, street_state, try_act
 
 
 @pytest.mark.parametrize("stack", [0, -5])
@@ -64,12 +64,7 @@ def test_single_only_refusal_names_everything_faced_since_his_action() -> None:
     # House rule "single_only": three short all-ins after seat 1's bet of 100 (to 150, 190,
     # 240) leave him facing 140 more, and still only call or fold.
     single = replace(TDA_2024, reopen=ReopenRule.SINGLE_ONLY)
-    state = street_state({1: 5000, 2: 150, 3: 190, 4: 240}, button=4)
-    state, _ = act(
-        state, (1, "bet", 100), (2, "all_in"), (3, "all_in"), (4, "all_in"), rules=single
-    )
-    same, rulings = try_act(state, 1, "raise", 1000, rules=single)
-    assert same is state
+    _, rulings = raise_after_three_short_all_ins(single)
     assert "faced 140" in rulings[0].text, rulings[0].text
 
 
