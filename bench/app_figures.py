@@ -43,10 +43,10 @@ def _idle_cpu_percent() -> float:
 
 
 def _play(app: Any, hands: int, rng: random.Random) -> None:
-    from pokertable.controller import betting
-    from pokertable.controller.cards import RANKS, SUITS
-    from pokertable.controller.inputs import CardDetected, ChipItem, ChipsMoved, ConsolePress
-    from pokertable.controller.model import Phase, Street
+    from pokertable.controller.engine import betting
+    from pokertable.controller.engine.cards import RANKS, SUITS
+    from pokertable.controller.engine.model import Phase, Street
+    from pokertable.controller.table.inputs import CardDetected, ChipItem, ChipsMoved, ConsolePress
 
     t = 0
 
@@ -98,8 +98,8 @@ def _play(app: Any, hands: int, rng: random.Random) -> None:
 
 
 def _controller(port: int, hands: int, result: Any) -> None:
-    from pokertable.controller.app import TableApp
-    from pokertable.controller.config import parse_config
+    from pokertable.controller.app.config import parse_config
+    from pokertable.controller.app.table_app import TableApp
     from pokertable.mqtt.bridge import TableBridge
 
     with tempfile.TemporaryDirectory() as folder:

@@ -191,8 +191,8 @@ def hostile_mqtt(workdir: Path, messages: int, duplicates: int, takeovers: int,
 
 def journal_integrity(workdir: Path, mutations: int, seed: int = 8) -> Figures:
     """Mutate a real journal ``mutations`` times; count the damage that went unnoticed."""
-    from pokertable.controller.inputs import ChipItem, ChipsMoved, ConsolePress, to_record
-    from pokertable.controller.journal import Journal, scan
+    from pokertable.controller.app.journal import Journal, scan
+    from pokertable.controller.table.inputs import ChipItem, ChipsMoved, ConsolePress, to_record
 
     rng = random.Random(seed)
     path = workdir / "journal.jsonl"

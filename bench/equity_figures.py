@@ -72,7 +72,7 @@ def _interleaved(ours: Callable[[], object], theirs: Callable[[], object], repea
 
 
 def figures(repeats: int = 3) -> dict[str, dict[str, Any]]:
-    from pokertable.controller.equity import equities
+    from pokertable.controller.evaluation.equity import equities
 
     started = time.perf_counter()
     equities("NLHE", {1: ("2c", "2d"), 2: ("3c", "3d")})  # build the tables once

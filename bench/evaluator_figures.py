@@ -35,7 +35,7 @@ def figures(count: int = 20_000, repeats: int = 5) -> dict[str, dict[str, Any]]:
     from phevaluator import evaluate_omaha_cards
 
     from pokertable.controller.evaluation import holdem_strength, omaha_strength
-    from pokertable.controller.evaluation_batch import holdem_values, omaha_values
+    from pokertable.controller.evaluation.batch import holdem_values, omaha_values
 
     holdem = _deals(count, 2, seed=1)
     raw = [[eval7.Card(c) for c in (*h, *b)] for h, b in holdem]

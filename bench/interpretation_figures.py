@@ -14,8 +14,9 @@ import random
 from typing import Any
 
 from pokertable.bench.measure import Figure, interleave, seconds
-from pokertable.controller import engine
-from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.engine import state_machine as engine
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.model import HandState, Level, Phase, SeatState, Street, Variant
 from pokertable.controller.interpretation import (
     ChipMotion,
     Declaration,
@@ -24,7 +25,6 @@ from pokertable.controller.interpretation import (
     InterpretedHand,
 )
 from pokertable.controller.interpretation.hand import TableEvent
-from pokertable.controller.model import HandState, Level, Phase, SeatState, Street, Variant
 from pokertable.controller.rules import TDA_2024
 
 PEER_NAME = "bare engine.step applying the same decided PlayerActions (no interpretation)"

@@ -249,7 +249,7 @@ class _Table:
     """The simulated felt, the real firmware under MicroPython, the Pi runtime (no MQTT)."""
 
     def __init__(self, folder: Path, noise: float, seed: int, stall_s: float) -> None:
-        from pokertable.controller.config import (
+        from pokertable.controller.app.config import (
             AppConfig,
             LevelSection,
             PathSection,
@@ -257,7 +257,7 @@ class _Table:
             ReaderSection,
             TableSection,
         )
-        from pokertable.controller.run import TableRuntime
+        from pokertable.controller.app.runtime import TableRuntime
         from pokertable.hardware.simulator import NodeSpec, SyntheticTags, TableSimulator
 
         self.stall_s = stall_s
@@ -343,8 +343,8 @@ class _Dealer:
         self.t = table
 
     def press(self, button: str, seat: int | None = None) -> None:
-        from pokertable.controller.app import wall_ms
-        from pokertable.controller.inputs import ConsolePress
+        from pokertable.controller.app.table_app import wall_ms
+        from pokertable.controller.table.inputs import ConsolePress
 
         self.t.app.submit(ConsolePress(button, wall_ms(), lit_seat=seat))
 
@@ -389,7 +389,7 @@ class _Dealer:
                     f"street {number + 1} to be read")
 
     def play(self) -> HandOutcome:
-        from pokertable.controller.model import Phase
+        from pokertable.controller.engine.model import Phase
         from pokertable.hardware.simulator import ClearZone
 
         started = time.monotonic()

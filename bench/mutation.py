@@ -62,13 +62,13 @@ ENGINE_TESTS = (
 
 TARGETS: dict[str, Target] = {
     "journal": Target(
-        "controller/journal.py",
+        "controller/app/journal.py",
         (
             "tests/app/test_journal_files.py",
             "tests/reliability/test_files_damaged.py",  # torn, corrupt, foreign: the real table
             "tests/app/test_hole_cards_at_rest.py",  # sealed records
             "--doctest-modules",
-            "controller/journal.py",
+            "controller/app/journal.py",
         ),
     ),
     "outbox": Target(
@@ -81,7 +81,7 @@ TARGETS: dict[str, Target] = {
         ),
     ),
     "pots": Target(
-        "controller/pots.py", (*ENGINE_TESTS, "--doctest-modules", "controller/pots.py")
+        "controller/engine/pots.py", (*ENGINE_TESTS, "--doctest-modules", "controller/engine/pots.py")
     ),
     "wire": Target(
         "firmware/wire.py",
@@ -92,14 +92,14 @@ TARGETS: dict[str, Target] = {
         ),
     ),
     "betting": Target(
-        "controller/betting.py", (*ENGINE_TESTS, "--doctest-modules", "controller/betting.py")
+        "controller/engine/betting.py", (*ENGINE_TESTS, "--doctest-modules", "controller/engine/betting.py")
     ),
-    "engine": Target("controller/engine.py", ENGINE_TESTS),
+    "engine": Target("controller/engine/state_machine.py", ENGINE_TESTS),
     # A player's action (split from the engine), and the record copiers every step uses:
     # evolve's and builder's exec-generated code, through the engine's whole selection.
-    "actions": Target("controller/actions.py", ENGINE_TESTS),
+    "actions": Target("controller/engine/actions.py", ENGINE_TESTS),
     "model-copy": Target(
-        "controller/model.py",
+        "controller/engine/model.py",
         ENGINE_TESTS,
         functions=("evolve", "_make_copier", "_all_slots", "_twin_of", "builder"),
     ),
@@ -131,7 +131,7 @@ TARGETS: dict[str, Target] = {
     # consumer drops QoS 1 repeats by session and seq (``TableView.accept``, through
     # ``Room.apply``). Only those functions' lines are mutated.
     "dedupe-app": Target(
-        "controller/app.py",
+        "controller/app/table_app.py",
         (
             "tests/app/test_mutants_request_ids.py",
             "tests/app/test_journal_files.py",  # the replay: the last input applied too

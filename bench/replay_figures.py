@@ -18,9 +18,9 @@ def figures(hands: int = 600, seed: int = 7, repeats: int = 5) -> dict[str, dict
     import pokerkit
 
     from pokertable.bench.phh_corpus import generate
-    from pokertable.controller.phh import parse_hand
-    from pokertable.controller.phh_toml import loads
-    from pokertable.controller.replay import replay_hand
+    from pokertable.controller.history.phh import parse_hand
+    from pokertable.controller.history.phh_toml import loads
+    from pokertable.controller.history.replay import replay_hand
 
     corpus = generate(hands, seed=seed)
     # Hands with a raise TDA Rule 47 forbids stop at it in our replay: time the rest.

@@ -56,8 +56,8 @@ class _Capture:
 def real_messages(hands: int = 20) -> list[tuple[str, dict[str, Any]]]:
     """States and events of a six-handed table playing ``hands`` hands."""
     from pokertable.bench.app_figures import _play
-    from pokertable.controller.app import TableApp
-    from pokertable.controller.config import parse_config
+    from pokertable.controller.app.config import parse_config
+    from pokertable.controller.app.table_app import TableApp
 
     with tempfile.TemporaryDirectory() as folder:
         config = parse_config(

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pokertable.controller.demo_room import DemoError
+from pokertable.controller.demo.room import DemoError
 from pokertable.room.hand_archive import HandRecord, add_hole_cards, hand_record
 from pokertable.room.hand_store import HandStore, StoreError, open_store
 from pokertable.room.inbound import json_object

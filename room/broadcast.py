@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pokertable.controller.equity import Equities, equities
+from pokertable.controller.evaluation.equity import Equities, equities
 
 LIVE = ("active", "all_in")
 """Seat statuses whose hands are still in the pot."""

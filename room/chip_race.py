@@ -13,7 +13,7 @@ the number of new chips raced is the odd chips' total value in new chips, a half
 rounded up. Clubs NZ and the ACE league do not race: each player's removed chips are
 rounded up to chips of the next denomination (NZ R24 A/B).
 
->>> from pokertable.controller.profiles import load_profile
+>>> from pokertable.controller.rules.profiles import load_profile
 >>> state = {"seats": [
 ...     {"seat": 1, "player": "Ann", "stack": 1075, "stack_chips": {"25": 3, "100": 10}},
 ...     {"seat": 2, "player": "Bob", "stack": 50, "stack_chips": {"25": 2}}]}
@@ -29,7 +29,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from pokertable.controller.cards import RANKS, SUITS
+from pokertable.controller.engine.cards import RANKS, SUITS
 from pokertable.controller.rules import ColorUp, RuleProfile
 from pokertable.room.seating import card_key
 

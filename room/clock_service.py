@@ -274,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"pokertable clock: --rules {args.rules} --h4h-minutes {args.h4h_minutes}: "
               f"{error}", file=sys.stderr)
         return 78
-    from pokertable.controller.profiles import load_profile
+    from pokertable.controller.rules.profiles import load_profile
 
     payoff = load_profile(args.rules).cite("hand_for_hand_payoff")  # RP-8-A ties
     try:
@@ -299,7 +299,7 @@ def run(args: argparse.Namespace) -> int:
 def hand_for_hand(profile: str, minutes: int) -> HandForHand:
     """Hand-for-hand under the room's profile (``hand_for_hand_clock``); a ValueError names
     the profile or RP-8-B's limit."""
-    from pokertable.controller.profiles import load_profile
+    from pokertable.controller.rules.profiles import load_profile
 
     return HandForHand(load_profile(profile).hand_for_hand_clock, minutes)
 

@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pokertable.controller.phh import PhhError
-from pokertable.controller.phh_export import render_phh, replayed_stacks, time_fields
+from pokertable.controller.app.journal_export import render_phh, replayed_stacks, time_fields
+from pokertable.controller.history.phh import PhhError
 
 
 @dataclass(frozen=True, slots=True)

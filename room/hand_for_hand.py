@@ -2,7 +2,7 @@
 finished its hand, the next hand starts at all of them together.
 
 The director announces it ("finish the current hand you're on, then hold up"); every table
-holds its next hand start (``controller/hand_for_hand.py``). Once every table in play
+holds its next hand start (``controller/table/hand_for_hand.py``). Once every table in play
 (two or more players with chips) is between hands, and has played the hand it was last
 released for, the room releases the next hand everywhere (``deal_next``). The level clock
 stops between hands and loses a fixed time per hand, as the profile's

@@ -8,7 +8,7 @@ missed, frozen when he arrives: "during the 200-400 round their stack will be re
 (rules-spec A30); one small blind plus one big blind per completed level is the reading
 that fits both examples, and the result says it is an interpretation.
 
->>> from pokertable.controller.profiles import load_profile
+>>> from pokertable.controller.rules.profiles import load_profile
 >>> played = [(100, 200), (200, 400)]  # arriving during the third level
 >>> late_stack(10_000, played, load_profile("ace-league")).stack
 9100

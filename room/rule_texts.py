@@ -1,6 +1,6 @@
 """The rule text the floor console shows beside a rule id, from the shipped rulebooks.
 
-Every profile in ``controller/rulebooks`` quotes, for each parameter, the passage of its
+Every profile in ``controller/rules/rulebooks`` quotes, for each parameter, the passage of its
 rulebook the value comes from (``[sources]``, e.g. ``R29: 'A player on the clock has up to
 25 seconds plus a 5 second countdown to act'``). A floor call cites rule ids such as
 ``TDA2024-29`` or ``TDA2011-24``: the console shows the passages of that rulebook that
@@ -39,7 +39,7 @@ def _number(rule: str) -> str:
 
 def rule_texts() -> dict[str, dict[str, list[str]]]:
     """Rule id (``<prefix>-<number>``) -> the concepts cited by it and the passages quoted."""
-    from pokertable.controller.profiles import available_profiles, load
+    from pokertable.controller.rules.profiles import available_profiles, load
 
     texts: dict[str, dict[str, list[str]]] = {}
 
@@ -52,7 +52,7 @@ def rule_texts() -> dict[str, dict[str, list[str]]]:
         for concept, number in sorted(loaded.profile.citations.items()):
             if number:
                 entry(f"{prefix}-{number}")["concepts"].append(concept)
-        rulebook = resources.files("pokertable.controller") / "rulebooks" / f"{name}.toml"
+        rulebook = resources.files("pokertable.controller.rules") / "rulebooks" / f"{name}.toml"
         for number, title in tomllib.loads(rulebook.read_text("utf-8")).get("titles", {}).items():
             entry(f"{prefix}-{number}")["title"] = [str(title)]
         own = f"{name}: "

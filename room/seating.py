@@ -7,7 +7,7 @@ or a replay gets the same draw from the same seed. Every proposal carries its ru
 what the rules leave to the TD (R11-C's "predetermined procedure", TDA 2011's breaking,
 ACE's pace placement) is proposed and marked ``td`` so the floor confirms or changes it.
 
->>> from pokertable.controller.profiles import load_profile
+>>> from pokertable.controller.rules.profiles import load_profile
 >>> state = lambda seats, bb: {"button": bb - 2, "big_blind_seat": bb, "seats": [
 ...     {"seat": s, "player": f"P{s}" if s in seats else None, "stack": 1000 * (s in seats),
 ...      "bet": 0, "status": "active" if s in seats else "empty"} for s in range(1, 10)]}
@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pokertable.controller.cards import RANKS, SUITS
+from pokertable.controller.engine.cards import RANKS, SUITS
 from pokertable.controller.rules import (
     BalanceHalt,
     BalanceSelect,

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from pokertable.controller.profiles import ProfileError, load_profile
+from pokertable.controller.rules.profiles import ProfileError, load_profile
 from pokertable.room.chip_race import chip_race
 from pokertable.room.inbound import message_object
 from pokertable.room.late_entry import late_stack, seat_late_entrant

@@ -21,9 +21,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from pokertable.controller.model import AnteFormat, Level, Variant
-from pokertable.controller.profiles import ProfileError, load_profile
+from pokertable.controller.engine.model import AnteFormat, Level, Variant
 from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rules.profiles import ProfileError, load_profile
 
 
 class ConfigError(ValueError):
@@ -92,7 +92,7 @@ class PathSection(_Strict):
 
 
 class SealingSection(_Strict):
-    # Hole cards sealed at rest in the journal and the outbox (controller/sealing.py);
+    # Hole cards sealed at rest in the journal and the outbox (controller/app/sealing.py);
     # no [sealing] section: they are stored in clear (``pokertable run`` warns at start).
     key_file: str
 
@@ -254,7 +254,7 @@ def _file_problems(config: AppConfig) -> list[str]:
             if path is not None and not Path(path).is_file():
                 problems.append(f"mqtt.{key}: {path} does not exist or is not a file")
     if config.sealing is not None:
-        from pokertable.controller.sealing import Sealer, SealError
+        from pokertable.controller.app.sealing import Sealer, SealError
 
         try:
             Sealer.from_file(config.sealing.key_file)

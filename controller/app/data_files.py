@@ -16,8 +16,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from pokertable.controller.config import AppConfig
-from pokertable.controller.journal import scan, what_to_do
+from pokertable.controller.app.config import AppConfig
+from pokertable.controller.app.journal import scan, what_to_do
 
 EX_CONFIG = 78
 

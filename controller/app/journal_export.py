@@ -24,10 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from pokertable.controller.engine import HandSetup
-from pokertable.controller.inputs import from_record
-from pokertable.controller.model import AnteFormat, HandState, Phase, SeatState, Street, Variant
+from pokertable.controller.engine.model import (
+    AnteFormat,
+    HandState,
+    Phase,
+    SeatState,
+    Street,
+    Variant,
+)
 from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.session import TableSession, apply
+from pokertable.controller.table.inputs import from_record
+from pokertable.controller.table.session import TableSession, apply
 
 
 class ExportError(ValueError):
@@ -254,7 +261,7 @@ def read_journal(path: Path) -> tuple[list[dict[str, Any]], int]:
     ``Journal`` repairs a torn tail in place; the export may run beside the live table
     (whose last line may be mid-write), so it only reads.
     """
-    from pokertable.controller.journal import good_records
+    from pokertable.controller.app.journal import good_records
 
     records, found = good_records(path.read_bytes())
     if found.problem is not None:
@@ -277,8 +284,8 @@ def _file_name(hand: ExportedHand) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Write the files, replay each one, and name any hand that does not replay the same."""
-    from pokertable.controller.config import ConfigError, load_config
-    from pokertable.controller.phh import PhhError
+    from pokertable.controller.app.config import ConfigError, load_config
+    from pokertable.controller.history.phh import PhhError
 
     try:
         config = load_config(args.config)
@@ -296,15 +303,15 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if torn:
         print(f"note: {path}: a torn last line ({torn} bytes) was left out", file=sys.stderr)
-    from pokertable.controller.sealing import SealError, open_record, sealer_for
+    from pokertable.controller.app.sealing import SealError, open_record, sealer_for
 
-    try:  # hole cards sealed at rest need the table's key (controller/sealing.py)
+    try:  # hole cards sealed at rest need the table's key (controller/app/sealing.py)
         sealer = sealer_for(config.seal_key_file)
         records = [open_record(record, sealer) for record in records]
     except SealError as exc:
         print(f"error: {path}: {exc}", file=sys.stderr)
         return 1
-    from pokertable.controller.app import fresh_session
+    from pokertable.controller.app.table_app import fresh_session
 
     session = fresh_session(config)
     args.output.mkdir(parents=True, exist_ok=True)
@@ -341,8 +348,8 @@ def run(args: argparse.Namespace) -> int:
 
 def replayed_stacks(text: str, name: str, rules: RuleProfile = TDA_2024) -> tuple[int, ...]:
     """Finishing stacks (p1..pN) of a PHH text replayed through the engine; PhhError if not."""
-    from pokertable.controller.phh import PhhError, parse_hand
-    from pokertable.controller.replay import replay_hand
+    from pokertable.controller.history.phh import PhhError, parse_hand
+    from pokertable.controller.history.replay import replay_hand
 
     try:
         data = tomllib.loads(text)

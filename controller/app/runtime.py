@@ -19,14 +19,14 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, cast
 
-from pokertable.controller.app import (
+from pokertable.controller.app.config import AppConfig, file_problems, load_config
+from pokertable.controller.app.table_app import (
     TableApp,
     command_to_input,
     console_to_input,
     hardware_to_input,
     wall_ms,
 )
-from pokertable.controller.config import AppConfig, file_problems, load_config
 
 log = logging.getLogger("pokertable")
 
@@ -57,7 +57,7 @@ class TableRuntime:
         self.dead: list[str] = []  # worker threads found stopped by the watchdog check
 
     def _bridge_factory(self, session_id: str) -> Any:
-        from pokertable.controller.sealing import OutboxSeal, sealer_for
+        from pokertable.controller.app.sealing import OutboxSeal, sealer_for
         from pokertable.mqtt.bridge import TableBridge, TlsOptions
 
         mq = self.config.mqtt
@@ -185,8 +185,8 @@ class TableRuntime:
 
     def _watchdog(self) -> None:
         """Feed systemd only while every worker runs: a dead thread means a restart."""
-        from pokertable.controller import systemd_notify
-        from pokertable.controller.app import dead_workers
+        from pokertable.controller.app import systemd_notify
+        from pokertable.controller.app.table_app import dead_workers
 
         if self._stop.is_set():
             return  # shutting down: threads end on purpose
@@ -256,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(problems), file=sys.stderr)
         return EX_CONFIG
     config = load_config(args.config)
-    from pokertable.controller.data_files import DataFileError, check_data_files
+    from pokertable.controller.app.data_files import DataFileError, check_data_files
 
     try:
         check_data_files(config)
@@ -269,8 +269,8 @@ def run(args: argparse.Namespace) -> int:
             f"profile {config.table.profile})"
         )
         return 0
-    from pokertable.controller import systemd_notify
-    from pokertable.controller.journal import JournalError
+    from pokertable.controller.app import systemd_notify
+    from pokertable.controller.app.journal import JournalError
     from pokertable.hardware.errors import HardwareError, RegistryError
     from pokertable.mqtt.errors import MqttBridgeError
 

@@ -23,8 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from pokertable.controller.config import AppConfig
-from pokertable.controller.inputs import (
+from pokertable.controller.app.config import AppConfig
+from pokertable.controller.app.journal import Journal, JournalError, what_to_do
+from pokertable.controller.app.sealing import sealer_for
+from pokertable.controller.engine.seating import TableSeat
+from pokertable.controller.table.inputs import (
     CardCleared,
     CardDetected,
     ChipItem,
@@ -36,11 +39,14 @@ from pokertable.controller.inputs import (
     from_record,
     to_record,
 )
-from pokertable.controller.journal import Journal, JournalError, what_to_do
-from pokertable.controller.public_state import table_state
-from pokertable.controller.sealing import sealer_for
-from pokertable.controller.session import Output, SessionConfig, TableSession, apply, new_session
-from pokertable.controller.table import TableSeat
+from pokertable.controller.table.public_state import table_state
+from pokertable.controller.table.session import (
+    Output,
+    SessionConfig,
+    TableSession,
+    apply,
+    new_session,
+)
 
 log = logging.getLogger("pokertable")
 

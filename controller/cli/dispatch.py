@@ -20,11 +20,11 @@ DISTRIBUTION = "pokertable-controller"
 # subcommand -> (module, one-line help)
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "replay": (
-        "pokertable.controller.replay",
+        "pokertable.controller.history.replay",
         "replay PHH files through the engine and print the outcome",
     ),
     "export": (
-        "pokertable.controller.phh_export",
+        "pokertable.controller.app.journal_export",
         "export a table's journal: one PHH hand history per completed hand",
     ),
     "bench": (
@@ -44,15 +44,15 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "live diagnostic of the reader nodes: heartbeat, scan rate, errors, tags per antenna",
     ),
     "rules": (
-        "pokertable.controller.rules_cli",
+        "pokertable.controller.cli.rules",
         "show a rule profile's parameters or diff two profiles",
     ),
     "init": (
-        "pokertable.controller.init_config",
+        "pokertable.controller.cli.init",
         "write a table.toml for this machine after a few questions",
     ),
     "run": (
-        "pokertable.controller.run",
+        "pokertable.controller.app.runtime",
         "run the table: readers, rules engine and MQTT (starts at boot)",
     ),
     "archive": (
@@ -76,7 +76,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "the seating desk: balancing, breaking, late entries and chip races for the floor",
     ),
     "journal": (
-        "pokertable.controller.journal",
+        "pokertable.controller.app.journal",
         "verify a table's journal record by record, or repair it keeping a backup",
     ),
     "demo": (

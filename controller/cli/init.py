@@ -150,7 +150,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pokertable.controller.config import file_problems
+    from pokertable.controller.app.config import file_problems
     from pokertable.hardware.gpio import running_on_pi
 
     output: Path = args.output
@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
             print("init: no answers on stdin; use --defaults to write without asking",
                   file=sys.stderr)
             return 1
-    from pokertable.controller.sealing import new_key
+    from pokertable.controller.app.sealing import new_key
 
     key = (Path(answers.data_dir) if answers.data_dir else output.parent) / KEY_FILE
     try:

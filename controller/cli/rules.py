@@ -14,7 +14,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from pokertable.controller.profiles import (
+from pokertable.controller.rules.profiles import (
     ProfileError,
     available_profiles,
     diff,

@@ -10,15 +10,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pokertable.controller import betting
-from pokertable.controller.app import TableApp, wall_ms
-from pokertable.controller.cards import RANKS, SUITS
-from pokertable.controller.demo_room import (
+from pokertable.controller.app.table_app import TableApp, wall_ms
+from pokertable.controller.demo.room import (
     DemoError,
 )
-from pokertable.controller.inputs import ConsolePress
-from pokertable.controller.model import Phase, Street
-from pokertable.controller.session import TableSession, zone_value
+from pokertable.controller.engine import betting
+from pokertable.controller.engine.cards import RANKS, SUITS
+from pokertable.controller.engine.model import Phase, Street
+from pokertable.controller.table.inputs import ConsolePress
+from pokertable.controller.table.session import TableSession, zone_value
 
 DENOMINATIONS = (5000, 1000, 500, 100, 25)
 NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo")

@@ -5,7 +5,7 @@ reach it; it takes any login (it is never a production broker), so sign in to th
 with any name. The tournament clock runs ``DEMO_STRUCTURE`` (the demo table's own levels),
 and its big display page serves beside the console. The demo's simulated floor still
 answers every floor call after its pause (``--floor-pause``); a person at the console can
-answer first. ``controller/demo.py`` only asks for this context.
+answer first. ``controller/demo/main.py`` only asks for this context.
 """
 
 from __future__ import annotations

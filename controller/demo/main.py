@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pokertable.controller import demo_overlay
-from pokertable.controller.config import (
+from pokertable.controller.app.config import (
     AppConfig,
     LevelSection,
     MqttSection,
@@ -31,13 +30,15 @@ from pokertable.controller.config import (
     ReaderSection,
     TableSection,
 )
-from pokertable.controller.demo_dealer import (
+from pokertable.controller.app.runtime import TableRuntime
+from pokertable.controller.demo import overlay as demo_overlay
+from pokertable.controller.demo.dealer import (
     NAMES,
     NODE_TIMING,
     STALL_S,
     Dealer,
 )
-from pokertable.controller.demo_room import (
+from pokertable.controller.demo.room import (
     FLOOR_PAUSE_S,
     DemoError,
     LiveView,
@@ -45,16 +46,15 @@ from pokertable.controller.demo_room import (
     TournamentClock,
     Viewer,
 )
-from pokertable.controller.demo_tables import add_table_arguments, run_tables
-from pokertable.controller.run import TableRuntime
-from pokertable.controller.session import TableSession
+from pokertable.controller.demo.tables import add_table_arguments, run_tables
+from pokertable.controller.table.session import TableSession
 from pokertable.room.serving import broker_address
 
 # --- the command --------------------------------------------------------------------------
 
 
 def _profile_name(text: str) -> str:
-    from pokertable.controller.profiles import available_profiles
+    from pokertable.controller.rules.profiles import available_profiles
 
     names = available_profiles()
     if text not in names:
@@ -100,7 +100,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run the room's hand-history archive into this SQLite file (or postgresql:// "
         "URL) and check at the end that every hand replays to the table's stacks",
     )
-    add_table_arguments(parser)  # --tables 2, --phh-dir: controller/demo_tables.py
+    add_table_arguments(parser)  # --tables 2, --phh-dir: controller/demo/tables.py
     parser.add_argument(
         "--floor", action="store_true",
         help="also run the floor console and the tournament clock, and print their URLs",
@@ -110,7 +110,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="give up when the table takes no input for this long (a last resort; "
         f"default: {STALL_S:.0f} s)",
     )
-    demo_overlay.add_arguments(parser)  # --overlay: the broadcast page (controller/demo_overlay.py)
+    demo_overlay.add_arguments(parser)  # --overlay: the broadcast page (controller/demo/overlay.py)
 
 
 def _config(
@@ -230,7 +230,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
             archive = DemoArchive(host, port, "demo", args.archive, args.stall_limit)
             stack.enter_context(archive)
         if getattr(args, "floor", False):  # the room's floor console and clock (issue #15)
-            from pokertable.room.demo_floor import floor_pages
+            from pokertable.controller.demo.floor import floor_pages
 
             ws = broker.ws_port if broker is not None else 9001
             stack.enter_context(floor_pages(host, port, f"ws://{host}:{ws}"))

@@ -20,7 +20,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from pokertable.controller.config import (
+from pokertable.controller.app.config import (
     AppConfig,
     LevelSection,
     MqttSection,
@@ -29,7 +29,7 @@ from pokertable.controller.config import (
     ReaderSection,
     TableSection,
 )
-from pokertable.controller.demo_room import DemoError, SimulatedDirector
+from pokertable.controller.demo.room import DemoError, SimulatedDirector
 
 VENUE = "demo"
 SEATS = 6  # six-seat tables, every seat read, so a moved player can sit anywhere
@@ -102,8 +102,8 @@ class FloorWatch:
 
 def journal_phh(config: AppConfig) -> dict[str, str]:
     """Every hand of a table's journal as PHH (the ``pokertable export phh`` code)."""
-    from pokertable.controller.app import fresh_session
-    from pokertable.controller.phh_export import export_journal, read_journal
+    from pokertable.controller.app.journal_export import export_journal, read_journal
+    from pokertable.controller.app.table_app import fresh_session
 
     records, _ = read_journal(Path(config.journal.path))
     return {
@@ -158,9 +158,9 @@ def run_tables(args: argparse.Namespace) -> int:
 
 def play_tables(args: argparse.Namespace) -> list[str]:
     """Run it; the summary lines. ``args.phh_dir`` keeps the PHH files (else a temp dir)."""
-    from pokertable.controller.demo import _node_specs
-    from pokertable.controller.demo_dealer import Dealer
-    from pokertable.controller.run import TableRuntime
+    from pokertable.controller.app.runtime import TableRuntime
+    from pokertable.controller.demo.dealer import Dealer
+    from pokertable.controller.demo.main import _node_specs
     from pokertable.hardware.registry import TagRegistry
     from pokertable.hardware.simulator import SyntheticTags, TableSimulator
     from pokertable.mqtt.inprocess_broker import AmqttBroker
@@ -281,7 +281,7 @@ def play_tables(args: argparse.Namespace) -> list[str]:
 
 
 def _timing() -> dict[str, int]:
-    from pokertable.controller.demo_dealer import NODE_TIMING
+    from pokertable.controller.demo.dealer import NODE_TIMING
 
     return NODE_TIMING
 

@@ -7,10 +7,10 @@ cap, forfeits), and the engine dispatches to ``apply_action``.
 
 from __future__ import annotations
 
-from pokertable.controller import betting
-from pokertable.controller.card_checks import reject
-from pokertable.controller.events import ActionKind, PlayerAction
-from pokertable.controller.model import (
+from pokertable.controller.engine import betting
+from pokertable.controller.engine.checks import reject
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.model import (
     Betting,
     HandState,
     Phase,
@@ -19,8 +19,8 @@ from pokertable.controller.model import (
     builder,
     evolve,
 )
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import ReopenRule, RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
 # (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.model import (
+from pokertable.controller.engine.model import (
     ActionRecord,
     Betting,
     HandState,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.model import AnteFormat, Level, SeatState, SeatStatus, evolve
+from pokertable.controller.engine.model import AnteFormat, Level, SeatState, SeatStatus, evolve
 from pokertable.controller.rules import BbaShortOrder, RuleProfile, ShortBlindCallTo
 
 

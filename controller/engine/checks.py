@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pokertable.controller.cards import STANDARD_DECK
-from pokertable.controller.model import HandState
+from pokertable.controller.engine.cards import STANDARD_DECK
+from pokertable.controller.engine.model import HandState
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 
 def reject(

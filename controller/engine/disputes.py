@@ -7,7 +7,7 @@ TDA 2011 R18: until a new hand begins. ACE R22: before the dealer picks up the c
 which no reader sees: once the hand is over and the next has not begun, the TD is told to
 check that.
 
->>> from pokertable.controller.profiles import load_profile
+>>> from pokertable.controller.rules.profiles import load_profile
 >>> facts = DisputeFacts(hand_id="h1", finished_at_ms=1000, finished_in_break=False,
 ...     next_hand_started=True, next_hand_sa=False, now_ms=5000)
 >>> judge(facts, DisputeKind.READING, load_profile("tda-2024")).in_time

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pokertable.controller.model import Street
+from pokertable.controller.engine.model import Street
 
 
 class ActionKind(StrEnum):

@@ -6,9 +6,9 @@ it to the TD (part of the accepted action or not; a losing all-in's chip may go 
 winning caller). ACE R62 rules it: a winner is not paid for it (he keeps his chip); a
 loser's chip goes to the winner if the winner covered him; otherwise the TD decides.
 
->>> from pokertable.controller.model import Award, HandState, Level, Phase, SeatState, Variant
->>> from pokertable.controller.model import SeatStatus
->>> from pokertable.controller.profiles import load_profile
+>>> from pokertable.controller.engine.model import Award, HandState, Level, Phase, SeatState, Variant
+>>> from pokertable.controller.engine.model import SeatStatus
+>>> from pokertable.controller.rules.profiles import load_profile
 >>> hand = HandState(hand_id="doc", variant=Variant.NLHE, level=Level(small_blind=50,
 ...     big_blind=100), button=2, small_blind_seat=2, big_blind_seat=1, phase=Phase.COMPLETE,
 ...     seats=(SeatState(1, "A", 0, committed=3000, status=SeatStatus.ALL_IN),
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.events import CountFoundChips
-from pokertable.controller.model import HandState, Phase, SeatStatus, evolve
+from pokertable.controller.engine.events import CountFoundChips
+from pokertable.controller.engine.model import HandState, Phase, SeatStatus, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import ChipsFoundBehind, RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 PLAYER_KEEPS = "player_keeps"  # the chip stays his: not paid for it, not saved by it
 TO_WINNER = "to_winner"  # the TD awards it to the winning caller (a loser's chip)

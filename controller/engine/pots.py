@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pokertable.controller.model import Pot, SeatState, SeatStatus, builder
+from pokertable.controller.engine.model import Pot, SeatState, SeatStatus, builder
 from pokertable.controller.rules import RuleProfile
 
 _FOLDED = SeatStatus.FOLDED  # a module global: an enum member read through its class is slower
@@ -23,7 +23,7 @@ def build_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
     the players still in the hand; folded players' bets are dead money in the layers
     they reach.
 
-    >>> from pokertable.controller.model import SeatStatus
+    >>> from pokertable.controller.engine.model import SeatStatus
     >>> a = SeatState(1, "a", 0, committed=100, status=SeatStatus.ALL_IN)
     >>> b = SeatState(2, "b", 500, committed=300)
     >>> c = SeatState(3, "c", 500, committed=300)

@@ -6,9 +6,9 @@ repair is a public ``ReplaceBoard`` event: the journal and the hand history keep
 replaced and why, instead of a board overwritten in place. Pure, like the engine.
 
 >>> from pokertable.controller.engine import HandSetup, start_hand, step
->>> from pokertable.controller.events import DealBoard, PlayerAction, ActionKind
->>> from pokertable.controller.events import RepairReason
->>> from pokertable.controller.model import Level, Street, Variant
+>>> from pokertable.controller.engine.events import DealBoard, PlayerAction, ActionKind
+>>> from pokertable.controller.engine.events import RepairReason
+>>> from pokertable.controller.engine.model import Level, Street, Variant
 >>> setup = HandSetup(hand_id="doc", variant=Variant.NLHE, level=Level(small_blind=50,
 ...     big_blind=100), button=2, small_blind_seat=2, big_blind_seat=1,
 ...     players=((1, "Ann", 1000), (2, "Bob", 1000)))
@@ -24,11 +24,11 @@ replaced and why, instead of a board overwritten in place. Pure, like the engine
 
 from __future__ import annotations
 
-from pokertable.controller.cards import STANDARD_DECK
-from pokertable.controller.events import ReplaceBoard
-from pokertable.controller.model import BoardRepair, HandState, Phase, Street, evolve
+from pokertable.controller.engine.cards import STANDARD_DECK
+from pokertable.controller.engine.events import ReplaceBoard
+from pokertable.controller.engine.model import BoardRepair, HandState, Phase, Street, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 __all__ = ["ReplaceBoard", "replace_board"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from pokertable.controller.engine import MAX_SEATS, EngineError, HandSetup
-from pokertable.controller.model import HandState, Level, Phase, Variant
+from pokertable.controller.engine.model import HandState, Level, Phase, Variant
 
 
 @dataclass(frozen=True, slots=True)

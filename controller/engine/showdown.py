@@ -6,13 +6,13 @@ pots once the showdown is done (or one player is left).
 
 from __future__ import annotations
 
-from pokertable.controller.card_checks import check_new_cards, reject
-from pokertable.controller.evaluation import strength
-from pokertable.controller.events import MuckHand, ShowHand
-from pokertable.controller.model import Award, HandState, Phase, builder, evolve
-from pokertable.controller.pots import build_pots, split_pot
+from pokertable.controller.engine.checks import check_new_cards, reject
+from pokertable.controller.engine.events import MuckHand, ShowHand
+from pokertable.controller.engine.model import Award, HandState, Phase, builder, evolve
+from pokertable.controller.engine.pots import build_pots, split_pot
+from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.evaluation.hand_strength import strength
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
 # (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.

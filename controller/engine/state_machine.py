@@ -5,8 +5,8 @@ state. One external event runs to completion: automatic follow-ups (return an un
 bet, close a street, turn hands face up, award pots) are drained by a flat loop in
 ``settle`` rather than by recursive phase chaining.
 
->>> from pokertable.controller.model import Level, Variant
->>> from pokertable.controller.events import PlayerAction, ActionKind
+>>> from pokertable.controller.engine.model import Level, Variant
+>>> from pokertable.controller.engine.events import PlayerAction, ActionKind
 >>> setup = HandSetup(hand_id="demo", variant=Variant.NLHE,
 ...     level=Level(small_blind=50, big_blind=100), button=3, small_blind_seat=1,
 ...     big_blind_seat=2, players=((1, "Ann", 1000), (2, "Bob", 1000), (3, "Cat", 1000)))
@@ -22,12 +22,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller import betting
-from pokertable.controller.actions import apply_action
-from pokertable.controller.blinds import post_forced_bets
-from pokertable.controller.card_checks import check_new_cards, reject
-from pokertable.controller.chips_found import count_found_chips
-from pokertable.controller.events import (
+from pokertable.controller.engine import betting
+from pokertable.controller.engine.actions import apply_action
+from pokertable.controller.engine.blinds import post_forced_bets
+from pokertable.controller.engine.checks import check_new_cards, reject
+from pokertable.controller.engine.events import (
     CountFoundChips,
     DealBoard,
     DealHole,
@@ -37,7 +36,8 @@ from pokertable.controller.events import (
     ReplaceBoard,
     ShowHand,
 )
-from pokertable.controller.model import (
+from pokertable.controller.engine.found_chips import count_found_chips
+from pokertable.controller.engine.model import (
     Betting,
     HandState,
     Level,
@@ -49,11 +49,11 @@ from pokertable.controller.model import (
     builder,
     evolve,
 )
-from pokertable.controller.pots import uncalled_excess
-from pokertable.controller.repairs import replace_board
+from pokertable.controller.engine.pots import uncalled_excess
+from pokertable.controller.engine.repairs import replace_board
+from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.showdown import award, muck, show, showdown_done
 from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
-from pokertable.controller.showdown import award, muck, show, showdown_done
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
 # (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.

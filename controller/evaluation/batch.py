@@ -28,7 +28,7 @@ from itertools import chain
 import numpy as np
 import numpy.typing as npt
 
-from pokertable.controller import handrank
+from pokertable.controller.evaluation import handrank
 
 Deal = tuple[Sequence[str], Sequence[str]]  # (hole cards, board), card text such as "As"
 

@@ -27,7 +27,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from pokertable.controller.handrank import (
+from pokertable.controller.evaluation.handrank import (
     ValueArray,
     card_id,
     card_text,

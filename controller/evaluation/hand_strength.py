@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-from pokertable.controller.model import Variant
+from pokertable.controller.engine.model import Variant
 
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"

@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pokertable.controller import phh_toml
-from pokertable.controller.cards import STANDARD_DECK
 from pokertable.controller.engine import HandSetup
-from pokertable.controller.events import (
+from pokertable.controller.engine.cards import STANDARD_DECK
+from pokertable.controller.engine.events import (
     ActionKind,
     DealBoard,
     DealHole,
@@ -30,7 +29,8 @@ from pokertable.controller.events import (
     ReplaceBoard,
     ShowHand,
 )
-from pokertable.controller.model import AnteFormat, Level, Street, Variant, builder
+from pokertable.controller.engine.model import AnteFormat, Level, Street, Variant, builder
+from pokertable.controller.history import phh_toml
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
 # (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.

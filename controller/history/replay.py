@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pokertable.controller.engine import EngineError, start_hand, step
-from pokertable.controller.events import ShowHand
-from pokertable.controller.model import HandState, Phase
-from pokertable.controller.phh import PhhError, PhhHand, action_where, load_hands, to_event
+from pokertable.controller.engine.events import ShowHand
+from pokertable.controller.engine.model import HandState, Phase
+from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.history.phh import PhhError, PhhHand, action_where, load_hands, to_event
 from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
 # (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.
@@ -137,7 +137,7 @@ def render_text(result: ReplayResult) -> str:
 def run(args: argparse.Namespace) -> int:
     rules = TDA_2024
     if args.profile != "tda-2024":  # the default needs no TOML read (start-up time)
-        from pokertable.controller.profiles import ProfileError, load_profile
+        from pokertable.controller.rules.profiles import ProfileError, load_profile
 
         try:
             rules = load_profile(args.profile)

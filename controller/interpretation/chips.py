@@ -5,7 +5,7 @@ define the bet. The zone is seen as prior-bet chips (already out on this street,
 partly or fully pulled back) plus the new chips of the motion:
 
 >>> from pokertable.controller.interpretation.context import BetContext
->>> from pokertable.controller.model import Betting
+>>> from pokertable.controller.engine.model import Betting
 >>> from pokertable.controller.rules import TDA_2024
 >>> ctx = BetContext(seat=2, call_to=1100, own=0, inc=600, stack=20000, min_to=1700,
 ...     max_to=20000, can_raise=True, reopened=True, betting=Betting.NO_LIMIT,
@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pokertable.controller.events import ActionKind
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation.context import BetContext
 from pokertable.controller.interpretation.events import ChipItem, chip_value
 from pokertable.controller.interpretation.outcome import FloorOption, Interpretation
@@ -34,7 +35,6 @@ from pokertable.controller.interpretation.raises import (
 )
 from pokertable.controller.interpretation.undercalls import undercall
 from pokertable.controller.rules import MultichipRule, RuleProfile
-from pokertable.controller.rulings import RulingKind
 
 
 class Pulled(StrEnum):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller import betting
-from pokertable.controller.events import ActionKind
-from pokertable.controller.model import Betting, HandState, Street
+from pokertable.controller.engine import betting
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.model import Betting, HandState, Street
 from pokertable.controller.rules import RuleProfile
 
 

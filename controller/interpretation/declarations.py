@@ -8,7 +8,9 @@ contradictory input goes to the TD with both readings as options.
 
 from __future__ import annotations
 
-from pokertable.controller.events import ActionKind
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.model import Betting
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation.chips import ZoneView, read_chips
 from pokertable.controller.interpretation.context import BetContext
 from pokertable.controller.interpretation.events import (
@@ -32,9 +34,7 @@ from pokertable.controller.interpretation.raises import (
     raise_to,
 )
 from pokertable.controller.interpretation.undercalls import undercall
-from pokertable.controller.model import Betting
 from pokertable.controller.rules import NlPotDeclaration, RuleProfile
-from pokertable.controller.rulings import RulingKind
 
 UNCLEAR_WORDS = frozenset({DeclKind.CONDITIONAL, DeclKind.NONSTANDARD})
 
@@ -218,7 +218,7 @@ def _waiting(ctx: BetContext, decl: Declaration, rules: RuleProfile, why: str) -
 
 
 def _with_ids(reading: Interpretation, ids: tuple[str, ...], note: str) -> Interpretation:
-    from pokertable.controller.model import evolve
+    from pokertable.controller.engine.model import evolve
 
     merged = tuple(dict.fromkeys((*reading.rule_ids, *ids)))
     if reading.floor is not None:

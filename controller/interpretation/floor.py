@@ -7,12 +7,12 @@ R50-B / R59-B; string bets, R56) and turns a chosen option into an ``Interpretat
 
 from __future__ import annotations
 
-from pokertable.controller.events import ActionKind
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.model import evolve
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation.events import Declaration, DeclKind, FloorDecision
 from pokertable.controller.interpretation.outcome import FloorOption, FloorRuling, Interpretation
-from pokertable.controller.model import evolve
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import RulingKind
 
 PREMATURE = "premature"
 STRING_BET = "string_bet"

@@ -7,7 +7,7 @@ ruling that blocks that seat (and, for an unclear amount, the table, R50-B) unti
 ``FloorDecision`` arrives. Bad input yields an ALERT and changes nothing.
 
 >>> from pokertable.controller.engine import HandSetup
->>> from pokertable.controller.model import Level, Variant
+>>> from pokertable.controller.engine.model import Level, Variant
 >>> from pokertable.controller.interpretation.events import ChipMotion
 >>> hand, _ = InterpretedHand.start(HandSetup(hand_id="doc", variant=Variant.NLHE,
 ...     level=Level(small_blind=250, big_blind=500), button=4, small_blind_seat=1,
@@ -23,8 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller import engine
 from pokertable.controller.engine import HandSetup
+from pokertable.controller.engine import state_machine as engine
+from pokertable.controller.engine.model import HandState
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.run_base import (
     Applier,
@@ -34,9 +36,7 @@ from pokertable.controller.interpretation.run_base import (
 )
 from pokertable.controller.interpretation.runner import EventRun
 from pokertable.controller.interpretation.zones import Pending
-from pokertable.controller.model import HandState
 from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 __all__ = [
     "Applier",

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from pokertable.controller.engine.model import HandState, evolve
+from pokertable.controller.engine.rulings import Ruling
 from pokertable.controller.interpretation.chips import read_chips
 from pokertable.controller.interpretation.context import context_for
 from pokertable.controller.interpretation.declarations import combine
 from pokertable.controller.interpretation.events import Declaration, chip_value
 from pokertable.controller.interpretation.outcome import Interpretation
 from pokertable.controller.interpretation.zones import Pending, SeatZone
-from pokertable.controller.model import HandState, evolve
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling
 
 APPLIED = frozenset({"oot_binding"})  # the held action was applied in turn
 RETURNED = frozenset({"oot_void", "oot_not_valid", "oot_lapsed"})  # the chips go back

@@ -18,15 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pokertable.controller import betting, engine
-from pokertable.controller.events import ActionKind, CountFoundChips, PlayerAction
+from pokertable.controller.engine import betting
+from pokertable.controller.engine import state_machine as engine
+from pokertable.controller.engine.events import ActionKind, CountFoundChips, PlayerAction
+from pokertable.controller.engine.model import Phase, Street, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation.context import context_for
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.raises import option_from
 from pokertable.controller.interpretation.undercalls import forfeit_option
-from pokertable.controller.model import Phase, Street, evolve
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 if TYPE_CHECKING:
     from pokertable.controller.interpretation.runner import EventRun

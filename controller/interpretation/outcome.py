@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation.events import Declaration
-from pokertable.controller.rulings import Ruling, RulingKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.events import ActionKind
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.model import Betting, HandState
 from pokertable.controller.interpretation.context import BetContext
 from pokertable.controller.interpretation.outcome import FloorOption, Interpretation
 from pokertable.controller.interpretation.raises import floor, raise_to
-from pokertable.controller.model import Betting, HandState
 from pokertable.controller.rules import RuleProfile
 
 
@@ -35,7 +35,7 @@ def ambiguous_amount(ctx: BetContext, spoken: int, rules: RuleProfile) -> tuple[
     T11 R44 takes the lesser value instead. None when no legal meaning is within the pot
     (rules-spec A21: the TD decides between the legal meanings).
 
-    >>> from pokertable.controller.model import Betting
+    >>> from pokertable.controller.engine.model import Betting
     >>> ctx = BetContext(seat=1, call_to=0, own=0, inc=400, stack=100000, min_to=400,
     ...     max_to=100000, can_raise=True, reopened=True, betting=Betting.NO_LIMIT,
     ...     heads_up=True, opening_bet=False, pot=4900, players_in_hand=2)

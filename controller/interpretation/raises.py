@@ -9,12 +9,12 @@ the total, chips owed = total above the zone), so chips are conserved by constru
 
 from __future__ import annotations
 
-from pokertable.controller.events import ActionKind
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.model import Betting
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation.context import BetContext
 from pokertable.controller.interpretation.outcome import FloorOption, FloorRuling, Interpretation
-from pokertable.controller.model import Betting
 from pokertable.controller.rules import FiftyBasis, RuleProfile
-from pokertable.controller.rulings import RulingKind
 
 
 def decided(

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pokertable.controller import engine
-from pokertable.controller.events import (
+from pokertable.controller.engine import state_machine as engine
+from pokertable.controller.engine.events import (
     DealBoard,
     DealHole,
     MuckHand,
     PlayerAction,
     ShowHand,
 )
+from pokertable.controller.engine.model import HandState, Phase, SeatStatus, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation import floor as floors
 from pokertable.controller.interpretation import held
 from pokertable.controller.interpretation.context import BetContext, context_for
@@ -27,9 +29,7 @@ from pokertable.controller.interpretation.events import (
 from pokertable.controller.interpretation.late import ShortBetNoticed, completes_undercall
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation, alert
 from pokertable.controller.interpretation.zones import LogEntry, Pending, SeatZone
-from pokertable.controller.model import HandState, Phase, SeatStatus, evolve
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 EngineEvent = PlayerAction | DealHole | DealBoard | ShowHand | MuckHand
 TableEvent = InterpretationEvent | ShortBetNoticed | EngineEvent

@@ -9,11 +9,20 @@ the hand (prior chips, chips owed, change, R52 replays).
 
 from __future__ import annotations
 
-from pokertable.controller import engine
-from pokertable.controller.events import (
+from pokertable.controller.engine import state_machine as engine
+from pokertable.controller.engine.events import (
     ActionKind,
     PlayerAction,
 )
+from pokertable.controller.engine.model import (
+    Betting,
+    HandState,
+    Phase,
+    SeatState,
+    SeatStatus,
+    evolve,
+)
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation import floor as floors
 from pokertable.controller.interpretation import held
 from pokertable.controller.interpretation.chips import ZoneView, read_chips
@@ -47,9 +56,7 @@ from pokertable.controller.interpretation.run_base import (
     TableEvent,
 )
 from pokertable.controller.interpretation.zones import LogEntry, SeatZone, remove_chips
-from pokertable.controller.model import Betting, HandState, Phase, SeatState, SeatStatus, evolve
 from pokertable.controller.rules import OverbetChange
-from pokertable.controller.rulings import Ruling, RulingKind
 
 
 class EventRun(EventRunBase):

@@ -9,12 +9,12 @@ relatively tiny to the bet always goes to the TD (R41), even where R51-B would f
 
 from __future__ import annotations
 
-from pokertable.controller.events import ActionKind
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation.context import BetContext
 from pokertable.controller.interpretation.outcome import FloorOption, Interpretation
 from pokertable.controller.interpretation.raises import call, floor, option_from
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import RulingKind
 
 
 def undercall(ctx: BetContext, total: int, zone: int, ids: tuple[str, ...], rules: RuleProfile,

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.events import PlayerAction
+from pokertable.controller.engine.events import PlayerAction
+from pokertable.controller.engine.model import HandState, Street, evolve
 from pokertable.controller.interpretation.chips import ZoneView
 from pokertable.controller.interpretation.events import ChipItem, Declaration, chip_value
 from pokertable.controller.interpretation.outcome import FloorRuling
 from pokertable.controller.interpretation.pot_limit import CountQuote
-from pokertable.controller.model import HandState, Street, evolve
 
 UNTRACKED = "untracked"  # uid of the stand-in chip for a street total no chips were seen for
 

@@ -8,8 +8,8 @@
 
 from __future__ import annotations
 
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 
 def alert(

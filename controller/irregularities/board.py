@@ -9,15 +9,15 @@ the card the floor moves to the burn zone becomes the next burn (R39-A).
 
 from __future__ import annotations
 
-from pokertable.controller.cards import RANKS, SUITS
-from pokertable.controller.events import DealBoard, RepairReason, ReplaceBoard
+from pokertable.controller.engine.cards import RANKS, SUITS
+from pokertable.controller.engine.events import DealBoard, RepairReason, ReplaceBoard
+from pokertable.controller.engine.model import HandState, Phase, Street, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities.alerts import alert, floor
 from pokertable.controller.irregularities.dealing import close_deal
 from pokertable.controller.irregularities.hand import Step, TrackedHand, apply_engine
 from pokertable.controller.irregularities.killed import kill_hand
-from pokertable.controller.model import HandState, Phase, Street, evolve
 from pokertable.controller.rules import FlopIrregularity, RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 _PREMATURE = {Street.FLOP: "flop", Street.TURN: "turn", Street.RIVER: "river"}
 

@@ -7,7 +7,7 @@ Boxed cards and exposures come from the dealer. A misdeal is offered, never forc
 dealer confirms it, and once substantial action occurs the offer is withdrawn (R35-D).
 
 >>> from pokertable.controller.engine import HandSetup
->>> from pokertable.controller.model import Level, Variant
+>>> from pokertable.controller.engine.model import Level, Variant
 >>> from pokertable.controller.rules import TDA_2024
 >>> from pokertable.controller.irregularities.tracked import start_tracked
 >>> setup = HandSetup(hand_id="d", variant=Variant.NLHE, level=Level(small_blind=50,
@@ -21,7 +21,9 @@ dealer confirms it, and once substantial action occurs the offer is withdrawn (R
 
 from __future__ import annotations
 
-from pokertable.controller.events import DealHole
+from pokertable.controller.engine.events import DealHole
+from pokertable.controller.engine.model import evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities.alerts import alert, floor
 from pokertable.controller.irregularities.hand import (
     HandStatus,
@@ -32,9 +34,7 @@ from pokertable.controller.irregularities.hand import (
 )
 from pokertable.controller.irregularities.killed import kill_hand, return_all_bets
 from pokertable.controller.irregularities.presence import kill_at_deal
-from pokertable.controller.model import evolve
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 MISDEAL_PROCEDURE = (
     "Stop dealing and call the misdeal: collect every card, reshuffle and re-deal as an exact "

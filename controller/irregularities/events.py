@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pokertable.controller.events import Event as EngineEvent
+from pokertable.controller.engine.events import Event as EngineEvent
+from pokertable.controller.engine.model import Level
 from pokertable.controller.interpretation.events import FloorDecision as InterpretationFloorDecision
-from pokertable.controller.model import Level
 
 
 @dataclass(frozen=True, slots=True)

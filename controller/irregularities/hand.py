@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from pokertable.controller import engine
 from pokertable.controller.engine import HandSetup
-from pokertable.controller.events import Event, PlayerAction
+from pokertable.controller.engine import state_machine as engine
+from pokertable.controller.engine.events import Event, PlayerAction
+from pokertable.controller.engine.model import HandState, Phase, SeatStatus, Street, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities.ledger import CardLedger
 from pokertable.controller.irregularities.substantial import (
     HAND_START,
@@ -21,9 +23,7 @@ from pokertable.controller.irregularities.substantial import (
     is_substantial,
     records_as_pairs,
 )
-from pokertable.controller.model import HandState, Phase, SeatStatus, Street, evolve
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 
 class HandStatus(StrEnum):

@@ -6,7 +6,7 @@ counts toward substantial action. What happens to its chips depends on why it di
 R65-A returns an uncalled bet and keeps called ones; R30 keeps posted blinds and antes.
 
 >>> from pokertable.controller.engine import HandSetup, start_hand
->>> from pokertable.controller.model import Level, Variant
+>>> from pokertable.controller.engine.model import Level, Variant
 >>> setup = HandSetup(hand_id="k", variant=Variant.NLHE, level=Level(small_blind=50,
 ...     big_blind=100), button=3, small_blind_seat=1, big_blind_seat=2,
 ...     players=((1, "A", 1000), (2, "B", 1000), (3, "C", 1000)))
@@ -18,11 +18,10 @@ R65-A returns an uncalled bet and keeps called ones; R30 keeps posted blinds and
 
 from __future__ import annotations
 
-from pokertable.controller import betting
-from pokertable.controller.engine import settle
-from pokertable.controller.model import HandState, Phase, SeatStatus, evolve
+from pokertable.controller.engine import betting, settle
+from pokertable.controller.engine.model import HandState, Phase, SeatStatus, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 
 def uncalled_part(state: HandState, seat_no: int) -> int:

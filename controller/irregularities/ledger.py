@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pokertable.controller.cards import STANDARD_DECK
 from pokertable.controller.engine import MAX_SEATS
+from pokertable.controller.engine.cards import STANDARD_DECK
 
 _SEAT_ZONE = re.compile(r"seat(\d{1,2})\.cards")
 _SHARED_ZONES = ("board", "burn", "muck")

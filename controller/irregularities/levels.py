@@ -5,7 +5,7 @@ announced after that waits for the next hand; a level that starts during a deale
 gives the incoming dealer one more hand at the prior level. A hand started at the prior
 level by mistake is corrected before substantial action and continues after it.
 
->>> from pokertable.controller.model import Level
+>>> from pokertable.controller.engine.model import Level
 >>> from pokertable.controller.irregularities.events import HandStart, HandStartKind, LevelStarted
 >>> clock = LevelClock(current=Level(number=1, small_blind=100, big_blind=200))
 >>> clock, _ = level_started(clock, LevelStarted(Level(number=2, small_blind=150,
@@ -22,16 +22,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller import engine
 from pokertable.controller.engine import HandSetup
-from pokertable.controller.events import DealHole
+from pokertable.controller.engine import state_machine as engine
+from pokertable.controller.engine.events import DealHole
+from pokertable.controller.engine.model import Level, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities.alerts import alert
 from pokertable.controller.irregularities.events import HandStart, LevelStarted
 from pokertable.controller.irregularities.hand import Step, TrackedHand
 from pokertable.controller.irregularities.killed import kill_hand
-from pokertable.controller.model import Level, evolve
 from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

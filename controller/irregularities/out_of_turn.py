@@ -10,8 +10,10 @@ bind and the floor decides what happens to the skipped hand (R53-B).
 
 from __future__ import annotations
 
-from pokertable.controller import betting
-from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.engine import betting
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.model import SeatStatus, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities.alerts import alert, floor
 from pokertable.controller.irregularities.events import FloorDecision, SkippedChoice
 from pokertable.controller.irregularities.hand import (
@@ -23,9 +25,7 @@ from pokertable.controller.irregularities.hand import (
 )
 from pokertable.controller.irregularities.killed import kill_hand
 from pokertable.controller.irregularities.substantial import is_substantial
-from pokertable.controller.model import SeatStatus, evolve
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 _CHIPS_IN = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN)
 _AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE, ActionKind.ALL_IN)

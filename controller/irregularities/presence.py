@@ -8,12 +8,12 @@ the same way. Presence is not RFID-observable, so ``Absent``/``Present`` are dea
 
 from __future__ import annotations
 
+from pokertable.controller.engine.model import evolve
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.irregularities.alerts import alert
 from pokertable.controller.irregularities.hand import Step, TrackedHand, live_seat
 from pokertable.controller.irregularities.killed import kill_hand
-from pokertable.controller.model import evolve
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import RulingKind
 
 
 def set_presence(t: TrackedHand, seat: int, present: bool, rules: RuleProfile) -> Step:

@@ -7,7 +7,9 @@ each give an alert (with a rule id and what the dealer should do) and nothing el
 
 from __future__ import annotations
 
-from pokertable.controller.events import MuckHand
+from pokertable.controller.engine.events import MuckHand
+from pokertable.controller.engine.model import Phase, evolve
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.irregularities import board, dealing
 from pokertable.controller.irregularities.alerts import alert
 from pokertable.controller.irregularities.events import CardRemoved, CardSeen
@@ -19,9 +21,7 @@ from pokertable.controller.irregularities.hand import (
     live_seat,
 )
 from pokertable.controller.irregularities.ledger import card_kind, parse_zone
-from pokertable.controller.model import Phase, evolve
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import RulingKind
 
 
 def card_seen(t: TrackedHand, event: CardSeen, rules: RuleProfile) -> Step:

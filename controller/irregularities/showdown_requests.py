@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from enum import StrEnum
 
-from pokertable.controller.model import HandState, Street
+from pokertable.controller.engine.model import HandState, Street
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import RuleProfile, SeeHandRule
-from pokertable.controller.rulings import Ruling, RulingKind
 
 
 class SeeAnswer(StrEnum):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pokertable.controller.model import ActionRecord
+from pokertable.controller.engine.model import ActionRecord
 from pokertable.controller.rules import RuleProfile
 
 HAND_START = "hand_start"

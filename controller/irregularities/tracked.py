@@ -1,7 +1,7 @@
 """The irregularities layer's step function: card and dealer events in, rulings out.
 
 >>> from pokertable.controller.engine import HandSetup
->>> from pokertable.controller.model import Level, Variant
+>>> from pokertable.controller.engine.model import Level, Variant
 >>> from pokertable.controller.rules import TDA_2024
 >>> from pokertable.controller.irregularities.events import CardSeen
 >>> setup = HandSetup(hand_id="h1", variant=Variant.NLHE, level=Level(small_blind=50,
@@ -19,10 +19,18 @@
 
 from __future__ import annotations
 
-from pokertable.controller import engine
-from pokertable.controller.cards import STANDARD_DECK
 from pokertable.controller.engine import HandSetup
-from pokertable.controller.events import DealBoard, DealHole, MuckHand, PlayerAction, ShowHand
+from pokertable.controller.engine import state_machine as engine
+from pokertable.controller.engine.cards import STANDARD_DECK
+from pokertable.controller.engine.events import (
+    DealBoard,
+    DealHole,
+    MuckHand,
+    PlayerAction,
+    ShowHand,
+)
+from pokertable.controller.engine.model import Phase, SeatStatus, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities import (
     board,
     dealing,
@@ -55,9 +63,7 @@ from pokertable.controller.irregularities.hand import (
     note,
 )
 from pokertable.controller.irregularities.killed import kill_hand
-from pokertable.controller.model import Phase, SeatStatus, evolve
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 
 def start_tracked(

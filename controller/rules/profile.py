@@ -2,7 +2,7 @@
 
 Rules are data. The engine reads a ``RuleProfile`` and never branches on the name of a
 ruleset; TDA 2024 is the default and other editions are the same dataclass with other
-values, loaded from the TOML rulebooks in ``controller/rulebooks/`` (``profiles.py``).
+values, loaded from the TOML rulebooks in ``controller/rules/rulebooks/`` (``profiles.py``).
 Every row of the ruleset-difference tables (rules-spec §19) is a parameter here, with an
 enum of its allowed values where it is not a number or a switch; docs/profiles.md gives
 each one's meaning and value per edition. Every ruling cites rules via

@@ -1,4 +1,4 @@
-"""Loading rule profiles from the TOML rulebooks shipped in ``controller/rulebooks/``.
+"""Loading rule profiles from the TOML rulebooks shipped in ``controller/rules/rulebooks/``.
 
 A profile names a base (``based_on``) and lists only what differs, each value with the
 rulebook passage it comes from. A table config names a profile and may override single
@@ -49,7 +49,7 @@ def parameter_names() -> tuple[str, ...]:
 
 
 def available_profiles() -> tuple[str, ...]:
-    folder = resources.files("pokertable.controller") / "rulebooks"
+    folder = resources.files("pokertable.controller.rules") / "rulebooks"
     return tuple(
         sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
     )
@@ -60,7 +60,7 @@ def _read(name: str) -> dict[str, Any]:
         raise ProfileError(
             f"unknown profile {name!r}; available: {', '.join(available_profiles())}"
         )
-    rulebook = resources.files("pokertable.controller") / "rulebooks" / f"{name}.toml"
+    rulebook = resources.files("pokertable.controller.rules") / "rulebooks" / f"{name}.toml"
     text = rulebook.read_text("utf-8")
     return tomllib.loads(text)
 

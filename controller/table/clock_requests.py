@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.model import Phase, SeatStatus
+from pokertable.controller.engine.model import Phase, SeatStatus
 from pokertable.controller.rules import ClockCallers
-from pokertable.controller.session_state import TableSession
+from pokertable.controller.table.state import TableSession
 
 
 def request_refusal(session: TableSession, payload: dict[str, Any]) -> str | None:

@@ -6,17 +6,17 @@ table sees is afterwards: a chip of a denomination the clock removed, read in a 
 zone, should not be there any more (addendum T24-24-D1). The table says so and keeps
 counting it at face value; the exchange is the dealer's and the floor's.
 
->>> from pokertable.controller.profiles import load_profile
+>>> from pokertable.controller.rules.profiles import load_profile
 >>> removed_chips_text(3, (25, 25), load_profile("tda-2024"))[:46]
 'seat 3 bet 2 chip(s) of a removed denomination'
 """
 
 from __future__ import annotations
 
-from pokertable.controller.inputs import ChipsMoved
 from pokertable.controller.rules import ColorUp, RuleProfile
-from pokertable.controller.session_outputs import warn
-from pokertable.controller.session_state import Output, TableSession
+from pokertable.controller.table.inputs import ChipsMoved
+from pokertable.controller.table.outputs import warn
+from pokertable.controller.table.state import Output, TableSession
 
 _PROCEDURE = {
     ColorUp.RACE_THEN_EXCHANGE: "they should have been raced off, and any left exchanged at "

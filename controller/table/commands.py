@@ -3,24 +3,15 @@ penalties and floor decisions, and a networked dealer console."""
 
 from __future__ import annotations
 
-from pokertable.controller.clock_requests import request_refusal
-from pokertable.controller.console_words import console_press
 from pokertable.controller.engine import EngineError
-from pokertable.controller.events import PlayerAction
-from pokertable.controller.floor_inputs import (
-    LATE_COMMANDS,
-    found_chips_decided,
-    found_not_in_action,
-    is_found_after_hand,
-    late_command,
-    seated_during_misdeal,
+from pokertable.controller.engine.events import PlayerAction
+from pokertable.controller.engine.model import (
+    AnteFormat,
+    Level,
+    Phase,
+    evolve,
 )
-from pokertable.controller.hand_for_hand import deal_next, set_hand_for_hand
-from pokertable.controller.hand_routing import reader_step, run_event
-from pokertable.controller.inputs import (
-    ConsolePress,
-    RoomCommand,
-)
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation.events import (
     FloorDecision,
 )
@@ -30,18 +21,27 @@ from pokertable.controller.irregularities.events import (
     KillHand,
 )
 from pokertable.controller.irregularities.hand import HandStatus
-from pokertable.controller.model import (
-    AnteFormat,
-    Level,
-    Phase,
-    evolve,
+from pokertable.controller.table.clock_requests import request_refusal
+from pokertable.controller.table.console import console_press
+from pokertable.controller.table.floor import (
+    LATE_COMMANDS,
+    found_chips_decided,
+    found_not_in_action,
+    is_found_after_hand,
+    late_command,
+    seated_during_misdeal,
 )
-from pokertable.controller.oot_answers import answer_action
-from pokertable.controller.penalties import record_penalty
-from pokertable.controller.rulings import Ruling, RulingKind
-from pokertable.controller.runout_hold import resume_runout
-from pokertable.controller.session_outputs import event_out, reply
-from pokertable.controller.session_state import Output, TableSession
+from pokertable.controller.table.hand_for_hand import deal_next, set_hand_for_hand
+from pokertable.controller.table.hands import reader_step, run_event
+from pokertable.controller.table.inputs import (
+    ConsolePress,
+    RoomCommand,
+)
+from pokertable.controller.table.oot_answers import answer_action
+from pokertable.controller.table.outputs import event_out, reply
+from pokertable.controller.table.penalties import record_penalty
+from pokertable.controller.table.runout_hold import resume_runout
+from pokertable.controller.table.state import Output, TableSession
 
 
 def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:

@@ -3,24 +3,24 @@ confirm (misdeal or showdown), floor and clock calls."""
 
 from __future__ import annotations
 
-from pokertable.controller import betting
-from pokertable.controller.hand_for_hand import press_hand_start
-from pokertable.controller.hand_routing import confirm_showdown, reader_step, run_event
-from pokertable.controller.inputs import (
-    ConsolePress,
+from pokertable.controller.engine import betting
+from pokertable.controller.engine.model import (
+    Phase,
 )
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation.events import (
     Declaration,
     DeclKind,
 )
 from pokertable.controller.irregularities.events import ConfirmMisdeal
-from pokertable.controller.model import (
-    Phase,
+from pokertable.controller.table.hand_for_hand import press_hand_start
+from pokertable.controller.table.hands import confirm_showdown, reader_step, run_event
+from pokertable.controller.table.inputs import (
+    ConsolePress,
 )
-from pokertable.controller.player_clock import call_clock
-from pokertable.controller.rulings import Ruling, RulingKind
-from pokertable.controller.session_outputs import event_out, warn
-from pokertable.controller.session_state import Output, TableSession
+from pokertable.controller.table.outputs import event_out, warn
+from pokertable.controller.table.player_clock import call_clock
+from pokertable.controller.table.state import Output, TableSession
 
 
 def console_press(session: TableSession, press: ConsolePress, out: list[Output]) -> TableSession:

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pokertable.controller.chips_found import FoundChips, rule_found_chips
-from pokertable.controller.disputes import DisputeFacts, DisputeKind, judge
-from pokertable.controller.events import ActionKind, PlayerAction
-from pokertable.controller.hand_routing import run_event
-from pokertable.controller.inputs import RoomCommand
+from pokertable.controller.engine.disputes import DisputeFacts, DisputeKind, judge
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.found_chips import FoundChips, rule_found_chips
+from pokertable.controller.engine.model import Phase, SeatStatus, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.seating import TableSeat, TableState
 from pokertable.controller.interpretation.events import (
     ChipItem,
     ChipsFoundBehind,
@@ -28,13 +29,12 @@ from pokertable.controller.interpretation.events import (
 )
 from pokertable.controller.interpretation.floor import CHIPS_BEHIND
 from pokertable.controller.interpretation.late import ShortBetNoticed
-from pokertable.controller.model import Phase, SeatStatus, evolve
 from pokertable.controller.rules import ChipsFoundBehind as ChipsFoundRule
 from pokertable.controller.rules import PotCountDisplay
-from pokertable.controller.rulings import Ruling, RulingKind
-from pokertable.controller.session_outputs import event_out, raise_floor, reply, warn
-from pokertable.controller.session_state import Output, PendingAlert, TableSession
-from pokertable.controller.table import TableSeat, TableState
+from pokertable.controller.table.hands import run_event
+from pokertable.controller.table.inputs import RoomCommand
+from pokertable.controller.table.outputs import event_out, raise_floor, reply, warn
+from pokertable.controller.table.state import Output, PendingAlert, TableSession
 
 LATE_COMMANDS = frozenset(
     {"pot_count", "count_error", "chips_found", "short_bet_stands", "short_bet_noticed",
@@ -48,7 +48,7 @@ def late_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
     p = cmd.payload
     hand = session.hand
     if cmd.command in ("clock_call", "clock_expired"):  # R29
-        from pokertable.controller.player_clock import call_clock, clock_expired
+        from pokertable.controller.table.player_clock import call_clock, clock_expired
 
         reply(session, cmd, out, True)
         run = call_clock if cmd.command == "clock_call" else clock_expired

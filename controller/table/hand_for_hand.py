@@ -15,15 +15,15 @@ the hand for players sitting out a penalty (``penalties``).
 
 from __future__ import annotations
 
-from pokertable.controller.hand_routing import start_hand
-from pokertable.controller.inputs import RoomCommand
+from pokertable.controller.engine.model import Phase, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities.hand import HandStatus
-from pokertable.controller.model import Phase, evolve
-from pokertable.controller.penalties import penalty_hand_dealt
-from pokertable.controller.rulings import Ruling, RulingKind
-from pokertable.controller.runout_hold import release_runout
-from pokertable.controller.session_outputs import event_out, reply, warn
-from pokertable.controller.session_state import Output, TableSession
+from pokertable.controller.table.hands import start_hand
+from pokertable.controller.table.inputs import RoomCommand
+from pokertable.controller.table.outputs import event_out, reply, warn
+from pokertable.controller.table.penalties import penalty_hand_dealt
+from pokertable.controller.table.runout_hold import release_runout
+from pokertable.controller.table.state import Output, TableSession
 
 
 def _between_hands(session: TableSession) -> bool:

@@ -8,20 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.color_up import check_removed
 from pokertable.controller.engine import EngineError
-from pokertable.controller.events import (
+from pokertable.controller.engine.events import (
     ActionKind,
     DealHole,
     MuckHand,
     PlayerAction,
     ShowHand,
 )
-from pokertable.controller.inputs import (
-    CardCleared,
-    CardDetected,
-    ChipsMoved,
+from pokertable.controller.engine.model import (
+    HandState,
+    Phase,
+    SeatStatus,
+    evolve,
 )
+from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.seating import after_hand, next_hand
 from pokertable.controller.interpretation.events import ChipItem as ZoneChip
 from pokertable.controller.interpretation.events import (
     ChipMotion,
@@ -35,20 +37,18 @@ from pokertable.controller.irregularities.events import CardRemoved as ReaderCar
 from pokertable.controller.irregularities.events import CardSeen as ReaderCard
 from pokertable.controller.irregularities.events import TableEvent as ReaderEvent
 from pokertable.controller.irregularities.hand import HandStatus, TrackedHand
-from pokertable.controller.model import (
-    HandState,
-    Phase,
-    SeatStatus,
-    evolve,
-)
-from pokertable.controller.penalties import on_penalty
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
-from pokertable.controller.runout_hold import hold_runout, refuse_while_held
-from pokertable.controller.session_outputs import event_out, raise_floor, warn
-from pokertable.controller.session_state import Output, TableSession, set_pair
-from pokertable.controller.stack_zones import stack_moved
-from pokertable.controller.table import after_hand, next_hand
+from pokertable.controller.table.color_up import check_removed
+from pokertable.controller.table.inputs import (
+    CardCleared,
+    CardDetected,
+    ChipsMoved,
+)
+from pokertable.controller.table.outputs import event_out, raise_floor, warn
+from pokertable.controller.table.penalties import on_penalty
+from pokertable.controller.table.runout_hold import hold_runout, refuse_while_held
+from pokertable.controller.table.stack_zones import stack_moved
+from pokertable.controller.table.state import Output, TableSession, set_pair
 
 
 class TrackedApplier:
@@ -152,7 +152,9 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
         {"seat": a.seat, "pot": a.pot_index, "amount": a.amount, "hand": a.hand_name}
         for a in hand.awards
     ]
-    from pokertable.controller.phh_export import published_hand  # PHH for the room's archive
+    from pokertable.controller.app.journal_export import (
+        published_hand,  # PHH for the room's archive
+    )
 
     data = {"awards": awards, "board": list(hand.board), **published_hand(session)}
     out.append(event_out(session, "hand_complete", (), data, at_ms))
@@ -163,11 +165,11 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
         last_finish=(hand.hand_id, at_ms, session.paused),
     )
     if session.found_chips:  # R62: chips found during the hand that are settled now
-        from pokertable.controller.floor_inputs import settle_found_chips
+        from pokertable.controller.table.floor import settle_found_chips
 
         session = settle_found_chips(session, out, at_ms)
     if session.disqualified:  # R71-D: waited for the hand the player was in
-        from pokertable.controller.penalties import remove_disqualified
+        from pokertable.controller.table.penalties import remove_disqualified
 
         session = remove_disqualified(session, out, at_ms)
     return session

@@ -15,7 +15,7 @@ the answer is the seat's action and the hand goes on from it.
 
 from __future__ import annotations
 
-from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.engine.events import ActionKind, PlayerAction
 
 _PASSIVE = {"fold": ActionKind.FOLD, "check": ActionKind.CHECK, "call": ActionKind.CALL}
 _AGGRESSIVE = {"bet": ActionKind.BET, "raise": ActionKind.RAISE}

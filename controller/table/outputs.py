@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.inputs import (
-    RoomCommand,
-)
-from pokertable.controller.model import (
+from pokertable.controller.engine.model import (
     evolve,
 )
-from pokertable.controller.rulings import Ruling, RulingKind
-from pokertable.controller.session_state import Output, PendingAlert, TableSession
+from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.table.inputs import (
+    RoomCommand,
+)
+from pokertable.controller.table.state import Output, PendingAlert, TableSession
 
 
 def warn(

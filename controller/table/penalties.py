@@ -13,12 +13,12 @@ refused with the profile's reason.
 
 from __future__ import annotations
 
-from pokertable.controller.inputs import RoomCommand
-from pokertable.controller.model import Phase, evolve
+from pokertable.controller.engine.model import Phase, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import PenaltyScheme
-from pokertable.controller.rulings import Ruling, RulingKind
-from pokertable.controller.session_outputs import event_out, reply
-from pokertable.controller.session_state import Output, TableSession
+from pokertable.controller.table.inputs import RoomCommand
+from pokertable.controller.table.outputs import event_out, reply
+from pokertable.controller.table.state import Output, TableSession
 
 SIT_OUT = ("missed_hands", "missed_rounds")
 

@@ -15,14 +15,14 @@ clock once the player acts (``follow``).
 
 from __future__ import annotations
 
-from pokertable.controller import betting
-from pokertable.controller.events import ActionKind, PlayerAction
-from pokertable.controller.hand_routing import run_event
-from pokertable.controller.model import Phase, evolve
+from pokertable.controller.engine import betting
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.model import Phase, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import ClockExpiry
-from pokertable.controller.rulings import Ruling, RulingKind
-from pokertable.controller.session_outputs import event_out, warn
-from pokertable.controller.session_state import Output, TableSession
+from pokertable.controller.table.hands import run_event
+from pokertable.controller.table.outputs import event_out, warn
+from pokertable.controller.table.state import Output, TableSession
 
 
 def call_clock(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller import betting
-from pokertable.controller.model import (
+from pokertable.controller.engine import betting
+from pokertable.controller.engine.model import (
     AnteFormat,
     HandState,
     Level,
@@ -19,10 +19,10 @@ from pokertable.controller.model import (
     SeatStatus,
     evolve,
 )
-from pokertable.controller.penalties import penalties_json
-from pokertable.controller.pots import build_pots
-from pokertable.controller.session import TableSession
-from pokertable.controller.stack_zones import denominations
+from pokertable.controller.engine.pots import build_pots
+from pokertable.controller.table.penalties import penalties_json
+from pokertable.controller.table.session import TableSession
+from pokertable.controller.table.stack_zones import denominations
 
 _ANTE_FORMAT = {
     AnteFormat.NONE: "none",
@@ -49,7 +49,7 @@ def formed_pots(hand: HandState) -> tuple[Pot, ...]:
     the hand is over these are the pots that were awarded.
 
     >>> from pokertable.controller.engine import HandSetup, start_hand
-    >>> from pokertable.controller.model import Level, Variant
+    >>> from pokertable.controller.engine.model import Level, Variant
     >>> hand, _ = start_hand(HandSetup(hand_id="d", variant=Variant.NLHE,
     ...     level=Level(small_blind=100, big_blind=200), button=3, small_blind_seat=1,
     ...     big_blind_seat=2, players=((1, "A", 900), (2, "B", 900), (3, "C", 900))))

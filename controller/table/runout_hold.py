@@ -15,11 +15,11 @@ runout goes on as R16 says.
 
 from __future__ import annotations
 
-from pokertable.controller.inputs import RoomCommand
-from pokertable.controller.model import Phase, evolve
-from pokertable.controller.rulings import Ruling, RulingKind
-from pokertable.controller.session_outputs import event_out, reply, warn
-from pokertable.controller.session_state import Output, TableSession
+from pokertable.controller.engine.model import Phase, evolve
+from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.table.inputs import RoomCommand
+from pokertable.controller.table.outputs import event_out, reply, warn
+from pokertable.controller.table.state import Output, TableSession
 
 FACE_UP = "face_up"  # the engine's R16 ruling: all live hands are tabled now
 

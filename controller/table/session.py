@@ -14,9 +14,10 @@ The parts: ``session_state`` (records), ``session_outputs`` (what the table says
 
 from __future__ import annotations
 
-from pokertable.controller.console_words import console_press
-from pokertable.controller.hand_routing import card_cleared, card_detected, chips_moved, update_leds
-from pokertable.controller.inputs import (
+from pokertable.controller.table.commands import room_command
+from pokertable.controller.table.console import console_press
+from pokertable.controller.table.hands import card_cleared, card_detected, chips_moved, update_leds
+from pokertable.controller.table.inputs import (
     CardCleared,
     CardDetected,
     ChipsMoved,
@@ -25,10 +26,9 @@ from pokertable.controller.inputs import (
     Input,
     RoomCommand,
 )
-from pokertable.controller.player_clock import follow as follow_clock
-from pokertable.controller.room_commands import room_command
-from pokertable.controller.session_outputs import warn
-from pokertable.controller.session_state import (
+from pokertable.controller.table.outputs import warn
+from pokertable.controller.table.player_clock import follow as follow_clock
+from pokertable.controller.table.state import (
     Output,
     PendingAlert,
     SessionConfig,

@@ -5,7 +5,7 @@ it at a colour-up break: how many chips of the colour being removed each player 
 (``room/chip_race.py``). Tags are kept, so a chip re-reported after a restart is not
 counted twice; a complete view (after a restart) replaces what the zone held.
 
->>> from pokertable.controller.inputs import ChipItem
+>>> from pokertable.controller.table.inputs import ChipItem
 >>> denominations((ChipItem(25, uid="a"), ChipItem(25, uid="b"), ChipItem(100, uid="c")))
 {'25': 2, '100': 1}
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pokertable.controller.inputs import ChipItem, ChipsMoved
-from pokertable.controller.model import evolve
-from pokertable.controller.session_state import TableSession, set_pair
+from pokertable.controller.engine.model import evolve
+from pokertable.controller.table.inputs import ChipItem, ChipsMoved
+from pokertable.controller.table.state import TableSession, set_pair
 
 
 def stack_moved(session: TableSession, moved: ChipsMoved) -> TableSession:

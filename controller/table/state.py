@@ -9,19 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pokertable.controller.inputs import (
-    ChipItem,
-)
-from pokertable.controller.interpretation.zones import Pending
-from pokertable.controller.irregularities.hand import TrackedHand
-from pokertable.controller.model import (
+from pokertable.controller.engine.model import (
     HandState,
     Level,
     Variant,
 )
+from pokertable.controller.engine.rulings import Ruling
+from pokertable.controller.engine.seating import TableSeat, TableState
+from pokertable.controller.interpretation.zones import Pending
+from pokertable.controller.irregularities.hand import TrackedHand
 from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.rulings import Ruling
-from pokertable.controller.table import TableSeat, TableState
+from pokertable.controller.table.inputs import (
+    ChipItem,
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

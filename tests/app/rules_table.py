@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.inputs import (
+from pokertable.controller.engine.model import HandState, Level, Variant
+from pokertable.controller.engine.seating import TableSeat
+from pokertable.controller.rules.profiles import load_profile
+from pokertable.controller.table.inputs import (
     CardCleared,
     CardDetected,
     ChipItem,
@@ -19,10 +22,13 @@ from pokertable.controller.inputs import (
     from_record,
     to_record,
 )
-from pokertable.controller.model import HandState, Level, Variant
-from pokertable.controller.profiles import load_profile
-from pokertable.controller.session import Output, SessionConfig, TableSession, apply, new_session
-from pokertable.controller.table import TableSeat
+from pokertable.controller.table.session import (
+    Output,
+    SessionConfig,
+    TableSession,
+    apply,
+    new_session,
+)
 from pokertable.mqtt.payloads import validate
 
 

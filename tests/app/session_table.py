@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.inputs import (
+from pokertable.controller.engine.model import Level
+from pokertable.controller.engine.seating import TableSeat
+from pokertable.controller.rules import TDA_2024, RuleProfile
+from pokertable.controller.table.inputs import (
     CardDetected,
     ChipItem,
     ChipsMoved,
@@ -18,10 +21,13 @@ from pokertable.controller.inputs import (
     from_record,
     to_record,
 )
-from pokertable.controller.model import Level
-from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.session import Output, SessionConfig, TableSession, apply, new_session
-from pokertable.controller.table import TableSeat
+from pokertable.controller.table.session import (
+    Output,
+    SessionConfig,
+    TableSession,
+    apply,
+    new_session,
+)
 
 LEVEL = Level(small_blind=100, big_blind=200)
 

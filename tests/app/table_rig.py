@@ -223,7 +223,7 @@ class TableRig:
         if not path.exists():
             return []
         lines = path.read_bytes().split(b"\n")[:-1]
-        # each line is ``<json>\t<crc32>`` (docs: controller/journal.py); JSON escapes tabs
+        # each line is ``<json>\t<crc32>`` (docs: controller/app/journal.py); JSON escapes tabs
         return [json.loads(line.split(b"\t", 1)[0]) for line in lines if line.strip()]
 
     def log(self) -> str:

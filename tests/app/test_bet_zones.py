@@ -8,7 +8,7 @@ These tests drive ``TableSession`` with tagged chips, as the readers report them
 
 from __future__ import annotations
 
-from pokertable.controller.inputs import ChipItem, ChipsMoved
+from pokertable.controller.table.inputs import ChipItem, ChipsMoved
 from tests.app.rules_table import RulesTable
 
 HOLES = {1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")}

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pokertable.controller.app import TableApp, console_to_input
-from pokertable.controller.config import parse_config
+from pokertable.controller.app.config import parse_config
+from pokertable.controller.app.table_app import TableApp, console_to_input
 from pokertable.hardware.clock import FakeClock
 from pokertable.hardware.console import DEFAULT_PIN_MAP, DealerConsole
 from pokertable.hardware.gpio import FakeGpioBackend
@@ -102,7 +102,7 @@ class RecordingPublisher:
 
 
 def test_an_input_that_changes_nothing_publishes_no_new_state(tmp_path: Path) -> None:
-    from pokertable.controller.inputs import CardDetected, ConsolePress
+    from pokertable.controller.table.inputs import CardDetected, ConsolePress
 
     clock = FakeClock(1_000)
     console = DealerConsole(FakeGpioBackend(clock), DEFAULT_PIN_MAP, clock)

@@ -11,16 +11,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pokertable.controller.app import TableApp, console_to_input
-from pokertable.controller.config import (
+from pokertable.controller.app.config import (
     AppConfig,
     LevelSection,
     PathSection,
     PlayerSection,
     TableSection,
 )
-from pokertable.controller.inputs import CardDetected, ConsolePress
-from pokertable.controller.session import Output
+from pokertable.controller.app.table_app import TableApp, console_to_input
+from pokertable.controller.table.inputs import CardDetected, ConsolePress
+from pokertable.controller.table.session import Output
 from pokertable.hardware.clock import FakeClock
 from pokertable.hardware.console import (
     ConsolePinMap,

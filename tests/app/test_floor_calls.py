@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from pokertable.controller.inputs import RoomCommand
-from pokertable.controller.public_state import table_state
 from pokertable.controller.rules import TDA_2024
+from pokertable.controller.table.inputs import RoomCommand
+from pokertable.controller.table.public_state import table_state
 from pokertable.mqtt.mosquitto import find_mosquitto
 from pokertable.mqtt.payloads import validate
 from tests.app.session_table import Table, _deal

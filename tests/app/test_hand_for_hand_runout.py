@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.model import Phase
-from pokertable.controller.public_state import table_state
+from pokertable.controller.engine.model import Phase
+from pokertable.controller.table.public_state import table_state
 from pokertable.mqtt.payloads import validate
 from tests.app.rules_table import RulesTable
 

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
-from pokertable.controller.app import TableApp
-from pokertable.controller.config import PathSection, file_problems, load_config
-from pokertable.controller.journal import Journal, JournalError
-from pokertable.controller.journal import run as journal_cli
-from pokertable.controller.sealing import FIELD, OutboxSeal, Sealer, SealError, new_key
+from pokertable.controller.app.config import PathSection, file_problems, load_config
+from pokertable.controller.app.journal import Journal, JournalError
+from pokertable.controller.app.journal import run as journal_cli
+from pokertable.controller.app.sealing import FIELD, OutboxSeal, Sealer, SealError, new_key
+from pokertable.controller.app.table_app import TableApp
 from pokertable.mqtt.outbox import Outbox, OutboxError
 from tests.app.table_rig import REPO, TableRig
 from tests.waiting import wait_for
@@ -280,7 +280,7 @@ def test_live_table_keeps_hole_cards_sealed_and_a_restart_recovers_them(tmp_path
 def test_phh_export_opens_sealed_hole_cards_with_the_key_only(
     tmp_path: Path, key: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pokertable.controller import cli
+    from pokertable.controller.cli import dispatch as cli
     from tests.app.test_phh_export import CONFIG, JournaledTable, _play_session
 
     path = tmp_path / "journal.jsonl"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.controller.app import TableApp
-from pokertable.controller.inputs import ConsolePress, RoomCommand
+from pokertable.controller.app.table_app import TableApp
+from pokertable.controller.table.inputs import ConsolePress, RoomCommand
 from tests.app.test_mutants_request_ids import Replies, _config
 from tests.waiting import wait_for
 

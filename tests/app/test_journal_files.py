@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.controller.journal import Journal, JournalError
+from pokertable.controller.app.journal import Journal, JournalError
 
 RECORDS = [
     {"kind": "console", "button": "hand_start", "at_ms": 10},
@@ -116,9 +116,9 @@ def test_every_append_is_on_disk_before_it_returns(
 def test_a_restarted_table_replays_every_input_the_last_one_included(tmp_path: Path) -> None:
     """The application opened on an existing journal resumes exactly where it was: every
     input replayed, the last one too (a replay that dropped it would lose a fold)."""
-    from pokertable.controller.app import TableApp
-    from pokertable.controller.config import parse_config
-    from pokertable.controller.inputs import CardDetected, ConsolePress
+    from pokertable.controller.app.config import parse_config
+    from pokertable.controller.app.table_app import TableApp
+    from pokertable.controller.table.inputs import CardDetected, ConsolePress
 
     config = parse_config(
         {
@@ -175,7 +175,7 @@ def test_inputs_appended_without_sync_are_fsynced_once_as_a_group(
 def _repair(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
     import argparse
 
-    from pokertable.controller.journal import run as journal_cli
+    from pokertable.controller.app.journal import run as journal_cli
 
     assert journal_cli(argparse.Namespace(action="repair", file=path)) == 0
     return capsys.readouterr().out
@@ -232,7 +232,7 @@ def test_verify_says_ok_plainly_and_names_blank_lines_when_there_are_some(
 ) -> None:
     import argparse
 
-    from pokertable.controller.journal import run as journal_cli
+    from pokertable.controller.app.journal import run as journal_cli
 
     path = tmp_path / "journal.jsonl"
     written(path, RECORDS)

@@ -1,4 +1,4 @@
-"""The table's request_id idempotence (controller/app.py ``process``/``_answer_again``),
+"""The table's request_id idempotence (controller/app/table_app.py ``process``/``_answer_again``),
 pinned for the mutation job (bench/mutation.py target ``dedupe-app``, issue #20).
 
 A room command whose request_id was already applied (the sender retried, or QoS 1
@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pokertable.controller.app import TableApp
-from pokertable.controller.config import AppConfig, parse_config
-from pokertable.controller.inputs import RoomCommand
+from pokertable.controller.app.config import AppConfig, parse_config
+from pokertable.controller.app.table_app import TableApp
+from pokertable.controller.table.inputs import RoomCommand
 
 
 class Replies:
@@ -180,8 +180,8 @@ def test_only_room_commands_are_remembered_with_their_own_replies(tmp_path: Path
 def test_each_input_publishes_under_its_own_origins_and_a_replay_repeats_them(
     tmp_path: Path,
 ) -> None:
-    from pokertable.controller.app import OUTPUTS_PER_INPUT
-    from pokertable.controller.inputs import ConsolePress
+    from pokertable.controller.app.table_app import OUTPUTS_PER_INPUT
+    from pokertable.controller.table.inputs import ConsolePress
 
     app, publisher = _app(tmp_path)
     publisher.origins.clear()  # the opening state (no origin: nothing journalled yet)
@@ -215,9 +215,9 @@ def test_each_input_publishes_under_its_own_origins_and_a_replay_repeats_them(
 def test_an_input_with_too_many_outputs_for_its_origins_is_refused(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
-    from pokertable.controller import app as app_module
-    from pokertable.controller.app import OUTPUTS_PER_INPUT
-    from pokertable.controller.session import Output
+    from pokertable.controller.app import table_app as app_module
+    from pokertable.controller.app.table_app import OUTPUTS_PER_INPUT
+    from pokertable.controller.table.session import Output
 
     app, _ = _app(tmp_path)
     led = Output("led", {"seat": 1, "mode": "off"})

@@ -8,9 +8,16 @@ from typing import Any
 
 import pytest
 
-from pokertable.controller import cli
+from pokertable.controller.app.journal import Journal
+from pokertable.controller.app.journal_export import (
+    ExportError,
+    export_journal,
+    hand_to_phh,
+    replayed_stacks,
+)
+from pokertable.controller.cli import dispatch as cli
 from pokertable.controller.engine import HandSetup, start_hand, step
-from pokertable.controller.events import (
+from pokertable.controller.engine.events import (
     ActionKind,
     DealBoard,
     DealHole,
@@ -18,18 +25,11 @@ from pokertable.controller.events import (
     PlayerAction,
     ShowHand,
 )
-from pokertable.controller.inputs import RoomCommand, to_record
-from pokertable.controller.journal import Journal
-from pokertable.controller.model import Level, Phase, Variant
-from pokertable.controller.phh import load_hands
-from pokertable.controller.phh_export import (
-    ExportError,
-    export_journal,
-    hand_to_phh,
-    replayed_stacks,
-)
-from pokertable.controller.replay import replay_hand
-from pokertable.controller.session import TableSession
+from pokertable.controller.engine.model import Level, Phase, Variant
+from pokertable.controller.history.phh import load_hands
+from pokertable.controller.history.replay import replay_hand
+from pokertable.controller.table.inputs import RoomCommand, to_record
+from pokertable.controller.table.session import TableSession
 from tests.app.session_table import Table, _deal
 
 CONFIG = """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.public_state import table_state
+from pokertable.controller.table.public_state import table_state
 from pokertable.mqtt.payloads import validate
 from tests.app.session_table import Table
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pokertable.controller.public_state import table_state
+from pokertable.controller.table.public_state import table_state
 from pokertable.mqtt.payloads import validate
 from tests.app.rules_table import RulesTable
 

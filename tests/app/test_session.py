@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pokertable.controller.inputs import CardDetected, RoomCommand
-from pokertable.controller.model import Phase
-from pokertable.controller.public_state import table_state
-from pokertable.controller.session import Output
+from pokertable.controller.engine.model import Phase
+from pokertable.controller.table.inputs import CardDetected, RoomCommand
+from pokertable.controller.table.public_state import table_state
+from pokertable.controller.table.session import Output
 from pokertable.mqtt.payloads import validate
 from tests.app.session_table import Table, _deal
 
@@ -179,7 +179,7 @@ def test_overchip_call_multichip_raise_and_side_pot_from_chips_alone() -> None:
     table.push(2, 1000, 1000, 100, 100)  # Bob calls 3,000
     hand = table.session.hand
     assert hand.phase is Phase.DEALING
-    from pokertable.controller.pots import build_pots
+    from pokertable.controller.engine.pots import build_pots
 
     assert [(p.amount, p.eligible) for p in build_pots(hand.seats)] == [
         (4500, (1, 2, 3)),

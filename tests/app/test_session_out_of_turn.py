@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.inputs import RoomCommand
-from pokertable.controller.public_state import table_state
+from pokertable.controller.table.inputs import RoomCommand
+from pokertable.controller.table.public_state import table_state
 from tests.app.session_table import Table, _deal
 
 

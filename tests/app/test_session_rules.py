@@ -7,8 +7,8 @@ a player seated during a misdeal (R35-C), undercalls in sequence (R51-C), late c
 
 from __future__ import annotations
 
-from pokertable.controller.model import Level, Phase, SeatStatus, Street, Variant
-from pokertable.controller.public_state import table_state
+from pokertable.controller.engine.model import Level, Phase, SeatStatus, Street, Variant
+from pokertable.controller.table.public_state import table_state
 from tests.app.rules_table import RulesTable
 
 HOLES3 = {1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")}

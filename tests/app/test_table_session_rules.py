@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.inputs import (
+from pokertable.controller.engine.model import Level, Phase, Street
+from pokertable.controller.engine.seating import TableSeat
+from pokertable.controller.table.inputs import (
     CardDetected,
     ChipItem,
     ChipsMoved,
@@ -15,10 +17,14 @@ from pokertable.controller.inputs import (
     Input,
     RoomCommand,
 )
-from pokertable.controller.model import Level, Phase, Street
-from pokertable.controller.public_state import table_state
-from pokertable.controller.session import Output, SessionConfig, TableSession, apply, new_session
-from pokertable.controller.table import TableSeat
+from pokertable.controller.table.public_state import table_state
+from pokertable.controller.table.session import (
+    Output,
+    SessionConfig,
+    TableSession,
+    apply,
+    new_session,
+)
 
 
 class LiveTable:

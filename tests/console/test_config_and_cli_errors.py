@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from pokertable.controller.cli import build_parser
-from pokertable.controller.config import ConfigError, file_problems, parse_config
+from pokertable.controller.app.config import ConfigError, file_problems, parse_config
+from pokertable.controller.cli.dispatch import build_parser
 from pokertable.hardware.registry import TagRegistry
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from pokertable.controller import demo
+from pokertable.controller.demo import main as demo
 from pokertable.mqtt.mosquitto import MosquittoProcess, find_mosquitto
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")

@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 from rich.text import Text
 
-from pokertable.controller.demo_room import LiveView, choose
+from pokertable.controller.demo.room import LiveView, choose
 
 
 class TableStub:

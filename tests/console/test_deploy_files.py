@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.controller.config import parse_config
+from pokertable.controller.app.config import parse_config
 from pokertable.hardware.console import DEFAULT_PIN_MAP, ConsolePinMap
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -237,7 +237,7 @@ def test_install_guide_pin_table_matches_the_code() -> None:
 
 
 def test_install_guide_mentions_every_config_section_and_key() -> None:
-    from pokertable.controller.config import AppConfig
+    from pokertable.controller.app.config import AppConfig
 
     text = DOC.read_text()
     for section in ("[table]", "[table.overrides]", "[[levels]]", "[[players]]", "[registry]",

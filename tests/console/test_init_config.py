@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.controller import init_config
+from pokertable.controller.app.config import file_problems
+from pokertable.controller.cli import init as init_config
 from pokertable.controller.cli import main
-from pokertable.controller.config import file_problems
 
 
 def test_defaults_write_a_config_that_passes_check(

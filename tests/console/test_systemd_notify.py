@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.controller import systemd_notify
+from pokertable.controller.app import systemd_notify
 
 
 @pytest.fixture

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pokertable.controller import betting
-from pokertable.controller.engine import HandSetup, start_hand, step
-from pokertable.controller.events import ActionKind, Event, PlayerAction
-from pokertable.controller.model import HandState, Level, Phase, SeatState, Street, Variant
+from pokertable.controller.engine import HandSetup, betting, start_hand, step
+from pokertable.controller.engine.events import ActionKind, Event, PlayerAction
+from pokertable.controller.engine.model import HandState, Level, Phase, SeatState, Street, Variant
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 
 def preflop(

@@ -5,7 +5,9 @@ Each test name carries the case id from shared/spec/addendum-cases.md.
 
 from __future__ import annotations
 
-from pokertable.controller.events import ActionKind
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.model import Level, SeatStatus, Street
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation import (
     ChipMotion,
     Declaration,
@@ -13,9 +15,7 @@ from pokertable.controller.interpretation import (
     InterpretedHand,
     Precedence,
 )
-from pokertable.controller.model import Level, SeatStatus, Street
 from pokertable.controller.rules import TDA_2024
-from pokertable.controller.rulings import RulingKind
 from tests.engine.helpers import act, options, preflop, street_state, try_act
 
 DEEP = 20_000

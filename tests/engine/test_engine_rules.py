@@ -6,10 +6,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokertable.controller import betting
-from pokertable.controller.engine import HandSetup, start_hand, step
-from pokertable.controller.events import ActionKind, DealBoard, DealHole, PlayerAction, ShowHand
-from pokertable.controller.model import (
+from pokertable.controller.engine import HandSetup, betting, start_hand, step
+from pokertable.controller.engine.events import (
+    ActionKind,
+    DealBoard,
+    DealHole,
+    PlayerAction,
+    ShowHand,
+)
+from pokertable.controller.engine.model import (
     AnteFormat,
     Level,
     Phase,
@@ -18,7 +23,7 @@ from pokertable.controller.model import (
     Street,
     Variant,
 )
-from pokertable.controller.pots import build_pots, split_pot
+from pokertable.controller.engine.pots import build_pots, split_pot
 from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
 from tests.engine.helpers import act, codes, options, play, preflop, street_state, try_act
 

@@ -62,7 +62,7 @@ def test_bad_card_text_is_named() -> None:
 @given(st.randoms(use_true_random=False))
 def test_batch_values_order_hands_as_eval7_does(rng) -> None:
     """One call for many deals: the same order, the same ties and the same names as eval7."""
-    from pokertable.controller.evaluation_batch import categories, holdem_values, omaha_values
+    from pokertable.controller.evaluation.batch import categories, holdem_values, omaha_values
 
     for hole, values, single in (
         (2, holdem_values, holdem_strength),
@@ -83,7 +83,7 @@ def test_batch_values_order_hands_as_eval7_does(rng) -> None:
 def test_batch_names_a_bad_card_and_a_short_deal() -> None:
     import pytest
 
-    from pokertable.controller.evaluation_batch import holdem_values, omaha_values
+    from pokertable.controller.evaluation.batch import holdem_values, omaha_values
 
     with pytest.raises(ValueError, match="'Zz'"):
         holdem_values(

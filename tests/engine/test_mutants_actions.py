@@ -1,4 +1,4 @@
-"""A player's action (controller/actions.py): outcomes found missing by mutation testing
+"""A player's action (controller/engine/actions.py): outcomes found missing by mutation testing
 (issue #20), through the engine's ``step`` as the table acts."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from pokertable.controller.model import Variant
+from pokertable.controller.engine.model import Variant
 from pokertable.controller.rules import TDA_2024, ReopenRule
 from tests.engine.helpers import act, raise_after_three_short_all_ins, street_state, try_act
 

@@ -1,6 +1,6 @@
 """Betting rounds: outcomes found missing by mutation testing (issue #20).
 
-Each test pins something a one-line change to controller/betting.py got past the engine
+Each test pins something a one-line change to controller/engine/betting.py got past the engine
 tests (docs/testing.md, "Mutation testing"). They act through the engine's ``step``, as
 the table does.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pokertable.controller.engine import step
-from pokertable.controller.events import ActionKind, DealBoard, PlayerAction
-from pokertable.controller.model import Level, Phase, Street, Variant
-from pokertable.controller.profiles import load_profile
+from pokertable.controller.engine.events import ActionKind, DealBoard, PlayerAction
+from pokertable.controller.engine.model import Level, Phase, Street, Variant
 from pokertable.controller.rules import TDA_2024, ReopenRule
+from pokertable.controller.rules.profiles import load_profile
 from tests.engine.helpers import act, options, preflop, street_state, try_act
 
 NZ = load_profile("clubs-nz-2022")

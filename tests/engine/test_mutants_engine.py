@@ -1,6 +1,6 @@
 """The engine: outcomes found missing by mutation testing (issue #20).
 
-Each test pins something a one-line change to controller/engine.py got past the engine
+Each test pins something a one-line change to controller/engine/state_machine.py got past the engine
 tests (docs/testing.md, "Mutation testing"); through the engine's public ``start_hand`` and
 ``step``, so they hold however the module is split.
 """
@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from pokertable.controller.engine import EngineError, HandSetup, start_hand, step
-from pokertable.controller.events import ActionKind, DealBoard, DealHole, PlayerAction
-from pokertable.controller.model import HandState, Level, Phase, Street, Variant
+from pokertable.controller.engine.events import ActionKind, DealBoard, DealHole, PlayerAction
+from pokertable.controller.engine.model import HandState, Level, Phase, Street, Variant
 from pokertable.controller.rules import TDA_2024, ReopenRule, RuleProfile
 from tests.engine.helpers import act, raise_after_three_short_all_ins, street_state, try_act
 

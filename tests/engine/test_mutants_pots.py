@@ -1,6 +1,6 @@
 """Pots, uncalled bets and odd chips: cases found by mutation testing (issue #20).
 
-Each test pins an outcome that a one-line change to controller/pots.py got past the rest
+Each test pins an outcome that a one-line change to controller/engine/pots.py got past the rest
 of the suite (docs/testing.md, "Mutation testing"). They go through the pots module's
 public functions, whose callers are the engine's showdown and the public pot display.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pokertable.controller.model import Pot, SeatState, SeatStatus
-from pokertable.controller.pots import build_pots, split_hi_lo, split_pot, uncalled_excess
+from pokertable.controller.engine.model import Pot, SeatState, SeatStatus
+from pokertable.controller.engine.pots import build_pots, split_hi_lo, split_pot, uncalled_excess
 from pokertable.controller.rules import TDA_2024
 
 

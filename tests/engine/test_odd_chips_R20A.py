@@ -7,8 +7,14 @@ name different players: an award ordered by seat number loses these tests.
 from __future__ import annotations
 
 from pokertable.controller.engine import step
-from pokertable.controller.events import ActionKind, DealBoard, DealHole, PlayerAction, ShowHand
-from pokertable.controller.model import HandState, Level, Phase
+from pokertable.controller.engine.events import (
+    ActionKind,
+    DealBoard,
+    DealHole,
+    PlayerAction,
+    ShowHand,
+)
+from pokertable.controller.engine.model import HandState, Level, Phase
 from tests.engine.helpers import act, play, preflop
 
 # Blinds 25-50 in 25 chips: a pot of 125 is five units, so two tied hands leave one over.

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokertable.controller.phh_toml import _flat, _NotSimple, loads
+from pokertable.controller.history.phh_toml import _flat, _NotSimple, loads
 
 EXAMPLES = sorted(Path(__file__).resolve().parents[2].glob("docs/examples/*.phh*"))
 

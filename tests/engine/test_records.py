@@ -12,8 +12,8 @@ import pickle
 
 import pytest
 
-from pokertable.controller.events import ActionKind, PlayerAction
-from pokertable.controller.model import (
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.model import (
     HandState,
     Level,
     SeatState,
@@ -22,7 +22,7 @@ from pokertable.controller.model import (
     builder,
     evolve,
 )
-from pokertable.controller.rulings import Ruling, RulingKind
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 
 LEVEL = Level(small_blind=50, big_blind=100)
 SEATS = (SeatState(1, "Ann", 1000), SeatState(2, "Bob", 900, bet=100, acted=True))

@@ -9,17 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.controller import (
-    chips_found,
-    color_up,
-    disputes,
-    floor_inputs,
-    player_clock,
-    repairs,
-)
-from pokertable.controller.betting import cap_applies
-from pokertable.controller.engine import step
-from pokertable.controller.events import (
+from pokertable.controller.engine import disputes, repairs, step
+from pokertable.controller.engine import found_chips as chips_found
+from pokertable.controller.engine.betting import cap_applies
+from pokertable.controller.engine.events import (
     ActionKind,
     DealBoard,
     DealHole,
@@ -27,11 +20,13 @@ from pokertable.controller.events import (
     RepairReason,
     ReplaceBoard,
 )
-from pokertable.controller.model import HandState, Phase, Street, Variant
-from pokertable.controller.phh import PhhError, load_hands
-from pokertable.controller.profiles import load_profile
-from pokertable.controller.replay import replay_hand
-from pokertable.controller.rulings import RulingKind
+from pokertable.controller.engine.model import HandState, Phase, Street, Variant
+from pokertable.controller.engine.rulings import RulingKind
+from pokertable.controller.history.phh import PhhError, load_hands
+from pokertable.controller.history.replay import replay_hand
+from pokertable.controller.rules.profiles import load_profile
+from pokertable.controller.table import color_up, player_clock
+from pokertable.controller.table import floor as floor_inputs
 from tests.engine.helpers import preflop, street_state
 
 NZ = load_profile("clubs-nz-2022")

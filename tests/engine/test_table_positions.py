@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pokertable.controller.engine import EngineError, start_hand, step
-from pokertable.controller.events import ActionKind, PlayerAction
-from pokertable.controller.model import Level, Phase, Variant
-from pokertable.controller.table import TableSeat, TableState, after_hand, next_hand
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.model import Level, Phase, Variant
+from pokertable.controller.engine.seating import TableSeat, TableState, after_hand, next_hand
 from tests.engine.helpers import play
 
 LEVEL = Level(small_blind=50, big_blind=100)
@@ -110,13 +110,13 @@ def test_busted_players_leave_and_stacks_carry_over() -> None:
     state, _ = step(state, PlayerAction(3, ActionKind.CALL))
     state, _ = step(state, PlayerAction(1, ActionKind.FOLD))
     assert state.phase is Phase.DEALING and state.face_up
-    from pokertable.controller.events import DealBoard, DealHole
+    from pokertable.controller.engine.events import DealBoard, DealHole
 
     for seat, cards in ((2, ("2c", "3d")), (3, ("As", "Ah"))):
         state, _ = step(state, DealHole(seat, cards))
     for cards in (("Kd", "9s", "7h"), ("5c",), ("Jd",)):
         state, _ = step(state, DealBoard(cards))
-    from pokertable.controller.events import ShowHand
+    from pokertable.controller.engine.events import ShowHand
 
     state, _ = step(state, ShowHand(2))
     state, _ = step(state, ShowHand(3))

@@ -14,8 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokertable.controller.equity import Equities, equities
-from pokertable.controller.handrank import best_value, card_id, card_text, seven_card_values
+from pokertable.controller.evaluation.equity import Equities, equities
+from pokertable.controller.evaluation.handrank import (
+    best_value,
+    card_id,
+    card_text,
+    seven_card_values,
+)
 
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 
@@ -178,7 +183,7 @@ def test_card_ids_round_trip() -> None:
 def test_module_examples_run() -> None:
     import doctest
 
-    from pokertable.controller import equity, handrank
+    from pokertable.controller.evaluation import equity, handrank
 
     for module in (equity, handrank):
         result = doctest.testmod(module)

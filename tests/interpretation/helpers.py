@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pokertable.controller.engine import HandSetup
-from pokertable.controller.events import ActionKind
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.model import Level, Street, Variant
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation import (
     ChipMotion,
     Declaration,
@@ -15,9 +17,7 @@ from pokertable.controller.interpretation import (
 )
 from pokertable.controller.interpretation.hand import TableEvent
 from pokertable.controller.interpretation.outcome import Interpretation
-from pokertable.controller.model import Level, Street, Variant
 from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.rulings import RulingKind
 from tests.engine.helpers import street_state
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pokertable.controller.engine.model import Street
 from pokertable.controller.interpretation import (
     ChipItem,
     ChipMotion,
@@ -12,7 +13,6 @@ from pokertable.controller.interpretation import (
     InterpretedHand,
 )
 from pokertable.controller.interpretation.hand import TableEvent
-from pokertable.controller.model import Street
 from tests.interpretation.helpers import (
     check,
     options,
@@ -108,7 +108,7 @@ def test_dealer_making_change_reduces_change_due_without_binding() -> None:
 
 
 def test_zones_are_cleared_when_the_street_changes() -> None:
-    from pokertable.controller.events import DealBoard
+    from pokertable.controller.engine.events import DealBoard
 
     hand, _ = run(_facing_bet(), say(2, "call"), say(3, "fold"))
     assert hand.state.street is Street.FLOP and hand.pending.zones

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from pokertable.bench.interpretation_figures import figures, script
-from pokertable.controller import engine
+from pokertable.controller.engine import state_machine as engine
 from pokertable.controller.interpretation import InterpretedHand
 
 

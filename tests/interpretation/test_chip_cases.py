@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pokertable.controller.betting import Options, options_for
+from pokertable.controller.engine.betting import Options, options_for
+from pokertable.controller.engine.model import SeatStatus, Street
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation import ChipMotion, FloorDecision, InterpretedHand
-from pokertable.controller.model import SeatStatus, Street
-from pokertable.controller.rulings import RulingKind
 from tests.interpretation.helpers import (
     check,
     floor_rules,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pokertable.controller.betting import Options, options_for
+from pokertable.controller.engine.betting import Options, options_for
+from pokertable.controller.engine.model import SeatStatus, Street, Variant
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation import (
     CountErrorNoticed,
     FloorDecision,
@@ -12,8 +14,6 @@ from pokertable.controller.interpretation import (
     PotCountGiven,
     Precedence,
 )
-from pokertable.controller.model import SeatStatus, Street, Variant
-from pokertable.controller.rulings import RulingKind
 from tests.interpretation.helpers import (
     check,
     floor_rules,

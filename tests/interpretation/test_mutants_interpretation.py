@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from pokertable.controller.events import ActionKind, PlayerAction
-from pokertable.controller.hand_routing import TrackedApplier
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.model import SeatStatus, Street, Variant
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation import (
     ChipItem,
     ChipMotion,
@@ -24,10 +25,9 @@ from pokertable.controller.interpretation.events import chip_value
 from pokertable.controller.interpretation.late import ShortBetNoticed
 from pokertable.controller.interpretation.zones import Pending, SeatZone
 from pokertable.controller.irregularities.killed import kill_hand
-from pokertable.controller.model import SeatStatus, Street, Variant
-from pokertable.controller.profiles import load_profile
 from pokertable.controller.rules import TDA_2024
-from pokertable.controller.rulings import RulingKind
+from pokertable.controller.rules.profiles import load_profile
+from pokertable.controller.table.hands import TrackedApplier
 from tests.interpretation.helpers import (
     options,
     postflop,

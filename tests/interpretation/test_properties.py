@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from pokertable.controller.betting import options_for
-from pokertable.controller.events import ActionKind
+from pokertable.controller.engine.betting import options_for
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.model import Variant
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation import Declaration, DeclKind, InterpretedHand, Precedence
-from pokertable.controller.model import Variant
-from pokertable.controller.rulings import RulingKind
 from tests.interpretation.helpers import postflop, push, run, say
 
 DENOMINATIONS = (25, 100, 500, 1000, 5000)

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pokertable.controller.cards import RANKS, STANDARD_DECK, SUITS
 from pokertable.controller.engine import HandSetup
-from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.engine.cards import RANKS, STANDARD_DECK, SUITS
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.model import Level, Phase, Variant
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities import start_tracked, step
 from pokertable.controller.irregularities.events import CardRemoved, CardSeen, TableEvent
 from pokertable.controller.irregularities.hand import TrackedHand
-from pokertable.controller.model import Level, Phase, Variant
 from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.rulings import Ruling, RulingKind
 
 STUB = [r + s for s in SUITS for r in RANKS]
 

@@ -7,7 +7,9 @@ from collections.abc import Callable
 
 import pytest
 
-from pokertable.controller.events import ActionKind, DealBoard, PlayerAction
+from pokertable.controller.engine.events import ActionKind, DealBoard, PlayerAction
+from pokertable.controller.engine.model import Phase
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.irregularities.events import (
     Absent,
     BoxedCard,
@@ -19,8 +21,6 @@ from pokertable.controller.irregularities.events import (
     SkippedChoice,
 )
 from pokertable.controller.irregularities.hand import TrackedHand
-from pokertable.controller.model import Phase
-from pokertable.controller.rulings import RulingKind
 from tests.irregularities.table_driver import Table, codes, find, rejected, setup
 
 FOUR = {1: 5000, 2: 5000, 3: 5000, 4: 5000}

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from pokertable.controller.engine.model import Phase, SeatStatus, Street
 from pokertable.controller.irregularities import HandStatus, redeal
 from pokertable.controller.irregularities.events import ConfirmMisdeal
-from pokertable.controller.model import Phase, SeatStatus, Street
 from pokertable.controller.rules import TDA_2024
 from tests.irregularities.table_driver import Table, codes, find, rejected, setup
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from pokertable.controller.engine import HandSetup
+from pokertable.controller.engine.model import Level, Phase, SeatStatus, Variant
+from pokertable.controller.engine.seating import TableSeat, TableState, after_hand, next_hand
 from pokertable.controller.irregularities import HandStatus, redeal
 from pokertable.controller.irregularities.dealing import first_seat
 from pokertable.controller.irregularities.events import (
@@ -16,9 +18,7 @@ from pokertable.controller.irregularities.events import (
     Present,
 )
 from pokertable.controller.irregularities.levels import LevelClock, hand_started, level_started
-from pokertable.controller.model import Level, Phase, SeatStatus, Variant
 from pokertable.controller.rules import TDA_2024
-from pokertable.controller.table import TableSeat, TableState, after_hand, next_hand
 from tests.irregularities.table_driver import Table, codes, find, setup
 
 L100 = Level(number=1, small_blind=100, big_blind=200)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pokertable.controller.engine.model import Level, SeatStatus
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.irregularities import HandStatus, redeal
 from pokertable.controller.irregularities.events import (
     Absent,
@@ -12,9 +14,7 @@ from pokertable.controller.irregularities.events import (
     DealerExposure,
     Present,
 )
-from pokertable.controller.model import Level, SeatStatus
 from pokertable.controller.rules import TDA_2024
-from pokertable.controller.rulings import RulingKind
 from tests.irregularities.table_driver import Table, codes, find, rejected, setup
 
 SIX = {1: 5000, 2: 5000, 3: 5000, 4: 5000, 5: 5000, 6: 5000}

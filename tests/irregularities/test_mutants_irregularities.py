@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from pokertable.controller.engine import start_hand, step
-from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.model import Level, Phase, SeatStatus, Street, Variant
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.irregularities.events import (
     Absent,
     CardRemoved,
@@ -26,10 +28,8 @@ from pokertable.controller.irregularities.killed import return_all_bets
 from pokertable.controller.irregularities.showdown_requests import SeeAnswer, request_to_see
 from pokertable.controller.irregularities.substantial import ReferencePoints
 from pokertable.controller.irregularities.tracked import redeal, start_tracked
-from pokertable.controller.model import Level, Phase, SeatStatus, Street, Variant
-from pokertable.controller.profiles import load_profile
 from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.rulings import RulingKind
+from pokertable.controller.rules.profiles import load_profile
 from tests.irregularities.table_driver import Table, codes, find, river_three_way, setup
 
 L100 = Level(small_blind=50, big_blind=100)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from pokertable.controller.engine.model import Level, SeatStatus
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.irregularities.events import FloorDecision, SkippedChoice
-from pokertable.controller.model import Level, SeatStatus
-from pokertable.controller.rulings import RulingKind
 from tests.irregularities.table_driver import Table, codes, find, rejected, setup
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from pokertable.controller.events import ShowHand
+from pokertable.controller.engine.events import ShowHand
+from pokertable.controller.engine.model import Level, Phase
+from pokertable.controller.engine.rulings import Ruling
 from pokertable.controller.irregularities.showdown_requests import SeeAnswer, request_to_see
-from pokertable.controller.model import Level, Phase
 from pokertable.controller.rules import TDA_2024
-from pokertable.controller.rulings import Ruling
 from tests.irregularities.table_driver import Table, codes, rejected, setup
 from tests.irregularities.table_driver import river_three_way as driver_river
 

@@ -7,7 +7,9 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokertable.controller import betting
+from pokertable.controller.engine import betting
+from pokertable.controller.engine.model import Phase, SeatStatus
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.irregularities.events import BoxedCard, ConfirmMisdeal, DealerExposure
 from pokertable.controller.irregularities.hand import HandStatus
 from pokertable.controller.irregularities.substantial import (
@@ -16,9 +18,7 @@ from pokertable.controller.irregularities.substantial import (
     is_substantial,
 )
 from pokertable.controller.irregularities.tracked import mark_reference
-from pokertable.controller.model import Phase, SeatStatus
 from pokertable.controller.rules import TDA_2024
-from pokertable.controller.rulings import RulingKind
 from tests.irregularities.table_driver import Table, setup
 
 FOUR = {1: 5000, 2: 5000, 3: 5000, 4: 5000}
@@ -71,7 +71,7 @@ def test_T24_36_D5_check_fold_main_clause_default_and_profile_alternative() -> N
 
 
 def test_TDA24_36_posted_blinds_and_antes_never_count() -> None:
-    from pokertable.controller.model import AnteFormat, Level
+    from pokertable.controller.engine.model import AnteFormat, Level
 
     level = Level(small_blind=100, big_blind=200, ante=200, ante_format=AnteFormat.BIG_BLIND_ANTE)
     table = Table(setup(FOUR, button=4, sb=1, bb=2, level=level))

@@ -70,7 +70,7 @@ def test_every_floor_row_names_a_code_the_controller_raises() -> None:
 
 
 def test_every_parameter_named_in_the_doc_exists() -> None:
-    from pokertable.controller.profiles import parameter_names
+    from pokertable.controller.rules.profiles import parameter_names
 
     known = set(parameter_names())
     text, source = DOC.read_text("utf-8"), _controller_text()

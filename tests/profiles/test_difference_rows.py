@@ -15,15 +15,20 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.controller.events import ActionKind
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.model import Level, Phase
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation import Interpretation, InterpretedHand, Outcome
 from pokertable.controller.irregularities.events import HandStart, HandStartKind, LevelStarted
 from pokertable.controller.irregularities.levels import LevelClock, hand_started, level_started
 from pokertable.controller.irregularities.showdown_requests import SeeAnswer, request_to_see
-from pokertable.controller.model import Level, Phase
-from pokertable.controller.profiles import available_profiles, load, load_profile, parameter_names
 from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.rulings import RulingKind
+from pokertable.controller.rules.profiles import (
+    available_profiles,
+    load,
+    load_profile,
+    parameter_names,
+)
 from tests.interpretation.helpers import check, options, postflop, preflop, push, ruled, run, say
 from tests.irregularities.table_driver import Table, codes, find, setup
 
@@ -146,7 +151,7 @@ def test_every_shipped_parameter_value_has_a_source() -> None:
     base = load("tda-2024")
     assert set(base.sources) >= set(parameter_names()), set(parameter_names()) - set(base.sources)
     for name in available_profiles():
-        rulebook = resources.files("pokertable.controller") / "rulebooks" / f"{name}.toml"
+        rulebook = resources.files("pokertable.controller.rules") / "rulebooks" / f"{name}.toml"
         text = rulebook.read_text("utf-8")
         data = tomllib.loads(text)
         sources = data.get("sources", {})

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import pytest
 
-from pokertable.controller.betting import options_for
 from pokertable.controller.engine import step
-from pokertable.controller.events import ActionKind, PlayerAction
+from pokertable.controller.engine.betting import options_for
+from pokertable.controller.engine.events import ActionKind, PlayerAction
+from pokertable.controller.engine.model import Level, SeatStatus, Street, Variant
+from pokertable.controller.engine.pots import split_hi_lo
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation import FloorDecision, InterpretedHand
 from pokertable.controller.irregularities import redeal
 from pokertable.controller.irregularities.events import Absent, ConfirmMisdeal, Present
 from pokertable.controller.irregularities.showdown_requests import showdown_order
-from pokertable.controller.model import Level, SeatStatus, Street, Variant
-from pokertable.controller.pots import split_hi_lo
-from pokertable.controller.profiles import load_profile
 from pokertable.controller.rules import (
     BalanceHalt,
     BreakingMethod,
@@ -29,7 +29,7 @@ from pokertable.controller.rules import (
     PriorChipsOrder,
     RuleProfile,
 )
-from pokertable.controller.rulings import RulingKind
+from pokertable.controller.rules.profiles import load_profile
 from tests.engine.helpers import preflop as engine_preflop
 from tests.interpretation.helpers import (
     check,

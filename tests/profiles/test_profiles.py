@@ -10,16 +10,16 @@ import sys
 import pytest
 
 from pokertable.controller.engine import HandSetup, start_hand
-from pokertable.controller.model import AnteFormat, HandState, Level, SeatState, Variant
-from pokertable.controller.profiles import (
+from pokertable.controller.engine.model import AnteFormat, HandState, Level, SeatState, Variant
+from pokertable.controller.engine.rulings import RulingKind
+from pokertable.controller.rules import TDA_2024, RuleProfile
+from pokertable.controller.rules.profiles import (
     ProfileError,
     available_profiles,
     diff,
     load,
     load_profile,
 )
-from pokertable.controller.rules import TDA_2024, RuleProfile
-from pokertable.controller.rulings import RulingKind
 from tests.engine.helpers import act, options, preflop, street_state, try_act
 
 PROFILES = ("ace-league", "clubs-nz-2022", "tda-2011", "tda-2022", "tda-2024")
@@ -130,7 +130,7 @@ def test_difference_cumulative_reopen_tda24_vs_tda11_floor() -> None:
     assert rulings[0].kind is RulingKind.FLOOR and rulings[0].rule_ids == ("TDA2011-37",)
     assert rulings[0].options == ("allow the raise", "call or fold only")
     from pokertable.controller.engine import step
-    from pokertable.controller.events import ActionKind, PlayerAction
+    from pokertable.controller.engine.events import ActionKind, PlayerAction
 
     after, rulings = step(state, PlayerAction(1, ActionKind.RAISE, 300, floor_approved=True), t11)
     assert rulings[0].kind is RulingKind.ACCEPTED and after.call_to == 300

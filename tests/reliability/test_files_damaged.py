@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.controller.inputs import ChipItem, ChipsMoved, ConsolePress, to_record
-from pokertable.controller.journal import Journal
+from pokertable.controller.app.journal import Journal
+from pokertable.controller.table.inputs import ChipItem, ChipsMoved, ConsolePress, to_record
 from pokertable.hardware.registry import TagRegistry
 from pokertable.mqtt.outbox import Outbox
 

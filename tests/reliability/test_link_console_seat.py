@@ -15,22 +15,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pokertable.controller.app import TableApp, console_to_input
-from pokertable.controller.config import (
+from pokertable.controller.app.config import (
     AppConfig,
     LevelSection,
     PathSection,
     PlayerSection,
     TableSection,
 )
-from pokertable.controller.inputs import (
+from pokertable.controller.app.table_app import TableApp, console_to_input
+from pokertable.controller.table.inputs import (
     CardDetected,
     ChipItem,
     ChipsMoved,
     ConsolePress,
     RoomCommand,
 )
-from pokertable.controller.session import Output
+from pokertable.controller.table.session import Output
 from pokertable.hardware.console import DeclarationPressed
 
 

@@ -11,14 +11,14 @@ import threading
 import time
 from pathlib import Path
 
-from pokertable.controller.app import TableApp, hardware_to_input
-from pokertable.controller.config import (
+from pokertable.controller.app.config import (
     AppConfig,
     LevelSection,
     PathSection,
     PlayerSection,
     TableSection,
 )
+from pokertable.controller.app.table_app import TableApp, hardware_to_input
 from pokertable.firmware import wire
 from pokertable.hardware.clock import FakeClock
 from pokertable.hardware.events import Alert, ChipsSettled, HardwareEvent, NodeRebooted

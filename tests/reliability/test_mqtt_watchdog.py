@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.controller.config import load_config
-from pokertable.controller.inputs import ConsolePress
-from pokertable.controller.run import TableRuntime
+from pokertable.controller.app.config import load_config
+from pokertable.controller.app.runtime import TableRuntime
+from pokertable.controller.table.inputs import ConsolePress
 from pokertable.hardware.registry import TagRegistry
 from pokertable.mqtt.mosquitto import MosquittoProcess, find_mosquitto
 from tests.waiting import wait_for

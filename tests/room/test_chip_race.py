@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from pokertable.controller.inputs import ChipItem, ChipsMoved
-from pokertable.controller.profiles import load_profile
-from pokertable.controller.public_state import table_state
+from pokertable.controller.rules.profiles import load_profile
+from pokertable.controller.table.inputs import ChipItem, ChipsMoved
+from pokertable.controller.table.public_state import table_state
 from pokertable.room.chip_race import chip_race
 from tests.app.rules_table import RulesTable
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.controller.demo import add_arguments
-from pokertable.controller.demo_tables import play_tables
+from pokertable.controller.demo.main import add_arguments
+from pokertable.controller.demo.tables import play_tables
 
 pytestmark = pytest.mark.needs("micropython")
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from pokertable.controller import cli
-from pokertable.controller.journal import Journal
-from pokertable.controller.phh_export import export_journal
+from pokertable.controller.app.journal import Journal
+from pokertable.controller.app.journal_export import export_journal
+from pokertable.controller.cli import dispatch as cli
 from pokertable.mqtt.mosquitto import free_port
 from pokertable.room.hand_archive import add_hole_cards, hand_record
 from pokertable.room.hand_store import open_store

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.controller import cli, demo
+from pokertable.controller.cli import dispatch as cli
+from pokertable.controller.demo import main as demo
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.hand_store import open_store
 from tests.console.test_demo_floor_calls import broker  # noqa: F401 - the fixture

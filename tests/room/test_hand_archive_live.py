@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from pokertable.controller import cli
-from pokertable.controller.app import fresh_session
-from pokertable.controller.config import load_config
-from pokertable.controller.phh_export import export_journal, read_journal
+from pokertable.controller.app.config import load_config
+from pokertable.controller.app.journal_export import export_journal, read_journal
+from pokertable.controller.app.table_app import fresh_session
+from pokertable.controller.cli import dispatch as cli
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.archive_service import ArchiveService
 from pokertable.room.hand_store import HandStore, open_store

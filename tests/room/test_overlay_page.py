@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pokertable.controller.equity import equities
+from pokertable.controller.evaluation.equity import equities
 from pokertable.room.overlay_service import PAGE_DIR, OverlayService, load_layout
 from tests.app.table_rig import PREFIX, USERS, TableRig, Watcher
 from tests.room.conftest import ARTIFACTS, Players

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pokertable.controller.model import Phase
-from pokertable.controller.profiles import load_profile
-from pokertable.controller.public_state import table_state
+from pokertable.controller.engine.model import Phase
+from pokertable.controller.rules.profiles import load_profile
+from pokertable.controller.table.public_state import table_state
 from pokertable.room.late_entry import late_stack, seat_late_entrant
 from pokertable.room.seating import (
     balance,
