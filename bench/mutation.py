@@ -81,7 +81,8 @@ TARGETS: dict[str, Target] = {
         ),
     ),
     "pots": Target(
-        "controller/engine/pots.py", (*ENGINE_TESTS, "--doctest-modules", "controller/engine/pots.py")
+        "controller/engine/pots.py",
+        (*ENGINE_TESTS, "--doctest-modules", "controller/engine/pots.py"),
     ),
     "wire": Target(
         "firmware/wire.py",
@@ -92,7 +93,8 @@ TARGETS: dict[str, Target] = {
         ),
     ),
     "betting": Target(
-        "controller/engine/betting.py", (*ENGINE_TESTS, "--doctest-modules", "controller/engine/betting.py")
+        "controller/engine/betting.py",
+        (*ENGINE_TESTS, "--doctest-modules", "controller/engine/betting.py"),
     ),
     "engine": Target("controller/engine/state_machine.py", ENGINE_TESTS),
     # A player's action (split from the engine), and the record copiers every step uses:

@@ -1,8 +1,8 @@
 """Every example in a docstring of the installed package runs, so none can rot.
 
 This is ``--doctest-modules`` done through the ``pokertable`` namespace: pytest's own flag
-would import ``controller/engine/state_machine.py`` a second time as ``controller.engine``, beside the
-``pokertable.controller.engine`` every other module uses, and an example building a
+would import ``controller/engine/model.py`` a second time as ``controller.engine.model``,
+beside the ``pokertable.controller.engine.model`` every other module uses, and an example building a
 ``HandSetup`` of one copy and handing it to the other would fail for the wrong reason.
 The firmware is left out: it runs under MicroPython, its examples there (tests/firmware).
 """

@@ -80,7 +80,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "verify a table's journal record by record, or repair it keeping a backup",
     ),
     "demo": (
-        "pokertable.controller.demo",
+        "pokertable.controller.demo.main",
         "a whole simulated table with bot players, no hardware needed",
     ),
 }

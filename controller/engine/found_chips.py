@@ -6,8 +6,8 @@ it to the TD (part of the accepted action or not; a losing all-in's chip may go 
 winning caller). ACE R62 rules it: a winner is not paid for it (he keeps his chip); a
 loser's chip goes to the winner if the winner covered him; otherwise the TD decides.
 
->>> from pokertable.controller.engine.model import Award, HandState, Level, Phase, SeatState, Variant
->>> from pokertable.controller.engine.model import SeatStatus
+>>> from pokertable.controller.engine.model import Award, HandState, Level, Phase, SeatState
+>>> from pokertable.controller.engine.model import SeatStatus, Variant
 >>> from pokertable.controller.rules.profiles import load_profile
 >>> hand = HandState(hand_id="doc", variant=Variant.NLHE, level=Level(small_blind=50,
 ...     big_blind=100), button=2, small_blind_seat=2, big_blind_seat=1, phase=Phase.COMPLETE,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pokertable.controller.engine.checks import check_new_cards, reject
 from pokertable.controller.engine.events import MuckHand, ShowHand
-from pokertable.controller.engine.model import Award, HandState, Phase, builder, evolve
+from pokertable.controller.engine.model import Award, HandState, Phase, Variant, builder, evolve
 from pokertable.controller.engine.pots import build_pots, split_pot
 from pokertable.controller.engine.rulings import Ruling, RulingKind
-from pokertable.controller.evaluation.hand_strength import strength
+from pokertable.controller.evaluation import holdem_strength, omaha_strength
 from pokertable.controller.rules import RuleProfile
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
@@ -23,6 +23,13 @@ _DEALING = Phase.DEALING
 _SHOWDOWN = Phase.SHOWDOWN
 _ruling = builder(Ruling)  # Ruling(...) with plain stores (model.builder)
 _award = builder(Award)
+
+
+def strength(variant: Variant, hole: tuple[str, ...], board: tuple[str, ...]) -> tuple[int, str]:
+    """The hand's value at showdown for its variant (larger is stronger) and its name."""
+    if variant is Variant.PLO:
+        return omaha_strength(hole, board)
+    return holdem_strength(hole, board)
 
 
 def show(

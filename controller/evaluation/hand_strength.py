@@ -23,8 +23,6 @@ from collections.abc import Callable, Sequence
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
-from pokertable.controller.engine.model import Variant
-
 _RANKS = "23456789TJQKA"
 _SUITS = "cdhs"
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
@@ -142,9 +140,3 @@ def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]
                 if value > best:
                     best = value
     return best, HAND_TYPES[best >> 24]
-
-
-def strength(variant: Variant, hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]:
-    if variant is Variant.PLO:
-        return omaha_strength(hole, board)
-    return holdem_strength(hole, board)
