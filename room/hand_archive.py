@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pokertable.controller.app.journal_export import render_phh, replayed_stacks, time_fields
 from pokertable.controller.history.phh import PhhError
+from pokertable.controller.history.render import render_phh, replayed_stacks, time_fields
 
 
 @dataclass(frozen=True, slots=True)

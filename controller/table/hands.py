@@ -152,7 +152,7 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
         {"seat": a.seat, "pot": a.pot_index, "amount": a.amount, "hand": a.hand_name}
         for a in hand.awards
     ]
-    from pokertable.controller.app.journal_export import (
+    from pokertable.controller.table.published import (
         published_hand,  # PHH for the room's archive
     )
 

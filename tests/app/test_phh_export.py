@@ -9,12 +9,7 @@ from typing import Any
 import pytest
 
 from pokertable.controller.app.journal import Journal
-from pokertable.controller.app.journal_export import (
-    ExportError,
-    export_journal,
-    hand_to_phh,
-    replayed_stacks,
-)
+from pokertable.controller.app.journal_export import export_journal
 from pokertable.controller.cli import dispatch as cli
 from pokertable.controller.engine import HandSetup, start_hand, step
 from pokertable.controller.engine.events import (
@@ -27,6 +22,7 @@ from pokertable.controller.engine.events import (
 )
 from pokertable.controller.engine.model import Level, Phase, Variant
 from pokertable.controller.history.phh import load_hands
+from pokertable.controller.history.render import ExportError, hand_to_phh, replayed_stacks
 from pokertable.controller.history.replay import replay_hand
 from pokertable.controller.table.inputs import RoomCommand, to_record
 from pokertable.controller.table.session import TableSession
