@@ -225,7 +225,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         stack.callback(clock.stop)
         archive = None
         if getattr(args, "archive", None):
-            from pokertable.room.archive_service import DemoArchive
+            from pokertable.controller.demo.archive import DemoArchive
 
             archive = DemoArchive(host, port, "demo", args.archive, args.stall_limit)
             stack.enter_context(archive)

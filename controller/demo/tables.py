@@ -159,13 +159,13 @@ def run_tables(args: argparse.Namespace) -> int:
 def play_tables(args: argparse.Namespace) -> list[str]:
     """Run it; the summary lines. ``args.phh_dir`` keeps the PHH files (else a temp dir)."""
     from pokertable.controller.app.runtime import TableRuntime
+    from pokertable.controller.demo.archive import DemoArchive
     from pokertable.controller.demo.dealer import Dealer
     from pokertable.controller.demo.main import _node_specs
     from pokertable.hardware.registry import TagRegistry
     from pokertable.hardware.simulator import SyntheticTags, TableSimulator
     from pokertable.mqtt.inprocess_broker import AmqttBroker
     from pokertable.mqtt.mosquitto import free_port
-    from pokertable.room.archive_service import DemoArchive
     from pokertable.room.clock_service import ClockService, display
     from pokertable.room.seating_service import SeatingService
 
