@@ -39,3 +39,13 @@ class Ruling:
             "text": self.text,
             "options": list(self.options),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class FloorDecision:
+    """The floor's choice for a pending FLOOR ruling; ``forfeit`` for R51-B forfeit-and-fold."""
+
+    ruling_id: str
+    option: str
+    forfeit: int | None = None
+    at_ms: int = 0

@@ -9,6 +9,7 @@ the engine's own events) to ``InterpretedHand.step``; each returns the new hand 
 ids and a sentence for the dealer, or a FLOOR ruling with the TD's options.
 """
 
+from pokertable.controller.engine.rulings import FloorDecision
 from pokertable.controller.interpretation.events import (
     ChipItem,
     ChipMotion,
@@ -16,7 +17,6 @@ from pokertable.controller.interpretation.events import (
     CountErrorNoticed,
     Declaration,
     DeclKind,
-    FloorDecision,
     PotCountGiven,
     Precedence,
     PriorChipsPulled,

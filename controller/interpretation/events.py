@@ -3,7 +3,8 @@
 These events sit in front of the engine's ``PlayerAction``: the RFID zones report chips that
 arrive (``ChipMotion``) or leave (``PriorChipsPulled``), the dealer console reports what the
 player said (``Declaration``, with its precedence for R40-A) and the floor answers a pending
-ruling with ``FloorDecision``. Time arrives on the event; nothing here reads a clock.
+ruling with ``FloorDecision`` (``engine.rulings``, shared with irregularities). Time arrives
+on the event; nothing here reads a clock.
 
 >>> ChipMotion.of(4, 1000, 500).value
 1500
@@ -13,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+
+from pokertable.controller.engine.rulings import FloorDecision
 
 VALUE = "value"
 NON_VALUE_KINDS = frozenset({"bounty", "clock_token", "other_non_value"})  # RP-22
@@ -123,16 +126,6 @@ class Declaration:
     at_ms: int = 0
     magnitude_unclear: bool = False
     words: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class FloorDecision:
-    """The floor's choice for a pending FLOOR ruling; ``forfeit`` for R51-B forfeit-and-fold."""
-
-    ruling_id: str
-    option: str
-    forfeit: int | None = None
-    at_ms: int = 0
 
 
 @dataclass(frozen=True, slots=True)

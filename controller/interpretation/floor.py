@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pokertable.controller.engine.events import ActionKind
 from pokertable.controller.engine.model import evolve
-from pokertable.controller.engine.rulings import RulingKind
-from pokertable.controller.interpretation.events import Declaration, DeclKind, FloorDecision
+from pokertable.controller.engine.rulings import FloorDecision, RulingKind
+from pokertable.controller.interpretation.events import Declaration, DeclKind
 from pokertable.controller.interpretation.outcome import FloorOption, FloorRuling, Interpretation
 from pokertable.controller.rules import RuleProfile
 

@@ -22,7 +22,7 @@ from pokertable.controller.engine.model import (
     SeatStatus,
     evolve,
 )
-from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.rulings import FloorDecision, Ruling, RulingKind
 from pokertable.controller.interpretation import floor as floors
 from pokertable.controller.interpretation import held
 from pokertable.controller.interpretation.chips import ZoneView, read_chips
@@ -35,7 +35,6 @@ from pokertable.controller.interpretation.events import (
     CountErrorNoticed,
     Declaration,
     DeclKind,
-    FloorDecision,
     PotCountGiven,
     Precedence,
     PriorChipsPulled,

@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from pokertable.controller.engine.events import Event as EngineEvent
 from pokertable.controller.engine.model import Level
-from pokertable.controller.interpretation.events import FloorDecision as InterpretationFloorDecision
+from pokertable.controller.engine.rulings import FloorDecision as InterpretationFloorDecision
 
 
 @dataclass(frozen=True, slots=True)

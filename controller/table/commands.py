@@ -11,9 +11,10 @@ from pokertable.controller.engine.model import (
     Phase,
     evolve,
 )
-from pokertable.controller.engine.rulings import Ruling, RulingKind
-from pokertable.controller.interpretation.events import (
+from pokertable.controller.engine.rulings import (
     FloorDecision,
+    Ruling,
+    RulingKind,
 )
 from pokertable.controller.irregularities.events import (
     ConfirmMisdeal,
