@@ -36,7 +36,7 @@ def _rig_modules() -> tuple[Any, Any]:
     """The end-to-end rig and the crash drill's script (tests/app, in a source checkout)."""
     if str(REPO) not in sys.path:
         sys.path.insert(0, str(REPO))
-    return (importlib.import_module("tests.app.table_rig"),
+    return (importlib.import_module("pokertable.bench.table_rig"),
             importlib.import_module("tests.app.test_crash_drill"))
 
 

@@ -23,6 +23,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from pokertable.bench.waiting import wait_for
 from pokertable.hardware.registry import TagRegistry
 from pokertable.hardware.simulator import (
     ClearZone,
@@ -33,7 +34,6 @@ from pokertable.hardware.simulator import (
     TableSimulator,
 )
 from pokertable.mqtt.mosquitto import MosquittoProcess
-from tests.waiting import wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 TABLE_LOGIN = "club/t9"  # each table has its own broker login, <venue>/<table>

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.app.table_rig import TableRig, journaled_felt
+from pokertable.bench.table_rig import TableRig, journaled_felt
 
 pytestmark = pytest.mark.needs("mosquitto", "micropython")
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from pokertable.bench.table_rig import TableRig
 from pokertable.mqtt.mosquitto import find_mosquitto
-from tests.app.table_rig import TableRig
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")
 

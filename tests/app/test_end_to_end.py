@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.app.table_rig import PREFIX, TableRig
+from pokertable.bench.table_rig import PREFIX, TableRig
 
 pytestmark = pytest.mark.needs("mosquitto", "micropython")
 

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
+from pokertable.bench.table_rig import PREFIX, TableRig
 from pokertable.controller.rules import TDA_2024
 from pokertable.controller.table.inputs import RoomCommand
 from pokertable.controller.table.public_state import table_state
 from pokertable.mqtt.mosquitto import find_mosquitto
 from pokertable.mqtt.payloads import validate
 from tests.app.session_table import Table, _deal
-from tests.app.table_rig import PREFIX, TableRig
 
 
 def _bb_option_by_chips(table: Table) -> None:

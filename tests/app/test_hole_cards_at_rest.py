@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 
+from pokertable.bench.table_rig import REPO, TableRig
+from pokertable.bench.waiting import wait_for
 from pokertable.controller.app.config import PathSection, file_problems, load_config
 from pokertable.controller.app.journal import Journal, JournalError
 from pokertable.controller.app.journal import run as journal_cli
 from pokertable.controller.app.sealing import FIELD, OutboxSeal, Sealer, SealError, new_key
 from pokertable.controller.app.table_app import TableApp
 from pokertable.mqtt.outbox import Outbox, OutboxError
-from tests.app.table_rig import REPO, TableRig
-from tests.waiting import wait_for
 
 HOLE = {1: ("Kh", "Kd"), 2: ("Qs", "Qd"), 3: ("Ah", "Ad")}
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from pokertable.bench.waiting import wait_for
 from pokertable.controller.app.table_app import TableApp
 from pokertable.controller.table.inputs import ConsolePress, RoomCommand
 from tests.app.test_mutants_request_ids import Replies, _config
-from tests.waiting import wait_for
 
 
 def test_ctrl_c_during_an_inline_input_stops_the_caller_not_the_engine(tmp_path: Path) -> None:

@@ -31,8 +31,8 @@ import pytest
 from mqtt_samples import OTHER_TABLE, PASSWORDS, TABLE
 from paho.mqtt.enums import CallbackAPIVersion
 
+from pokertable.bench.waiting import wait_for
 from pokertable.mqtt.mosquitto import MosquittoProcess
-from tests.waiting import wait_for
 
 pytestmark = pytest.mark.needs("mosquitto")
 

@@ -17,9 +17,9 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from pokertable.bench.table_rig import PREFIX, TABLE_LOGIN, USERS, TableRig, Watcher
+from pokertable.bench.waiting import wait_for
 from pokertable.mqtt.mosquitto import find_mosquitto
-from tests.app.table_rig import PREFIX, TABLE_LOGIN, USERS, TableRig, Watcher
-from tests.waiting import wait_for
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")
 
@@ -203,7 +203,7 @@ def _without_seq(reply: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_mqtt_the_same_request_id_acts_once_even_across_a_kill_9(tmp_path: Path) -> None:
-    from tests.app.test_crash_drill import perform, script
+    from pokertable.bench.crash_script import perform, script
 
     table = TableRig(tmp_path, PLAYERS, first_button=3)
     try:

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from pokertable.bench.waiting import wait_for
 from pokertable.controller.app.config import load_config
 from pokertable.controller.app.runtime import TableRuntime
 from pokertable.controller.table.inputs import ConsolePress
 from pokertable.hardware.registry import TagRegistry
 from pokertable.mqtt.mosquitto import MosquittoProcess, find_mosquitto
-from tests.waiting import wait_for
 
 pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.app.table_rig import TableRig
+from pokertable.bench.table_rig import TableRig
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -57,7 +57,7 @@ def browser() -> Iterator[Any]:
 def signed_in(browser: Any, url: str, login: str, tables: tuple[str, ...] = ("t9",)) -> Any:
     """A floor console page signed in as ``login`` (the rig's password), once it shows
     every table in ``tables`` online."""
-    from tests.app.table_rig import USERS
+    from pokertable.bench.table_rig import USERS
 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(url)

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from pokertable.bench.table_rig import USERS, TableRig
+from pokertable.bench.waiting import wait_for
 from pokertable.room import clock as clock_module
 from pokertable.room.clock import StructureError, TournamentClock, parse_structure
 from pokertable.room.clock_service import ClockService, display
-from tests.app.table_rig import USERS, TableRig
 from tests.room.conftest import ARTIFACTS, Players
-from tests.waiting import wait_for
 
 STRUCTURE = """
 [[step]]

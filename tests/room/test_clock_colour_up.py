@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from pokertable.bench.table_rig import USERS, Watcher
+from pokertable.bench.waiting import wait_for
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.clock_service import ClockService
-from tests.app.table_rig import USERS, Watcher
 from tests.room.test_clock import STRUCTURE
-from tests.waiting import wait_for
 
 
 @pytest.mark.needs("mosquitto")

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.app.table_rig import REPO
+from pokertable.bench.table_rig import REPO
+from pokertable.bench.waiting import wait_for
 from tests.room.conftest import ARTIFACTS
-from tests.waiting import wait_for
 
 
 @pytest.mark.needs("micropython")

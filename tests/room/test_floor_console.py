@@ -9,9 +9,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from pokertable.bench.table_rig import USERS, TableRig
 from pokertable.room.floor_service import console
 from pokertable.room.rule_texts import lookup, rule_texts
-from tests.app.table_rig import USERS, TableRig
 from tests.room.conftest import ARTIFACTS, Players
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 5000)]

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from pokertable.bench.table_rig import TableRig
+from pokertable.bench.waiting import wait_for
 from pokertable.room.floor_service import console
-from tests.app.table_rig import TableRig
 from tests.room.conftest import ARTIFACTS, signed_in
-from tests.waiting import wait_for
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 5000)]
 CARD = ".table[data-table='t9']"

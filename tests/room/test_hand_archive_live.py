@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from pokertable.bench.table_rig import PREFIX, TABLE_LOGIN, USERS, TableRig, Watcher, journaled_felt
+from pokertable.bench.waiting import wait_for
 from pokertable.controller.app.config import load_config
 from pokertable.controller.app.journal_export import export_journal, read_journal
 from pokertable.controller.app.table_app import fresh_session
@@ -19,8 +21,6 @@ from pokertable.controller.cli import dispatch as cli
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.archive_service import ArchiveService
 from pokertable.room.hand_store import HandStore, open_store
-from tests.app.table_rig import PREFIX, TABLE_LOGIN, USERS, TableRig, Watcher, journaled_felt
-from tests.waiting import wait_for
 
 pytestmark = pytest.mark.needs("mosquitto", "micropython")
 

@@ -12,16 +12,16 @@ from typing import Any
 
 import pytest
 
+from pokertable.bench.table_rig import USERS, TableRig, Watcher
+from pokertable.bench.waiting import wait_for
 from pokertable.controller.rules import HandForHandClock
 from pokertable.room import hand_for_hand as h4h_module
 from pokertable.room.clock import TournamentClock, parse_structure
 from pokertable.room.clock_service import ClockService, hand_for_hand
 from pokertable.room.floor_service import console
 from pokertable.room.hand_for_hand import HandForHand
-from tests.app.table_rig import USERS, TableRig, Watcher
 from tests.room.conftest import ARTIFACTS, signed_in
 from tests.room.test_clock import STRUCTURE
-from tests.waiting import wait_for
 
 MINUTE = 60_000
 SEATS = [

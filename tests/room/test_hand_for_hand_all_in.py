@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
+from pokertable.bench.table_rig import TableRig, Watcher
+from pokertable.bench.waiting import wait_for
 from pokertable.room.floor_service import console
-from tests.app.table_rig import TableRig, Watcher
 from tests.room.conftest import ARTIFACTS, signed_in
 from tests.room.test_hand_for_hand import room_clock
-from tests.waiting import wait_for
 
 BOARD = (("burn", "3c"), ("board", "4h"), ("board", "8s"), ("board", "9d"), ("burn", "5c"),
          ("board", "Jc"), ("burn", "6c"), ("board", "2s"))

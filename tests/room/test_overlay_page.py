@@ -11,11 +11,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from pokertable.bench.table_rig import PREFIX, USERS, TableRig, Watcher
+from pokertable.bench.waiting import wait_for
 from pokertable.controller.evaluation.equity import equities
 from pokertable.room.overlay_service import PAGE_DIR, OverlayService, load_layout
-from tests.app.table_rig import PREFIX, USERS, TableRig, Watcher
 from tests.room.conftest import ARTIFACTS, Players
-from tests.waiting import wait_for
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500)]
 DELAY_S = 2.0

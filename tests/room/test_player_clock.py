@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from pokertable.bench.table_rig import USERS, TableRig
 from pokertable.room import player_clocks as player_clocks_module
 from pokertable.room.clock_service import ClockService, display
 from pokertable.room.floor_service import console
 from pokertable.room.player_clocks import MARGIN_MS, PlayerClocks
-from tests.app.table_rig import USERS, TableRig
 from tests.room.conftest import ARTIFACTS, signed_in
 from tests.room.test_clock import STRUCTURE
 

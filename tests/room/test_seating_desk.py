@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
+from pokertable.bench.table_rig import USERS, Watcher
+from pokertable.bench.waiting import wait_for
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.seating_service import SeatingService
-from tests.app.table_rig import USERS, Watcher
 from tests.room.test_seating import state
-from tests.waiting import wait_for
 
 pytestmark = pytest.mark.needs("mosquitto")
 BASE = "pokertable/v1/club"

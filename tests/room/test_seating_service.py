@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
+from pokertable.bench.table_rig import USERS, TableRig, Watcher
+from pokertable.bench.waiting import wait_for
 from pokertable.hardware.simulator import PushChips
 from pokertable.room.floor_service import console
 from pokertable.room.seating_service import SeatingService
-from tests.app.table_rig import USERS, TableRig, Watcher
 from tests.room.conftest import ARTIFACTS
-from tests.waiting import wait_for
 
 pytestmark = pytest.mark.needs("mosquitto", "micropython", "chromium")
 
