@@ -27,17 +27,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
 Figures = dict[str, dict[str, Any]]
 PREFIX = "pokertable/v1/club/t9"
 
 
 def _rig_modules() -> tuple[Any, Any]:
-    """The end-to-end rig and the crash drill's script (tests/app, in a source checkout)."""
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
+    """The end-to-end rig and the crash drill's script, imported when a drill runs."""
     return (importlib.import_module("pokertable.bench.table_rig"),
-            importlib.import_module("tests.app.test_crash_drill"))
+            importlib.import_module("pokertable.bench.crash_script"))
 
 
 def _wait(condition: Callable[[], Any], what: str, timeout: float = 60.0) -> Any:

@@ -35,7 +35,7 @@ from pokertable.hardware.simulator import (
 )
 from pokertable.mqtt.mosquitto import MosquittoProcess
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 TABLE_LOGIN = "club/t9"  # each table has its own broker login, <venue>/<table>
 USERS = {
     TABLE_LOGIN: "table-secret",
