@@ -22,11 +22,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from pokertable.controller.engine.model import AnteFormat, Level, Variant
+from pokertable.controller.errors import ControllerError
 from pokertable.controller.rules import RuleProfile
 from pokertable.controller.rules.profiles import ProfileError, load_profile
 
 
-class ConfigError(ValueError):
+class ConfigError(ControllerError, ValueError):
     """The configuration cannot run a table; one line per problem, naming key and reason."""
 
     def __init__(self, problems: str | Sequence[str]) -> None:

@@ -18,11 +18,12 @@ from pathlib import Path
 
 from pokertable.controller.app.config import AppConfig
 from pokertable.controller.app.journal import scan, what_to_do
+from pokertable.controller.errors import ControllerError
 
 EX_CONFIG = 78
 
 
-class DataFileError(Exception):
+class DataFileError(ControllerError):
     """A data file the table needs is missing or damaged; the message is one line."""
 
 

@@ -36,9 +36,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from pokertable.controller.app.sealing import Sealer, SealError, open_record
+from pokertable.controller.errors import ControllerError
 
 
-class JournalError(Exception):
+class JournalError(ControllerError):
     """The journal cannot be used (corrupt in the middle, not writable); says what to do."""
 
 

@@ -38,6 +38,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pokertable.controller.errors import ControllerError
+
 FIELD = "sealing.key_file"
 """The config key that names the key file (every error names it)."""
 SEALED = "sealed"
@@ -51,7 +53,7 @@ PAYLOAD_MARK = b"\x00sealed1:"
 _NONCE = 12
 
 
-class SealError(ValueError):
+class SealError(ControllerError, ValueError):
     """The key is missing, unreadable, too open or not the one the data was sealed with."""
 
 

@@ -18,13 +18,15 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+from pokertable.controller.errors import ControllerError
+
 # A floor person first looks at the table; the pause makes the call visible in the view.
 FLOOR_PAUSE_S = 1.2
 # The options a floor person takes when nothing argues for another: keep the hand going.
 _DISRUPTIVE = ("misdeal", "void", "refuse")
 
 
-class DemoError(RuntimeError):
+class DemoError(ControllerError, RuntimeError):
     """The simulated table or room did not react (printed on one line; the demo exits 1)."""
 
 

@@ -53,6 +53,7 @@ from pokertable.controller.engine.pots import uncalled_excess
 from pokertable.controller.engine.repairs import replace_board
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.engine.showdown import award, muck, show, showdown_done
+from pokertable.controller.errors import ControllerError
 from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
@@ -78,7 +79,7 @@ _ruling = builder(Ruling)
 MAX_SEATS = 10
 
 
-class EngineError(Exception):
+class EngineError(ControllerError):
     """Corrupt input that is not a table event at all (programmer or file error)."""
 
 

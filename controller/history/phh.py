@@ -30,6 +30,7 @@ from pokertable.controller.engine.events import (
     ShowHand,
 )
 from pokertable.controller.engine.model import AnteFormat, Level, Street, Variant, builder
+from pokertable.controller.errors import ControllerError
 from pokertable.controller.history import phh_toml
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
@@ -41,7 +42,7 @@ _FOLD = ActionKind.FOLD
 _RAISE = ActionKind.RAISE
 
 
-class PhhError(ValueError):
+class PhhError(ControllerError, ValueError):
     """A PHH file the engine cannot replay; the message names the hand and the problem."""
 
 

@@ -26,10 +26,11 @@ from pokertable.controller.engine.model import (
     Street,
     Variant,
 )
+from pokertable.controller.errors import ControllerError
 from pokertable.controller.rules import TDA_2024, RuleProfile
 
 
-class ExportError(ValueError):
+class ExportError(ControllerError, ValueError):
     """A hand the PHH format (as ``controller.phh`` reads it) cannot express."""
 
 

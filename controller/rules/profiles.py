@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from pokertable.controller.errors import ControllerError
 from pokertable.controller.rules import TDA_2024_CITATIONS, RuleProfile
 
 DEFAULT_PROFILE = "tda-2024"
@@ -33,7 +34,7 @@ DEFAULT_PROFILE = "tda-2024"
 _IDENTITY = {"name", "citation_prefix", "citations"}
 
 
-class ProfileError(ValueError):
+class ProfileError(ControllerError, ValueError):
     """A profile or an override the table cannot run with; the message names the key."""
 
 
