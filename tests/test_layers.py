@@ -1,0 +1,160 @@
+"""What may import what: the layers of controller/ and the folders around it, checked on the
+source (every import statement, those inside functions included).
+
+The layers, inside out (docs/architecture.md): ``rules`` and ``evaluation`` (L0), ``engine``
+(L1), ``history``, ``interpretation`` and ``irregularities`` (L2, siblings), ``table`` (L3,
+the live table, pure), ``app`` (L4, all I/O), ``cli`` and ``demo`` (L5, composition roots).
+A layer imports only layers below it; ``errors.py`` is below them all. Around them:
+``hardware`` imports only the wire codec of ``firmware``, ``mqtt`` nothing of ours, ``room``
+only ``mqtt`` and the pure record (rules, evaluation, engine, history), ``bench`` never
+``tests``.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+FOLDERS = ("controller", "hardware", "mqtt", "room", "bench", "firmware")
+
+L0 = {"errors", "rules", "evaluation"}
+L1 = L0 | {"engine"}
+L3 = L1 | {"history", "interpretation", "irregularities", "table"}
+ANYTHING = {"controller", "hardware", "mqtt", "room", "bench", "firmware"}
+
+# unit -> the units it may import (itself always)
+MAY_IMPORT: dict[str, set[str]] = {
+    "controller.errors": set(),
+    "controller": set(),  # the package's own __init__: a docstring
+    **{f"controller.{name}": {f"controller.{n}" for n in allowed} for name, allowed in {
+        "rules": {"errors"},
+        "evaluation": {"errors"},
+        "engine": L0,
+        "history": L1,
+        "interpretation": L1,
+        "irregularities": L1,
+        "table": L3 - {"table"},
+        "app": L3 | {"app"},
+    }.items()},
+    "controller.cli": set(),  # filled below: anything
+    "controller.demo": set(),
+    "hardware": {"firmware.wire"},
+    "mqtt": set(),
+    "room": {"mqtt", *(f"controller.{n}" for n in L1 | {"history"})},
+    "bench": set(),
+    "firmware": set(),
+}
+MAY_IMPORT["controller.app"] |= {"hardware", "mqtt", "firmware.wire"}
+COMPOSITION_ROOTS = {"controller.cli", "controller.demo", "bench"}
+
+# Today's exceptions: (importer file, imported unit, why). It may only shrink.
+ALLOWED: set[tuple[str, str]] = set()
+
+
+def _unit_of_module(module: str) -> str | None:
+    """The layer unit of a dotted name under pokertable (or tests), or None if not ours."""
+    parts = module.split(".")
+    if parts[0] == "tests":
+        return "tests"
+    if parts[0] != "pokertable" or len(parts) < 2:
+        return None
+    if parts[1] == "controller":
+        return "controller" if len(parts) == 2 else f"controller.{parts[2]}"
+    if parts[1] == "firmware" and len(parts) > 2 and parts[2] == "wire":
+        return "firmware.wire"
+    return parts[1]
+
+
+def _unit_of_file(path: Path) -> str:
+    rel = path.relative_to(REPO)
+    top = rel.parts[0]
+    if top == "controller" and len(rel.parts) > 1:
+        inner = rel.parts[1]
+        if inner == "__init__.py":
+            return "controller"
+        return f"controller.{inner.removesuffix('.py')}"
+    return top
+
+
+def _imports(path: Path) -> list[str]:
+    """Every module a file imports, as ``module.name`` for ``from module import name`` (so
+    ``from pokertable.controller import table`` counts as the table), and the literal name
+    given to ``importlib.import_module``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found += [f"{node.module}.{alias.name}" for alias in node.names]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == "import_module" and node.args
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            found.append(node.args[0].value)
+    return found
+
+
+def _sources() -> list[Path]:
+    return sorted(p for folder in FOLDERS for p in (REPO / folder).rglob("*.py")
+                  if "__pycache__" not in p.parts)
+
+
+def _violations() -> set[tuple[str, str]]:
+    out = set()
+    for path in _sources():
+        unit = _unit_of_file(path)
+        for module in _imports(path):
+            target = _unit_of_module(module)
+            if target is None or target == unit or target.startswith(unit + "."):
+                continue
+            if unit in COMPOSITION_ROOTS and target != "tests":
+                if target != "controller.cli" and not (
+                        target == "controller.demo" and unit != "controller.cli"):
+                    continue
+                if unit == "controller.cli" and target == "controller.demo":
+                    continue
+            elif target in MAY_IMPORT.get(unit, set()) or (
+                    target.split(".")[0] in MAY_IMPORT.get(unit, set())):
+                continue
+            out.add((str(path.relative_to(REPO)), target))
+    return out
+
+
+def test_every_controller_module_is_in_a_layer() -> None:
+    known = set(MAY_IMPORT)
+    strays = sorted(str(p.relative_to(REPO)) for p in (REPO / "controller").rglob("*.py")
+                    if _unit_of_file(p) not in known)
+    assert not strays, f"modules in no layer (give each a package): {strays}"
+
+
+def test_every_import_follows_the_layers() -> None:
+    new = sorted(_violations() - ALLOWED)
+    assert not new, "imports against the layers:\n" + "\n".join(f"{f} -> {t}" for f, t in new)
+
+
+def test_the_allow_list_only_shrinks() -> None:
+    """An exception that is gone must leave the list, so it cannot come back unseen."""
+    assert sorted(ALLOWED - _violations()) == []
+
+
+def test_the_rule_catches_an_import_against_the_layers(tmp_path: Path) -> None:
+    """The walk sees imports inside functions, and ``from pokertable.controller import x``."""
+    source = tmp_path / "probe.py"
+    source.write_text("def late():\n    from pokertable.controller import table\n"
+                      "    import pokertable.controller.app.journal\n")
+    assert [_unit_of_module(m) for m in _imports(source)] == ["controller.table",
+                                                              "controller.app"]
+
+
+def test_the_room_archive_loads_no_live_table() -> None:
+    """The room's hand archive needs the pure record only, not the live table or the demo."""
+    probe = ("import sys, pokertable.room.hand_archive\n"
+             "print('\\n'.join(m for m in sys.modules if m.startswith('pokertable.controller')))")
+    loaded = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
+                            text=True).stdout.split()
+    heavy = ("table", "app", "cli", "demo")
+    assert "pokertable.room.hand_archive" not in loaded  # printed names are the controller's
+    assert any(m.startswith("pokertable.controller.history") for m in loaded)
+    assert [m for m in loaded if m.split(".")[2:3] and m.split(".")[2] in heavy] == []
