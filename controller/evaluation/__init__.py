@@ -5,7 +5,7 @@ give the broadcast's exact equities. Imports nothing else of the controller.
 
 >>> from pokertable.controller.evaluation import holdem_strength
 >>> holdem_strength(["As", "Ah"], ["Ad", "Ac", "2h", "7d", "9s"])[1]
-'Four of a Kind'
+'Quads'
 """
 
 from pokertable.controller.evaluation.hand_strength import holdem_strength, omaha_strength
