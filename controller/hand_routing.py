@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pokertable.controller.color_up import check_removed
-from pokertable.controller.engine import EngineError
+from pokertable.controller.engine import EngineError, HandSetup
 from pokertable.controller.events import (
     ActionKind,
     DealHole,
@@ -177,7 +177,9 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
     rules = session.config.rules
     misdealt = session.tracked is not None and session.tracked.status is HandStatus.MISDEAL
     if misdealt:
-        return _redeal(session, at_ms, out)
+        redealt = _redeal(session, at_ms, out)
+        if redealt is not None:
+            return redealt
     if session.hand is not None and session.hand.phase is not Phase.COMPLETE:
         warn(
             out,
@@ -243,15 +245,40 @@ def _fresh_felt(session: TableSession, tracked: TrackedHand) -> TableSession:
     )
 
 
-def _redeal(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
-    """R35-C: after a misdeal the re-deal is the same hand: same button, limits, players."""
+def _redeal(session: TableSession, at_ms: int, out: list[Output]) -> TableSession | None:
+    """R35-C: after a misdeal the re-deal is the same hand: same button, limits, players.
+
+    The table, not the misdealt hand, says who still sits there: a player who left since
+    (disqualified with his chips removed, R71-D) is not dealt in again, and a small blind
+    he would have posted is dead. Without its big blind the hand cannot be the same one:
+    None, and the next hand starts as usual.
+    """
     assert session.tracked is not None
-    tracked, rulings = irregular.redeal(session.tracked, session.config.rules)
+    seated = _seated_now(session, session.tracked.setup)
+    if seated is None:
+        return None
+    expected = _seated_now(session, session.tracked.expected_setup) or seated
+    misdealt = evolve(session.tracked, setup=seated, expected_setup=expected)
+    tracked, rulings = irregular.redeal(misdealt, session.config.rules)
     session = _fresh_felt(session, tracked)
     out.append(
         event_out(session, "redeal", tuple(rulings), {"hand_id": tracked.hand.hand_id}, at_ms)
     )
     return session
+
+
+def _seated_now(session: TableSession, setup: HandSetup) -> HandSetup | None:
+    """``setup`` with only the players still in their seats, at the stacks the table holds."""
+    players = []
+    for seat, player, _ in setup.players:
+        occupant = session.table.occupied(seat)
+        if occupant is not None and occupant.player == player:
+            players.append((seat, player, occupant.stack))
+    seats = {seat for seat, _, _ in players}
+    if len(players) < 2 or setup.big_blind_seat not in seats:
+        return None
+    small = setup.small_blind_seat if setup.small_blind_seat in seats else None
+    return evolve(setup, players=tuple(players), small_blind_seat=small)
 
 
 def reader_step(

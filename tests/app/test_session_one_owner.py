@@ -32,3 +32,45 @@ def test_TDA24_RP5_premature_flop_card_taken_back_is_dealt_again_on_the_flop() -
     assert table.session.board_cards == ("7c", "8d", "9h")
     assert table.rulings(tuple(table.out[before:])) == []  # no alert: a clean flop
 
+
+def _misdeal(table: RulesTable) -> None:
+    """The first card goes to the wrong seat (R35-A2) and the dealer declares the misdeal."""
+    table.card("seat2.cards", "As")
+    table.t += table.session.config.card_read_window_ms  # seat 1 is not read in the window
+    table.card("seat1.cards", "Kd")
+    table.press("confirm")
+    assert table.session.tracked is not None and table.session.tracked.status.value == "misdeal"
+
+
+def test_TDA24_71D_disqualified_players_chips_stay_out_of_the_redeal() -> None:
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
+    table.press("hand_start")  # seat 1 posts the small blind, seat 2 the big blind
+    table.command("penalty", seat=1, penalty="disqualification", rule_ids=["TDA2024-71"])
+    _misdeal(table)  # the misdealt hand is over: his chips leave play now
+    [removed] = table.events("chips_removed")
+    assert removed["data"]["removed"] == 5000
+    assert table.session.table.occupied(1) is None
+    table.press("hand_start")  # the re-deal (R35-C): the same hand, without him
+    hand = table.hand
+    assert hand.hand_id == "t1-h00001-redeal1"
+    assert [s.seat for s in hand.seats] == [2, 3]
+    assert (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (3, None, 2)
+    assert sum(s.stack + s.committed for s in hand.seats) == 10000  # his 5000 stay out
+    table.deal({2: ("Qs", "Qd"), 3: ("Js", "Jd")})
+    while table.hand.phase is not Phase.COMPLETE:
+        table.press("fold")
+    assert table.session.table.occupied(1) is None
+    assert sum(s.stack for s in table.session.table.seats) == 10000
+
+
+def test_TDA24_71D_without_its_big_blind_the_misdealt_hand_is_not_redealt() -> None:
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=4)
+    table.press("hand_start")  # seat 1 small blind, seat 2 big blind
+    _misdeal(table)
+    table.command("penalty", seat=2, penalty="disqualification", rule_ids=["TDA2024-71"])
+    assert table.session.table.occupied(2) is None
+    table.press("hand_start")
+    hand = table.hand
+    assert 2 not in [s.seat for s in hand.seats]
+    assert hand.hand_id == "t1-h00002" and table.session.hand_number == 2
+    assert sum(s.stack + s.committed for s in hand.seats) == 15000
