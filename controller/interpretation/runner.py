@@ -181,7 +181,8 @@ class EventRun(EventRunBase):
         new, out = self.apply(self.state, action)
         if any(r.kind is RulingKind.REJECTED for r in out):
             return False
-        self.put(evolve(zone, held=bool(zone.motion)))
+        # Held words hold the chips that follow them too: they are the same action (R53-A).
+        self.put(evolve(zone, held=bool(zone.motion) or decl is not None))
         self.rulings.extend(out)
         self.state = new
         return True

@@ -6,8 +6,13 @@ declaration) disagreed with its owner and the table went wrong.
 
 from __future__ import annotations
 
+import pytest
+
+from pokertable.controller.inputs import RoomCommand
 from pokertable.controller.model import Phase, Street
+from pokertable.controller.public_state import table_state
 from tests.app.rules_table import RulesTable
+from tests.app.session_table import Table, _deal
 
 HOLES3 = {1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")}
 
@@ -74,3 +79,35 @@ def test_TDA24_71D_without_its_big_blind_the_misdealt_hand_is_not_redealt() -> N
     assert 2 not in [s.seat for s in hand.seats]
     assert hand.hand_id == "t1-h00002" and table.session.hand_number == 2
     assert sum(s.stack + s.committed for s in hand.seats) == 15000
+
+
+@pytest.mark.parametrize(
+    ("words", "chips", "options"),
+    [
+        ({"button": "check_call"}, (100,), "fold, call 500, raise to 1000..5000"),
+        ({"button": "bet_raise", "amount": 400}, (100, 100, 100), "call 500"),
+    ],
+    ids=["call_then_chips", "raise_then_chips"],
+)
+def test_TDA24_53A_words_then_chips_out_of_turn_go_back_when_the_action_changes(
+    words: dict[str, object], chips: tuple[int, ...], options: str
+) -> None:
+    table = Table()  # button 3: Ann posts 100, Bob 200; Cat is first to act
+    table.press("hand_start")
+    _deal(table)
+    table.push(1, 100)
+    table.push(2, 100, 100)
+    table(RoomCommand("dealer_button", "w1", {**words, "seat": 1}, table.ms()))  # Ann speaks
+    table.push(1, *chips)  # and puts the chips out, still out of turn
+    table.press("bet_raise", 600)  # Cat raises: the action to Ann changed
+    hand = table.session.hand
+    assert hand is not None and hand.action_on == 1 and hand.seat(1).bet == 100
+    state = table_state(table.session, table.t)
+    assert state["alerts"] == []  # no undercall for the floor: nothing of hers stands
+    zone = table.session.pending.zone(1)
+    assert zone.change == sum(chips) and not zone.motion and not zone.held  # chips go back
+    void = [r for e in table.events() for r in e["rulings"] if "does not bind" in r["text"]]
+    assert [r["rule_ids"] for r in void] == [["TDA2024-53A"]] and options in void[0]["text"]
+    table.press("bet_raise", 1200)  # all her options: she may re-raise
+    hand = table.session.hand
+    assert hand is not None and hand.seat(1).bet == 1200 and hand.action_on == 2
