@@ -570,7 +570,7 @@ class EventRun(EventRunBase):
                        "no_count")
             return
         self.pending = evolve(self.pending, quote=None)
-        verdict = judge_count_error(self.state, given)
+        verdict = judge_count_error(self.state, given, self.rules)
         ids = (self.rules.cite("pl_miscount"),)
         if verdict.code == "no_count_bet":
             self.alert(given.seat, "pl_miscount", verdict.text, verdict.code)

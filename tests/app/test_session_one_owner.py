@@ -111,3 +111,19 @@ def test_TDA24_53A_words_then_chips_out_of_turn_go_back_when_the_action_changes(
     table.press("bet_raise", 1200)  # all her options: she may re-raise
     hand = table.session.hand
     assert hand is not None and hand.seat(1).bet == 1200 and hand.action_on == 2
+
+
+def test_TDA24_36_published_substantial_action_is_the_irregularities_layers_reading() -> None:
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=4)
+    table.press("hand_start")
+    table.deal({1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd"), 4: ("Js", "Jd")})
+    rules = table.session.config.rules
+    published = []
+    for press in ("fold", "fold", "check_call"):  # UTG and the button fold, then a call
+        assert table.session.tracked is not None
+        state = table_state(table.session, table.t)
+        assert state["substantial_action"] == table.session.tracked.sa(rules)
+        published.append(state["substantial_action"])
+        table.press(press)
+    assert published == [False, False, False]  # two folds are not substantial (R36)
+    assert table_state(table.session, table.t)["substantial_action"] is True  # 2 + chips
