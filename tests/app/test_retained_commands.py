@@ -36,10 +36,12 @@ class Director:
 
     def __init__(self, port: int) -> None:
         self.replies: list[dict[str, Any]] = []
+        self.online = 0  # "online" statuses seen: the table has its command subscriptions
         self._lock = threading.Lock()
         subscribed = threading.Event()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="retain-director")
-        self.client.on_connect = lambda c, *a: c.subscribe(TOPICS.reply, 1)
+        self.client.on_connect = lambda c, *a: c.subscribe([(TOPICS.reply, 1),
+                                                             (TOPICS.status, 1)])
         self.client.on_subscribe = lambda *a: subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect("127.0.0.1", port)
@@ -47,8 +49,19 @@ class Director:
         assert subscribed.wait(10), "the director could not subscribe to replies"
 
     def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        body = json.loads(msg.payload)
         with self._lock:
-            self.replies.append(json.loads(msg.payload))
+            if msg.topic == TOPICS.status:
+                self.online += body["state"] == "online" and not msg.retain
+            else:
+                self.replies.append(body)
+
+    def start_table(self, runtime: TableRuntime) -> TableApp:
+        """Start ``runtime`` and wait until it says online: its commands are heard."""
+        before = self.online
+        app = runtime.start()
+        wait_for(lambda: self.online > before, "the table to say online")
+        return app
 
     def reply_to(self, request_id: str) -> dict[str, Any] | None:
         with self._lock:
@@ -63,7 +76,7 @@ class Director:
         self.client.disconnect()
 
 
-def _runtime(tmp_path: Path, port: int) -> TableRuntime:
+def _runtime(tmp_path: Path, port: int, **options: Any) -> TableRuntime:
     (tmp_path / "table.toml").write_text(
         "\n".join([
             "[table]", 'venue = "club"', 'id = "t1"',
@@ -75,7 +88,7 @@ def _runtime(tmp_path: Path, port: int) -> TableRuntime:
     )
     if not (tmp_path / "registry.sqlite3").exists():
         TagRegistry(tmp_path / "registry.sqlite3").close()
-    return TableRuntime(load_config(tmp_path / "table.toml"))
+    return TableRuntime(load_config(tmp_path / "table.toml"), **options)
 
 
 def _commands(app: TableApp) -> list[str]:
@@ -90,8 +103,7 @@ def test_a_retained_command_is_not_applied_again_by_a_new_journal(tmp_path: Path
     director = Director(broker.port)
     runtime = _runtime(tmp_path, broker.port)
     try:
-        app = runtime.start()
-        wait_for(lambda: runtime.bridge.connected, "the table to connect")
+        app = director.start_table(runtime)
         director.send("p1", "pause", retain=True)  # live: the table applies it once
         assert wait_for(lambda: director.reply_to("p1"), "the pause's reply")["ok"] is True
         assert app.session.paused and _commands(app) == ["p1"]
@@ -100,8 +112,7 @@ def test_a_retained_command_is_not_applied_again_by_a_new_journal(tmp_path: Path
         (tmp_path / "journal.jsonl").rename(tmp_path / "journal-day1.jsonl")  # a new event
         runtime = _runtime(tmp_path, broker.port)
         director.replies.clear()
-        app = runtime.start()  # the broker hands it the retained "pause" on subscribing
-        wait_for(lambda: runtime.bridge.connected, "the table to reconnect")
+        app = director.start_table(runtime)  # the broker hands it the retained "pause"
         director.send("s1", "hand_for_hand", enabled=False)  # a live command after it
         wait_for(lambda: director.reply_to("s1"), "the live command's reply")
         assert not app.session.paused  # the stale pause was not applied again
