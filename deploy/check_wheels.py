@@ -17,6 +17,7 @@ like the Pi); our own requirements' markers are evaluated here for each target.
 
 from __future__ import annotations
 
+import importlib
 import re
 import subprocess
 import sys
@@ -26,13 +27,19 @@ import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-try:
-    from packaging.markers import default_environment
-    from packaging.requirements import Requirement
-except ModuleNotFoundError:  # run before the venv exists: the copy pip carries
-    from pip._vendor.packaging.markers import default_environment  # type: ignore[no-redef]
-    from pip._vendor.packaging.requirements import Requirement  # type: ignore[no-redef]
+
+def _packaging(module: str) -> Any:
+    """``packaging.<module>``, or, before the venv exists, the copy pip carries."""
+    try:
+        return importlib.import_module(f"packaging.{module}")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"pip._vendor.packaging.{module}")
+
+
+Requirement = _packaging("requirements").Requirement
+default_environment = _packaging("markers").default_environment
 
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 INDEX = "https://pypi.org/simple"
@@ -73,7 +80,7 @@ class Target:
 
     def marker_environment(self) -> dict[str, str]:
         """What ``platform_machine``, ``python_version``... are on that Pi."""
-        environment = dict(default_environment())
+        environment = {str(key): str(value) for key, value in default_environment().items()}
         environment.update(
             platform_machine=self.machine, python_version=self.python,
             python_full_version=f"{self.python}.0", sys_platform="linux",
