@@ -297,10 +297,28 @@ def test_TDA24_62_chips_found_after_the_hand_the_floor_decides() -> None:
     alert = table.session.alerts[-1]
     assert alert.ruling.kind.value == "floor"
     assert alert.ruling.rule_ids == ("TDA2024-62", "TDA2024-49")
-    assert alert.ruling.options == ("to_winner", "player_keeps")
+    assert alert.ruling.options == ("to_winner", "out_of_play")
     assert _stacks(table) == {2: 23000, 3: 20000}  # nothing moves before the floor decides
     table.command("floor_decision", alert_id=alert.id, decision="to_winner")
     assert _stacks(table) == {2: 23500, 3: 20000}
+
+
+def test_TDA24_62_busted_loser_is_not_saved_by_chips_found_behind() -> None:
+    """R62: "If A loses, he or she is not saved by the chip(s)": the floor is never offered
+    to let a busted all-in player keep them (and be seated again)."""
+    for found_on_flop in (0, 500):  # found after the hand, or during it ruled not in action
+        table = _all_in_called("tda-2024", all_in_wins=False, found_on_flop=found_on_flop,
+                               decision="not_in_action" if found_on_flop else "")
+        if not found_on_flop:
+            table.command("chips_found", seat=1, amount=500)
+        alert = table.session.alerts[-1]
+        assert "player_keeps" not in alert.ruling.options
+        assert "to_winner" in alert.ruling.options  # the TD may award them to the winner
+        table.command("floor_decision", alert_id=alert.id, decision="player_keeps")
+        refused = table.replies()[-1]
+        assert not refused["ok"] and refused["field"] == "decision"  # not one of the options
+        table.command("floor_decision", alert_id=alert.id, decision="out_of_play")
+        assert _stacks(table) == {2: 23000, 3: 20000}  # he stays out; nobody gains
 
 
 def test_TDA24_62_winner_with_chips_found_floor_may_make_covering_callers_pay() -> None:
@@ -352,9 +370,9 @@ def test_TDA24_62_chips_found_during_the_hand_not_in_action_settled_when_it_ends
     lost = _all_in_called("tda-2024", all_in_wins=False, found_on_flop=500,
                           decision="not_in_action")
     alert = lost.session.alerts[-1]
-    assert alert.ruling.options == ("to_winner", "player_keeps")  # the TD may award it
-    lost.command("floor_decision", alert_id=alert.id, decision="player_keeps")
-    assert _stacks(lost) == {1: 500, 2: 23000, 3: 20000}
+    assert alert.ruling.options == ("to_winner", "out_of_play")  # the TD may award it
+    lost.command("floor_decision", alert_id=alert.id, decision="to_winner")
+    assert _stacks(lost) == {2: 23500, 3: 20000}  # not saved by it (R62)
 
 
 def test_ACE_62_chips_found_during_the_hand_go_to_the_covering_winner_when_it_ends() -> None:
@@ -590,3 +608,24 @@ def test_TDA24_51C_a_small_blinds_undercall_in_sequence_counts_his_blind_once() 
         ("alert", 1, ["TDA2024-51C"])]
     assert "undercalled while seat 4's undercall awaits the floor" in ann[0]["text"]
     assert table.hand.seat(1).bet == 100  # her chips wait for the floor
+
+
+def test_ACE_62_loser_not_covered_by_the_winner_is_not_saved_either() -> None:
+    """ACE R62 gives the chip to a winner who covered him; when the winner did not, the TD
+    decides, but a busted loser still may not keep it (R62 "not saved by the chip(s)")."""
+    from pokertable.controller.chips_found import rule_found_chips
+    from pokertable.controller.model import Award, HandState
+    from pokertable.controller.model import SeatState as Seat
+    from pokertable.controller.profiles import load_profile
+
+    hand = HandState(
+        hand_id="r62", variant=Variant.NLHE, level=Level(small_blind=50, big_blind=100),
+        button=2, small_blind_seat=2, big_blind_seat=1, phase=Phase.COMPLETE,
+        seats=(Seat(1, "A", 0, committed=3000, status=SeatStatus.ALL_IN),
+               Seat(2, "B", 6000, committed=3000, status=SeatStatus.ALL_IN)),
+        awards=(Award(0, 2, 6000),),
+    )
+    found = rule_found_chips(hand, 1, 500, load_profile("ace-league"))
+    assert found.options == ("to_winner", "out_of_play")
+    assert found.outcome("out_of_play", hand) == ()
+    assert found.outcome("to_winner", hand) == ((None, 2, 500),)
