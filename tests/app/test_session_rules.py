@@ -237,6 +237,47 @@ def test_TDA24_52A_underbet_corrected_after_the_round_closed_before_the_next_car
     assert table.hand.phase is Phase.DEALING
 
 
+def test_TDA24_52A_river_underbet_noticed_after_the_last_call_before_any_hand_is_tabled() -> None:
+    """R52-A: on the river the error is corrected until showdown starts, and showdown starts
+    when a hand is tabled, not when the river betting ends."""
+    table = _flop({1: 20000, 2: 20000, 3: 20000})
+    for burn, card in (("3s", "Jc"), ("4s", "2d")):
+        for _ in range(3):
+            table.press("check_call")
+        table.street(burn, card)
+    assert table.hand.street is Street.RIVER
+    table.command("short_bet_stands", seat=1, amount=100)  # an opening bet below the BB
+    table.press("check_call")
+    table.press("check_call")  # the last call: the river betting is over, nobody has tabled
+    assert table.hand.phase is Phase.SHOWDOWN
+    out = table.command("short_bet_noticed", seat=1)
+    fixed = next(r for r in table.rulings(out) if r["kind"] == "corrected")
+    assert fixed["rule_ids"][0] == "TDA2024-52A" and "for all bettors" in fixed["text"]
+    assert table.hand.pot_total == 600 + 3 * 200
+    assert [s.committed for s in table.hand.seats] == [400, 400, 400]
+    assert table.hand.phase is Phase.SHOWDOWN  # the replayed calls close the river again
+    # Both callers only said call (no chips read): they owe the corrected 200.
+    assert {s: table.session.pending.zone(s).owed for s in (2, 3)} == {2: 200, 3: 200}
+    table.press("confirm")
+    assert sum(a.amount for a in table.hand.awards) == 1200
+
+
+def test_TDA24_52A_river_underbet_noticed_after_a_hand_is_tabled_stands() -> None:
+    table = _flop({1: 20000, 2: 20000, 3: 20000})
+    for burn, card in (("3s", "Jc"), ("4s", "2d")):
+        for _ in range(3):
+            table.press("check_call")
+        table.street(burn, card)
+    table.command("short_bet_stands", seat=1, amount=100)
+    table.press("check_call")
+    table.press("check_call")
+    table.press("confirm")  # the hands are tabled: showdown has started (and ended)
+    table.command("short_bet_noticed", seat=1)
+    refused = table.replies()[-1]
+    assert not refused["ok"] and "is over" in refused["error"]  # the error stands
+    assert sum(a.amount for a in table.hand.awards) == 600 + 3 * 100
+
+
 # --- R52-B: pot counts and count errors from the live table --------------------------------
 
 
