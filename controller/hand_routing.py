@@ -499,6 +499,9 @@ def card_cleared(session: TableSession, cleared: CardCleared, out: list[Output])
     if hand.phase is Phase.COMPLETE:
         return session
     uid = cleared.uid or f"card:{cleared.card}"
+    if cleared.zone == "board":  # back in the stub: it may be dealt again (RP-5)
+        left = tuple(c for c in session.board_cards if c != cleared.card)
+        session = evolve(session, board_cards=left)
     event = ReaderCardGone(cleared.zone, cleared.card, uid, cleared.at_ms)
     return reader_step(session, event, out, cleared.at_ms, "card_removed")
 

@@ -670,3 +670,49 @@ def test_ACE_62_loser_not_covered_by_the_winner_is_not_saved_either() -> None:
     assert found.options == ("to_winner", "out_of_play")
     assert found.outcome("out_of_play", hand) == ()
     assert found.outcome("to_winner", hand) == ((None, 2, 500),)
+
+
+# --- RP-5: premature cards, per the profile's procedure ---------------------------------------
+
+
+def _premature_turn(profile: str) -> tuple[RulesTable, list[dict[str, object]]]:
+    """The turn is dealt (after its burn) while seat 2 and 3 still have to act on the flop."""
+    table = _flop({1: 5000, 2: 5000, 3: 5000}, profile)
+    table.press("check_call")  # seat 1 checks
+    table.card("burn", "3s")
+    premature = table.rulings(table.card("board", "Jc"))
+    table.cleared("board", "Jc")  # off the board: back to the stub (TDA) or aside (NZ)
+    table.press("check_call")
+    table.press("check_call")  # the flop round ends
+    table.collect()
+    return table, premature
+
+
+def test_NZ22_RP5B_premature_turn_set_aside_extra_burn_and_river_without_a_burn() -> None:
+    """Clubs NZ RP-5-B: "A premature turn card is put to the side. Another card is burned,
+    and the normal river card is used as the new turn card. After action on the turn, the
+    premature turn card is placed back in the stub, the stub is reshuffled, and a river card
+    is dealt without another burn." Applied, not flagged as an error."""
+    table, premature = _premature_turn("clubs-nz-2022")
+    (told,) = premature
+    assert told["rule_ids"][0] == "NZ2022-RP-5" and "put it to the side" in told["text"]
+    before = len(table.out)
+    table.card("burn", "4s")  # the extra burn of NZ RP-5-B
+    table.card("board", "2d")  # the new turn
+    assert table.hand.street is Street.TURN and table.hand.board[-1] == "2d"
+    for _ in range(3):
+        table.press("check_call")
+    table.collect()
+    table.card("board", "Jc")  # the set-aside card reshuffled into the stub: no burn
+    assert table.hand.street is Street.RIVER
+    said = table.rulings(tuple(table.out[before:]))
+    assert [r for r in said if r["kind"] in ("alert", "floor", "rejected")] == []
+    assert not [r for r in said if "NZ2022-38" in r["rule_ids"]]  # no extra or missing burn
+    assert table.hand.board == ("9h", "8d", "7c", "2d", "Jc")
+
+
+def test_TDA24_RP5B_premature_turn_a_second_turn_burn_is_still_an_error() -> None:
+    table, premature = _premature_turn("tda-2024")
+    assert "without another burn" in premature[0]["text"]
+    out = table.card("burn", "4s")
+    assert any("TDA2024-38" in r["rule_ids"] for r in table.rulings(out))
