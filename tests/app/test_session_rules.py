@@ -716,3 +716,43 @@ def test_TDA24_RP5B_premature_turn_a_second_turn_burn_is_still_an_error() -> Non
     assert "without another burn" in premature[0]["text"]
     out = table.card("burn", "4s")
     assert any("TDA2024-38" in r["rule_ids"] for r in table.rulings(out))
+
+
+# --- R21: pots awarded at the live table ------------------------------------------------------
+
+
+def test_TDA24_21_all_in_hand_mucked_at_the_table_leaves_one_pot_to_split() -> None:
+    """The worked hand of tests/engine/test_pot_award_R21.py played at the table: seat 3 is
+    all in for 4, seat 1's small blind and seat 5's folded 3 are dead money; at the showdown
+    seat 3's cards go to the muck, seats 2 and 4 table the same two pair. The main pot (17)
+    and the side pot (17) are one pot of 34 for the same two live hands: 17 each, where two
+    pots split on their own would give seat 2 both odd chips (18 and 16)."""
+    table = RulesTable({1: 100, 2: 100, 3: 4, 4: 100, 5: 100}, button=5,
+                       level=Level(small_blind=1, big_blind=2))
+    table.press("hand_start")
+    table.deal({1: ("9c", "8c"), 2: ("As", "3c"), 3: ("5s", "6s"), 4: ("Ad", "4c"),
+                5: ("Tc", "Td")})
+    table.press("all_in")  # seat 3 all in for 4
+    table.press("check_call")  # seat 4
+    table.press("check_call")  # seat 5
+    table.press("fold")  # seat 1: his small blind is dead money
+    table.press("check_call")  # seat 2
+    table.street("2c", "Ah", "Kh", "7c")
+    table.press("bet_raise", 3)  # seat 2
+    table.press("check_call")  # seat 4
+    table.press("check_call")  # seat 5
+    table.street("3c", "7d")
+    table.press("bet_raise", 4)  # seat 2
+    table.press("check_call")  # seat 4
+    table.press("fold")  # seat 5: his flop call is dead money in the side pot
+    table.street("4h", "2s")
+    table.press("check_call")
+    table.press("check_call")
+    assert table.hand.phase is Phase.SHOWDOWN
+    table.card("muck", "5s")  # seat 3 mucks
+    table.card("muck", "6s")
+    assert table.hand.seat(3).mucked
+    table.press("confirm")  # seats 2 and 4 table
+    assert table.hand.phase is Phase.COMPLETE
+    assert [(p.amount, p.eligible) for p in table.hand.pots] == [(34, (2, 4))]
+    assert _stacks(table) == {1: 99, 2: 106, 4: 106, 5: 93}
