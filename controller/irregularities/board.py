@@ -209,14 +209,14 @@ def board_card(t: TrackedHand, card: str, rules: RuleProfile, at_ms: int = 0) ->
         ]
     if hand.phase is Phase.DEALING:
         if t.board.premature:
+            step = procedure(rules.premature_cards_procedure, _next_street(hand) or Street.RIVER)
             return t, [
                 alert(
                     rules,
                     ("premature_cards",),
                     "premature_still_out",
                     f"premature card(s) {' '.join(t.board.premature)} are still on the "
-                    f"board: return them to the stub and reshuffle before dealing "
-                    f"(RP-5); {card} is not dealt yet",
+                    f"board: {step.still_out}; {card} is not dealt yet",
                 )
             ]
         return _deal_street(t, card, on_board, rules, at_ms)

@@ -37,6 +37,7 @@ class PrematureProcedure:
     letter: str  # RP-5 paragraph
     now: str  # the dealer's instruction when the premature card is read
     returned: str  # once the card is off the board
+    still_out: str  # the next street is due and the premature card is still on the board
     burns_redealt: int = 1  # burns the re-dealt street has in all (the premature burn counts)
     burns_after: int = 1  # burns of the street after it
 
@@ -50,6 +51,7 @@ def _reshuffle(street: Street, letter: str) -> PrematureProcedure:
         f"{name} without another burn (RP-5-{letter}, R39-D).",
         "premature card(s) back in the stub: reshuffle the stub face down; deal the street "
         "without another burn once the betting round ends (RP-5)",
+        "return them to the stub and reshuffle before dealing (RP-5)",
     )
 
 
@@ -67,6 +69,7 @@ _NZ_TURN = PrematureProcedure(
     "premature turn set aside: when the flop round ends burn another card and deal the "
     "turn; after the turn round reshuffle it into the stub and deal the river without a "
     "burn (RP-5-B)",
+    "put it to the side, burn another card and deal the turn (RP-5-B)",
     burns_redealt=2,
     burns_after=0,
 )

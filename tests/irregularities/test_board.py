@@ -213,6 +213,20 @@ def test_NZ22_RP5B_premature_turn_set_aside_with_an_extra_burn() -> None:
     assert table.t.hand.street is Street.RIVER
 
 
+def test_NZ22_RP5B_premature_turn_left_on_the_board_is_put_aside_not_reshuffled() -> None:
+    from pokertable.controller.profiles import load_profile
+
+    table = Table(setup(SIX, button=6, sb=1, bb=2), rules=load_profile("clubs-nz-2022"))
+    to_flop(table)
+    table.street(3)
+    table.act(1, "check")
+    table.burn()
+    table.card("board", table.next_card())  # premature turn, left on the board
+    table.acts((2, "check"), (3, "check"))
+    out = table.card("board", table.next_card())
+    assert "put it to the side" in find(out, "premature_still_out").text
+
+
 def test_TDA24_RP5_D3_premature_river() -> None:
     table = six_handed()
     to_flop(table)
