@@ -39,6 +39,13 @@ class InboundCommand:
     payload: dict[str, Any]
     topic: str
 
+    @property
+    def sender(self) -> str | None:
+        """The broker login that sent a table command: its topic is ``.../cmd/<login>``,
+        which the ACL lets only that login publish (``None`` for the venue clock)."""
+        _, _, login = self.topic.partition("/cmd/")
+        return login or None
+
 
 @dataclass(frozen=True, slots=True)
 class RejectedCommand:

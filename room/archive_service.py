@@ -49,10 +49,8 @@ class ArchiveService:
     def __init__(
         self, *, host: str, port: int, venue: str, login: tuple[str, str], store: HandStore
     ) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
         from pokertable.mqtt.topics import ROOT, check_name
+        from pokertable.room.service_client import ServiceClient
 
         self.venue = check_name("venue", venue)
         self.base = f"{ROOT}/{venue}"
@@ -62,17 +60,11 @@ class ArchiveService:
         self.subscribed = threading.Event()
         self.stored = threading.Condition()  # notified after each hand is stored
         # A persistent session: while the archive restarts, the broker keeps its QoS 1
-        # messages (mosquitto.conf max_queued_messages), so no hand is missed.
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"pokertable-archive-{venue}",
-            clean_session=False,
-        )
-        self.client.username_pw_set(*login)
+        # messages (mosquitto.conf max_queued_messages), so no hand is missed. Its client id
+        # is derived from its password: stable across restarts, unknowable to other logins.
+        self.client = ServiceClient(f"archive-{venue}", venue, login, persistent=True)
         self.client.suppress_exceptions = True
-        self.client.on_connect = lambda c, *_: c.subscribe(
-            [(f"{self.base}/+/events", 1), (f"{self.base}/+/secure/hole_cards/+", 1)]
-        )
+        self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)
@@ -81,8 +73,15 @@ class ArchiveService:
         self.client.loop_start()
 
     def stop(self) -> None:
-        self.client.disconnect()
+        self.client.say_offline_and_disconnect()
         self.client.loop_stop()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
+                    ) -> None:
+        client.subscribe(
+            [(f"{self.base}/+/events", 1), (f"{self.base}/+/secure/hole_cards/+", 1)]
+        )
+        self.client.say_online()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         parts = message.topic.split("/")

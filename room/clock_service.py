@@ -49,10 +49,8 @@ class ClockService:
                  login: tuple[str, str], export_dir: Path | None = None,
                  hand_for_hand: HandForHand | None = None,
                  finishes: Finishes | None = None) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
         from pokertable.mqtt.topics import ROOT, check_name
+        from pokertable.room.service_client import ServiceClient
 
         self.venue = check_name("venue", venue)
         self.base = f"{ROOT}/{venue}"
@@ -71,11 +69,9 @@ class ClockService:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self.subscribed = threading.Event()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=login[0])
-        self.client.username_pw_set(*login)
-        self.client.on_connect = lambda c, *_: c.subscribe(
-            [(f"{self.base}/+/state", 1), (f"{self.base}/+/status", 1),
-             (f"{self.base}/clock/control", 1)])
+        self.login = login[0]
+        self.client = ServiceClient("clock", venue, login)
+        self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)
@@ -89,8 +85,14 @@ class ClockService:
         self._stop.set()
         self._wake.set()
         self._thread.join(timeout=5)
-        self.client.disconnect()
+        self.client.say_offline_and_disconnect()
         self.client.loop_stop()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
+                    ) -> None:
+        client.subscribe([(f"{self.base}/+/state", 1), (f"{self.base}/+/status", 1),
+                          (f"{self.base}/clock/control", 1)])
+        self.client.say_online()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         payload = message_object(message, LOG, "clock")
@@ -223,10 +225,10 @@ class ClockService:
 
     def _command(self, table: str, command: str, why: str) -> None:
         """A command to one table (R29's ``clock_expired``, RP-8-F's ``resume_runout``), on
-        the director's topic."""
+        the clock's own command topic (the only ones a table takes from the clock)."""
         payload = {"command": command, "request_id": f"clock-{time.time_ns():x}",
                    "note": f"by the tournament clock: {why}"}
-        self.client.publish(f"{self.base}/{table}/cmd/director", json.dumps(payload), qos=1)
+        self.client.publish(f"{self.base}/{table}/cmd/{self.login}", json.dumps(payload), qos=1)
 
     def _tell(self, command: str, level: dict[str, Any] | None, **fields: Any) -> None:
         payload: dict[str, Any] = {"command": command,
@@ -239,8 +241,8 @@ class ClockService:
 DESCRIPTION = (
     "Run the tournament clock for a venue from a blind structure file: levels and breaks "
     "to every table, the time left for the clock display page (docs/clock.md). The "
-    "password comes from POKERTABLE_CLOCK_PASSWORD; the page's login password from "
-    "POKERTABLE_PAGE_PASSWORD.")
+    "password comes from POKERTABLE_CLOCK_PASSWORD; the display page needs none (it reads "
+    "the clock anonymously from the broker's WebSocket listener).")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -253,8 +255,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--user", default="clock", help="the clock's broker login")
     parser.add_argument("--ws-url", default="ws://127.0.0.1:9001",
                         help="the broker's WebSockets URL as the display's browser reaches it")
-    parser.add_argument("--page-user", default="overlay",
-                        help="read-only login the display page uses")
     parser.add_argument("--export-dir", type=Path,
                         help="write chip counts (CSV and JSON) here at every break and on "
                         "the director's export control")
@@ -288,8 +288,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, StructureError, ValueError) as error:
         print(f"pokertable clock: {args.structure}: {error}", file=sys.stderr)
         return 78
-    pages = display(args.venue, args.ws_url, args.page_user,
-                    os.environ.get("POKERTABLE_PAGE_PASSWORD", ""), args.http_port)
+    pages = display(args.venue, args.ws_url, args.http_port)
     service.start()
     pages.start()
     print(f"clock display: {pages.url}", flush=True)
@@ -304,11 +303,11 @@ def hand_for_hand(profile: str, minutes: int) -> HandForHand:
     return HandForHand(load_profile(profile).hand_for_hand_clock, minutes)
 
 
-def display(venue: str, ws_url: str, username: str, password: str,
-            http_port: int = 0) -> PageServer:
-    """The big clock display's page server (not started)."""
-    return PageServer(ROOM_DIR, {"venue": venue, "ws_url": ws_url, "username": username,
-                                 "password": password}, http_port, page="clock_display/")
+def display(venue: str, ws_url: str, http_port: int = 0) -> PageServer:
+    """The big clock display's page server (not started). Its ``config.json`` holds no
+    login: the page reads the clock anonymously, which the broker allows for that alone."""
+    return PageServer(ROOM_DIR, {"venue": venue, "ws_url": ws_url}, http_port,
+                      page="clock_display/")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -48,7 +48,7 @@ def floor_pages(host: str, port: int, ws_url: str, venue: str = "demo") -> Itera
         host=host, port=port, venue=venue, structure_text=DEMO_STRUCTURE, login=("clock", "")
     )
     floor = console(venue, ws_url)
-    clock = display(venue, ws_url, "overlay", "")
+    clock = display(venue, ws_url)
     with contextlib.ExitStack() as stack:
         service.start()
         stack.callback(service.stop)

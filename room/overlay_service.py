@@ -43,19 +43,16 @@ class OverlayService:
     def __init__(self, *, host: str, port: int, venue: str, table: str, delay_s: float,
                  relay_login: tuple[str, str], page_config: dict[str, Any],
                  http_port: int = 0, heartbeat_s: float = 2.0) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
         from pokertable.mqtt.topics import TableTopics
         from pokertable.room.broadcast import BroadcastLane
+        from pokertable.room.service_client import ServiceClient
 
         self.topics = TableTopics(venue, table)
         self.lane = BroadcastLane(delay_s)
         self.heartbeat_s = heartbeat_s
         self._inbox: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue()
         self._subscribed = threading.Event()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=relay_login[0])
-        self.client.username_pw_set(*relay_login)
+        self.client = ServiceClient(f"relay-{table}", venue, relay_login)
         self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *_: self._subscribed.set()
         self.client.on_message = self._on_message
@@ -79,7 +76,7 @@ class OverlayService:
         self._inbox.put(None)
         self._worker.join(timeout=5)
         self.pages.stop()
-        self.client.disconnect()
+        self.client.say_offline_and_disconnect()
         self.client.loop_stop()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
@@ -87,6 +84,7 @@ class OverlayService:
         base = self.topics.base
         client.subscribe([(f"{base}/state", 1), (f"{base}/events", 1), (f"{base}/status", 1),
                           (f"{base}/secure/hole_cards/+", 1)])
+        self.client.say_online()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         """Never lets a bad payload kill paho's thread: it is logged and dropped."""

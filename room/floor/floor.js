@@ -25,7 +25,9 @@ function send(table, command) {
   const requestId = `floor-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const payload = { ...command, request_id: requestId, note: `by ${login} (floor console)` };
   pending.set(requestId, { table, what: command.command });
-  client.publish(topic(table, "cmd/director"), JSON.stringify(payload), { qos: 1 });
+  // cmd/<login>: the broker lets a login publish only under its own name, so the table
+  // records who decided from the topic, whatever the note says
+  client.publish(topic(table, `cmd/${login}`), JSON.stringify(payload), { qos: 1 });
   return requestId;
 }
 
@@ -293,9 +295,18 @@ function tellTables(command) {
 function connect(username, password) {
   const error = document.getElementById("login-error");
   error.textContent = "";
-  client = mqtt.connect(config.ws_url, { username, password, clientId: username,
-    reconnectPeriod: 0, connectTimeout: 10000 });
+  // a random suffix: two tablets on one login must not take each other's session over
+  const clientId = `floor-${username.replace(/[^A-Za-z0-9_-]/g, "_")}-` +
+    Math.random().toString(36).slice(2, 10);
+  client = mqtt.connect(config.ws_url, { username, password, clientId,
+    reconnectPeriod: 2000, connectTimeout: 10000 });
+  const offline = document.getElementById("offline");
+  const lost = () => { if (login) offline.hidden = false; };
+  client.on("offline", lost);
+  client.on("close", lost);
   client.on("connect", () => {
+    offline.hidden = true;
+    if (login) return; // a reconnect: mqtt.js subscribes again by itself
     login = username;
     document.getElementById("login").hidden = true;
     document.getElementById("room").hidden = false;
@@ -306,6 +317,7 @@ function connect(username, password) {
     client.subscribe(`pokertable/v1/${config.venue}/clock/status`, { qos: 1 });
   });
   client.on("error", (err) => {
+    if (login) return; // signed in: the banner says offline and the page keeps trying
     error.textContent = `sign-in refused: ${err.message}`;
     client.end(true);
   });

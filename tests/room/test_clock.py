@@ -98,8 +98,7 @@ def test_the_clock_drives_the_table_and_the_display(
                            export_dir=exports)
     service.start()
     assert service.subscribed.wait(60), "the clock could not subscribe"
-    pages = display("club", f"ws://127.0.0.1:{rig.broker.ws_port}", "overlay",
-                    USERS["overlay"])
+    pages = display("club", f"ws://127.0.0.1:{rig.broker.ws_port}")
     pages.start()
     try:
         page = browser.new_page(viewport={"width": 1280, "height": 720})
