@@ -30,8 +30,8 @@ from pokertable.room.finishing import Finishes, players_left
 from pokertable.room.hand_for_hand import HandForHand
 from pokertable.room.inbound import message_object
 from pokertable.room.player_clocks import PlayerClocks
-from pokertable.room.serving import broker_address, run_until_interrupted
-from pokertable.room.web import ROOM_DIR, PageServer
+from pokertable.room.serving import add_bind_argument, broker_address, run_until_interrupted
+from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer
 
 LOG = logging.getLogger(__name__)
 CONTROLS = ("pause", "resume", "add_seconds", "next_step", "entries", "export", "hand_for_hand",
@@ -264,6 +264,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="minutes taken off the clock per hand-for-hand hand (RP-8-C: 2)")
     parser.add_argument("--http-port", type=int, default=8082,
                         help="port of the display page (default 8082; 0 picks a free one)")
+    add_bind_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -288,7 +289,12 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, StructureError, ValueError) as error:
         print(f"pokertable clock: {args.structure}: {error}", file=sys.stderr)
         return 78
-    pages = display(args.venue, args.ws_url, args.http_port)
+    try:
+        pages = display(args.venue, args.ws_url, args.http_port, args.bind)
+    except OSError as error:
+        print(f"pokertable clock: --bind {args.bind} --http-port {args.http_port}: {error}",
+              file=sys.stderr)
+        return 69
     service.start()
     pages.start()
     print(f"clock display: {pages.url}", flush=True)
@@ -303,11 +309,11 @@ def hand_for_hand(profile: str, minutes: int) -> HandForHand:
     return HandForHand(load_profile(profile).hand_for_hand_clock, minutes)
 
 
-def display(venue: str, ws_url: str, http_port: int = 0) -> PageServer:
+def display(venue: str, ws_url: str, http_port: int = 0, bind: str = LOOPBACK) -> PageServer:
     """The big clock display's page server (not started). Its ``config.json`` holds no
     login: the page reads the clock anonymously, which the broker allows for that alone."""
     return PageServer(ROOM_DIR, {"venue": venue, "ws_url": ws_url}, http_port,
-                      page="clock_display/")
+                      page="clock_display/", bind=bind)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from pokertable.room.inbound import message_object
-from pokertable.room.serving import broker_address, run_until_interrupted
-from pokertable.room.web import ROOM_DIR, PageServer
+from pokertable.room.serving import add_bind_argument, broker_address, run_until_interrupted
+from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer
 
 PAGE_DIR = ROOM_DIR / "overlay"
 LOG = logging.getLogger(__name__)
@@ -42,7 +42,8 @@ class OverlayService:
 
     def __init__(self, *, host: str, port: int, venue: str, table: str, delay_s: float,
                  relay_login: tuple[str, str], page_config: dict[str, Any],
-                 http_port: int = 0, heartbeat_s: float = 2.0) -> None:
+                 http_port: int = 0, heartbeat_s: float = 2.0,
+                 http_bind: str = LOOPBACK) -> None:
         from pokertable.mqtt.topics import TableTopics
         from pokertable.room.broadcast import BroadcastLane
         from pokertable.room.service_client import ServiceClient
@@ -57,7 +58,8 @@ class OverlayService:
         self.client.on_subscribe = lambda *_: self._subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)
-        self.pages = PageServer(PAGE_DIR, {**page_config, "base": self.topics.base}, http_port)
+        self.pages = PageServer(PAGE_DIR, {**page_config, "base": self.topics.base}, http_port,
+                                bind=http_bind)
         self._worker = threading.Thread(target=self._run, name="broadcast-lane", daemon=True)
 
     @property
@@ -161,6 +163,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="broadcast delay in seconds for the whole feed (default 1800)")
     parser.add_argument("--http-port", type=int, default=8080,
                         help="port of the page (default 8080; 0 picks a free one)")
+    add_bind_argument(parser)
     parser.add_argument("--layout", type=Path, help="JSON file: seats, colours, logo, "
                         "stale_after_s (see docs/overlay.md)")
     parser.add_argument("--relay-user", default="broadcaster",
@@ -185,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
             "layout": load_layout(args.layout)}
     service = OverlayService(
         host=host, port=port, venue=args.venue, table=args.table,
-        delay_s=args.delay, page_config=page, http_port=args.http_port,
+        delay_s=args.delay, page_config=page, http_port=args.http_port, http_bind=args.bind,
         relay_login=(args.relay_user, os.environ.get("POKERTABLE_RELAY_PASSWORD", "")))
     service.start()
     print(f"overlay page: {service.url} (broadcast delay {args.delay:g} s)", flush=True)
