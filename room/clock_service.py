@@ -70,6 +70,8 @@ class ClockService:
         self._stop = threading.Event()
         self.subscribed = threading.Event()
         self.login = login[0]
+        self._level_requests: dict[str, int] = {}  # request id -> the level it announced
+        self.refused: dict[str, dict[str, Any]] = {}  # table -> the level it refused, why
         self.client = ServiceClient("clock", venue, login)
         self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *_: self.subscribed.set()
@@ -91,7 +93,7 @@ class ClockService:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
                     ) -> None:
         client.subscribe([(f"{self.base}/+/state", 1), (f"{self.base}/+/status", 1),
-                          (f"{self.base}/clock/control", 1)])
+                          (f"{self.base}/+/reply", 1), (f"{self.base}/clock/control", 1)])
         self.client.say_online()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
@@ -100,6 +102,8 @@ class ClockService:
             return
         if message.topic.endswith("/clock/control"):
             self._control(payload)
+        elif message.topic.endswith("/reply"):
+            self._reply(message.topic.split("/")[-2], payload)
         elif message.topic.endswith("/status"):
             table = message.topic.split("/")[-2]
             with self._lock:
@@ -116,6 +120,21 @@ class ClockService:
                     hand_for_hand=self.h4h.hands if self.h4h.on else None)
                 self.player_clocks = self.player_clocks.seen(table, payload, _now_ms())
         self._wake.set()
+
+    def _reply(self, table: str, payload: dict[str, Any]) -> None:
+        """A table's answer to a level: a refusal stays on the display until that table
+        accepts a level."""
+        with self._lock:
+            number = self._level_requests.get(str(payload.get("request_id")))
+            if number is None:
+                return
+            if payload.get("ok") is True:
+                self.refused.pop(table, None)
+            else:
+                self.refused[table] = {"table": table, "level": number,
+                                       "error": str(payload.get("error"))[:200]}
+                LOG.error("table %s refused level %s: %s", table, number,
+                          payload.get("error"))
 
     def _control(self, payload: dict[str, Any]) -> None:
         command, now = payload.get("command"), _now_ms()
@@ -215,6 +234,8 @@ class ClockService:
             status["hand_for_hand"] = ({"hands": h4h.hands, "waiting_for": waiting}
                                        if h4h.on else None)
             status["player_clocks"] = countdown
+            with self._lock:
+                status["refused"] = [self.refused[t] for t in sorted(self.refused)]
             self.client.publish(f"{self.base}/clock/status", json.dumps(status), qos=1,
                                 retain=True)
             wait_ms = 1000 - now % 1000
@@ -235,6 +256,8 @@ class ClockService:
                                    "request_id": f"clock-{time.time_ns():x}", **fields}
         if level is not None:
             payload["level"] = level
+            with self._lock:
+                self._level_requests[payload["request_id"]] = level["number"]
         self.client.publish(f"{self.base}/clock", json.dumps(payload), qos=1)
 
 
