@@ -214,6 +214,68 @@ class TournamentClock:
                 changes.append(Change("level", clock.current))
         return clock, changes
 
+    def go_to(self, index: int, now_ms: int) -> tuple[TournamentClock, list[Change]]:
+        """The director moves the clock to step ``index`` (go to a level, back one step):
+        that step starts now with its whole time (a stopped clock stays stopped), and the
+        tables are told as when the clock reaches it by itself.
+
+        >>> clock = TournamentClock.start(parse_structure(
+        ...     "[[step]]\\nsmall_blind=1\\nbig_blind=2\\nminutes=5\\n"
+        ...     "[[step]]\\nsmall_blind=2\\nbig_blind=4\\nminutes=5"), now_ms=0)
+        >>> clock, changes = clock.go_to(1, now_ms=1_000)
+        >>> clock.current.name, clock.remaining_ms(1_000), [c.kind for c in changes]
+        ('Level 2', 300000, ['level'])
+        """
+        if not 0 <= index < len(self.structure):
+            raise ValueError(f"step {index + 1} is not in the structure "
+                             f"(1 to {len(self.structure)})")
+        ended = self.current
+        clock = replace(self, index=index, step_started_ms=now_ms,
+                        paused_at_ms=None if self.paused_at_ms is None else now_ms)
+        changes = [Change("break_end", ended)] if ended.is_break and index != self.index else []
+        if clock.current.is_break:
+            changes.append(Change("break_start", clock.current))
+        else:
+            changes.append(Change("level", clock.current))
+        return clock, changes
+
+    def level_index(self, number: int) -> int:
+        """The step index of level ``number``; ValueError when there is none."""
+        for index, step in enumerate(self.structure):
+            if step.level_number == number:
+                return index
+        raise ValueError(f"the structure has no level {number}")
+
+    def saved(self, wall_offset_ms: int) -> dict[str, Any]:
+        """What survives a restart, on the wall clock (``wall_offset_ms``: wall minus this
+        clock's milliseconds), so the time the process was down counts as played."""
+        return {"index": self.index,
+                "step_started_wall_ms": self.step_started_ms + wall_offset_ms,
+                "paused_at_wall_ms": (None if self.paused_at_ms is None
+                                      else self.paused_at_ms + wall_offset_ms)}
+
+    @classmethod
+    def restored(cls, structure: tuple[Step, ...], saved: dict[str, Any],
+                 wall_offset_ms: int) -> TournamentClock:
+        """The clock ``saved`` wrote, on this process's clock; ValueError when it does not
+        fit the structure.
+
+        >>> structure = parse_structure("[[step]]\\nsmall_blind=1\\nbig_blind=2\\nminutes=5")
+        >>> before = TournamentClock.start(structure, now_ms=1_000).pause(61_000)
+        >>> after = TournamentClock.restored(structure, before.saved(10_000), -50_000)
+        >>> after.remaining_ms(now_ms=999_999), after.paused_at_ms is not None
+        (240000, True)
+        """
+        index = saved.get("index")
+        started = saved.get("step_started_wall_ms")
+        paused = saved.get("paused_at_wall_ms")
+        if not (isinstance(index, int) and 0 <= index < len(structure)
+                and isinstance(started, int) and (paused is None or isinstance(paused, int))):
+            raise ValueError(f"saved clock {saved!r} does not fit the structure "
+                             f"({len(structure)} steps)")
+        return cls(structure, index, started - wall_offset_ms,
+                   None if paused is None else paused - wall_offset_ms)
+
     def display(self, now_ms: int, players_left: int | None = None,
                 chips_in_play: int | None = None) -> dict[str, Any]:
         """What the big clock shows (published retained on ``<venue>/clock/status``)."""

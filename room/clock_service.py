@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pokertable.room.chipcounts import Entries, as_csv, leaderboard
-from pokertable.room.clock import StructureError, TournamentClock, parse_structure
+from pokertable.room.clock import Change, StructureError, TournamentClock, parse_structure
 from pokertable.room.finishing import Finishes, players_left
 from pokertable.room.hand_for_hand import HandForHand
 from pokertable.room.inbound import message_object
@@ -34,12 +34,36 @@ from pokertable.room.serving import add_bind_argument, broker_address, run_until
 from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer
 
 LOG = logging.getLogger(__name__)
-CONTROLS = ("pause", "resume", "add_seconds", "next_step", "entries", "export", "hand_for_hand",
-            "deal_next")
+CONTROLS = ("pause", "resume", "add_seconds", "next_step", "previous_step", "go_to_level",
+            "entries", "export", "hand_for_hand", "deal_next")
 
 
 def _now_ms() -> int:
     return time.monotonic_ns() // 1_000_000
+
+
+def load_saved_clock(path: Path) -> dict[str, Any]:
+    """The clock's saved state; a ValueError naming the file when it is not one."""
+    try:
+        saved = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"clock state {path}: {error} (move it aside to start afresh)"
+                         ) from None
+    if not isinstance(saved, dict):
+        raise ValueError(f"clock state {path}: not a JSON object (move it aside to start "
+                         "afresh)")
+    return saved
+
+
+def save_clock(path: Path, saved: dict[str, Any]) -> None:
+    """Write, flush to disk, then rename over the old file: a kill leaves one or the
+    other."""
+    partial = path.with_name(path.name + ".tmp")
+    with partial.open("w", encoding="utf-8") as out:
+        json.dump(saved, out)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(partial, path)
 
 
 class ClockService:
@@ -48,13 +72,27 @@ class ClockService:
     def __init__(self, *, host: str, port: int, venue: str, structure_text: str,
                  login: tuple[str, str], export_dir: Path | None = None,
                  hand_for_hand: HandForHand | None = None,
-                 finishes: Finishes | None = None) -> None:
+                 finishes: Finishes | None = None, state_file: Path | None = None) -> None:
         from pokertable.mqtt.topics import ROOT, check_name
         from pokertable.room.service_client import ServiceClient
 
         self.venue = check_name("venue", venue)
         self.base = f"{ROOT}/{venue}"
-        self.clock = TournamentClock.start(parse_structure(structure_text), _now_ms())
+        structure = parse_structure(structure_text)
+        self.clock = TournamentClock.start(structure, _now_ms())
+        # The clock's state survives a restart (kill -9, a reboot): saved on the wall clock
+        # at every change, resumed with the time the process was down counted as played.
+        self.state_file = state_file
+        self._wall_offset_ms = time.time_ns() // 1_000_000 - _now_ms()
+        self._told_index: int | None = None  # the step last announced to the tables
+        self._saved: dict[str, Any] | None = None
+        self._pending: list[Change] = []  # the director's moves, to announce (locked)
+        if state_file is not None and state_file.exists():
+            saved = load_saved_clock(state_file)
+            self.clock = TournamentClock.restored(structure, saved, self._wall_offset_ms)
+            told = saved.get("told_index")
+            self._told_index = told if isinstance(told, int) else None
+            self._saved = saved
         self._states: dict[str, dict[str, Any]] = {}
         self._offline: set[str] = set()  # tables whose status is not online (not waited for)
         self.h4h = hand_for_hand or HandForHand()
@@ -147,6 +185,17 @@ class ClockService:
                 self.clock = self.clock.add_time(payload["seconds"] * 1000)
             elif command == "next_step":
                 self.clock = self.clock.add_time(-self.clock.remaining_ms(now))
+            elif command == "previous_step" and self.clock.index > 0:
+                self.clock, changes = self.clock.go_to(self.clock.index - 1, now)
+                self._pending.extend(changes)
+            elif command == "go_to_level" and isinstance(payload.get("level"), int):
+                try:
+                    self.clock, changes = self.clock.go_to(
+                        self.clock.level_index(payload["level"]), now)
+                except ValueError as error:
+                    LOG.warning("clock: go_to_level: %s", error)
+                else:
+                    self._pending.extend(changes)
             elif command == "entries":
                 counts = {k: payload.get(k, 0) for k in ("players", "re_entries",
                                                         "starting_stack", "add_on_chips")}
@@ -186,7 +235,9 @@ class ClockService:
             LOG.error("clock: could not export chip counts to %s: %s", self.export_dir, error)
 
     def _run(self) -> None:
-        self._tell("level", self.clock.current.level_payload())
+        if self._told_index != self.clock.index:  # a resumed clock already told the tables
+            self._announce([Change("break_start" if self.clock.current.is_break else "level",
+                                   self.clock.current)], self.clock.index)
         while not self._stop.is_set():
             now = _now_ms()
             with self._lock:
@@ -194,6 +245,8 @@ class ClockService:
                 self.h4h, self.clock, release = self.h4h.step(playing, self.clock, now)
                 self.h4h, runouts = self.h4h.release_runouts(playing)  # RP-8-F
                 self.clock, changes = self.clock.advance(now)
+                changes, self._pending = [*self._pending, *changes], []
+                reached = self.clock.index
                 clock, h4h, told = self.clock, self.h4h, self._told
                 waiting = h4h.waiting_for(playing) if h4h.on else []
                 self._told = []
@@ -204,17 +257,8 @@ class ClockService:
             for command, fields in told:
                 self._tell(command, None, **fields)
             board = self._board()
-            for change in changes:
-                if change.kind == "level":
-                    self._tell("level", change.step.level_payload())
-                elif change.kind == "break_start":
-                    self._tell("break_start", None, minutes=change.step.minutes,
-                               color_up=bool(change.step.color_up))
-                    self._export_asked = True  # chip counts at every break
-                else:
-                    self._tell("break_end", None)
-                    if change.step.color_up:  # R24: these chips left play at the break
-                        self._tell("color_up", None, removed=list(change.step.color_up))
+            self._announce(changes, reached)
+            self._save()
             if release:  # RP-8: every table is between hands; the next starts everywhere
                 self._tell("deal_next", None)
             for table, seat in expired:  # R29: the player's time is up
@@ -243,6 +287,39 @@ class ClockService:
                 wait_ms = max(10, min(wait_ms, next_due - now))
             self._wake.wait(timeout=wait_ms / 1000)
             self._wake.clear()
+
+    def _announce(self, changes: list[Change], reached: int) -> None:
+        """Tell every table the steps the clock reached (levels from their next hand)."""
+        for change in changes:
+            if change.kind == "level":
+                self._tell("level", change.step.level_payload())
+            elif change.kind == "break_start":
+                self._tell("break_start", None, minutes=change.step.minutes,
+                           color_up=bool(change.step.color_up))
+                self._export_asked = True  # chip counts at every break
+            else:
+                self._tell("break_end", None)
+                if change.step.color_up:  # R24: these chips left play at the break
+                    self._tell("color_up", None, removed=list(change.step.color_up))
+        if changes:
+            with self._lock:
+                self._told_index = reached
+
+    def _save(self) -> None:
+        """Write the clock's state when it changed (atomically: a kill leaves the old or
+        the new file, never half of one)."""
+        if self.state_file is None:
+            return
+        with self._lock:
+            saved = {**self.clock.saved(self._wall_offset_ms), "told_index": self._told_index}
+        if saved == self._saved:
+            return
+        try:
+            save_clock(self.state_file, saved)
+        except OSError as error:
+            LOG.error("clock: could not save its state to %s: %s", self.state_file, error)
+            return
+        self._saved = saved
 
     def _command(self, table: str, command: str, why: str) -> None:
         """A command to one table (R29's ``clock_expired``, RP-8-F's ``resume_runout``), on
@@ -278,6 +355,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--user", default="clock", help="the clock's broker login")
     parser.add_argument("--ws-url", default="ws://127.0.0.1:9001",
                         help="the broker's WebSockets URL as the display's browser reaches it")
+    parser.add_argument("--state-file", type=Path,
+                        help="where the clock keeps its state (level, time left, pause) to "
+                        "resume after a restart without telling the tables again (default "
+                        "clock-<venue>.json in $STATE_DIRECTORY, else the current folder)")
     parser.add_argument("--export-dir", type=Path,
                         help="write chip counts (CSV and JSON) here at every break and on "
                         "the director's export control")
@@ -305,6 +386,9 @@ def run(args: argparse.Namespace) -> int:
         text = args.structure.read_text("utf-8")
         service = ClockService(host=host, port=port, venue=args.venue,
                                structure_text=text,
+                               state_file=args.state_file or Path(
+                                   os.environ.get("STATE_DIRECTORY", ".")) /
+                               f"clock-{args.venue}.json",
                                login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")),
                                export_dir=args.export_dir,
                                hand_for_hand=room_h4h,

@@ -54,7 +54,7 @@ class Recorder:
         self.client.username_pw_set("director", USERS["director"])
         self.client.on_connect = lambda c, *_: c.subscribe(
             [(f"{BASE}/services/#", 1), (f"{PREFIX}/status", 1), (f"{PREFIX}/reply", 1),
-             (f"{BASE}/clock", 1)])
+             (f"{BASE}/clock", 1), (f"{BASE}/clock/status", 1)])
         self.client.on_subscribe = lambda *_: self.ready.set()
         self.client.on_message = self._on_message
         self.client.connect("127.0.0.1", port)
