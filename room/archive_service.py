@@ -286,14 +286,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _line(record: HandRecord) -> str:
+    """One hand for ``archive list``; names come from the table's config or a director's
+    typing, so control characters (terminal escapes) are printed escaped, never sent."""
     stacks = ", ".join(
-        f"{p} {s}" for p, s in zip(record.players, record.finishing_stacks, strict=False)
+        f"{_shown(p)} {s}" for p, s in zip(record.players, record.finishing_stacks, strict=False)
     )
-    check = "replays" if record.verified else f"NOT VERIFIED: {record.problem}"
+    check = "replays" if record.verified else f"NOT VERIFIED: {_shown(record.problem or '')}"
     return (
-        f"{record.table} {record.hand_number:>5} {record.hand_id} "
-        f"[{record.session}] {stacks}  {check}"
+        f"{_shown(record.table)} {record.hand_number:>5} {_shown(record.hand_id)} "
+        f"[{_shown(record.session)}] {stacks}  {check}"
     )
+
+
+def _shown(text: str) -> str:
+    r"""``text`` with every non-printable character escaped.
+
+    >>> _shown("Ann]0;owned")
+    'Ann\x1b]0;owned\x07'
+    """
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def _serve(args: argparse.Namespace, store: HandStore) -> int:

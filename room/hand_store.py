@@ -13,6 +13,7 @@ same for both (``?`` placeholders become ``%s`` for psycopg).
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -184,6 +185,10 @@ def open_store(url: str) -> HandStore:
     path = Path(url)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        # Hole cards are in it: readable by the archive's user only. SQLite gives its -wal
+        # and -shm files the database file's permissions.
+        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+        os.chmod(path, 0o600)
         connection = sqlite3.connect(path, check_same_thread=False, timeout=10)
         connection.execute("PRAGMA journal_mode=WAL")
     except (OSError, sqlite3.Error) as exc:

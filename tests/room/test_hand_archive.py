@@ -225,3 +225,42 @@ def test_a_database_that_cannot_be_opened_is_named(
     code = cli.main(["archive", "list", "--venue", "v", "--db", str(tmp_path / "taken" / "x")])
     assert code == 78
     assert str(tmp_path / "taken") in capsys.readouterr().err
+
+
+def test_the_sqlite_archive_and_its_wal_are_readable_by_the_archive_only(tmp_path: Path) -> None:
+    table, _ = _session(tmp_path)
+    completed, hole = _published(table)
+    old = tmp_path / "old.sqlite3"
+    old.write_bytes(b"")
+    old.chmod(0o644)  # an archive made before: tightened when opened
+    for path in (tmp_path / "hands-v.sqlite3", old):
+        store = open_store(str(path))
+        try:
+            event = completed[0]
+            store.put(hand_record("v", "t1", event, hole[event["hand_id"]], event["started"]))
+            files = [p for p in tmp_path.iterdir() if p.name.startswith(path.name)]
+            assert len(files) >= 2  # the database and its WAL, which holds the hole cards
+            assert {f.name: oct(f.stat().st_mode & 0o777) for f in files} == {
+                f.name: "0o600" for f in files}
+        finally:
+            store.close()
+
+
+def test_archive_list_prints_control_characters_in_names_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table, _ = _session(tmp_path)
+    completed, hole = _published(table)
+    url = str(tmp_path / "hands-v.sqlite3")
+    store = open_store(url)
+    try:
+        event = completed[0]
+        record = hand_record("v", "t1", event, hole[event["hand_id"]], event["started"])
+        store.put(replace(record, players=("\x1b]0;owned\x07Ann", *record.players[1:])))
+    finally:
+        store.close()
+    capsys.readouterr()
+    assert cli.main(["archive", "list", "--venue", "v", "--db", url, "t1"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\\x1b]0;owned\\x07Ann 10700" in out
