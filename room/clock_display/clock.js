@@ -64,12 +64,19 @@ async function main() {
   client.on("offline", () => { offline.hidden = false; });
   client.on("close", () => { offline.hidden = false; });
   const statusTopic = `pokertable/v1/${config.venue}/clock/status`;
+  // the clock process says online / offline, and its last will says lost
+  const serviceTopic = `pokertable/v1/${config.venue}/services/+/clock`;
   client.on("connect", () => {
     offline.hidden = true;
-    client.subscribe(statusTopic, { qos: 1 });
+    client.subscribe([statusTopic, serviceTopic], { qos: 1 });
   });
   client.on("message", (topic, payload) => {
     try {
+      if (topic !== statusTopic) {
+        const running = JSON.parse(payload.toString()).state === "online";
+        document.getElementById("clock-lost").hidden = running;
+        return;
+      }
       show(JSON.parse(payload.toString()));
     } catch (error) {
       // a bad payload leaves the last good display on screen

@@ -19,6 +19,7 @@ import pytest
 
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from tests.app.table_rig import REPO, USERS
+from tests.room.conftest import ARTIFACTS
 from tests.room.test_takeover_drill import Recorder, _attacker
 from tests.waiting import wait_for
 
@@ -55,15 +56,16 @@ def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
         process.stop()
 
 
-def _start_clock(port: int, workdir: Path) -> subprocess.Popen[bytes]:
+def _start_clock(broker: MosquittoProcess, workdir: Path) -> subprocess.Popen[bytes]:
     structure = workdir / "structure.toml"
     structure.write_text(STRUCTURE)
     log = (workdir / "clock.log").open("ab")
     try:
         return subprocess.Popen(
             [sys.executable, "-m", "pokertable.room.clock_service", "--venue", "club",
-             "--structure", str(structure), "--broker", f"127.0.0.1:{port}", "--http-port",
-             "0", "--state-file", str(workdir / "clock-club.json")],
+             "--structure", str(structure), "--broker", f"127.0.0.1:{broker.port}",
+             "--http-port", "0", "--ws-url", f"ws://127.0.0.1:{broker.ws_port}",
+             "--state-file", str(workdir / "clock-club.json")],
             cwd=REPO, stdout=log, stderr=subprocess.STDOUT,
             env=dict(os.environ, POKERTABLE_CLOCK_PASSWORD=USERS["clock"]))
     finally:
@@ -71,7 +73,7 @@ def _start_clock(port: int, workdir: Path) -> subprocess.Popen[bytes]:
 
 
 def test_the_clock_resumes_after_kill_9_without_telling_a_level_again(
-    broker: MosquittoProcess, tmp_path: Path
+    broker: MosquittoProcess, tmp_path: Path, browser: Any
 ) -> None:
     watch = ClockWatch(broker.port)
     director = _attacker(broker.port, "director", "clock-restart-director")
@@ -82,8 +84,16 @@ def test_the_clock_resumes_after_kill_9_without_telling_a_level_again(
         director.publish(f"{BASE}/clock/control", json.dumps(command), 1).wait_for_publish(30)
 
     try:
-        processes.append(_start_clock(broker.port, tmp_path))
+        processes.append(_start_clock(broker, tmp_path))
         wait_for(lambda: watch.levels() == [1], "level 1 told to the tables")
+        url = wait_for(lambda: next((line.split(": ", 1)[1] for line in (
+            tmp_path / "clock.log").read_text().splitlines() if line.startswith(
+                "clock display: ")), None), "the display's address")
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(url)
+        page.wait_for_function("() => document.getElementById('step').textContent"
+                               " === 'Level 1'", timeout=60_000)
+        assert page.is_hidden("#clock-lost")
         control({"command": "go_to_level", "level": 3})
         wait_for(lambda: watch.levels() == [1, 3], "level 3 told")
         control({"command": "previous_step"})
@@ -102,14 +112,17 @@ def test_the_clock_resumes_after_kill_9_without_telling_a_level_again(
         processes[0].send_signal(signal.SIGKILL)
         processes[0].wait(30)
         wait_for(lambda: watch.service_states()[-1:] == ["lost"], "the clock's will")
+        page.wait_for_selector("#clock-lost", state="visible", timeout=60_000)
+        page.screenshot(path=str(ARTIFACTS / "clock-display-clock-lost.png"))
         seen_before = len(watch.statuses())
-        processes.append(_start_clock(broker.port, tmp_path))
+        processes.append(_start_clock(broker, tmp_path))
         wait_for(lambda: watch.service_states()[-1:] == ["online"], "the clock back online")
         after = wait_for(lambda: watch.statuses()[seen_before:][-1:], "a status from the "
                          "restarted clock")[0]
         assert (after["step"], after["paused"], after["remaining_ms"]) == (
             before["step"], True, before["remaining_ms"])
         assert watch.levels() == [1, 3, 2], "the restarted clock told a level again"
+        page.wait_for_selector("#clock-lost", state="hidden", timeout=60_000)
 
         control({"command": "resume"})
         wait_for(lambda: not watch.statuses()[-1]["paused"], "the clock running again")
