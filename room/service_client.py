@@ -20,14 +20,17 @@ import contextlib
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import time
+from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from pokertable.mqtt.topics import ROOT
 
+LOG = logging.getLogger(__name__)
 RECONNECT_MIN_S, RECONNECT_MAX_S = 1, 5
 """paho's default backoff grows to 120 s; a room service is back within 5 s of the broker."""
 
@@ -75,6 +78,19 @@ class ServiceClient(mqtt.Client):
         self.username_pw_set(*login)
         self.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
         self.will_set(self.status_topic, service_status(venue, service, "lost"), 1, retain=True)
+        # Never silent about the broker: each failed attempt and each lost connection.
+        self.on_connect_fail = self._unreachable
+        self.on_disconnect = self._disconnected
+
+    def _unreachable(self, client: mqtt.Client, userdata: Any) -> None:
+        LOG.warning("%s: broker %s:%s unreachable; trying again within %d s", self.service,
+                    self.host, self.port, RECONNECT_MAX_S)
+
+    def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                      properties: Any) -> None:
+        if getattr(reason, "is_failure", False):
+            LOG.warning("%s: lost the broker %s:%s (%s); reconnecting within %d s",
+                        self.service, self.host, self.port, reason, RECONNECT_MAX_S)
 
     def say_online(self) -> None:
         self.publish(self.status_topic, service_status(self.venue, self.service, "online"), 1,
