@@ -333,6 +333,14 @@ async function main() {
       enabled: button.dataset.enabled === "true" }));
   }
   document.getElementById("deal-next").addEventListener("click", () => control({ command: "deal_next" }));
+  // the tournament clock: back or on a level, time added or taken, straight to a level
+  for (const button of document.querySelectorAll("button[data-clock]")) {
+    button.addEventListener("click", () => control(button.dataset.seconds
+      ? { command: button.dataset.clock, seconds: parseInt(button.dataset.seconds, 10) }
+      : { command: button.dataset.clock }));
+  }
+  document.getElementById("send-go-to-level").addEventListener("click", () => control({
+    command: "go_to_level", level: parseInt(document.getElementById("go-to-level").value, 10) }));
   document.getElementById("send-players-left").addEventListener("click", () => tellTables({
     command: "players_left", count: parseInt(document.getElementById("players-left").value, 10) }));
   document.getElementById("send-color-up").addEventListener("click", () => tellTables({

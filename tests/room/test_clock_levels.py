@@ -8,13 +8,16 @@ tables' schema rejects: the tables silently stayed on the old level.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.clock_service import ClockService, display
+from pokertable.room.floor_service import console
 from tests.app.table_rig import USERS, TableRig
-from tests.room.conftest import ARTIFACTS
+from tests.room.conftest import ARTIFACTS, signed_in
 from tests.waiting import wait_for
 
 STRUCTURE = """
@@ -98,3 +101,40 @@ def test_each_ante_format_reaches_the_table_and_a_refused_level_shows_on_the_dis
     finally:
         pages.stop()
         service.stop()
+
+
+def test_the_director_moves_the_clock_from_the_floor_console(
+    tmp_path: Path, browser: Any
+) -> None:
+    broker = MosquittoProcess.from_shipped(tmp_path, users=USERS)
+    broker.start()
+    service = ClockService(host="127.0.0.1", port=broker.port, venue="club",
+                           structure_text=STRUCTURE, login=("clock", USERS["clock"]))
+    service.start()
+    floor = console("club", f"ws://127.0.0.1:{broker.ws_port}")
+    floor.start()
+    try:
+        page = signed_in(browser, floor.url, "director", tables=())
+        page.wait_for_function("() => document.getElementById('room-clock').textContent"
+                               ".startsWith('Level 1')", timeout=60_000)
+
+        def shows(step: str) -> None:
+            page.wait_for_function(f"() => document.getElementById('room-clock').textContent"
+                                   f".startsWith('{step}')", timeout=60_000)
+
+        page.click("button[data-clock='next_step']")
+        shows("Level 2")
+        page.click("button[data-clock='previous_step']")
+        shows("Level 1")
+        page.fill("#go-to-level", "4")
+        page.click("#send-go-to-level")
+        shows("Level 4")
+        page.click("button[data-clock='add_seconds'][data-seconds='-60']")
+        page.wait_for_function("() => /· 1[0-8]:\\d\\d/.test("
+                               "document.getElementById('room-clock').textContent)",
+                               timeout=60_000)  # 20 minutes less one, and running
+        assert service.clock.index == 3
+    finally:
+        floor.stop()
+        service.stop()
+        broker.stop()
