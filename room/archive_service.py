@@ -301,8 +301,8 @@ def _line(record: HandRecord) -> str:
 def _shown(text: str) -> str:
     r"""``text`` with every non-printable character escaped.
 
-    >>> _shown("Ann]0;owned")
-    'Ann\x1b]0;owned\x07'
+    >>> _shown("Ann\x1b]0;owned\x07")
+    'Ann\\x1b]0;owned\\x07'
     """
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
