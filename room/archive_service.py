@@ -221,6 +221,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     common.add_argument(
         "--db", help="SQLite file or postgresql:// URL (default: hands-<venue>.sqlite3 here)"
     )
+    common.add_argument(
+        "--key-file", help="seal each hand's PHH (its hole cards) at rest with this key "
+        "(python -m pokertable.controller.sealing new-key FILE); needed to show or export"
+    )
     actions = parser.add_subparsers(dest="action", required=True)
     run_parser = actions.add_parser("run", parents=[common], help="archive every hand, live")
     run_parser.add_argument(
@@ -245,7 +249,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        store = open_store(args.db or f"hands-{args.venue}.sqlite3")
+        store = open_store(args.db or f"hands-{args.venue}.sqlite3", args.key_file)
     except StoreError as error:
         print(f"pokertable archive: {error}", file=sys.stderr)
         return 78

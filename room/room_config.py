@@ -65,6 +65,7 @@ class SeatingSection(LoginSection):
 
 class ArchiveSection(LoginSection):
     db: str = Field(min_length=1)
+    key_file: AnyPath | None = None
 
 
 class RoomSection(_Strict):
@@ -172,8 +173,9 @@ def _seating_argv(config: RoomConfig) -> tuple[list[str], dict[str, str]]:
 def _archive_argv(config: RoomConfig) -> tuple[list[str], dict[str, str]]:
     archive, broker = config.archive, config.broker
     assert archive is not None
+    key = ["--key-file", str(archive.key_file)] if archive.key_file else []
     return (["run", "--venue", config.room.venue, "--db", archive.db, "--broker",
-             f"{broker.host}:{broker.port}", "--user", archive.user],
+             f"{broker.host}:{broker.port}", "--user", archive.user, *key],
             {"POKERTABLE_ARCHIVE_PASSWORD": _password(archive.password_file, "archive")})
 
 
