@@ -432,7 +432,7 @@ class TableBridge:
             self._work.put(("acks",))
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        self._work.put(("inbound", message.topic, bytes(message.payload)))
+        self._work.put(("inbound", message.topic, bytes(message.payload), bool(message.retain)))
 
     # ---- our worker -------------------------------------------------------------------------
 
@@ -477,7 +477,7 @@ class TableBridge:
 
     def _handle_item(self, item: tuple[Any, ...], inflight: dict[int, int]) -> None:
         if item[0] == "inbound":
-            self._handle_inbound(item[1], item[2])
+            self._handle_inbound(item[1], item[2], item[3])
 
     def _drain_acks(self, inflight: dict[int, int]) -> None:
         """Delete the rows the broker acknowledged since the last time, in one statement."""
@@ -556,7 +556,7 @@ class TableBridge:
             bounded=False,
         )
 
-    def _handle_inbound(self, topic: str, raw: bytes) -> None:
+    def _handle_inbound(self, topic: str, raw: bytes, retained: bool = False) -> None:
         schema: SchemaName
         if topic == self.topics.clock:
             schema = "clock"
@@ -567,14 +567,17 @@ class TableBridge:
         else:
             log.warning("ignored a message on %s: not a login that commands tables", topic)
             return
+        if retained:
+            # A command is a request, not state: the broker delivers a retained one to every
+            # later subscriber (a restart, a new journal that no longer knows its
+            # request_id), so it is never applied. Live delivery never has the flag set.
+            self._refuse(topic, raw, "retain: a retained command is stale and never applied; "
+                         "publish commands without the retain flag", "retain")
+            return
         try:
             payload = decode(schema, raw)
         except PayloadError as err:
-            request_id = request_id_of(raw)
-            self.rejected.put(RejectedCommand(topic, request_id, err.message, err.field))
-            self.reply(
-                request_id, ok=False, command=command_of(raw), error=err.message, field=err.field
-            )
+            self._refuse(topic, raw, err.message, err.field)
             return
         if schema == "rebirth":
             self._rebirth(payload["request_id"])
@@ -596,6 +599,11 @@ class TableBridge:
         self.reply(payload["request_id"], ok=False, command=payload["command"], error=error,
                    field="command")
         return False
+
+    def _refuse(self, topic: str, raw: bytes, error: str, field: str | None) -> None:
+        request_id = request_id_of(raw)
+        self.rejected.put(RejectedCommand(topic, request_id, error, field))
+        self.reply(request_id, ok=False, command=command_of(raw), error=error, field=field)
 
     def _rebirth(self, request_id: str) -> None:
         """Full state re-publish with a new seq, queued behind anything still undelivered."""

@@ -13,15 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from pokertable.mqtt.mosquitto import find_mosquitto
 from tests.app.table_rig import PREFIX, TableRig, Watcher
 from tests.waiting import wait_for
 
 
 @pytest.fixture
 def rig(tmp_path: Path) -> Iterator[TableRig]:
-    if find_mosquitto() is None:
-        pytest.skip("needs mosquitto")
     table = TableRig(tmp_path, [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500)], 3)
     table.overlay.wait_state = functools.partial(table.overlay.wait_state, timeout=120)  # type: ignore[method-assign]
     try:
@@ -52,6 +49,7 @@ def _floor_call(rig: TableRig) -> str:
     return str(state["alerts"][0]["id"])
 
 
+@pytest.mark.needs("mosquitto", "micropython")
 def test_floor_decision_is_journaled_with_the_sending_login_not_the_typed_note(
     rig: TableRig,
 ) -> None:

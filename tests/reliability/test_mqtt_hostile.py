@@ -17,11 +17,10 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from pokertable.mqtt.mosquitto import find_mosquitto
 from tests.app.table_rig import PREFIX, TABLE_LOGIN, USERS, TableRig, Watcher
 from tests.waiting import wait_for
 
-pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")
+pytestmark = pytest.mark.needs("mosquitto", "micropython")
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500)]
 OTHER_PREFIX = "pokertable/v1/club/t8"

@@ -24,10 +24,10 @@ from pokertable.controller.config import load_config
 from pokertable.controller.inputs import ConsolePress
 from pokertable.controller.run import TableRuntime
 from pokertable.hardware.registry import TagRegistry
-from pokertable.mqtt.mosquitto import MosquittoProcess, find_mosquitto
+from pokertable.mqtt.mosquitto import MosquittoProcess
 from tests.waiting import wait_for
 
-pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")
+pytestmark = pytest.mark.needs("mosquitto")
 
 
 @pytest.fixture
