@@ -32,7 +32,7 @@ from pokertable.room.seating_service import SeatingService
 from tests.app.table_rig import PREFIX, USERS, TableRig
 from tests.waiting import wait_for
 
-pytestmark = pytest.mark.needs("mosquitto")
+pytestmark = pytest.mark.needs("mosquitto", "micropython")
 BASE = "pokertable/v1/club"
 STRUCTURE = "[[step]]\nsmall_blind = 100\nbig_blind = 200\nminutes = 20\n"
 GUESSED_IDS = ("clock", "director", "broadcaster", "archive", "floor", "seating-club",
