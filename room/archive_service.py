@@ -128,14 +128,16 @@ class ArchiveService:
             table.started[hand_id] = int(payload.get("ts_ms") or 0)
             _keep_last(table.started)
         elif kind == "hand_complete" and isinstance(hand_id, str):
+            kept = self.store.pending(self.venue, name, table.session, hand_id)
             record = hand_record(
                 self.venue,
                 name,
                 payload,
-                table.hole.pop(hand_id, {}),
+                kept | table.hole.pop(hand_id, {}),
                 table.started.pop(hand_id, None),
             )
             self.store.put(record)
+            self.store.drop_pending(self.venue, name, table.session, hand_id)
             table.stored[hand_id] = record.hand_number
             _keep_last(table.stored)
             with self.stored:
@@ -152,6 +154,8 @@ class ArchiveService:
         if number is None:  # the usual case: the hand is still on
             table.hole.setdefault(hand_id, {})[seat] = cards
             _keep_last(table.hole)
+            # with a key, kept sealed too: an archive killed mid-hand loses none of them
+            self.store.put_pending(self.venue, name, table.session, hand_id, seat, cards)
             return
         # After the hand: the table's secure delay held the card back.
         stored = self.store.get(self.venue, name, number, table.session)

@@ -41,6 +41,19 @@ CREATE TABLE IF NOT EXISTS hands (
     PRIMARY KEY (venue, table_id, session, hand_number)
 )
 """
+PENDING_SCHEMA = """
+CREATE TABLE IF NOT EXISTS pending_hole_cards (
+    venue TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    session TEXT NOT NULL,
+    hand_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    cards TEXT NOT NULL,
+    PRIMARY KEY (venue, table_id, session, hand_id, seat)
+)
+"""
+"""Hole cards of hands still being played, kept only sealed (with a key): an archive
+killed mid-hand still stores that hand whole when it comes back."""
 COLUMNS = (
     "venue",
     "table_id",
@@ -61,6 +74,7 @@ _UPSERT = (
     + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[4:])
 )
 _SELECT = f"SELECT {', '.join(COLUMNS)} FROM hands"
+_PENDING_HAND = "WHERE venue = ? AND table_id = ? AND session = ? AND hand_id = ?"
 
 
 class StoreError(Exception):
@@ -85,6 +99,36 @@ class HandStore:
         self._sealer = sealer
         self._lock = threading.Lock()
         self._run(SCHEMA)
+        self._run(PENDING_SCHEMA)
+
+    @property
+    def keeps_pending(self) -> bool:
+        """Whether hole cards of a hand in play are kept across a restart (sealed only)."""
+        return self._sealer is not None
+
+    def put_pending(self, venue: str, table: str, session: str, hand_id: str, seat: int,
+                    cards: list[str]) -> None:
+        sealed = self._seal(json.dumps(cards))
+        if sealed is None or not self.keeps_pending:
+            return
+        self._run("INSERT INTO pending_hole_cards VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT "
+                  "(venue, table_id, session, hand_id, seat) DO UPDATE SET cards = "
+                  "excluded.cards", (venue, table, session, hand_id, seat, sealed))
+
+    def pending(self, venue: str, table: str, session: str,
+                hand_id: str) -> dict[int, list[str]]:
+        """The hand's kept hole cards, by seat."""
+        if self._sealer is None:
+            return {}
+        rows = self._run(f"SELECT seat, cards FROM pending_hole_cards {_PENDING_HAND}",
+                         (venue, table, session, hand_id))
+        return {int(seat): json.loads(self._open_text(text)) for seat, text in rows}
+
+    def drop_pending(self, venue: str, table: str, session: str, hand_id: str) -> None:
+        """Once the hand is stored with its hole cards."""
+        if self._sealer is not None:
+            self._run(f"DELETE FROM pending_hole_cards {_PENDING_HAND}",
+                      (venue, table, session, hand_id))
 
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         if self._placeholder != "?":
@@ -144,6 +188,13 @@ class HandStore:
         if phh is None or self._sealer is None:
             return phh
         return SEALED_PREFIX + base64.b64encode(self._sealer.seal_payload(phh.encode())).decode()
+
+    def _open_text(self, text: str) -> str:
+        assert self._sealer is not None
+        try:
+            return self._sealer.open_payload(base64.b64decode(text[len(SEALED_PREFIX):])).decode()
+        except (SealError, ValueError) as error:
+            raise StoreError(f"hand archive {self.where}: {error}") from None
 
     def _opened(self, record: HandRecord, need_phh: bool) -> HandRecord:
         """The record with its PHH opened; without the key a listing shows no PHH and a
