@@ -206,7 +206,31 @@ function renderTable(id) {
   el.querySelector(".players tbody").replaceChildren(...rows);
 }
 
+const services = new Map(); // "<login>/<service>" -> online | offline | lost
+
+function showServices() {
+  // the room's services (clock, seating desk, relay, archive): a missing one is named
+  const line = document.getElementById("room-services");
+  line.replaceChildren(...[...services].sort().map(([name, state]) => {
+    const item = document.createElement("span");
+    item.dataset.service = name;
+    item.className = state === "online" ? "service online" : "service down";
+    item.textContent = `${name.split("/").pop()} ${state}`;
+    return item;
+  }));
+}
+
 function onMessage(topicName, payload) {
+  const servicesPrefix = `pokertable/v1/${config.venue}/services/`;
+  if (topicName.startsWith(servicesPrefix)) {
+    try {
+      services.set(topicName.slice(servicesPrefix.length), JSON.parse(payload.toString()).state);
+    } catch (error) {
+      return;
+    }
+    showServices();
+    return;
+  }
   if (topicName === `pokertable/v1/${config.venue}/clock/status`) {
     try {
       showRoomClock(JSON.parse(payload.toString()));
@@ -315,6 +339,7 @@ function connect(username, password) {
     client.subscribe(["state", "status", "reply"].map((leaf) => base + leaf), { qos: 1 });
     document.dispatchEvent(new CustomEvent("floor-connected", { detail: { client, venue: config.venue } }));
     client.subscribe(`pokertable/v1/${config.venue}/clock/status`, { qos: 1 });
+    client.subscribe(`pokertable/v1/${config.venue}/services/#`, { qos: 1 });
   });
   client.on("error", (err) => {
     if (login) return; // signed in: the banner says offline and the page keeps trying

@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from pokertable.mqtt.mosquitto import MosquittoProcess
+from pokertable.room.floor_service import console
 from tests.app.table_rig import REPO, USERS
-from tests.room.conftest import ARTIFACTS
+from tests.room.conftest import ARTIFACTS, signed_in
 from tests.room.test_takeover_drill import Recorder, _attacker
 from tests.waiting import wait_for
 
@@ -79,6 +80,7 @@ def test_the_clock_resumes_after_kill_9_without_telling_a_level_again(
     director = _attacker(broker.port, "director", "clock-restart-director")
     assert watch.ready.wait(30) and director is not None
     processes: list[subprocess.Popen[bytes]] = []
+    pages: list[Any] = []
 
     def control(command: dict[str, Any]) -> None:
         director.publish(f"{BASE}/clock/control", json.dumps(command), 1).wait_for_publish(30)
@@ -94,6 +96,13 @@ def test_the_clock_resumes_after_kill_9_without_telling_a_level_again(
         page.wait_for_function("() => document.getElementById('step').textContent"
                                " === 'Level 1'", timeout=60_000)
         assert page.is_hidden("#clock-lost")
+        floor = console("club", f"ws://127.0.0.1:{broker.ws_port}")
+        floor.start()
+        pages.append(floor)
+        desk = signed_in(browser, floor.url, "director", tables=())
+        service = "#room-services [data-service='clock/clock']"
+        desk.wait_for_function(f"() => document.querySelector(\"{service}\")"
+                               "?.textContent === 'clock online'", timeout=60_000)
         control({"command": "go_to_level", "level": 3})
         wait_for(lambda: watch.levels() == [1, 3], "level 3 told")
         control({"command": "previous_step"})
@@ -114,6 +123,9 @@ def test_the_clock_resumes_after_kill_9_without_telling_a_level_again(
         wait_for(lambda: watch.service_states()[-1:] == ["lost"], "the clock's will")
         page.wait_for_selector("#clock-lost", state="visible", timeout=60_000)
         page.screenshot(path=str(ARTIFACTS / "clock-display-clock-lost.png"))
+        desk.wait_for_function(f"() => document.querySelector(\"{service}\")"
+                               ".textContent === 'clock lost'", timeout=60_000)
+        desk.screenshot(path=str(ARTIFACTS / "floor-clock-lost.png"))
         seen_before = len(watch.statuses())
         processes.append(_start_clock(broker, tmp_path))
         wait_for(lambda: watch.service_states()[-1:] == ["online"], "the clock back online")
@@ -127,6 +139,8 @@ def test_the_clock_resumes_after_kill_9_without_telling_a_level_again(
         control({"command": "resume"})
         wait_for(lambda: not watch.statuses()[-1]["paused"], "the clock running again")
     finally:
+        for server in pages:
+            server.stop()
         for process in processes:
             if process.poll() is None:
                 process.terminate()
