@@ -102,3 +102,14 @@ def _closed(sock: socket.socket) -> bool:
         return True
     except TimeoutError:
         return False
+
+
+def test_an_oversized_request_is_refused_and_the_server_goes_on(server: PageServer) -> None:
+    for request in (b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n",
+                    b"GET / HTTP/1.1\r\nX-Big: " + b"b" * 70_000 + b"\r\n\r\n",
+                    b"GET / HTTP/1.1\r\n" + b"X-Many: 1\r\n" * 200 + b"\r\n"):
+        with socket.create_connection(server.http.server_address[:2], timeout=30) as sock:
+            sock.sendall(request)
+            answer = sock.recv(200)
+        assert answer.split(b" ", 2)[1] in {b"414", b"431", b"400"}, answer
+    assert _get(server, "/floor/")[0] == 200
