@@ -359,6 +359,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where the clock keeps its state (level, time left, pause) to "
                         "resume after a restart without telling the tables again (default "
                         "clock-<venue>.json in $STATE_DIRECTORY, else the current folder)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="a new tournament: set the saved state aside (as <file>.old) and "
+                        "start the structure from level 1")
     parser.add_argument("--export-dir", type=Path,
                         help="write chip counts (CSV and JSON) here at every break and on "
                         "the director's export control")
@@ -386,9 +389,7 @@ def run(args: argparse.Namespace) -> int:
         text = args.structure.read_text("utf-8")
         service = ClockService(host=host, port=port, venue=args.venue,
                                structure_text=text,
-                               state_file=args.state_file or Path(
-                                   os.environ.get("STATE_DIRECTORY", ".")) /
-                               f"clock-{args.venue}.json",
+                               state_file=state_file_for(args),
                                login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")),
                                export_dir=args.export_dir,
                                hand_for_hand=room_h4h,
@@ -406,6 +407,15 @@ def run(args: argparse.Namespace) -> int:
     pages.start()
     print(f"clock display: {pages.url}", flush=True)
     return run_until_interrupted(service, pages)
+
+
+def state_file_for(args: argparse.Namespace) -> Path:
+    """Where the clock keeps its state; with ``--fresh`` the old state is set aside."""
+    path: Path = args.state_file or Path(os.environ.get("STATE_DIRECTORY", ".")) / (
+        f"clock-{args.venue}.json")
+    if args.fresh and path.exists():
+        path.replace(path.with_name(path.name + ".old"))
+    return path
 
 
 def hand_for_hand(profile: str, minutes: int) -> HandForHand:

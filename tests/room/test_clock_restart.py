@@ -6,6 +6,7 @@ had, and tells no table a level again; the director's go-to-level and previous l
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import signal
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from pokertable.mqtt.mosquitto import MosquittoProcess
+from pokertable.room.clock_service import add_arguments, state_file_for
 from pokertable.room.floor_service import console
 from tests.app.table_rig import REPO, USERS
 from tests.room.conftest import ARTIFACTS, signed_in
@@ -148,3 +150,17 @@ def test_the_clock_resumes_after_kill_9_without_telling_a_level_again(
         director.disconnect()
         director.loop_stop()
         watch.stop()
+
+
+def test_fresh_sets_the_saved_clock_aside_for_a_new_tournament(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    saved = tmp_path / "clock-club.json"
+    saved.write_text('{"index": 2}')
+    argv = ["--venue", "club", "--structure", "s.toml", "--state-file", str(saved)]
+    assert state_file_for(parser.parse_args(argv)) == saved and saved.exists()
+    assert state_file_for(parser.parse_args([*argv, "--fresh"])) == saved
+    assert not saved.exists() and json.loads((tmp_path / "clock-club.json.old").read_text()) == {
+        "index": 2}
+    monkeypatched = parser.parse_args(["--venue", "club", "--structure", "s.toml"])
+    assert state_file_for(monkeypatched).name == "clock-club.json"
