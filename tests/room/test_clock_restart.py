@@ -139,7 +139,21 @@ def test_the_clock_resumes_after_kill_9_without_telling_a_level_again(
         page.wait_for_selector("#clock-lost", state="hidden", timeout=60_000)
 
         control({"command": "resume"})
-        wait_for(lambda: not watch.statuses()[-1]["paused"], "the clock running again")
+        running = wait_for(lambda: next((s for s in reversed(watch.statuses())
+                                         if not s["paused"]), None), "the clock running again")
+        wait_for(lambda: json.loads(state_file.read_text())["paused_at_wall_ms"] is None,
+                 "the resume saved")
+        # killed while running: the time it is down counts as played, nothing is told again
+        processes[1].send_signal(signal.SIGKILL)
+        processes[1].wait(30)
+        wait_for(lambda: watch.service_states()[-1:] == ["lost"], "the clock's will again")
+        seen_before = len(watch.statuses())
+        processes.append(_start_clock(broker, tmp_path))
+        again = wait_for(lambda: watch.statuses()[seen_before:][-1:], "a status from the "
+                         "clock started again")[0]
+        assert again["step"] == "Level 2" and not again["paused"]
+        assert again["remaining_ms"] < running["remaining_ms"]
+        assert watch.levels() == [1, 3, 2]
     finally:
         for server in pages:
             server.stop()
