@@ -77,6 +77,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "pokertable.room.seating_service",
         "the seating desk: balancing, breaking, late entries and chip races for the floor",
     ),
+    "room": (
+        "pokertable.room.room_config",
+        "every room service of a venue from one room.toml: --check it, --service NAME runs one",
+    ),
     "journal": (
         "pokertable.controller.journal",
         "verify a table's journal record by record, or repair it keeping a backup",
