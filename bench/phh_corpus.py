@@ -13,9 +13,11 @@ and PokerKit differ are worked out here from the rule text alone, beside PokerKi
   that total less than a full raise (in limit, less than half a bet). Such a raise is
   kept in the hand, and the hand is marked with it (``Corpus.tda_illegal``): our replay
   must refuse exactly that action, citing Rule 47.
-- Pots and odd chips (R20-A, R21): PokerKit mucks the losers at the showdown and merges
-  the pots their departure makes alike, so a tie can leave it no odd chip where the
-  rules split a main pot and a side pot each with its own. ``Corpus.expected_stacks``
+- Pots and odd chips (R20-A, R21): PokerKit kills the tabled losers at the showdown and
+  merges the pots their departure makes alike, so a tie can leave it no odd chip where
+  the rules split a main pot and a side pot each with its own (a tabled hand keeps its
+  claim; only a mucked hand is dead, and then the layers the same live hands contest
+  are one pot, as in PokerKit). ``Corpus.expected_stacks``
   holds the finishing stacks worked out by the rules from PokerKit's record of the hand
   (its cards, folds and hand ranking); our replay must equal them exactly.
 """
@@ -164,6 +166,7 @@ def _tda_stacks(state, starting: list[int]) -> list[int]:  # type: ignore[no-unt
     hole: dict[int, list[object]] = {}
     board: list[object] = []
     folded: set[int] = set()
+    mucked: set[int] = set()  # dead at the showdown: no claim, like a fold
     pushed = [0] * len(starting)
     antes = [0] * len(starting)  # as posted (heads-up the big blind is the first player)
     for operation in state.operations:
@@ -175,6 +178,8 @@ def _tda_stacks(state, starting: list[int]) -> list[int]:  # type: ignore[no-unt
             board.extend(operation.cards)
         elif isinstance(operation, pk.Folding):
             folded.add(operation.player_index)
+        elif isinstance(operation, pk.HoleCardsShowingOrMucking) and not operation.hole_cards:
+            mucked.add(operation.player_index)
         elif isinstance(operation, pk.ChipsPushing):
             pushed = [a + b for a, b in zip(pushed, operation.amounts, strict=True)]
     # What each player put in and left there (an uncalled bet came back to him).
@@ -201,7 +206,15 @@ def _tda_stacks(state, starting: list[int]) -> list[int]:  # type: ignore[no-unt
         pots[-1] = (pots[-1][0] + above, pots[-1][1])
     elif above:
         pots.append((above, live))
+    # A mucked hand is dead: layers the same live hands contest are one pot (R21).
+    contested: list[tuple[int, list[int]]] = []
     for amount, eligible in pots:
+        alive = [i for i in eligible if i not in mucked] or eligible
+        if contested and contested[-1][1] == alive:
+            contested[-1] = (contested[-1][0] + amount, alive)
+        else:
+            contested.append((amount, alive))
+    for amount, eligible in contested:
         if len(eligible) == 1:
             winners = eligible
         else:

@@ -47,7 +47,7 @@ from pokertable.mqtt.inbound import (
 from pokertable.mqtt.outbox import DEFAULT_MAX_BYTES, Outbox, PayloadSeal
 from pokertable.mqtt.paho_client import DirectWriteClient, no_delay
 from pokertable.mqtt.payloads import SchemaName, decode, validate
-from pokertable.mqtt.topics import TableTopics, check_name
+from pokertable.mqtt.topics import COMMAND_ROLES, TableTopics, check_name, command_role
 
 log = logging.getLogger(__name__)
 
@@ -375,7 +375,7 @@ class TableBridge:
         # "online" waits for the SUBACK (``_on_subscribe``): a client that sends a command
         # the moment it sees the table online must not be lost before the broker routes it.
         _, self._command_subscription = client.subscribe(
-            [(self.topics.clock, QOS), (self.topics.director, QOS), (self.topics.rebirth, QOS)]
+            [(self.topics.clock, QOS), (self.topics.commands, QOS)]
         )
         self._connected.set()
         self._work.put(("connected",))
@@ -432,7 +432,7 @@ class TableBridge:
             self._work.put(("acks",))
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        self._work.put(("inbound", message.topic, bytes(message.payload)))
+        self._work.put(("inbound", message.topic, bytes(message.payload), bool(message.retain)))
 
     # ---- our worker -------------------------------------------------------------------------
 
@@ -477,7 +477,7 @@ class TableBridge:
 
     def _handle_item(self, item: tuple[Any, ...], inflight: dict[int, int]) -> None:
         if item[0] == "inbound":
-            self._handle_inbound(item[1], item[2])
+            self._handle_inbound(item[1], item[2], item[3])
 
     def _drain_acks(self, inflight: dict[int, int]) -> None:
         """Delete the rows the broker acknowledged since the last time, in one statement."""
@@ -556,31 +556,54 @@ class TableBridge:
             bounded=False,
         )
 
-    def _handle_inbound(self, topic: str, raw: bytes) -> None:
+    def _handle_inbound(self, topic: str, raw: bytes, retained: bool = False) -> None:
         schema: SchemaName
         if topic == self.topics.clock:
             schema = "clock"
-        elif topic == self.topics.director:
-            schema = "director"
         elif topic == self.topics.rebirth:
             schema = "rebirth"
+        elif (sender := self.topics.sender_of(topic)) is not None and command_role(sender):
+            schema = "director"
         else:
+            log.warning("ignored a message on %s: not a login that commands tables", topic)
+            return
+        if retained:
+            # A command is a request, not state: the broker delivers a retained one to every
+            # later subscriber (a restart, a new journal that no longer knows its
+            # request_id), so it is never applied. Live delivery never has the flag set.
+            self._refuse(topic, raw, "retain: a retained command is stale and never applied; "
+                         "publish commands without the retain flag", "retain")
             return
         try:
             payload = decode(schema, raw)
         except PayloadError as err:
-            request_id = request_id_of(raw)
-            self.rejected.put(RejectedCommand(topic, request_id, err.message, err.field))
-            self.reply(
-                request_id, ok=False, command=command_of(raw), error=err.message, field=err.field
-            )
+            self._refuse(topic, raw, err.message, err.field)
             return
         if schema == "rebirth":
             self._rebirth(payload["request_id"])
             return
+        if schema == "director" and not self._role_may(topic, payload):
+            return
         self.inbound.put(
             InboundCommand(schema, payload["command"], payload["request_id"], payload, topic)
         )
+
+    def _role_may(self, topic: str, payload: dict[str, Any]) -> bool:
+        """A role limited to some commands (the clock's login) is refused the others."""
+        sender = self.topics.sender_of(topic) or ""
+        allowed = COMMAND_ROLES[command_role(sender) or ""]
+        if allowed is None or payload["command"] in allowed:
+            return True
+        error = f"login {sender!r} may not send {payload['command']!r} (only {sorted(allowed)})"
+        self.rejected.put(RejectedCommand(topic, payload["request_id"], error, "command"))
+        self.reply(payload["request_id"], ok=False, command=payload["command"], error=error,
+                   field="command")
+        return False
+
+    def _refuse(self, topic: str, raw: bytes, error: str, field: str | None) -> None:
+        request_id = request_id_of(raw)
+        self.rejected.put(RejectedCommand(topic, request_id, error, field))
+        self.reply(request_id, ok=False, command=command_of(raw), error=error, field=field)
 
     def _rebirth(self, request_id: str) -> None:
         """Full state re-publish with a new seq, queued behind anything still undelivered."""

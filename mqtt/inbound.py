@@ -39,6 +39,20 @@ class InboundCommand:
     payload: dict[str, Any]
     topic: str
 
+    @property
+    def sender(self) -> str | None:
+        """The broker login that sent a table command: its topic is ``.../cmd/<login>``,
+        which the ACL lets only that login publish (``None`` for the venue clock).
+
+        >>> topic = "pokertable/v1/casino/t07/cmd/director/ann"
+        >>> InboundCommand("director", "pause", "r1", {}, topic).sender
+        'director/ann'
+        """
+        parts = self.topic.split("/")  # pokertable/v1/<venue>/<table>/cmd/<login...>
+        if len(parts) < 6 or parts[4] != "cmd":
+            return None
+        return "/".join(parts[5:]) or None
+
 
 @dataclass(frozen=True, slots=True)
 class RejectedCommand:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 ROOT = "pokertable/v1"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-VENUE_LEAVES = frozenset({"clock", "leaderboard", "seating"})
+VENUE_LEAVES = frozenset({"clock", "leaderboard", "seating", "services"})
 """The room's own topics under ``<venue>/``: a table of that name would share them (its
 login ``<venue>/clock`` could write the clock status every overlay reads), so no table
 may be called so."""
@@ -75,11 +75,52 @@ class TableTopics:
         return f"{self.base}/cmd/rebirth"
 
     @property
+    def commands(self) -> str:
+        """Every command topic of the table: ``cmd/<login>`` carries the sender's login."""
+        return f"{self.base}/cmd/#"
+
+    def command_from(self, login: str) -> str:
+        """Where ``login`` publishes its commands: the ACL's ``cmd/%u`` pattern lets each
+        login publish only under its own name, so the topic says who sent a command."""
+        return f"{self.base}/cmd/{login}"
+
+    def sender_of(self, topic: str) -> str | None:
+        """The login a command topic carries (``None`` for another topic or ``rebirth``).
+
+        >>> TableTopics("casino", "t07").sender_of("pokertable/v1/casino/t07/cmd/director/ann")
+        'director/ann'
+        """
+        prefix = f"{self.base}/cmd/"
+        if not topic.startswith(prefix) or topic == self.rebirth:
+            return None
+        return topic[len(prefix):] or None
+
+    @property
     def clock(self) -> str:
         return venue_clock(self.venue)
 
     def hole_cards(self, seat: int | str) -> str:
         return f"{self.base}/secure/hole_cards/{seat}"
+
+
+COMMAND_ROLES: dict[str, frozenset[str] | None] = {
+    "director": None,
+    "floor": None,
+    "clock": frozenset({"clock_expired", "resume_runout"}),
+}
+"""Who may command a table, by the first part of the sender's login (``director``,
+``director/ann``, ``floor/bob``, ``clock``), and which director commands (``None``: all).
+The tournament clock only calls time on a player (R29) and releases a held runout (RP-8-F)."""
+
+
+def command_role(login: str) -> str | None:
+    """The role of a command's sender, or ``None`` when that login may not command a table.
+
+    >>> command_role("director/ann"), command_role("floor"), command_role("overlay")
+    ('director', 'floor', None)
+    """
+    role = login.split("/", 1)[0]
+    return role if role in COMMAND_ROLES else None
 
 
 def parse_table_topic(topic: str) -> tuple[str, str, str]:

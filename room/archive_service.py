@@ -48,10 +48,8 @@ class ArchiveService:
     def __init__(
         self, *, host: str, port: int, venue: str, login: tuple[str, str], store: HandStore
     ) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
         from pokertable.mqtt.topics import ROOT, check_name
+        from pokertable.room.service_client import ServiceClient
 
         self.venue = check_name("venue", venue)
         self.base = f"{ROOT}/{venue}"
@@ -61,17 +59,11 @@ class ArchiveService:
         self.subscribed = threading.Event()
         self.stored = threading.Condition()  # notified after each hand is stored
         # A persistent session: while the archive restarts, the broker keeps its QoS 1
-        # messages (mosquitto.conf max_queued_messages), so no hand is missed.
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=f"pokertable-archive-{venue}",
-            clean_session=False,
-        )
-        self.client.username_pw_set(*login)
+        # messages (mosquitto.conf max_queued_messages), so no hand is missed. Its client id
+        # is derived from its password: stable across restarts, unknowable to other logins.
+        self.client = ServiceClient(f"archive-{venue}", venue, login, persistent=True)
         self.client.suppress_exceptions = True
-        self.client.on_connect = lambda c, *_: c.subscribe(
-            [(f"{self.base}/+/events", 1), (f"{self.base}/+/secure/hole_cards/+", 1)]
-        )
+        self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)
@@ -80,8 +72,15 @@ class ArchiveService:
         self.client.loop_start()
 
     def stop(self) -> None:
-        self.client.disconnect()
+        self.client.say_offline_and_disconnect()
         self.client.loop_stop()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
+                    ) -> None:
+        client.subscribe(
+            [(f"{self.base}/+/events", 1), (f"{self.base}/+/secure/hole_cards/+", 1)]
+        )
+        self.client.say_online()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         parts = message.topic.split("/")
@@ -128,14 +127,16 @@ class ArchiveService:
             table.started[hand_id] = int(payload.get("ts_ms") or 0)
             _keep_last(table.started)
         elif kind == "hand_complete" and isinstance(hand_id, str):
+            kept = self.store.pending(self.venue, name, table.session, hand_id)
             record = hand_record(
                 self.venue,
                 name,
                 payload,
-                table.hole.pop(hand_id, {}),
+                kept | table.hole.pop(hand_id, {}),
                 table.started.pop(hand_id, None),
             )
             self.store.put(record)
+            self.store.drop_pending(self.venue, name, table.session, hand_id)
             table.stored[hand_id] = record.hand_number
             _keep_last(table.stored)
             with self.stored:
@@ -152,6 +153,8 @@ class ArchiveService:
         if number is None:  # the usual case: the hand is still on
             table.hole.setdefault(hand_id, {})[seat] = cards
             _keep_last(table.hole)
+            # with a key, kept sealed too: an archive killed mid-hand loses none of them
+            self.store.put_pending(self.venue, name, table.session, hand_id, seat, cards)
             return
         # After the hand: the table's secure delay held the card back.
         stored = self.store.get(self.venue, name, number, table.session)
@@ -181,6 +184,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     common.add_argument(
         "--db", help="SQLite file or postgresql:// URL (default: hands-<venue>.sqlite3 here)"
     )
+    common.add_argument(
+        "--key-file", help="seal each hand's PHH (its hole cards) at rest with this key "
+        "(python -m pokertable.controller.app.sealing new-key FILE); needed to show or export"
+    )
     actions = parser.add_subparsers(dest="action", required=True)
     run_parser = actions.add_parser("run", parents=[common], help="archive every hand, live")
     run_parser.add_argument(
@@ -205,7 +212,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        store = open_store(args.db or f"hands-{args.venue}.sqlite3")
+        store = open_store(args.db or f"hands-{args.venue}.sqlite3", args.key_file)
     except StoreError as error:
         print(f"pokertable archive: {error}", file=sys.stderr)
         return 78
@@ -246,14 +253,25 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _line(record: HandRecord) -> str:
+    """One hand for ``archive list``; names come from the table's config or a director's
+    typing, so control characters (terminal escapes) are printed escaped, never sent."""
     stacks = ", ".join(
-        f"{p} {s}" for p, s in zip(record.players, record.finishing_stacks, strict=False)
+        f"{_shown(p)} {s}" for p, s in zip(record.players, record.finishing_stacks, strict=False)
     )
-    check = "replays" if record.verified else f"NOT VERIFIED: {record.problem}"
+    check = "replays" if record.verified else f"NOT VERIFIED: {_shown(record.problem or '')}"
     return (
-        f"{record.table} {record.hand_number:>5} {record.hand_id} "
-        f"[{record.session}] {stacks}  {check}"
+        f"{_shown(record.table)} {record.hand_number:>5} {_shown(record.hand_id)} "
+        f"[{_shown(record.session)}] {stacks}  {check}"
     )
+
+
+def _shown(text: str) -> str:
+    r"""``text`` with every non-printable character escaped.
+
+    >>> _shown("Ann\x1b]0;owned\x07")
+    'Ann\\x1b]0;owned\\x07'
+    """
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def _serve(args: argparse.Namespace, store: HandStore) -> int:

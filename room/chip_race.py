@@ -110,7 +110,7 @@ def chip_race(
         seats.append((int(seat["seat"]), str(seat["player"]), value, chips))
     seats.sort()
     if rules.color_up is ColorUp.ROUND_UP_NO_RACE:
-        return _round_up(table, seats, tuple(sorted(removed)), denomination, rule, notes)
+        return _round_up(table, seats, tuple(sorted(removed)), denomination, rules, notes)
     lines = {}
     racers: list[tuple[int, int]] = []  # (seat, cards)
     for seat_no, player, value, _ in seats:
@@ -181,14 +181,20 @@ def _round_up(
     seats: list[tuple[int, str, int, int]],
     removed: tuple[int, ...],
     denomination: int,
-    rule: str,
+    rules: RuleProfile,
     notes: list[str],
 ) -> ChipRace:
-    """NZ R24 / ACE R24: per player, the removed chips' total rounded up to new chips."""
+    """NZ R24 / ACE R24: per player, the removed chips' total rounded up to new chips.
+
+    ``color_up_round_up_any_total`` (ACE) rounds every total up at once; otherwise (NZ)
+    a total beyond one new chip is the TD's to confirm.
+    """
+    rule = rules.cite("color_up")
     lines, floor = [], []
     for seat_no, player, value, _ in seats:
         new = -(-value // denomination)
-        if value > denomination and value % denomination:
+        beyond_examples = value > denomination and value % denomination
+        if beyond_examples and not rules.color_up_round_up_any_total:
             # NZ shows only totals up to one new chip (addendum NZ22-24-EXB): beyond that
             # rounding up is a reading, so the TD confirms it.
             floor.append(

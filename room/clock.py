@@ -35,13 +35,64 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Annotated, Any, Literal
 
-ANTE_FORMATS = ("none", "ante", "bb_ante")
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+ANTE_FORMATS = ("none", "per_player", "bb_ante", "button_ante")
+"""The tables' ante formats (mqtt/schemas/common.json); a structure may also write ``ante``
+for ``per_player``, and a level with an ante and no format has a per-player ante."""
+_ALIASES = {"ante": "per_player"}
 
 
 class StructureError(ValueError):
-    """A blind structure that can't be run; the message names the step and field."""
+    """A blind structure that can't be run; the message (one line) names step and field."""
+
+
+class _LevelStep(BaseModel):
+    """A level as the structure file writes it: whole numbers only (strict), no extra key."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    small_blind: int = Field(gt=0)
+    big_blind: int = Field(gt=0)
+    ante: int = Field(default=0, ge=0)
+    ante_format: Literal["none", "ante", "per_player", "bb_ante", "button_ante"] | None = None
+    minutes: int = Field(ge=1, le=24 * 60)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> _LevelStep:
+        if self.small_blind > self.big_blind:
+            raise ValueError("small_blind must not be more than big_blind")
+        if self.ante and self.ante_format == "none":
+            raise ValueError("an ante with ante_format none")
+        if not self.ante and self.ante_format not in (None, "none"):
+            raise ValueError(f"ante_format {self.ante_format} needs an ante")
+        return self
+
+    def format(self) -> str:
+        if self.ante_format is None:
+            return "per_player" if self.ante else "none"
+        return _ALIASES.get(self.ante_format, self.ante_format)
+
+
+class _BreakStep(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    break_minutes: int = Field(ge=1, le=240)
+    color_up: list[Annotated[int, Field(gt=0)]] = Field(default_factory=list, max_length=20)
+
+
+class _Structure(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    step: list[dict[str, Any]] = Field(min_length=1)
+
+
+def _one_line(where: str, error: ValidationError) -> StructureError:
+    problems = [
+        f"{where}{'.' if where and e['loc'] else ''}{'.'.join(str(p) for p in e['loc'])}: "
+        f"{e['msg']}"
+        for e in error.errors()
+    ]
+    return StructureError("; ".join(problems))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,38 +122,33 @@ class Step:
 
 
 def parse_structure(text: str) -> tuple[Step, ...]:
-    """Steps from TOML ``[[step]]`` tables; every problem is a StructureError naming it."""
+    """Steps from TOML ``[[step]]`` tables, validated as the table's config is (pydantic,
+    strict: ``"100"`` or ``100.0`` is not a blind); every problem is a one-line
+    StructureError naming the step and the field."""
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise StructureError(f"structure: {error}") from None
+    try:
+        items = _Structure.model_validate(raw).step
+    except ValidationError as error:
+        raise _one_line("", error) from None
     steps: list[Step] = []
     number = 0
-    for index, item in enumerate(raw.get("step", []), 1):
+    for index, item in enumerate(items, 1):
         where = f"step {index}"
-        unknown = set(item) - {"small_blind", "big_blind", "ante", "ante_format", "minutes",
-                               "break_minutes", "color_up"}
-        if unknown:
-            raise StructureError(f"{where}: unknown keys {sorted(unknown)}")
-        if "break_minutes" in item:
-            minutes = item["break_minutes"]
-            if not isinstance(minutes, int) or not 1 <= minutes <= 240:
-                raise StructureError(f"{where}.break_minutes: 1 to 240, got {minutes!r}")
-            steps.append(Step(minutes, color_up=tuple(item.get("color_up", ()))))
-            continue
-        number += 1
         try:
-            step = Step(int(item["minutes"]), number, int(item["small_blind"]),
-                        int(item["big_blind"]), int(item.get("ante", 0)),
-                        str(item.get("ante_format", "ante" if item.get("ante") else "none")))
-        except KeyError as error:
-            raise StructureError(f"{where}: missing {error.args[0]}") from None
-        if step.minutes < 1 or not 0 < step.small_blind <= step.big_blind:
-            raise StructureError(f"{where}: minutes >= 1 and 0 < small_blind <= big_blind")
-        if step.ante_format not in ANTE_FORMATS:
-            raise StructureError(f"{where}.ante_format: one of {ANTE_FORMATS}")
-        steps.append(step)
-    if not steps or steps[0].is_break:
+            if "break_minutes" in item:
+                pause = _BreakStep.model_validate(item)
+                steps.append(Step(pause.break_minutes, color_up=tuple(pause.color_up)))
+                continue
+            level = _LevelStep.model_validate(item)
+        except ValidationError as error:
+            raise _one_line(where, error) from None
+        number += 1
+        steps.append(Step(level.minutes, number, level.small_blind, level.big_blind,
+                          level.ante, level.format()))
+    if steps[0].is_break:
         raise StructureError("structure: the first step must be a level")
     return tuple(steps)
 
@@ -167,6 +213,68 @@ class TournamentClock:
             else:
                 changes.append(Change("level", clock.current))
         return clock, changes
+
+    def go_to(self, index: int, now_ms: int) -> tuple[TournamentClock, list[Change]]:
+        """The director moves the clock to step ``index`` (go to a level, back one step):
+        that step starts now with its whole time (a stopped clock stays stopped), and the
+        tables are told as when the clock reaches it by itself.
+
+        >>> clock = TournamentClock.start(parse_structure(
+        ...     "[[step]]\\nsmall_blind=1\\nbig_blind=2\\nminutes=5\\n"
+        ...     "[[step]]\\nsmall_blind=2\\nbig_blind=4\\nminutes=5"), now_ms=0)
+        >>> clock, changes = clock.go_to(1, now_ms=1_000)
+        >>> clock.current.name, clock.remaining_ms(1_000), [c.kind for c in changes]
+        ('Level 2', 300000, ['level'])
+        """
+        if not 0 <= index < len(self.structure):
+            raise ValueError(f"step {index + 1} is not in the structure "
+                             f"(1 to {len(self.structure)})")
+        ended = self.current
+        clock = replace(self, index=index, step_started_ms=now_ms,
+                        paused_at_ms=None if self.paused_at_ms is None else now_ms)
+        changes = [Change("break_end", ended)] if ended.is_break and index != self.index else []
+        if clock.current.is_break:
+            changes.append(Change("break_start", clock.current))
+        else:
+            changes.append(Change("level", clock.current))
+        return clock, changes
+
+    def level_index(self, number: int) -> int:
+        """The step index of level ``number``; ValueError when there is none."""
+        for index, step in enumerate(self.structure):
+            if step.level_number == number:
+                return index
+        raise ValueError(f"the structure has no level {number}")
+
+    def saved(self, wall_offset_ms: int) -> dict[str, Any]:
+        """What survives a restart, on the wall clock (``wall_offset_ms``: wall minus this
+        clock's milliseconds), so the time the process was down counts as played."""
+        return {"index": self.index,
+                "step_started_wall_ms": self.step_started_ms + wall_offset_ms,
+                "paused_at_wall_ms": (None if self.paused_at_ms is None
+                                      else self.paused_at_ms + wall_offset_ms)}
+
+    @classmethod
+    def restored(cls, structure: tuple[Step, ...], saved: dict[str, Any],
+                 wall_offset_ms: int) -> TournamentClock:
+        """The clock ``saved`` wrote, on this process's clock; ValueError when it does not
+        fit the structure.
+
+        >>> structure = parse_structure("[[step]]\\nsmall_blind=1\\nbig_blind=2\\nminutes=5")
+        >>> before = TournamentClock.start(structure, now_ms=1_000).pause(61_000)
+        >>> after = TournamentClock.restored(structure, before.saved(10_000), -50_000)
+        >>> after.remaining_ms(now_ms=999_999), after.paused_at_ms is not None
+        (240000, True)
+        """
+        index = saved.get("index")
+        started = saved.get("step_started_wall_ms")
+        paused = saved.get("paused_at_wall_ms")
+        if not (isinstance(index, int) and 0 <= index < len(structure)
+                and isinstance(started, int) and (paused is None or isinstance(paused, int))):
+            raise ValueError(f"saved clock {saved!r} does not fit the structure "
+                             f"({len(structure)} steps)")
+        return cls(structure, index, started - wall_offset_ms,
+                   None if paused is None else paused - wall_offset_ms)
 
     def display(self, now_ms: int, players_left: int | None = None,
                 chips_in_play: int | None = None) -> dict[str, Any]:

@@ -25,21 +25,45 @@ from pathlib import Path
 from typing import Any
 
 from pokertable.room.chipcounts import Entries, as_csv, leaderboard
-from pokertable.room.clock import StructureError, TournamentClock, parse_structure
+from pokertable.room.clock import Change, StructureError, TournamentClock, parse_structure
 from pokertable.room.finishing import Finishes, players_left
 from pokertable.room.hand_for_hand import HandForHand
 from pokertable.room.inbound import message_object
 from pokertable.room.player_clocks import PlayerClocks
-from pokertable.room.serving import broker_address, run_until_interrupted
-from pokertable.room.web import ROOM_DIR, PageServer
+from pokertable.room.serving import add_bind_argument, broker_address, run_until_interrupted
+from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer
 
 LOG = logging.getLogger(__name__)
-CONTROLS = ("pause", "resume", "add_seconds", "next_step", "entries", "export", "hand_for_hand",
-            "deal_next")
+CONTROLS = ("pause", "resume", "add_seconds", "next_step", "previous_step", "go_to_level",
+            "entries", "export", "hand_for_hand", "deal_next")
 
 
 def _now_ms() -> int:
     return time.monotonic_ns() // 1_000_000
+
+
+def load_saved_clock(path: Path) -> dict[str, Any]:
+    """The clock's saved state; a ValueError naming the file when it is not one."""
+    try:
+        saved = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"clock state {path}: {error} (move it aside to start afresh)"
+                         ) from None
+    if not isinstance(saved, dict):
+        raise ValueError(f"clock state {path}: not a JSON object (move it aside to start "
+                         "afresh)")
+    return saved
+
+
+def save_clock(path: Path, saved: dict[str, Any]) -> None:
+    """Write, flush to disk, then rename over the old file: a kill leaves one or the
+    other."""
+    partial = path.with_name(path.name + ".tmp")
+    with partial.open("w", encoding="utf-8") as out:
+        json.dump(saved, out)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(partial, path)
 
 
 class ClockService:
@@ -48,15 +72,27 @@ class ClockService:
     def __init__(self, *, host: str, port: int, venue: str, structure_text: str,
                  login: tuple[str, str], export_dir: Path | None = None,
                  hand_for_hand: HandForHand | None = None,
-                 finishes: Finishes | None = None) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
+                 finishes: Finishes | None = None, state_file: Path | None = None) -> None:
         from pokertable.mqtt.topics import ROOT, check_name
+        from pokertable.room.service_client import ServiceClient
 
         self.venue = check_name("venue", venue)
         self.base = f"{ROOT}/{venue}"
-        self.clock = TournamentClock.start(parse_structure(structure_text), _now_ms())
+        structure = parse_structure(structure_text)
+        self.clock = TournamentClock.start(structure, _now_ms())
+        # The clock's state survives a restart (kill -9, a reboot): saved on the wall clock
+        # at every change, resumed with the time the process was down counted as played.
+        self.state_file = state_file
+        self._wall_offset_ms = time.time_ns() // 1_000_000 - _now_ms()
+        self._told_index: int | None = None  # the step last announced to the tables
+        self._saved: dict[str, Any] | None = None
+        self._pending: list[Change] = []  # the director's moves, to announce (locked)
+        if state_file is not None and state_file.exists():
+            saved = load_saved_clock(state_file)
+            self.clock = TournamentClock.restored(structure, saved, self._wall_offset_ms)
+            told = saved.get("told_index")
+            self._told_index = told if isinstance(told, int) else None
+            self._saved = saved
         self._states: dict[str, dict[str, Any]] = {}
         self._offline: set[str] = set()  # tables whose status is not online (not waited for)
         self.h4h = hand_for_hand or HandForHand()
@@ -71,11 +107,11 @@ class ClockService:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self.subscribed = threading.Event()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=login[0])
-        self.client.username_pw_set(*login)
-        self.client.on_connect = lambda c, *_: c.subscribe(
-            [(f"{self.base}/+/state", 1), (f"{self.base}/+/status", 1),
-             (f"{self.base}/clock/control", 1)])
+        self.login = login[0]
+        self._level_requests: dict[str, int] = {}  # request id -> the level it announced
+        self.refused: dict[str, dict[str, Any]] = {}  # table -> the level it refused, why
+        self.client = ServiceClient("clock", venue, login)
+        self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)
@@ -89,8 +125,14 @@ class ClockService:
         self._stop.set()
         self._wake.set()
         self._thread.join(timeout=5)
-        self.client.disconnect()
+        self.client.say_offline_and_disconnect()
         self.client.loop_stop()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
+                    ) -> None:
+        client.subscribe([(f"{self.base}/+/state", 1), (f"{self.base}/+/status", 1),
+                          (f"{self.base}/+/reply", 1), (f"{self.base}/clock/control", 1)])
+        self.client.say_online()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         payload = message_object(message, LOG, "clock")
@@ -98,6 +140,8 @@ class ClockService:
             return
         if message.topic.endswith("/clock/control"):
             self._control(payload)
+        elif message.topic.endswith("/reply"):
+            self._reply(message.topic.split("/")[-2], payload)
         elif message.topic.endswith("/status"):
             table = message.topic.split("/")[-2]
             with self._lock:
@@ -115,6 +159,21 @@ class ClockService:
                 self.player_clocks = self.player_clocks.seen(table, payload, _now_ms())
         self._wake.set()
 
+    def _reply(self, table: str, payload: dict[str, Any]) -> None:
+        """A table's answer to a level: a refusal stays on the display until that table
+        accepts a level."""
+        with self._lock:
+            number = self._level_requests.get(str(payload.get("request_id")))
+            if number is None:
+                return
+            if payload.get("ok") is True:
+                self.refused.pop(table, None)
+            else:
+                self.refused[table] = {"table": table, "level": number,
+                                       "error": str(payload.get("error"))[:200]}
+                LOG.error("table %s refused level %s: %s", table, number,
+                          payload.get("error"))
+
     def _control(self, payload: dict[str, Any]) -> None:
         command, now = payload.get("command"), _now_ms()
         with self._lock:
@@ -126,6 +185,17 @@ class ClockService:
                 self.clock = self.clock.add_time(payload["seconds"] * 1000)
             elif command == "next_step":
                 self.clock = self.clock.add_time(-self.clock.remaining_ms(now))
+            elif command == "previous_step" and self.clock.index > 0:
+                self.clock, changes = self.clock.go_to(self.clock.index - 1, now)
+                self._pending.extend(changes)
+            elif command == "go_to_level" and isinstance(payload.get("level"), int):
+                try:
+                    self.clock, changes = self.clock.go_to(
+                        self.clock.level_index(payload["level"]), now)
+                except ValueError as error:
+                    LOG.warning("clock: go_to_level: %s", error)
+                else:
+                    self._pending.extend(changes)
             elif command == "entries":
                 counts = {k: payload.get(k, 0) for k in ("players", "re_entries",
                                                         "starting_stack", "add_on_chips")}
@@ -165,7 +235,9 @@ class ClockService:
             LOG.error("clock: could not export chip counts to %s: %s", self.export_dir, error)
 
     def _run(self) -> None:
-        self._tell("level", self.clock.current.level_payload())
+        if self._told_index != self.clock.index:  # a resumed clock already told the tables
+            self._announce([Change("break_start" if self.clock.current.is_break else "level",
+                                   self.clock.current)], self.clock.index)
         while not self._stop.is_set():
             now = _now_ms()
             with self._lock:
@@ -173,6 +245,8 @@ class ClockService:
                 self.h4h, self.clock, release = self.h4h.step(playing, self.clock, now)
                 self.h4h, runouts = self.h4h.release_runouts(playing)  # RP-8-F
                 self.clock, changes = self.clock.advance(now)
+                changes, self._pending = [*self._pending, *changes], []
+                reached = self.clock.index
                 clock, h4h, told = self.clock, self.h4h, self._told
                 waiting = h4h.waiting_for(playing) if h4h.on else []
                 self._told = []
@@ -183,17 +257,8 @@ class ClockService:
             for command, fields in told:
                 self._tell(command, None, **fields)
             board = self._board()
-            for change in changes:
-                if change.kind == "level":
-                    self._tell("level", change.step.level_payload())
-                elif change.kind == "break_start":
-                    self._tell("break_start", None, minutes=change.step.minutes,
-                               color_up=bool(change.step.color_up))
-                    self._export_asked = True  # chip counts at every break
-                else:
-                    self._tell("break_end", None)
-                    if change.step.color_up:  # R24: these chips left play at the break
-                        self._tell("color_up", None, removed=list(change.step.color_up))
+            self._announce(changes, reached)
+            self._save()
             if release:  # RP-8: every table is between hands; the next starts everywhere
                 self._tell("deal_next", None)
             for table, seat in expired:  # R29: the player's time is up
@@ -213,6 +278,8 @@ class ClockService:
             status["hand_for_hand"] = ({"hands": h4h.hands, "waiting_for": waiting}
                                        if h4h.on else None)
             status["player_clocks"] = countdown
+            with self._lock:
+                status["refused"] = [self.refused[t] for t in sorted(self.refused)]
             self.client.publish(f"{self.base}/clock/status", json.dumps(status), qos=1,
                                 retain=True)
             wait_ms = 1000 - now % 1000
@@ -221,26 +288,61 @@ class ClockService:
             self._wake.wait(timeout=wait_ms / 1000)
             self._wake.clear()
 
+    def _announce(self, changes: list[Change], reached: int) -> None:
+        """Tell every table the steps the clock reached (levels from their next hand)."""
+        for change in changes:
+            if change.kind == "level":
+                self._tell("level", change.step.level_payload())
+            elif change.kind == "break_start":
+                self._tell("break_start", None, minutes=change.step.minutes,
+                           color_up=bool(change.step.color_up))
+                self._export_asked = True  # chip counts at every break
+            else:
+                self._tell("break_end", None)
+                if change.step.color_up:  # R24: these chips left play at the break
+                    self._tell("color_up", None, removed=list(change.step.color_up))
+        if changes:
+            with self._lock:
+                self._told_index = reached
+
+    def _save(self) -> None:
+        """Write the clock's state when it changed (atomically: a kill leaves the old or
+        the new file, never half of one)."""
+        if self.state_file is None:
+            return
+        with self._lock:
+            saved = {**self.clock.saved(self._wall_offset_ms), "told_index": self._told_index}
+        if saved == self._saved:
+            return
+        try:
+            save_clock(self.state_file, saved)
+        except OSError as error:
+            LOG.error("clock: could not save its state to %s: %s", self.state_file, error)
+            return
+        self._saved = saved
+
     def _command(self, table: str, command: str, why: str) -> None:
         """A command to one table (R29's ``clock_expired``, RP-8-F's ``resume_runout``), on
-        the director's topic."""
+        the clock's own command topic (the only ones a table takes from the clock)."""
         payload = {"command": command, "request_id": f"clock-{time.time_ns():x}",
                    "note": f"by the tournament clock: {why}"}
-        self.client.publish(f"{self.base}/{table}/cmd/director", json.dumps(payload), qos=1)
+        self.client.publish(f"{self.base}/{table}/cmd/{self.login}", json.dumps(payload), qos=1)
 
     def _tell(self, command: str, level: dict[str, Any] | None, **fields: Any) -> None:
         payload: dict[str, Any] = {"command": command,
                                    "request_id": f"clock-{time.time_ns():x}", **fields}
         if level is not None:
             payload["level"] = level
+            with self._lock:
+                self._level_requests[payload["request_id"]] = level["number"]
         self.client.publish(f"{self.base}/clock", json.dumps(payload), qos=1)
 
 
 DESCRIPTION = (
     "Run the tournament clock for a venue from a blind structure file: levels and breaks "
     "to every table, the time left for the clock display page (docs/clock.md). The "
-    "password comes from POKERTABLE_CLOCK_PASSWORD; the page's login password from "
-    "POKERTABLE_PAGE_PASSWORD.")
+    "password comes from POKERTABLE_CLOCK_PASSWORD; the display page needs none (it reads "
+    "the clock anonymously from the broker's WebSocket listener).")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -253,8 +355,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--user", default="clock", help="the clock's broker login")
     parser.add_argument("--ws-url", default="ws://127.0.0.1:9001",
                         help="the broker's WebSockets URL as the display's browser reaches it")
-    parser.add_argument("--page-user", default="overlay",
-                        help="read-only login the display page uses")
+    parser.add_argument("--state-file", type=Path,
+                        help="where the clock keeps its state (level, time left, pause) to "
+                        "resume after a restart without telling the tables again (default "
+                        "clock-<venue>.json in $STATE_DIRECTORY, else the current folder)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="a new tournament: set the saved state aside (as <file>.old) and "
+                        "start the structure from level 1")
     parser.add_argument("--export-dir", type=Path,
                         help="write chip counts (CSV and JSON) here at every break and on "
                         "the director's export control")
@@ -264,6 +371,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="minutes taken off the clock per hand-for-hand hand (RP-8-C: 2)")
     parser.add_argument("--http-port", type=int, default=8082,
                         help="port of the display page (default 8082; 0 picks a free one)")
+    add_bind_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -281,6 +389,7 @@ def run(args: argparse.Namespace) -> int:
         text = args.structure.read_text("utf-8")
         service = ClockService(host=host, port=port, venue=args.venue,
                                structure_text=text,
+                               state_file=state_file_for(args),
                                login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")),
                                export_dir=args.export_dir,
                                hand_for_hand=room_h4h,
@@ -288,12 +397,25 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, StructureError, ValueError) as error:
         print(f"pokertable clock: {args.structure}: {error}", file=sys.stderr)
         return 78
-    pages = display(args.venue, args.ws_url, args.page_user,
-                    os.environ.get("POKERTABLE_PAGE_PASSWORD", ""), args.http_port)
+    try:
+        pages = display(args.venue, args.ws_url, args.http_port, args.bind)
+    except OSError as error:
+        print(f"pokertable clock: --bind {args.bind} --http-port {args.http_port}: {error}",
+              file=sys.stderr)
+        return 69
     service.start()
     pages.start()
     print(f"clock display: {pages.url}", flush=True)
     return run_until_interrupted(service, pages)
+
+
+def state_file_for(args: argparse.Namespace) -> Path:
+    """Where the clock keeps its state; with ``--fresh`` the old state is set aside."""
+    path: Path = args.state_file or Path(os.environ.get("STATE_DIRECTORY", ".")) / (
+        f"clock-{args.venue}.json")
+    if args.fresh and path.exists():
+        path.replace(path.with_name(path.name + ".old"))
+    return path
 
 
 def hand_for_hand(profile: str, minutes: int) -> HandForHand:
@@ -304,11 +426,11 @@ def hand_for_hand(profile: str, minutes: int) -> HandForHand:
     return HandForHand(load_profile(profile).hand_for_hand_clock, minutes)
 
 
-def display(venue: str, ws_url: str, username: str, password: str,
-            http_port: int = 0) -> PageServer:
-    """The big clock display's page server (not started)."""
-    return PageServer(ROOM_DIR, {"venue": venue, "ws_url": ws_url, "username": username,
-                                 "password": password}, http_port, page="clock_display/")
+def display(venue: str, ws_url: str, http_port: int = 0, bind: str = LOOPBACK) -> PageServer:
+    """The big clock display's page server (not started). Its ``config.json`` holds no
+    login: the page reads the clock anonymously, which the broker allows for that alone."""
+    return PageServer(ROOM_DIR, {"venue": venue, "ws_url": ws_url}, http_port,
+                      page="clock_display/", bind=bind)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,8 +15,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from pokertable.room.serving import run_until_interrupted
-from pokertable.room.web import ROOM_DIR, PageServer
+from pokertable.room.serving import add_bind_argument, run_until_interrupted
+from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer
 
 DESCRIPTION = (
     "Serve the floor console (a web page for the tournament director and floor staff) for "
@@ -31,21 +31,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the broker's WebSockets URL as the console's browser reaches it")
     parser.add_argument("--http-port", type=int, default=8081,
                         help="port of the console (default 8081; 0 picks a free one)")
+    add_bind_argument(parser)
 
 
-def console(venue: str, ws_url: str, http_port: int = 0) -> PageServer:
+def console(venue: str, ws_url: str, http_port: int = 0, bind: str = LOOPBACK) -> PageServer:
     """The console's page server (not started)."""
     from pokertable.mqtt.topics import check_name
     from pokertable.room.rule_texts import rule_texts
 
     # the rule text beside each rule id of a floor call, from the shipped rulebooks
     config = {"venue": check_name("venue", venue), "ws_url": ws_url, "rules": rule_texts()}
-    return PageServer(ROOM_DIR, config, http_port, page="floor/")
+    return PageServer(ROOM_DIR, config, http_port, page="floor/", bind=bind)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        server = console(args.venue, args.ws_url, args.http_port)
+        server = console(args.venue, args.ws_url, args.http_port, args.bind)
     except (ValueError, OSError) as error:
         print(f"pokertable floor: {error}", file=sys.stderr)
         return 2

@@ -12,12 +12,16 @@ same for both (``?`` placeholders become ``%s`` for psycopg).
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import sqlite3
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pokertable.controller.app.sealing import Sealer, SealError, sealer_for
 from pokertable.room.hand_archive import HandRecord
 
 SCHEMA = """
@@ -37,6 +41,19 @@ CREATE TABLE IF NOT EXISTS hands (
     PRIMARY KEY (venue, table_id, session, hand_number)
 )
 """
+PENDING_SCHEMA = """
+CREATE TABLE IF NOT EXISTS pending_hole_cards (
+    venue TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    session TEXT NOT NULL,
+    hand_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    cards TEXT NOT NULL,
+    PRIMARY KEY (venue, table_id, session, hand_id, seat)
+)
+"""
+"""Hole cards of hands still being played, kept only sealed (with a key): an archive
+killed mid-hand still stores that hand whole when it comes back."""
 COLUMNS = (
     "venue",
     "table_id",
@@ -57,21 +74,61 @@ _UPSERT = (
     + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS[4:])
 )
 _SELECT = f"SELECT {', '.join(COLUMNS)} FROM hands"
+_PENDING_HAND = "WHERE venue = ? AND table_id = ? AND session = ? AND hand_id = ?"
 
 
 class StoreError(Exception):
     """The archive's database cannot be opened or used; the message says which and why."""
 
 
-class HandStore:
-    """Hand records in one database; safe to share between paho's thread and the caller's."""
+SEALED_PREFIX = "sealed:"
+"""A PHH column sealed with the archive's key (AES-256-GCM, ``controller.sealing``)."""
 
-    def __init__(self, connection: Any, placeholder: str, where: str) -> None:
+
+class HandStore:
+    """Hand records in one database; safe to share between paho's thread and the caller's.
+
+    With a ``sealer`` (``--key-file``) each hand's PHH, which holds every hole card, is
+    sealed at rest; the public columns (players, stacks, numbers) stay readable."""
+
+    def __init__(self, connection: Any, placeholder: str, where: str,
+                 sealer: Sealer | None = None) -> None:
         self._db = connection
         self._placeholder = placeholder
         self.where = where
+        self._sealer = sealer
         self._lock = threading.Lock()
         self._run(SCHEMA)
+        self._run(PENDING_SCHEMA)
+
+    @property
+    def keeps_pending(self) -> bool:
+        """Whether hole cards of a hand in play are kept across a restart (sealed only)."""
+        return self._sealer is not None
+
+    def put_pending(self, venue: str, table: str, session: str, hand_id: str, seat: int,
+                    cards: list[str]) -> None:
+        sealed = self._seal(json.dumps(cards))
+        if sealed is None or not self.keeps_pending:
+            return
+        self._run("INSERT INTO pending_hole_cards VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT "
+                  "(venue, table_id, session, hand_id, seat) DO UPDATE SET cards = "
+                  "excluded.cards", (venue, table, session, hand_id, seat, sealed))
+
+    def pending(self, venue: str, table: str, session: str,
+                hand_id: str) -> dict[int, list[str]]:
+        """The hand's kept hole cards, by seat."""
+        if self._sealer is None:
+            return {}
+        rows = self._run(f"SELECT seat, cards FROM pending_hole_cards {_PENDING_HAND}",
+                         (venue, table, session, hand_id))
+        return {int(seat): json.loads(self._open_text(text)) for seat, text in rows}
+
+    def drop_pending(self, venue: str, table: str, session: str, hand_id: str) -> None:
+        """Once the hand is stored with its hole cards."""
+        if self._sealer is not None:
+            self._run(f"DELETE FROM pending_hole_cards {_PENDING_HAND}",
+                      (venue, table, session, hand_id))
 
     def _run(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         if self._placeholder != "?":
@@ -97,7 +154,7 @@ class HandStore:
                 record.hand_id,
                 record.started_ms,
                 record.finished_ms,
-                record.phh,
+                self._seal(record.phh),
                 json.dumps(record.players),
                 json.dumps(record.finishing_stacks),
                 int(record.verified),
@@ -115,7 +172,7 @@ class HandStore:
             sql += " AND session = ?"
             params += (session,)
         rows = self._run(sql + " ORDER BY finished_ms DESC LIMIT 1", params)
-        return _record(rows[0]) if rows else None
+        return self._opened(_record(rows[0]), need_phh=True) if rows else None
 
     def hands(self, venue: str, table: str | None = None) -> list[HandRecord]:
         """Every stored hand of the venue (or one table), in the order they finished."""
@@ -123,9 +180,38 @@ class HandStore:
         if table is not None:
             sql, params = sql + " AND table_id = ?", [venue, table]
         return [
-            _record(row)
+            self._opened(_record(row), need_phh=False)
             for row in self._run(sql + " ORDER BY finished_ms, table_id", tuple(params))
         ]
+
+    def _seal(self, phh: str | None) -> str | None:
+        if phh is None or self._sealer is None:
+            return phh
+        return SEALED_PREFIX + base64.b64encode(self._sealer.seal_payload(phh.encode())).decode()
+
+    def _open_text(self, text: str) -> str:
+        assert self._sealer is not None
+        try:
+            return self._sealer.open_payload(base64.b64decode(text[len(SEALED_PREFIX):])).decode()
+        except (SealError, ValueError) as error:
+            raise StoreError(f"hand archive {self.where}: {error}") from None
+
+    def _opened(self, record: HandRecord, need_phh: bool) -> HandRecord:
+        """The record with its PHH opened; without the key a listing shows no PHH and a
+        hand asked for is refused, naming the key."""
+        phh = record.phh
+        if phh is None or not phh.startswith(SEALED_PREFIX):
+            return record
+        if self._sealer is None:
+            if need_phh:
+                raise StoreError(f"hand archive {self.where}: {record.name}'s PHH is sealed: "
+                                 "give the archive's key with --key-file")
+            return replace(record, phh=None)
+        try:
+            opened = self._sealer.open_payload(base64.b64decode(phh[len(SEALED_PREFIX):]))
+        except (SealError, ValueError) as error:
+            raise StoreError(f"hand archive {self.where}: {record.name}: {error}") from None
+        return replace(record, phh=opened.decode())
 
     def close(self) -> None:
         with self._lock:
@@ -167,8 +253,14 @@ def is_postgres(url: str) -> bool:
     return url.startswith(("postgresql://", "postgres://"))
 
 
-def open_store(url: str) -> HandStore:
-    """A SQLite file path, or a ``postgresql://`` URL (needs the ``[postgres]`` extra)."""
+def open_store(url: str, key_file: str | None = None) -> HandStore:
+    """A SQLite file path, or a ``postgresql://`` URL (needs the ``[postgres]`` extra);
+    ``key_file``: seal the hands' PHH at rest (``python -m pokertable.controller.app.sealing
+    new-key FILE`` makes one)."""
+    try:
+        sealer = sealer_for(key_file)
+    except SealError as error:
+        raise StoreError(f"hand archive --key-file: {error}") from None
     if is_postgres(url):
         try:
             import psycopg
@@ -180,15 +272,19 @@ def open_store(url: str) -> HandStore:
             server = psycopg.connect(url, connect_timeout=10)
         except psycopg.Error as exc:
             raise StoreError(f"hand archive {_without_password(url)}: {exc}") from exc
-        return HandStore(server, "%s", _without_password(url))
+        return HandStore(server, "%s", _without_password(url), sealer)
     path = Path(url)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        # Hole cards are in it: readable by the archive's user only. SQLite gives its -wal
+        # and -shm files the database file's permissions.
+        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+        os.chmod(path, 0o600)
         connection = sqlite3.connect(path, check_same_thread=False, timeout=10)
         connection.execute("PRAGMA journal_mode=WAL")
     except (OSError, sqlite3.Error) as exc:
         raise StoreError(f"hand archive {path}: {exc}") from exc
-    return HandStore(connection, "?", str(path))
+    return HandStore(connection, "?", str(path), sealer)
 
 
 def _without_password(url: str) -> str:

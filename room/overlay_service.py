@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from pokertable.room.inbound import message_object
-from pokertable.room.serving import broker_address, run_until_interrupted
-from pokertable.room.web import ROOM_DIR, PageServer
+from pokertable.room.serving import add_bind_argument, broker_address, run_until_interrupted
+from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer
 
 PAGE_DIR = ROOM_DIR / "overlay"
 LOG = logging.getLogger(__name__)
@@ -42,25 +42,24 @@ class OverlayService:
 
     def __init__(self, *, host: str, port: int, venue: str, table: str, delay_s: float,
                  relay_login: tuple[str, str], page_config: dict[str, Any],
-                 http_port: int = 0, heartbeat_s: float = 2.0) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
+                 http_port: int = 0, heartbeat_s: float = 2.0,
+                 http_bind: str = LOOPBACK) -> None:
         from pokertable.mqtt.topics import TableTopics
         from pokertable.room.broadcast import BroadcastLane
+        from pokertable.room.service_client import ServiceClient
 
         self.topics = TableTopics(venue, table)
         self.lane = BroadcastLane(delay_s)
         self.heartbeat_s = heartbeat_s
         self._inbox: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue()
         self._subscribed = threading.Event()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=relay_login[0])
-        self.client.username_pw_set(*relay_login)
+        self.client = ServiceClient(f"relay-{table}", venue, relay_login)
         self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *_: self._subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)
-        self.pages = PageServer(PAGE_DIR, {**page_config, "base": self.topics.base}, http_port)
+        self.pages = PageServer(PAGE_DIR, {**page_config, "base": self.topics.base}, http_port,
+                                bind=http_bind)
         self._worker = threading.Thread(target=self._run, name="broadcast-lane", daemon=True)
 
     @property
@@ -79,7 +78,7 @@ class OverlayService:
         self._inbox.put(None)
         self._worker.join(timeout=5)
         self.pages.stop()
-        self.client.disconnect()
+        self.client.say_offline_and_disconnect()
         self.client.loop_stop()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
@@ -87,6 +86,7 @@ class OverlayService:
         base = self.topics.base
         client.subscribe([(f"{base}/state", 1), (f"{base}/events", 1), (f"{base}/status", 1),
                           (f"{base}/secure/hole_cards/+", 1)])
+        self.client.say_online()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         """Never lets a bad payload kill paho's thread: it is logged and dropped."""
@@ -163,6 +163,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="broadcast delay in seconds for the whole feed (default 1800)")
     parser.add_argument("--http-port", type=int, default=8080,
                         help="port of the page (default 8080; 0 picks a free one)")
+    add_bind_argument(parser)
     parser.add_argument("--layout", type=Path, help="JSON file: seats, colours, logo, "
                         "stale_after_s (see docs/overlay.md)")
     parser.add_argument("--relay-user", default="broadcaster",
@@ -187,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
             "layout": load_layout(args.layout)}
     service = OverlayService(
         host=host, port=port, venue=args.venue, table=args.table,
-        delay_s=args.delay, page_config=page, http_port=args.http_port,
+        delay_s=args.delay, page_config=page, http_port=args.http_port, http_bind=args.bind,
         relay_login=(args.relay_user, os.environ.get("POKERTABLE_RELAY_PASSWORD", "")))
     service.start()
     print(f"overlay page: {service.url} (broadcast delay {args.delay:g} s)", flush=True)

@@ -380,10 +380,13 @@ def final_table(
     players = [(t.table, s, p, c) for t in live for s, (p, c) in sorted(t.players.items())]
     if len(live) < 2 or len(players) > final_table_size(tables, rules):
         return None
-    target = table or min(t.table for t in live)
+    # RP-9: a 6-handed event's final table is 7-handed: the first table with the seats.
+    fitting = [t.table for t in live if t.max_seats >= len(players)]
+    target = table or (min(fitting) if fitting else min(t.table for t in live))
     max_seats = next(t.max_seats for t in tables if t.table == target)
     if len(players) > max_seats:
-        raise ValueError(f"{len(players)} players do not fit table {target}'s {max_seats} seats")
+        raise ValueError(f"{len(players)} players do not fit table {target}'s {max_seats} seats "
+                         f"(RP-9: give the final table {len(players)} seats in its table.toml)")
     seats = draw.sample(range(1, max_seats + 1), len(players))
     ids = rules.cite("final_table", "random_seating")
     moves = tuple(

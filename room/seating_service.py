@@ -58,10 +58,8 @@ class SeatingService:
         seed: int | None = None,
         within: int = 1,
     ) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
         from pokertable.mqtt.topics import ROOT, check_name
+        from pokertable.room.service_client import ServiceClient
 
         self.rules = load_profile(profile)
         self.base = f"{ROOT}/{check_name('venue', venue)}"
@@ -81,17 +79,9 @@ class SeatingService:
         self._lock = threading.Condition()
         self._stop = threading.Event()
         self.subscribed = threading.Event()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"seating-{venue}")
-        self.client.username_pw_set(*login)
-        self.client.on_connect = lambda c, *_: c.subscribe(
-            [
-                (f"{self.base}/+/state", 1),
-                (f"{self.base}/+/reply", 1),
-                (f"{self.base}/seating/control", 1),
-                (f"{self.base}/clock/status", 1),
-                (f"{self.base}/clock", 1),
-            ]
-        )
+        self.login = login[0]  # its commands go to cmd/<login>, the only topic it may use
+        self.client = ServiceClient("seating", venue, login)
+        self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect_async(host, port)
@@ -106,8 +96,21 @@ class SeatingService:
         with self._lock:
             self._lock.notify_all()
         self._thread.join(timeout=5)
-        self.client.disconnect()
+        self.client.say_offline_and_disconnect()
         self.client.loop_stop()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
+                    ) -> None:
+        client.subscribe(
+            [
+                (f"{self.base}/+/state", 1),
+                (f"{self.base}/+/reply", 1),
+                (f"{self.base}/seating/control", 1),
+                (f"{self.base}/clock/status", 1),
+                (f"{self.base}/clock", 1),
+            ]
+        )
+        self.client.say_online()
 
     # -- what comes in -----------------------------------------------------------------
 
@@ -153,7 +156,7 @@ class SeatingService:
             "request_id": f"seating-{time.time_ns():x}",
             "note": "seating desk: R11-D halt",
         }
-        self.client.publish(f"{self.base}/{table}/cmd/director", json.dumps(payload), qos=1)
+        self.client.publish(f"{self.base}/{table}/cmd/{self.login}", json.dumps(payload), qos=1)
 
     def _views(self) -> list[TableView]:
         return [view(name, state) for name, state in sorted(self._states.items())]
@@ -291,7 +294,7 @@ class SeatingService:
             "note": "seating desk, confirmed on the floor console",
             **fields,
         }
-        self.client.publish(f"{self.base}/{table}/cmd/director", json.dumps(payload), qos=1)
+        self.client.publish(f"{self.base}/{table}/cmd/{self.login}", json.dumps(payload), qos=1)
         with self._lock:
             self._lock.wait_for(
                 lambda: request_id in self._replies or self._stop.is_set(), timeout=REPLY_S

@@ -22,6 +22,15 @@ def broker_address(text: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port_text)
 
 
+def add_bind_argument(parser: argparse.ArgumentParser) -> None:
+    """``--bind``: where a page server listens. Loopback by default (a page on this
+    machine, or behind a reverse proxy); the room's network needs its address or 0.0.0.0."""
+    parser.add_argument("--bind", default="127.0.0.1",
+                        help="address the page server listens on (default 127.0.0.1; "
+                        "0.0.0.0 or this machine's address on the room's network to serve "
+                        "tablets and displays, docs/floor.md)")
+
+
 def run_until_interrupted(*started: Stoppable) -> int:
     """Block until Ctrl-C, then stop ``started`` last-started first; the exit status is 0."""
     try:

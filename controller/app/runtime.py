@@ -40,10 +40,13 @@ class TableRuntime:
         *,
         publisher_factory: Callable[[str], Any] | None = None,
         registry: Any = None,
+        clock_ms: Callable[[], int] = wall_ms,
     ) -> None:
         from pokertable.hardware.registry import TagRegistry
 
         self.config = config
+        # The one clock of the table: every input's at_ms and every published ts_ms.
+        self.clock_ms = clock_ms
         self.registry = registry or TagRegistry(config.registry.path, create=False)
         self.bridge: Any = None
         self._publisher_factory = publisher_factory or self._bridge_factory
@@ -127,7 +130,7 @@ class TableRuntime:
             else:
                 node_leds(seat, lit)
 
-        app = TableApp(self.config, led_sink=led_sink)
+        app = TableApp(self.config, led_sink=led_sink, clock_ms=self.clock_ms)
         self.app = app
         self.bridge = self._publisher_factory(app.session_id)
         app.publisher = self.bridge
@@ -157,7 +160,7 @@ class TableRuntime:
                 event = self.console.events.get(timeout=0.05)
             except queue.Empty:
                 continue
-            item = console_to_input(event, wall_ms())
+            item = console_to_input(event, self.app.clock_ms())
             if item is not None:
                 self.app.submit(item)
 
@@ -168,7 +171,7 @@ class TableRuntime:
 
     @staticmethod
     def _submit_hardware(app: TableApp, event: Any) -> None:
-        item = hardware_to_input(event, wall_ms())
+        item = hardware_to_input(event, app.clock_ms())
         if item is not None:
             app.submit(item)
 
@@ -181,7 +184,7 @@ class TableRuntime:
                 command = self.bridge.inbound.get(timeout=0.2)
             except queue.Empty:
                 continue
-            self.app.submit(command_to_input(command, wall_ms()))
+            self.app.submit(command_to_input(command, self.app.clock_ms()))
 
     def _watchdog(self) -> None:
         """Feed systemd only while every worker runs: a dead thread means a restart."""

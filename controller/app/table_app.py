@@ -392,7 +392,9 @@ def console_to_input(event: object, at_ms: int) -> ConsolePress | None:
 
 def command_to_input(command: Any, at_ms: int) -> RoomCommand:
     """A validated ``mqtt.bridge.InboundCommand`` as a journal-ready session input."""
-    return RoomCommand(command.command, command.request_id, dict(command.payload), at_ms)
+    return RoomCommand(
+        command.command, command.request_id, dict(command.payload), at_ms, command.sender
+    )
 
 
 def fresh_session(config: AppConfig) -> TableSession:

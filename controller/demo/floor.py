@@ -1,9 +1,11 @@
 """``pokertable demo --floor``: the demo's table with the room's floor console and clock.
 
 The demo's in-process broker then also listens for MQTT over WebSockets, so the pages can
-reach it; it takes any login (it is never a production broker), so sign in to the console
-with any name. The tournament clock runs ``DEMO_STRUCTURE`` (the demo table's own levels),
-and its big display page serves beside the console. The demo's simulated floor still
+reach it; it takes any password (it is never a production broker), so sign in to the console
+as ``director`` or ``floor`` (or ``director/<your name>``): a table acts on commands from
+those logins only, read from the topic (docs/mqtt.md). The tournament clock runs
+``DEMO_STRUCTURE`` (the demo table's own levels), and its big display page serves beside
+the console. The demo's simulated floor still
 answers every floor call after its pause (``--floor-pause``); a person at the console can
 answer first. ``controller/demo/main.py`` only asks for this context.
 """
@@ -48,7 +50,7 @@ def floor_pages(host: str, port: int, ws_url: str, venue: str = "demo") -> Itera
         host=host, port=port, venue=venue, structure_text=DEMO_STRUCTURE, login=("clock", "")
     )
     floor = console(venue, ws_url)
-    clock = display(venue, ws_url, "overlay", "")
+    clock = display(venue, ws_url)
     with contextlib.ExitStack() as stack:
         service.start()
         stack.callback(service.stop)
@@ -58,7 +60,7 @@ def floor_pages(host: str, port: int, ws_url: str, venue: str = "demo") -> Itera
         stack.callback(clock.stop)
         urls = {"floor": floor.url, "clock": clock.url}
         print(
-            f"floor console: {urls['floor']} (sign in with any name)\n"
+            f"floor console: {urls['floor']} (sign in as director or floor, any password)\n"
             f"clock display: {urls['clock']}",
             file=sys.stderr,
             flush=True,

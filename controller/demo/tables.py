@@ -204,7 +204,7 @@ def play_tables(args: argparse.Namespace) -> list[str]:
         for service in (clock, desk):
             service.start()
             stack.callback(service.stop)
-        page = display(VENUE, f"ws://127.0.0.1:{broker.ws_port}", "overlay", "", 0)
+        page = display(VENUE, f"ws://127.0.0.1:{broker.ws_port}", 0)
         page.start()
         stack.callback(page.stop)
         out.append(f"leaderboard page: {page.url.replace('clock_display/', 'leaderboard/')}")

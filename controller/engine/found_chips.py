@@ -4,7 +4,9 @@ Pure, like the engine: it reads the completed ``HandState`` and says what happen
 found chips as transfers between seats, or which options the TD has. TDA 2024 R62 leaves
 it to the TD (part of the accepted action or not; a losing all-in's chip may go to the
 winning caller). ACE R62 rules it: a winner is not paid for it (he keeps his chip); a
-loser's chip goes to the winner if the winner covered him; otherwise the TD decides.
+loser's chip goes to the winner if the winner covered him; otherwise the TD decides. A
+loser is never saved by the chip (R62 "not saved by the chip(s)"): the TD's choice is
+whether the winning caller gets it or it leaves play, never that the busted player keeps it.
 
 >>> from pokertable.controller.engine.model import Award, HandState, Level, Phase, SeatState
 >>> from pokertable.controller.engine.model import SeatStatus, Variant
@@ -30,6 +32,7 @@ from pokertable.controller.rules import ChipsFoundBehind, RuleProfile
 PLAYER_KEEPS = "player_keeps"  # the chip stays his: not paid for it, not saved by it
 TO_WINNER = "to_winner"  # the TD awards it to the winning caller (a loser's chip)
 CALLERS_PAY = "callers_pay"  # part of the accepted action: covering callers owe it too
+OUT_OF_PLAY = "out_of_play"  # a loser's chip the TD does not award: it leaves play (R62, R64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +88,11 @@ def _transfers(
 ) -> tuple[tuple[int | None, int, int], ...]:
     if option == PLAYER_KEEPS:
         return ((None, seat, amount),)
+    if option == OUT_OF_PLAY:
+        return ()
     if option == TO_WINNER:
         winner = winning_caller(hand, seat)
-        return ((None, winner, amount),) if winner is not None else ((None, seat, amount),)
+        return ((None, winner, amount),) if winner is not None else ()
     # CALLERS_PAY: the chip was live. A winner is paid it by each covering caller (what
     # they have left); a loser's chip goes to the winner who covered him.
     if _won(hand, seat):
@@ -100,7 +105,7 @@ def _transfers(
     winner = winning_caller(hand, seat)
     if winner is not None and winner in covering_callers(hand, seat):
         return ((None, winner, amount),)
-    return ((None, seat, amount),)
+    return ()  # a loser is not saved by it (R62)
 
 
 def rule_found_chips(
@@ -139,8 +144,9 @@ def rule_found_chips(
         return FoundChips(
             seat, amount, (*ace, rules.cite("floor_discretion")),
             f"seat {seat} lost but the winner did not cover him: the house rule does not say "
-            f"who gets the {amount} found behind him; the TD decides",
-            options=(TO_WINNER, PLAYER_KEEPS),
+            f"who gets the {amount} found behind him; he is not saved by it: the TD decides "
+            "whether the winner gets it or it leaves play",
+            options=(TO_WINNER, OUT_OF_PLAY),
         )
     if won and not_in_action:
         return FoundChips(
@@ -157,9 +163,9 @@ def rule_found_chips(
         return FoundChips(seat, amount, rule_ids, text, options=(CALLERS_PAY, PLAYER_KEEPS))
     text = (
         f"{amount} found behind seat {seat} after the hand, which he lost: he is not saved by "
-        "it; the TD decides whether it goes to the winning caller or stays his"
+        "it; the TD decides whether it goes to the winning caller or leaves play"
     )
-    return FoundChips(seat, amount, rule_ids, text, options=(TO_WINNER, PLAYER_KEEPS))
+    return FoundChips(seat, amount, rule_ids, text, options=(TO_WINNER, OUT_OF_PLAY))
 
 
 def count_found_chips(

@@ -6,11 +6,14 @@ branch of a hand is just another reference: nothing is ever mutated in place.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import MISSING, dataclass, field, fields
 from enum import IntEnum, StrEnum
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from pokertable.controller.rules import RuleProfile
 
 _T = TypeVar("_T")
 
@@ -259,6 +262,28 @@ class ActionRecord:
     all_in: bool
 
 
+def is_substantial(actions: Iterable[tuple[str, bool]], rules: RuleProfile) -> bool:
+    """R36 over (kind, puts_chips_in) pairs: A) 2 actions, one with chips; B) any 3 actions.
+
+    The one derivation of substantial action: the published state, the irregularities
+    layer (R34-A, R35-D, R38, R53-B) and the count errors (R52-B) all ask it. The rule's
+    parenthesis "(i.e. any 2 actions except 2 checks or 2 folds)" would make check + fold
+    substantial; the main clause does not. ``sa_check_fold_counts`` picks.
+    """
+    count = 0
+    chips = False
+    kinds: set[str] = set()
+    for kind, chips_in in actions:
+        count += 1
+        chips = chips or chips_in
+        kinds.add(kind)
+    if count >= 3:
+        return True
+    if count < 2:
+        return False
+    return chips or (rules.sa_check_fold_counts and kinds == {"check", "fold"})
+
+
 @dataclass(frozen=True, slots=True)
 class BoardRepair:
     """A street's cards replaced by a repair (R39, RP-5): what was there and what replaced it."""
@@ -323,11 +348,9 @@ class HandState:
         """All chips committed this hand, including bets still in front of players."""
         return sum(s.committed for s in self.seats)
 
-    @property
-    def substantial_action(self) -> bool:
-        """R36: two actions in turn of which one put chips in, or three actions, from the start."""
-        n = len(self.actions)
-        return n >= 3 or (n >= 2 and any(a.chips_in for a in self.actions))
+    def substantial_since(self, index: int, rules: RuleProfile) -> bool:
+        """R36 (``is_substantial``) over the actions in turn from ``index`` on."""
+        return is_substantial(((a.kind, a.chips_in) for a in self.actions[index:]), rules)
 
     def seats_clockwise_from(self, start: int) -> tuple[SeatState, ...]:
         """Dealt-in seats in clockwise order, beginning with the first seat after ``start``."""

@@ -8,9 +8,19 @@ from __future__ import annotations
 
 from pokertable.controller.engine.checks import check_new_cards, reject
 from pokertable.controller.engine.events import MuckHand, ShowHand
-from pokertable.controller.engine.model import Award, HandState, Phase, Variant, builder, evolve
+from pokertable.controller.engine.model import (
+    Award,
+    HandState,
+    Phase,
+    Pot,
+    SeatState,
+    Variant,
+    builder,
+    evolve,
+)
 from pokertable.controller.engine.pots import build_pots, split_pot
 from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.showdown import strength
 from pokertable.controller.evaluation import holdem_strength, omaha_strength
 from pokertable.controller.rules import RuleProfile
 
@@ -134,18 +144,40 @@ def showdown_done(state: HandState, rules: RuleProfile) -> bool:
     return len(contenders) <= 1 or all(s.shown for s in contenders)
 
 
+def _contested_pots(
+    pots: tuple[Pot, ...], by_number: dict[int, SeatState]
+) -> tuple[tuple[Pot, ...], list[list[SeatState]]]:
+    """The pots as awarded, each with the hands that still claim it.
+
+    A side pot forms at an all-in; a hand mucked at showdown is dead like a folded one, so
+    its all-in level no longer parts two pots: adjacent layers that the same live hands
+    contest are one pot, split once (R20-A, R21). Where everybody eligible mucked, the last
+    to muck keeps his claim.
+    """
+    merged: list[Pot] = []
+    claims: list[list[SeatState]] = []
+    for pot in pots:
+        contenders = [by_number[n] for n in pot.eligible if not by_number[n].mucked]
+        if not contenders:
+            contenders = [by_number[n] for n in pot.eligible]
+        if claims and [s.seat for s in claims[-1]] == [s.seat for s in contenders]:
+            merged[-1] = Pot(merged[-1].amount + pot.amount, pot.eligible)  # he is out
+            continue
+        merged.append(pot)
+        claims.append(contenders)
+    return tuple(merged), claims
+
+
 def award(
     state: HandState, rulings: list[Ruling], rules: RuleProfile, *, uncontested: bool
 ) -> HandState:
-    pots = build_pots(state.seats)
-    stacks = {s.seat: s.stack for s in state.seats}
     by_number = {s.seat: s for s in state.seats}
+    pots, claims = _contested_pots(build_pots(state.seats), by_number)
+    stacks = {s.seat: s.stack for s in state.seats}
     strengths: dict[int, tuple[int, str]] = {}  # a hand in several pots is valued once
     per_pot: list[list[Award]] = []
     for index, pot in enumerate(pots):
-        contenders = [by_number[n] for n in pot.eligible if not by_number[n].mucked]
-        if not contenders:  # everybody eligible mucked: the last to muck keeps his claim
-            contenders = [by_number[n] for n in pot.eligible]
+        contenders = claims[index]
         if len(contenders) == 1 or uncontested:
             winners = [contenders[0].seat]
             names = {contenders[0].seat: ""}

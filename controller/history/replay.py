@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pokertable.controller.engine import EngineError, start_hand, step
-from pokertable.controller.engine.events import ShowHand
-from pokertable.controller.engine.model import HandState, Phase
+from pokertable.controller.engine.events import ActionKind, PlayerAction, ShowHand
+from pokertable.controller.engine.model import HandState, Phase, SeatStatus
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.history.phh import PhhError, PhhHand, action_where, load_hands, to_event
 from pokertable.controller.rules import TDA_2024, RuleProfile
@@ -25,6 +25,9 @@ from pokertable.controller.rules import TDA_2024, RuleProfile
 _COMPLETE = Phase.COMPLETE
 _SHOWDOWN = Phase.SHOWDOWN
 _REJECTED = RulingKind.REJECTED
+_DEALING = Phase.DEALING
+_LIVE = SeatStatus.LIVE
+_CHECK = ActionKind.CHECK
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +81,7 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
             event = to_event(action, n, "", to_call)
         except PhhError:  # read it again to name the place (formatted only when needed)
             event = to_event(action, n, action_where(hand, index), to_call)
-        if event is None:
+        if event is None or _needless_check(state, event):
             continue
         state, out = step(state, event, rules)
         for r in out:
@@ -93,6 +96,19 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
                 state, out = step(state, ShowHand(seat.seat), rules)
                 rulings.extend(out)
     return ReplayResult(hand, state, tuple(rulings))
+
+
+def _needless_check(state: HandState, event: object) -> bool:
+    """A check PHH records that the table never asks for: the last player with chips facing
+    no bet once every opponent is all in (the big blind after the small blind called all in
+    for exactly the big blind). PokerKit asks him to act; the engine has already closed the
+    round, as a dealer would, since nobody is left to bet against him."""
+    if not (isinstance(event, PlayerAction) and event.kind is _CHECK):
+        return False
+    if state.phase is not _DEALING or state.action_on is not None:
+        return False
+    with_chips = [s.seat for s in state.seats if s.status is _LIVE and s.stack > 0]
+    return with_chips == [event.seat]
 
 
 def _to_call(state: HandState) -> int:

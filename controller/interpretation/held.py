@@ -58,7 +58,9 @@ def settle_held(pending: Pending, rulings: Iterable[Ruling]) -> Pending:
         zone = pending.zone(ruling.seat)
         if not zone.held:
             continue
-        if ruling.code in APPLIED:
+        if not zone.motion:  # words alone were held: no chips to move
+            zone = evolve(zone, held=False)
+        elif ruling.code in APPLIED:
             chips = zone.prior + zone.motion
             zone = SeatZone(zone.seat, prior_start=chips, prior=chips, felt=zone.felt)
         else:

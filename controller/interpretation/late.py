@@ -1,7 +1,8 @@
 """Corrections noticed after the fact (R52-A) and undercalls in sequence (R51-C).
 
 R52-A: an opening bet or raise below the minimum that the dealer let stand is corrected
-"anywhere on the current street" (on the river until showdown starts) to the legal minimum
+"anywhere on the current street" (on the river until showdown starts: the first hand tabled,
+not the last call) to the legal minimum
 "for all bettors": the street is replayed with the corrected amount and everyone who
 matched the short amount owes the difference. Once the next card is dealt the error stands.
 
@@ -58,7 +59,11 @@ def correct_short_bet(run: EventRun, event: ShortBetNoticed) -> None:
         ),
         None,
     )
-    late = state.phase in (Phase.SHOWDOWN, Phase.COMPLETE) or run.pending.street != state.street
+    # Showdown starts when a hand is tabled (or mucked), not when the river betting ends.
+    showdown_started = state.phase is Phase.COMPLETE or (
+        state.phase is Phase.SHOWDOWN and any(s.shown or s.mucked for s in state.seats)
+    )
+    late = showdown_started or run.pending.street != state.street
     if index is None or late:
         when = "showdown has started" if state.street is Street.RIVER else "the next card is out"
         run.alert(event.seat, "underbet", f"seat {event.seat}: no short bet of his on this "

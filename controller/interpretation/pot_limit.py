@@ -99,12 +99,6 @@ def quote(state: HandState, seat: int, quoted: int, rules: RuleProfile) -> Count
     return CountQuote(seat, quoted, min(ctx.max_to, ctx.all_in_to), len(state.actions))
 
 
-def substantial_after(state: HandState, since: int) -> bool:
-    """R36 counted from the first action after the bet (R52-B's reference point)."""
-    after = state.actions[since:]
-    return len(after) >= 3 or (len(after) >= 2 and any(a.chips_in for a in after))
-
-
 @dataclass(frozen=True, slots=True)
 class CountVerdict:
     """What R52-B makes of a count error: ``correct`` means raise the bet to the real pot."""
@@ -114,7 +108,7 @@ class CountVerdict:
     bet_to: int = 0
 
 
-def judge_count_error(state: HandState, given: CountQuote) -> CountVerdict:
+def judge_count_error(state: HandState, given: CountQuote, rules: RuleProfile) -> CountVerdict:
     """R52-B: a too-low count is corrected until substantial action follows the bet."""
     bet = (state.actions[given.actions_before]
            if len(state.actions) > given.actions_before else None)
@@ -123,7 +117,7 @@ def judge_count_error(state: HandState, given: CountQuote) -> CountVerdict:
     if bet.to >= given.correct:
         return CountVerdict("count_error_none", f"seat {given.seat}'s bet of {bet.to} is not "
                             "below the pot", bet.to)
-    if substantial_after(state, given.actions_before + 1):
+    if state.substantial_since(given.actions_before + 1, rules):  # R36 from after the bet
         return CountVerdict("count_error_stands", f"seat {given.seat}'s bet of {bet.to} stands: "
                             "the count was too low but substantial action followed", bet.to)
     return CountVerdict("correct", f"seat {given.seat} must increase to {given.correct}: the "

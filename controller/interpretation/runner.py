@@ -187,7 +187,8 @@ class EventRun(EventRunBase):
         new, out = self.apply(self.state, action)
         if any(r.kind is RulingKind.REJECTED for r in out):
             return False
-        self.put(evolve(zone, held=bool(zone.motion)))
+        # Held words hold the chips that follow them too: they are the same action (R53-A).
+        self.put(evolve(zone, held=bool(zone.motion) or decl is not None))
         self.rulings.extend(out)
         self.state = new
         return True
@@ -575,7 +576,7 @@ class EventRun(EventRunBase):
                        "no_count")
             return
         self.pending = evolve(self.pending, quote=None)
-        verdict = judge_count_error(self.state, given)
+        verdict = judge_count_error(self.state, given, self.rules)
         ids = (self.rules.cite("pl_miscount"),)
         if verdict.code == "no_count_bet":
             self.alert(given.seat, "pl_miscount", verdict.text, verdict.code)

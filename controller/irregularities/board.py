@@ -17,6 +17,7 @@ from pokertable.controller.irregularities.alerts import alert, floor
 from pokertable.controller.irregularities.dealing import close_deal
 from pokertable.controller.irregularities.hand import Step, TrackedHand, apply_engine
 from pokertable.controller.irregularities.killed import kill_hand
+from pokertable.controller.irregularities.premature import burns_due_after, procedure
 from pokertable.controller.rules import FlopIrregularity, RuleProfile
 
 _PREMATURE = {Street.FLOP: "flop", Street.TURN: "turn", Street.RIVER: "river"}
@@ -69,7 +70,8 @@ def burn_card(
     if due is not None and not from_board and at_ms - due[1] <= t.read_window_ms:
         # The street's board card was read first, within one read window: the readers'
         # order, not the dealer's. This is that street's burn.
-        t = _with_burns(evolve(t, board=evolve(t.board, burn_due=None)), due[0], 1)
+        burns = t.board.burns[due[0]] + 1
+        t = _with_burns(evolve(t, board=evolve(t.board, burn_due=None)), due[0], burns)
         return t, []
     if from_board and t.board.four_card_flop and _flop_repairable(t):
         board = t.ledger.in_zone("board")
@@ -120,13 +122,14 @@ def burn_card(
         t, folded = _button_short_at_flop(t, rules)
         if closing or folded:
             return t, [*closing, *folded]
-    if count > 1:
+    if count > t.board.burns_due[nxt]:
+        which = "a second" if count == 2 else "an extra"
         return t, [
             alert(
                 rules,
                 ("one_burn",),
                 "extra_burn",
-                f"a second burn ({card}) for the {nxt.name.lower()}: the burn is one "
+                f"{which} burn ({card}) for the {nxt.name.lower()}: the burn is one "
                 "card per street, never more (R38). Call the floor before dealing.",
             )
         ]
@@ -206,31 +209,29 @@ def board_card(t: TrackedHand, card: str, rules: RuleProfile, at_ms: int = 0) ->
         ]
     if hand.phase is Phase.DEALING:
         if t.board.premature:
+            step = procedure(rules.premature_cards_procedure, _next_street(hand) or Street.RIVER)
             return t, [
                 alert(
                     rules,
                     ("premature_cards",),
                     "premature_still_out",
                     f"premature card(s) {' '.join(t.board.premature)} are still on the "
-                    f"board: return them to the stub and reshuffle before dealing "
-                    f"(RP-5); {card} is not dealt yet",
+                    f"board: {step.still_out}; {card} is not dealt yet",
                 )
             ]
         return _deal_street(t, card, on_board, rules, at_ms)
     if hand.phase is Phase.BETTING:
         nxt = _next_street(hand) or Street.RIVER
-        t = evolve(t, board=evolve(t.board, premature=(*t.board.premature, card)))
+        step = procedure(rules.premature_cards_procedure, nxt)
+        due = burns_due_after(t.board.burns_due, nxt, step)
+        t = evolve(t, board=evolve(t.board, premature=(*t.board.premature, card), burns_due=due))
         name = _PREMATURE[nxt]
-        letter = {"flop": "A", "turn": "B", "river": "C"}[name]
         return t, [
             alert(
                 rules,
                 ("premature_cards", "stub_reshuffle"),
                 f"premature_{name}",
-                f"Premature {name}: {card} was dealt before the betting round ended. "
-                f"Leave the burn as the {name} burn; return the premature card(s) to "
-                "the stub and reshuffle the stub face down; after the round ends deal "
-                f"the {name} without another burn (RP-5-{letter}, R39-D).",
+                f"Premature {name}: {card} was dealt before the betting round ended. {step.now}",
             )
         ]
     return t, [
@@ -251,7 +252,7 @@ def _deal_street(
         return t, []
     rulings: list[Ruling] = []
     first_card_of_street = len(on_board) == len(t.hand.board) + 1
-    if first_card_of_street and t.board.burns[nxt] == 0:
+    if first_card_of_street and t.board.burns[nxt] < t.board.burns_due[nxt]:
         if t.read_window_ms:
             # The burn may still be on its way through the readers: judged once the read
             # window has passed (``judge_burn``).
@@ -322,7 +323,7 @@ def judge_burn(t: TrackedHand, rules: RuleProfile, at_ms: int) -> Step:
     if due is None or at_ms - due[1] <= t.read_window_ms:
         return t, []
     t = evolve(t, board=evolve(t.board, burn_due=None))
-    if t.board.burns[due[0]]:
+    if t.board.burns[due[0]] >= t.board.burns_due[due[0]]:
         return t, []
     t, rulings = _no_burn(t, due[0], rules)
     t, stands = after_action(t, rules)
@@ -336,13 +337,13 @@ def board_card_removed(t: TrackedHand, card: str, rules: RuleProfile) -> Step:
         t = evolve(t, board=evolve(t.board, premature=left))
         if left:
             return t, []
+        step = procedure(rules.premature_cards_procedure, _next_street(t.hand) or Street.RIVER)
         return t, [
             alert(
                 rules,
                 ("premature_cards", "stub_reshuffle"),
                 "premature_returned",
-                "premature card(s) back in the stub: reshuffle the stub face down; deal "
-                "the street without another burn once the betting round ends (RP-5)",
+                step.returned,
                 kind=RulingKind.INFO,
             )
         ]

@@ -62,6 +62,9 @@ class DealTrack:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BoardTrack:
     burns: tuple[int, int, int, int] = (0, 0, 0, 0)  # burns read for each street (index = Street)
+    # burns each street should have: one (R38), unless a premature-card procedure says
+    # otherwise (Clubs NZ RP-5-B: two for the turn, none for the river)
+    burns_due: tuple[int, int, int, int] = (1, 1, 1, 1)
     premature: tuple[str, ...] = ()  # board cards dealt before the round ended (RP-5)
     four_card_flop: bool = False  # R39-A: waiting for the floor to move one card to the burn
     flop_without_burn: bool = False  # R39-B: flop dealt with no burn, no flop action yet

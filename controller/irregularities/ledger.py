@@ -47,6 +47,12 @@ class Placement:
     zone: str
     present: bool  # False after CardRemoved: the card is in a hand, the stub or in transit
 
+    def lies_in(self, zone: str) -> bool:
+        """Whether the card counts as lying in ``zone``. A card lifted off a pad or the burn
+        (a player peeking) is still there; a board card taken off is not: it went back to
+        the stub (RP-5) or is on its way to the burn (R39)."""
+        return self.zone == zone and (self.present or zone != "board")
+
 
 @dataclass(frozen=True, slots=True)
 class CardLedger:
@@ -67,6 +73,10 @@ class CardLedger:
             return CardLedger(tuple(new if p.tag == tag else p for p in self.placements))
         kept = tuple(p for p in self.placements if p.tag != tag)
         return CardLedger((*kept, new))
+
+    def lying_in(self, zone: str) -> tuple[str, ...]:
+        """Cards that count as lying in ``zone`` (``Placement.lies_in``), in arrival order."""
+        return tuple(p.card for p in self.placements if p.lies_in(zone))
 
     def in_zone(self, zone: str) -> tuple[str, ...]:
         """Cards present in ``zone``, in the order they arrived."""

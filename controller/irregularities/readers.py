@@ -72,7 +72,7 @@ def _known_card(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
     """The same tag again: a re-read, a card moving on, or one card seen in two places."""
     previous = t.ledger.by_tag(event.tag_uid)
     assert previous is not None
-    if previous.zone == event.zone and (previous.present or where != "board"):
+    if previous.lies_in(event.zone):
         t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
         return t, []  # re-read or put back (a player peeking): not a new card
     from_zone = parse_zone(previous.zone)

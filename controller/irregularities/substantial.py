@@ -17,31 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pokertable.controller.engine.model import ActionRecord
+from pokertable.controller.engine.model import ActionRecord, is_substantial
 from pokertable.controller.rules import RuleProfile
+
+__all__ = ["HAND_START", "ReferencePoints", "is_substantial", "records_as_pairs"]
 
 HAND_START = "hand_start"
 """Reference point of R35-D, R34-A, R23 and R38: the first action after the forced bets."""
-
-
-def is_substantial(actions: Iterable[tuple[str, bool]], rules: RuleProfile) -> bool:
-    """R36 over (kind, puts_chips_in) pairs: A) 2 actions, one with chips; B) any 3 actions.
-
-    The rule's parenthesis "(i.e. any 2 actions except 2 checks or 2 folds)" would make
-    check + fold substantial; the main clause does not. ``sa_check_fold_counts`` picks.
-    """
-    count = 0
-    chips = False
-    kinds: set[str] = set()
-    for kind, chips_in in actions:
-        count += 1
-        chips = chips or chips_in
-        kinds.add(kind)
-    if count >= 3:
-        return True
-    if count < 2:
-        return False
-    return chips or (rules.sa_check_fold_counts and kinds == {"check", "fold"})
 
 
 def records_as_pairs(records: Iterable[ActionRecord]) -> list[tuple[str, bool]]:

@@ -558,6 +558,8 @@ class RuleProfile:
     killed_hand_retrieval: KilledHandRetrieval = KilledHandRetrieval.CLEARLY_IDENTIFIABLE
     # 19.6 color-up, penalties, H4H, misc
     color_up: ColorUp = ColorUp.RACE_THEN_EXCHANGE  # R24
+    # ACE R24: every total rounds up; False: beyond one new chip the TD confirms (NZ R24 A/B)
+    color_up_round_up_any_total: bool = False
     penalties: PenaltyScheme = PenaltyScheme.MISSED_HANDS  # R71
     hand_for_hand_clock: HandForHandClock = HandForHandClock.DEDUCT_UP_TO_3_MIN  # RP-8-B
     hand_for_hand_runout_held: bool = True  # RP-8-F: all in and called, cards stay down

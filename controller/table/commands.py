@@ -200,10 +200,11 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
         return session
     session = evolve(session, alerts=tuple(a for a in session.alerts if a.id != alert_id))
     reply(session, cmd, out, True)
+    by = f" (by {cmd.sender})" if cmd.sender else ""
     ruling = Ruling(
         RulingKind.BINDING,
         pending.ruling.rule_ids,
-        f"floor decision on {alert_id}: {decision}",
+        f"floor decision on {alert_id}: {decision}{by}",
         seat=pending.ruling.seat,
         code="floor_decision",
     )
@@ -212,7 +213,7 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
             session,
             "floor_decision",
             (ruling,),
-            {"alert_id": alert_id, "decision": decision},
+            {"alert_id": alert_id, "decision": decision, "by": cmd.sender},
             cmd.at_ms,
         )
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.engine import EngineError
+from pokertable.controller.engine import EngineError, HandSetup
 from pokertable.controller.engine.events import (
     ActionKind,
     DealHole,
@@ -48,7 +48,7 @@ from pokertable.controller.table.outputs import event_out, raise_floor, warn
 from pokertable.controller.table.penalties import on_penalty
 from pokertable.controller.table.runout_hold import hold_runout, refuse_while_held
 from pokertable.controller.table.stack_zones import stack_moved
-from pokertable.controller.table.state import Output, TableSession, set_pair
+from pokertable.controller.table.state import Output, TableSession
 
 
 class TrackedApplier:
@@ -179,7 +179,9 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
     rules = session.config.rules
     misdealt = session.tracked is not None and session.tracked.status is HandStatus.MISDEAL
     if misdealt:
-        return _redeal(session, at_ms, out)
+        redealt = _redeal(session, at_ms, out)
+        if redealt is not None:
+            return redealt
     if session.hand is not None and session.hand.phase is not Phase.COMPLETE:
         warn(
             out,
@@ -226,9 +228,6 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         level=level,
         pending_level=None,
         pending=Pending(street=hand.street),  # a new hand: empty zones
-        seat_cards=(),
-        board_cards=(),
-        burn_cards=(),
     )
     data = {
         "button": setup.button,
@@ -245,21 +244,43 @@ def _fresh_felt(session: TableSession, tracked: TrackedHand) -> TableSession:
         session,
         tracked=tracked,
         pending=Pending(street=tracked.hand.street),
-        seat_cards=(),
-        board_cards=(),
-        burn_cards=(),
     )
 
 
-def _redeal(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
-    """R35-C: after a misdeal the re-deal is the same hand: same button, limits, players."""
+def _redeal(session: TableSession, at_ms: int, out: list[Output]) -> TableSession | None:
+    """R35-C: after a misdeal the re-deal is the same hand: same button, limits, players.
+
+    The table, not the misdealt hand, says who still sits there: a player who left since
+    (disqualified with his chips removed, R71-D) is not dealt in again, and a small blind
+    he would have posted is dead. Without its big blind the hand cannot be the same one:
+    None, and the next hand starts as usual.
+    """
     assert session.tracked is not None
-    tracked, rulings = irregular.redeal(session.tracked, session.config.rules)
+    seated = _seated_now(session, session.tracked.setup)
+    if seated is None:
+        return None
+    expected = _seated_now(session, session.tracked.expected_setup) or seated
+    misdealt = evolve(session.tracked, setup=seated, expected_setup=expected)
+    tracked, rulings = irregular.redeal(misdealt, session.config.rules)
     session = _fresh_felt(session, tracked)
     out.append(
         event_out(session, "redeal", tuple(rulings), {"hand_id": tracked.hand.hand_id}, at_ms)
     )
     return session
+
+
+def _seated_now(session: TableSession, setup: HandSetup) -> HandSetup | None:
+    """``setup`` with only the players still in their seats, at the stacks the table holds."""
+    players = []
+    for seat, player, _ in setup.players:
+        occupant = session.table.occupied(seat)
+        if occupant is not None and occupant.player == player:
+            players.append((seat, player, occupant.stack))
+    seats = {seat for seat, _, _ in players}
+    if len(players) < 2 or setup.big_blind_seat not in seats:
+        return None
+    small = setup.small_blind_seat if setup.small_blind_seat in seats else None
+    return evolve(setup, players=tuple(players), small_blind_seat=small)
 
 
 def reader_step(
@@ -422,12 +443,12 @@ def _felt(session: TableSession, seat: int, chips: tuple[ZoneChip, ...]) -> Tabl
     return evolve(session, pending=session.pending.with_felt(seat, chips))
 
 
+def _tag(seen: CardDetected | CardCleared) -> str:
+    return seen.uid or f"card:{seen.card}"
+
+
 def _already_there(session: TableSession, seen: CardDetected) -> bool:
-    """A card re-read where the table already knows it lies (e.g. after a restart)."""
-    if seen.zone == "board":
-        return seen.card in session.board_cards
-    if seen.zone == "burn":
-        return seen.card in session.burn_cards
+    """The same tag re-read where the card ledger says it lies (e.g. after a restart)."""
     if seen.zone == "muck":
         hand = session.hand
         return (
@@ -435,9 +456,8 @@ def _already_there(session: TableSession, seen: CardDetected) -> bool:
             and hand.phase is Phase.COMPLETE
             and any(seen.card in s.hole for s in hand.seats)
         )
-    if seen.seat is not None:
-        return seen.card in session.cards_at(seen.seat)
-    return False
+    placed = session.tracked.ledger.by_tag(_tag(seen)) if session.tracked is not None else None
+    return placed is not None and placed.card == seen.card and placed.lies_in(seen.zone)
 
 
 def card_detected(session: TableSession, seen: CardDetected, out: list[Output]) -> TableSession:
@@ -462,16 +482,9 @@ def card_detected(session: TableSession, seen: CardDetected, out: list[Output]) 
     if seen.zone in ("burn", "board"):  # RP-8-F: the card stands, the alert goes out
         refuse_while_held(session, f"card {seen.card} read at the {seen.zone}",
                           "runout_card_early", seen.at_ms, out)
-    if seen.zone == "burn":
-        session = evolve(session, burn_cards=(*session.burn_cards, seen.card))
-    elif seen.zone == "board":
-        session = evolve(session, board_cards=(*session.board_cards, seen.card))
-    elif seen.seat is not None and seen.zone.endswith(".cards"):
-        cards = (*session.cards_at(seen.seat), seen.card)
-        session = evolve(session, seat_cards=set_pair(session.seat_cards, seen.seat, cards))
-    uid = seen.uid or f"card:{seen.card}"
     session = reader_step(
-        session, ReaderCard(seen.zone, seen.card, uid, seen.at_ms), out, seen.at_ms, "card"
+        session, ReaderCard(seen.zone, seen.card, _tag(seen), seen.at_ms), out, seen.at_ms,
+        "card",
     )
     if seen.zone == "muck":
         return _mucked(session, seen, out)
@@ -500,8 +513,7 @@ def card_cleared(session: TableSession, cleared: CardCleared, out: list[Output])
         return session
     if hand.phase is Phase.COMPLETE:
         return session
-    uid = cleared.uid or f"card:{cleared.card}"
-    event = ReaderCardGone(cleared.zone, cleared.card, uid, cleared.at_ms)
+    event = ReaderCardGone(cleared.zone, cleared.card, _tag(cleared), cleared.at_ms)
     return reader_step(session, event, out, cleared.at_ms, "card_removed")
 
 

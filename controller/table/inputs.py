@@ -90,6 +90,9 @@ class RoomCommand:
     request_id: str
     payload: dict[str, Any]
     at_ms: int
+    # The broker login that sent it, from its topic (``cmd/<login>``, which the broker's
+    # ACL lets only that login publish): who decided, not what the sender typed.
+    sender: str | None = None
 
 
 Input = ChipsMoved | CardDetected | CardCleared | HardwareNotice | ConsolePress | RoomCommand

@@ -157,7 +157,8 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "action_on": action_on or None,
         "to_call": to_call,
         "min_raise_to": min_raise_to,
-        "substantial_action": hand.substantial_action if hand is not None else False,
+        # R36 as the profile reads it, from the one derivation the rules layers use
+        "substantial_action": hand is not None and hand.substantial_since(0, session.config.rules),
         "alerts": [
             {
                 "id": a.id,

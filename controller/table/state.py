@@ -83,9 +83,6 @@ class TableSession:
     penalties: tuple[tuple[int, int, tuple[str, ...]], ...] = ()  # (seat, hands left, rules) R71
     disqualified: tuple[int, ...] = ()  # R71-D: seats whose chips leave play when the hand ends
     absent: frozenset[int] = frozenset()
-    seat_cards: tuple[tuple[int, tuple[str, ...]], ...] = ()  # cards read at each seat pad
-    board_cards: tuple[str, ...] = ()
-    burn_cards: tuple[str, ...] = ()
     alerts: tuple[PendingAlert, ...] = ()
     floor_approved: frozenset[int] = frozenset()  # seats the floor allowed to raise (T11 R37)
     leds: tuple[tuple[int, str], ...] = ()
@@ -114,8 +111,22 @@ class TableSession:
         """(seat, chips) of every bet zone with chips on the felt, read from ``pending``."""
         return tuple((z.seat, z.felt) for z in self.pending.zones if z.felt)
 
+    def cards_in(self, zone: str) -> tuple[str, ...]:
+        """Cards of the hand lying in ``zone`` (``board``, ``burn``, ``seat3.cards``). The
+        irregularities layer's card ledger is their one holder: a card taken back is gone
+        for every reader at once."""
+        return self.tracked.ledger.lying_in(zone) if self.tracked is not None else ()
+
+    @property
+    def board_cards(self) -> tuple[str, ...]:
+        return self.cards_in("board")
+
+    @property
+    def burn_cards(self) -> tuple[str, ...]:
+        return self.cards_in("burn")
+
     def cards_at(self, seat: int) -> tuple[str, ...]:
-        return dict(self.seat_cards).get(seat, ())
+        return self.cards_in(f"seat{seat}.cards")
 
 
 def new_session(config: SessionConfig, level: Level, seats: tuple[TableSeat, ...]) -> TableSession:

@@ -8,8 +8,8 @@ function chips(n) {
 
 function blinds(level) {
   if (!level) return "";
-  const ante = level.ante ? (level.ante_format === "bb_ante" ? " BB ante " : " ante ") +
-    chips(level.ante) : "";
+  const names = { bb_ante: " BB ante ", button_ante: " button ante " };
+  const ante = level.ante ? (names[level.ante_format] || " ante ") + chips(level.ante) : "";
   return `${chips(level.small_blind)} / ${chips(level.big_blind)}${ante}`;
 }
 
@@ -29,6 +29,14 @@ function show(status) {
   document.getElementById("break-in").textContent = status.steps_to_break
     ? `Break in ${status.steps_to_break} level${status.steps_to_break > 1 ? "s" : ""}` : "";
   document.getElementById("paused").hidden = !status.paused;
+  // a table that refused a level plays on with its old blinds: the room must know
+  const refused = (status.refused || []).map((r) => {
+    const line = document.createElement("div");
+    line.dataset.table = r.table;
+    line.textContent = `Table ${r.table} refused level ${r.level}: ${r.error}`;
+    return line;
+  });
+  document.getElementById("refused").replaceChildren(...refused);
   const colorUp = document.getElementById("color-up");
   colorUp.hidden = !(status.color_up && status.color_up.length);
   colorUp.textContent = colorUp.hidden ? "" : "Colour up: " + status.color_up.map(chips).join(", ");
@@ -50,13 +58,25 @@ function show(status) {
 
 async function main() {
   const config = await (await fetch("/config.json", { cache: "no-store" })).json();
-  const client = mqtt.connect(config.ws_url, {
-    username: config.username, password: config.password, reconnectPeriod: 2000,
-  });
+  // no login: the broker's WebSocket listener lets an anonymous page read only this
+  const client = mqtt.connect(config.ws_url, { reconnectPeriod: 2000 });
+  const offline = document.getElementById("offline");
+  client.on("offline", () => { offline.hidden = false; });
+  client.on("close", () => { offline.hidden = false; });
   const statusTopic = `pokertable/v1/${config.venue}/clock/status`;
-  client.on("connect", () => client.subscribe(statusTopic, { qos: 1 }));
+  // the clock process says online / offline, and its last will says lost
+  const serviceTopic = `pokertable/v1/${config.venue}/services/+/clock`;
+  client.on("connect", () => {
+    offline.hidden = true;
+    client.subscribe([statusTopic, serviceTopic], { qos: 1 });
+  });
   client.on("message", (topic, payload) => {
     try {
+      if (topic !== statusTopic) {
+        const running = JSON.parse(payload.toString()).state === "online";
+        document.getElementById("clock-lost").hidden = running;
+        return;
+      }
       show(JSON.parse(payload.toString()));
     } catch (error) {
       // a bad payload leaves the last good display on screen

@@ -25,7 +25,9 @@ function send(table, command) {
   const requestId = `floor-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const payload = { ...command, request_id: requestId, note: `by ${login} (floor console)` };
   pending.set(requestId, { table, what: command.command });
-  client.publish(topic(table, "cmd/director"), JSON.stringify(payload), { qos: 1 });
+  // cmd/<login>: the broker lets a login publish only under its own name, so the table
+  // records who decided from the topic, whatever the note says
+  client.publish(topic(table, `cmd/${login}`), JSON.stringify(payload), { qos: 1 });
   return requestId;
 }
 
@@ -204,7 +206,31 @@ function renderTable(id) {
   el.querySelector(".players tbody").replaceChildren(...rows);
 }
 
+const services = new Map(); // "<login>/<service>" -> online | offline | lost
+
+function showServices() {
+  // the room's services (clock, seating desk, relay, archive): a missing one is named
+  const line = document.getElementById("room-services");
+  line.replaceChildren(...[...services].sort().map(([name, state]) => {
+    const item = document.createElement("span");
+    item.dataset.service = name;
+    item.className = state === "online" ? "service online" : "service down";
+    item.textContent = `${name.split("/").pop()} ${state}`;
+    return item;
+  }));
+}
+
 function onMessage(topicName, payload) {
+  const servicesPrefix = `pokertable/v1/${config.venue}/services/`;
+  if (topicName.startsWith(servicesPrefix)) {
+    try {
+      services.set(topicName.slice(servicesPrefix.length), JSON.parse(payload.toString()).state);
+    } catch (error) {
+      return;
+    }
+    showServices();
+    return;
+  }
   if (topicName === `pokertable/v1/${config.venue}/clock/status`) {
     try {
       showRoomClock(JSON.parse(payload.toString()));
@@ -293,9 +319,18 @@ function tellTables(command) {
 function connect(username, password) {
   const error = document.getElementById("login-error");
   error.textContent = "";
-  client = mqtt.connect(config.ws_url, { username, password, clientId: username,
-    reconnectPeriod: 0, connectTimeout: 10000 });
+  // a random suffix: two tablets on one login must not take each other's session over
+  const clientId = `floor-${username.replace(/[^A-Za-z0-9_-]/g, "_")}-` +
+    Math.random().toString(36).slice(2, 10);
+  client = mqtt.connect(config.ws_url, { username, password, clientId,
+    reconnectPeriod: 2000, connectTimeout: 10000 });
+  const offline = document.getElementById("offline");
+  const lost = () => { if (login) offline.hidden = false; };
+  client.on("offline", lost);
+  client.on("close", lost);
   client.on("connect", () => {
+    offline.hidden = true;
+    if (login) return; // a reconnect: mqtt.js subscribes again by itself
     login = username;
     document.getElementById("login").hidden = true;
     document.getElementById("room").hidden = false;
@@ -304,8 +339,10 @@ function connect(username, password) {
     client.subscribe(["state", "status", "reply"].map((leaf) => base + leaf), { qos: 1 });
     document.dispatchEvent(new CustomEvent("floor-connected", { detail: { client, venue: config.venue } }));
     client.subscribe(`pokertable/v1/${config.venue}/clock/status`, { qos: 1 });
+    client.subscribe(`pokertable/v1/${config.venue}/services/#`, { qos: 1 });
   });
   client.on("error", (err) => {
+    if (login) return; // signed in: the banner says offline and the page keeps trying
     error.textContent = `sign-in refused: ${err.message}`;
     client.end(true);
   });
@@ -321,6 +358,14 @@ async function main() {
       enabled: button.dataset.enabled === "true" }));
   }
   document.getElementById("deal-next").addEventListener("click", () => control({ command: "deal_next" }));
+  // the tournament clock: back or on a level, time added or taken, straight to a level
+  for (const button of document.querySelectorAll("button[data-clock]")) {
+    button.addEventListener("click", () => control(button.dataset.seconds
+      ? { command: button.dataset.clock, seconds: parseInt(button.dataset.seconds, 10) }
+      : { command: button.dataset.clock }));
+  }
+  document.getElementById("send-go-to-level").addEventListener("click", () => control({
+    command: "go_to_level", level: parseInt(document.getElementById("go-to-level").value, 10) }));
   document.getElementById("send-players-left").addEventListener("click", () => tellTables({
     command: "players_left", count: parseInt(document.getElementById("players-left").value, 10) }));
   document.getElementById("send-color-up").addEventListener("click", () => tellTables({

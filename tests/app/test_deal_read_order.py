@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 
 from pokertable.bench.table_rig import TableRig
-from pokertable.mqtt.mosquitto import find_mosquitto
 
-pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")
+pytestmark = pytest.mark.needs("mosquitto", "micropython")
 
 PLAYERS = [(n, name, 5000) for n, name in enumerate(("Ann", "Bob", "Cat", "Dan", "Eve", "Fay"), 1)]
 DEAL_RULES = ("TDA2024-35A2", "TDA2024-38", "TDA2024-39A", "TDA2024-39B")

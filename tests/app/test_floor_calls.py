@@ -18,7 +18,6 @@ from pokertable.bench.table_rig import PREFIX, TableRig
 from pokertable.controller.rules import TDA_2024
 from pokertable.controller.table.inputs import RoomCommand
 from pokertable.controller.table.public_state import table_state
-from pokertable.mqtt.mosquitto import find_mosquitto
 from pokertable.mqtt.payloads import validate
 from tests.app.session_table import Table, _deal
 
@@ -81,8 +80,6 @@ def test_TDA2024_35A5_card_count_left_to_the_floor_dead_hand_answered_by_floor_d
 
 @pytest.fixture
 def rig(tmp_path: Path) -> Iterator[TableRig]:
-    if find_mosquitto() is None:
-        pytest.skip("needs mosquitto")
     table = TableRig(tmp_path, [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500)], 3)
     # A generous stall limit: both cores may be busy with other work (the waits are on state).
     table.overlay.wait_state = functools.partial(table.overlay.wait_state, timeout=120)  # type: ignore[method-assign]
@@ -92,6 +89,7 @@ def rig(tmp_path: Path) -> Iterator[TableRig]:
         table.close()
 
 
+@pytest.mark.needs("mosquitto", "micropython")
 def test_A6_floor_call_answered_over_mqtt_unblocks_the_hand(rig: TableRig) -> None:
     rig.start_controller()
     watch = rig.overlay
@@ -141,6 +139,7 @@ def test_A6_floor_call_answered_over_mqtt_unblocks_the_hand(rig: TableRig) -> No
     watch.wait_state(lambda s: s["street"] == "flop" and s["action_on"] == 1, "the flop")
 
 
+@pytest.mark.needs("mosquitto", "micropython")
 def test_TDA2024_53B_oot_void_raise_answered_over_mqtt_is_applied(rig: TableRig) -> None:
     """A bound out-of-turn raise whose action changed goes to the floor; the director's
     ``floor_decision`` on the real table process makes it the seat's raise and play goes on."""

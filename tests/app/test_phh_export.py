@@ -280,9 +280,10 @@ def test_export_reads_a_journal_with_a_torn_last_line_and_leaves_it_untouched(
     assert path.read_bytes() == before and not (tmp_path / "journal.jsonl.torn").exists()
 
 
+@pytest.mark.needs("pokerkit")
 def test_pokerkit_reads_every_exported_hand_to_the_same_finishing_stacks(tmp_path: Path) -> None:
     """PokerKit (the format's reference reader, a test oracle only) agrees with our files."""
-    pk = pytest.importorskip("pokerkit")
+    import pokerkit as pk
     journal = Journal(tmp_path / "journal.jsonl", fsync=False)
     table = JournaledTable(journal)
     _play_session(table)

@@ -237,6 +237,47 @@ def test_TDA24_52A_underbet_corrected_after_the_round_closed_before_the_next_car
     assert table.hand.phase is Phase.DEALING
 
 
+def test_TDA24_52A_river_underbet_noticed_after_the_last_call_before_any_hand_is_tabled() -> None:
+    """R52-A: on the river the error is corrected until showdown starts, and showdown starts
+    when a hand is tabled, not when the river betting ends."""
+    table = _flop({1: 20000, 2: 20000, 3: 20000})
+    for burn, card in (("3s", "Jc"), ("4s", "2d")):
+        for _ in range(3):
+            table.press("check_call")
+        table.street(burn, card)
+    assert table.hand.street is Street.RIVER
+    table.command("short_bet_stands", seat=1, amount=100)  # an opening bet below the BB
+    table.press("check_call")
+    table.press("check_call")  # the last call: the river betting is over, nobody has tabled
+    assert table.hand.phase is Phase.SHOWDOWN
+    out = table.command("short_bet_noticed", seat=1)
+    fixed = next(r for r in table.rulings(out) if r["kind"] == "corrected")
+    assert fixed["rule_ids"][0] == "TDA2024-52A" and "for all bettors" in fixed["text"]
+    assert table.hand.pot_total == 600 + 3 * 200
+    assert [s.committed for s in table.hand.seats] == [400, 400, 400]
+    assert table.hand.phase is Phase.SHOWDOWN  # the replayed calls close the river again
+    # Both callers only said call (no chips read): they owe the corrected 200.
+    assert {s: table.session.pending.zone(s).owed for s in (2, 3)} == {2: 200, 3: 200}
+    table.press("confirm")
+    assert sum(a.amount for a in table.hand.awards) == 1200
+
+
+def test_TDA24_52A_river_underbet_noticed_after_a_hand_is_tabled_stands() -> None:
+    table = _flop({1: 20000, 2: 20000, 3: 20000})
+    for burn, card in (("3s", "Jc"), ("4s", "2d")):
+        for _ in range(3):
+            table.press("check_call")
+        table.street(burn, card)
+    table.command("short_bet_stands", seat=1, amount=100)
+    table.press("check_call")
+    table.press("check_call")
+    table.press("confirm")  # the hands are tabled: showdown has started (and ended)
+    table.command("short_bet_noticed", seat=1)
+    refused = table.replies()[-1]
+    assert not refused["ok"] and "is over" in refused["error"]  # the error stands
+    assert sum(a.amount for a in table.hand.awards) == 600 + 3 * 100
+
+
 # --- R52-B: pot counts and count errors from the live table --------------------------------
 
 
@@ -297,10 +338,28 @@ def test_TDA24_62_chips_found_after_the_hand_the_floor_decides() -> None:
     alert = table.session.alerts[-1]
     assert alert.ruling.kind.value == "floor"
     assert alert.ruling.rule_ids == ("TDA2024-62", "TDA2024-49")
-    assert alert.ruling.options == ("to_winner", "player_keeps")
+    assert alert.ruling.options == ("to_winner", "out_of_play")
     assert _stacks(table) == {2: 23000, 3: 20000}  # nothing moves before the floor decides
     table.command("floor_decision", alert_id=alert.id, decision="to_winner")
     assert _stacks(table) == {2: 23500, 3: 20000}
+
+
+def test_TDA24_62_busted_loser_is_not_saved_by_chips_found_behind() -> None:
+    """R62: "If A loses, he or she is not saved by the chip(s)": the floor is never offered
+    to let a busted all-in player keep them (and be seated again)."""
+    for found_on_flop in (0, 500):  # found after the hand, or during it ruled not in action
+        table = _all_in_called("tda-2024", all_in_wins=False, found_on_flop=found_on_flop,
+                               decision="not_in_action" if found_on_flop else "")
+        if not found_on_flop:
+            table.command("chips_found", seat=1, amount=500)
+        alert = table.session.alerts[-1]
+        assert "player_keeps" not in alert.ruling.options
+        assert "to_winner" in alert.ruling.options  # the TD may award them to the winner
+        table.command("floor_decision", alert_id=alert.id, decision="player_keeps")
+        refused = table.replies()[-1]
+        assert not refused["ok"] and refused["field"] == "decision"  # not one of the options
+        table.command("floor_decision", alert_id=alert.id, decision="out_of_play")
+        assert _stacks(table) == {2: 23000, 3: 20000}  # he stays out; nobody gains
 
 
 def test_TDA24_62_winner_with_chips_found_floor_may_make_covering_callers_pay() -> None:
@@ -352,9 +411,9 @@ def test_TDA24_62_chips_found_during_the_hand_not_in_action_settled_when_it_ends
     lost = _all_in_called("tda-2024", all_in_wins=False, found_on_flop=500,
                           decision="not_in_action")
     alert = lost.session.alerts[-1]
-    assert alert.ruling.options == ("to_winner", "player_keeps")  # the TD may award it
-    lost.command("floor_decision", alert_id=alert.id, decision="player_keeps")
-    assert _stacks(lost) == {1: 500, 2: 23000, 3: 20000}
+    assert alert.ruling.options == ("to_winner", "out_of_play")  # the TD may award it
+    lost.command("floor_decision", alert_id=alert.id, decision="to_winner")
+    assert _stacks(lost) == {2: 23500, 3: 20000}  # not saved by it (R62)
 
 
 def test_ACE_62_chips_found_during_the_hand_go_to_the_covering_winner_when_it_ends() -> None:
@@ -590,3 +649,110 @@ def test_TDA24_51C_a_small_blinds_undercall_in_sequence_counts_his_blind_once() 
         ("alert", 1, ["TDA2024-51C"])]
     assert "undercalled while seat 4's undercall awaits the floor" in ann[0]["text"]
     assert table.hand.seat(1).bet == 100  # her chips wait for the floor
+
+
+def test_ACE_62_loser_not_covered_by_the_winner_is_not_saved_either() -> None:
+    """ACE R62 gives the chip to a winner who covered him; when the winner did not, the TD
+    decides, but a busted loser still may not keep it (R62 "not saved by the chip(s)")."""
+    from pokertable.controller.engine.found_chips import rule_found_chips
+    from pokertable.controller.engine.model import Award, HandState
+    from pokertable.controller.engine.model import SeatState as Seat
+    from pokertable.controller.rules.profiles import load_profile
+
+    hand = HandState(
+        hand_id="r62", variant=Variant.NLHE, level=Level(small_blind=50, big_blind=100),
+        button=2, small_blind_seat=2, big_blind_seat=1, phase=Phase.COMPLETE,
+        seats=(Seat(1, "A", 0, committed=3000, status=SeatStatus.ALL_IN),
+               Seat(2, "B", 6000, committed=3000, status=SeatStatus.ALL_IN)),
+        awards=(Award(0, 2, 6000),),
+    )
+    found = rule_found_chips(hand, 1, 500, load_profile("ace-league"))
+    assert found.options == ("to_winner", "out_of_play")
+    assert found.outcome("out_of_play", hand) == ()
+    assert found.outcome("to_winner", hand) == ((None, 2, 500),)
+
+
+# --- RP-5: premature cards, per the profile's procedure ---------------------------------------
+
+
+def _premature_turn(profile: str) -> tuple[RulesTable, list[dict[str, object]]]:
+    """The turn is dealt (after its burn) while seat 2 and 3 still have to act on the flop."""
+    table = _flop({1: 5000, 2: 5000, 3: 5000}, profile)
+    table.press("check_call")  # seat 1 checks
+    table.card("burn", "3s")
+    premature = table.rulings(table.card("board", "Jc"))
+    table.cleared("board", "Jc")  # off the board: back to the stub (TDA) or aside (NZ)
+    table.press("check_call")
+    table.press("check_call")  # the flop round ends
+    table.collect()
+    return table, premature
+
+
+def test_NZ22_RP5B_premature_turn_set_aside_extra_burn_and_river_without_a_burn() -> None:
+    """Clubs NZ RP-5-B: "A premature turn card is put to the side. Another card is burned,
+    and the normal river card is used as the new turn card. After action on the turn, the
+    premature turn card is placed back in the stub, the stub is reshuffled, and a river card
+    is dealt without another burn." Applied, not flagged as an error."""
+    table, premature = _premature_turn("clubs-nz-2022")
+    (told,) = premature
+    assert told["rule_ids"][0] == "NZ2022-RP-5" and "put it to the side" in told["text"]
+    before = len(table.out)
+    table.card("burn", "4s")  # the extra burn of NZ RP-5-B
+    table.card("board", "2d")  # the new turn
+    assert table.hand.street is Street.TURN and table.hand.board[-1] == "2d"
+    for _ in range(3):
+        table.press("check_call")
+    table.collect()
+    table.card("board", "Jc")  # the set-aside card reshuffled into the stub: no burn
+    assert table.hand.street is Street.RIVER
+    said = table.rulings(tuple(table.out[before:]))
+    assert [r for r in said if r["kind"] in ("alert", "floor", "rejected")] == []
+    assert not [r for r in said if "NZ2022-38" in r["rule_ids"]]  # no extra or missing burn
+    assert table.hand.board == ("9h", "8d", "7c", "2d", "Jc")
+
+
+def test_TDA24_RP5B_premature_turn_a_second_turn_burn_is_still_an_error() -> None:
+    table, premature = _premature_turn("tda-2024")
+    assert "without another burn" in premature[0]["text"]
+    out = table.card("burn", "4s")
+    assert any("TDA2024-38" in r["rule_ids"] for r in table.rulings(out))
+
+
+# --- R21: pots awarded at the live table ------------------------------------------------------
+
+
+def test_TDA24_21_all_in_hand_mucked_at_the_table_leaves_one_pot_to_split() -> None:
+    """The worked hand of tests/engine/test_pot_award_R21.py played at the table: seat 3 is
+    all in for 4, seat 1's small blind and seat 5's folded 3 are dead money; at the showdown
+    seat 3's cards go to the muck, seats 2 and 4 table the same two pair. The main pot (17)
+    and the side pot (17) are one pot of 34 for the same two live hands: 17 each, where two
+    pots split on their own would give seat 2 both odd chips (18 and 16)."""
+    table = RulesTable({1: 100, 2: 100, 3: 4, 4: 100, 5: 100}, button=5,
+                       level=Level(small_blind=1, big_blind=2))
+    table.press("hand_start")
+    table.deal({1: ("9c", "8c"), 2: ("As", "3c"), 3: ("5s", "6s"), 4: ("Ad", "4c"),
+                5: ("Tc", "Td")})
+    table.press("all_in")  # seat 3 all in for 4
+    table.press("check_call")  # seat 4
+    table.press("check_call")  # seat 5
+    table.press("fold")  # seat 1: his small blind is dead money
+    table.press("check_call")  # seat 2
+    table.street("2c", "Ah", "Kh", "7c")
+    table.press("bet_raise", 3)  # seat 2
+    table.press("check_call")  # seat 4
+    table.press("check_call")  # seat 5
+    table.street("3c", "7d")
+    table.press("bet_raise", 4)  # seat 2
+    table.press("check_call")  # seat 4
+    table.press("fold")  # seat 5: his flop call is dead money in the side pot
+    table.street("4h", "2s")
+    table.press("check_call")
+    table.press("check_call")
+    assert table.hand.phase is Phase.SHOWDOWN
+    table.card("muck", "5s")  # seat 3 mucks
+    table.card("muck", "6s")
+    assert table.hand.seat(3).mucked
+    table.press("confirm")  # seats 2 and 4 table
+    assert table.hand.phase is Phase.COMPLETE
+    assert [(p.amount, p.eligible) for p in table.hand.pots] == [(34, (2, 4))]
+    assert _stacks(table) == {1: 99, 2: 106, 4: 106, 5: 93}

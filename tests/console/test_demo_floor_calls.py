@@ -19,9 +19,9 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from pokertable.controller.demo import main as demo
-from pokertable.mqtt.mosquitto import MosquittoProcess, find_mosquitto
+from pokertable.mqtt.mosquitto import MosquittoProcess
 
-pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")
+pytestmark = pytest.mark.needs("mosquitto", "micropython")
 
 PREFIX = "pokertable/v1/demo/t1"
 

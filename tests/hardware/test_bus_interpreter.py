@@ -209,6 +209,31 @@ def test_reboot_after_a_long_uptime_is_seen_despite_seq_wrap_arithmetic(
     assert isinstance(event, NodeRebooted)
 
 
+def test_a_sequence_wrapping_from_65535_to_0_is_no_gap_and_asks_for_nothing(
+    chips: TagRegistry,
+) -> None:
+    interp = BusInterpreter(chips)
+    node = Node(interp, 4, seq=65_533)
+    node.birth()
+    interp.take_commands()
+    for at_ms in (100, 200, 300, 400):  # seq 65534, 65535, 0, 1: one frame after another
+        heartbeat = wire.pack_heartbeat(10_000 + at_ms, 40, 0, 0)
+        assert node.send(wire.MSG_HEARTBEAT, heartbeat, at_ms) == []
+    assert node.seq == 2
+    assert (interp.gaps, interp.resyncs) == (0, 0)
+    assert interp.take_commands() == []  # no snapshot asked for, no rebirth
+
+
+def test_a_birth_answering_rebirth_at_the_wrap_is_no_reboot(chips: TagRegistry) -> None:
+    interp = BusInterpreter(chips)
+    node = Node(interp, 4, seq=65_534)
+    node.birth()
+    node.send(wire.MSG_HEARTBEAT, wire.pack_heartbeat(10_000, 40, 0, 0), 100)  # seq 65535
+    assert node.birth(at_ms=200) == []  # seq 0 counts on from 65535: the same life
+    assert (interp.gaps, interp.resyncs) == (0, 0)
+    assert (4, wire.MSG_CMD_REBIRTH, b"") not in interp.take_commands()
+
+
 def test_lost_birth_reboot_is_seen_from_uptime_going_backwards(chips: TagRegistry) -> None:
     interp = BusInterpreter(chips)
     node = Node(interp, 5)

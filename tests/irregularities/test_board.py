@@ -190,6 +190,43 @@ def test_TDA24_RP5_D2_premature_turn() -> None:
     assert table.street(1) == [] and table.t.hand.street.name == "RIVER"  # river: burn + card
 
 
+def test_NZ22_RP5B_premature_turn_set_aside_with_an_extra_burn() -> None:
+    """Clubs NZ RP-5-B in the layer: the turn takes a second burn, the river none."""
+    from pokertable.controller.rules.profiles import load_profile
+
+    nz = load_profile("clubs-nz-2022")
+    table = Table(setup(SIX, button=6, sb=1, bb=2), rules=nz)
+    to_flop(table)
+    table.street(3)
+    table.act(1, "check")
+    assert table.burn() == []
+    turn = table.next_card()
+    out = table.card("board", turn)
+    assert "put it to the side" in find(out, "premature_turn").text
+    assert table.t.board.burns_due[Street.TURN] == 2 and table.t.board.burns_due[Street.RIVER] == 0
+    assert "set aside" in find(table.remove("board", turn), "premature_returned").text
+    table.acts((2, "check"), (3, "check"))
+    assert table.burn() == []  # NZ's extra burn: not R38's error
+    assert table.card("board") == [] and table.t.hand.street is Street.TURN
+    table.acts((1, "check"), (2, "check"), (3, "check"))
+    assert table.card("board", turn) == []  # reshuffled into the stub: no burn
+    assert table.t.hand.street is Street.RIVER
+
+
+def test_NZ22_RP5B_premature_turn_left_on_the_board_is_put_aside_not_reshuffled() -> None:
+    from pokertable.controller.rules.profiles import load_profile
+
+    table = Table(setup(SIX, button=6, sb=1, bb=2), rules=load_profile("clubs-nz-2022"))
+    to_flop(table)
+    table.street(3)
+    table.act(1, "check")
+    table.burn()
+    table.card("board", table.next_card())  # premature turn, left on the board
+    table.acts((2, "check"), (3, "check"))
+    out = table.card("board", table.next_card())
+    assert "put it to the side" in find(out, "premature_still_out").text
+
+
 def test_TDA24_RP5_D3_premature_river() -> None:
     table = six_handed()
     to_flop(table)

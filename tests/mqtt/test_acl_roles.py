@@ -43,13 +43,16 @@ CLOCK, CLOCK_STATUS, CLOCK_CONTROL = f"{V}/clock", f"{V}/clock/status", f"{V}/cl
 LEADERBOARD, SEATING, SEATING_CONTROL = f"{V}/leaderboard", f"{V}/seating", f"{V}/seating/control"
 STATE, EVENTS, STATUS, REPLY = f"{T7}/state", f"{T7}/events", f"{T7}/status", f"{T7}/reply"
 DIRECTOR, REBIRTH = f"{T7}/cmd/director", f"{T7}/cmd/rebirth"
+# Commands are published on cmd/<login> (the ACL's %u pattern): the topic names the sender.
+CMD_FLOOR, CMD_CLOCK, CMD_ANN = f"{T7}/cmd/floor", f"{T7}/cmd/clock", f"{T7}/cmd/director/ann"
+CMD_OTHERS = {CMD_FLOOR, CMD_CLOCK, CMD_ANN}
 HOLE_CARDS, EQUITIES, BROADCAST = f"{T7}/secure/hole_cards/1", f"{T7}/secure/equities", (
     f"{T7}/broadcast/state")
 T8_STATE, T8_DIRECTOR, T8_HOLE_CARDS = f"{T8}/state", f"{T8}/cmd/director", (
     f"{T8}/secure/hole_cards/1")
 PROBES = (CLOCK, CLOCK_STATUS, CLOCK_CONTROL, LEADERBOARD, SEATING, SEATING_CONTROL, STATE,
           EVENTS, STATUS, REPLY, DIRECTOR, REBIRTH, HOLE_CARDS, EQUITIES, BROADCAST, T8_STATE,
-          T8_DIRECTOR, T8_HOLE_CARDS)
+          T8_DIRECTOR, T8_HOLE_CARDS, CMD_FLOOR, CMD_CLOCK, CMD_ANN)
 PUBLIC = {STATE, EVENTS, STATUS, REPLY, T8_STATE}  # a table's public tree, both tables
 
 
@@ -65,20 +68,29 @@ def _role(reads: set[str], writes: set[str]) -> Role:
 
 # docs/mqtt.md "Roles": one login per table (its own subtree only), the room's services.
 ROLES: dict[str, Role] = {
-    TABLE: _role({DIRECTOR, REBIRTH}, {STATE, EVENTS, STATUS, REPLY, HOLE_CARDS, EQUITIES}),
+    TABLE: _role(
+        {DIRECTOR, REBIRTH} | CMD_OTHERS, {STATE, EVENTS, STATUS, REPLY, HOLE_CARDS, EQUITIES}
+    ),
     OTHER_TABLE: _role({T8_DIRECTOR}, {T8_STATE, T8_HOLE_CARDS}),
+    # The clock sends no director command: cmd/clock only (clock_expired, resume_runout).
     "clock": _role(
         {CLOCK_STATUS, CLOCK_CONTROL, LEADERBOARD, STATE, T8_STATE, STATUS, REPLY},
-        {CLOCK, CLOCK_STATUS, LEADERBOARD, DIRECTOR, T8_DIRECTOR},
+        {CLOCK, CLOCK_STATUS, LEADERBOARD, CMD_CLOCK},
     ),
     "director": _role(
         {CLOCK_STATUS, LEADERBOARD, SEATING, SEATING_CONTROL, DIRECTOR, REBIRTH, T8_DIRECTOR}
-        | PUBLIC,
+        | PUBLIC | CMD_OTHERS,
         {CLOCK, CLOCK_CONTROL, SEATING, SEATING_CONTROL, DIRECTOR, REBIRTH, T8_DIRECTOR},
     ),
+    # One person as director: signs only as herself.
+    "director/ann": _role(
+        {CLOCK_STATUS, LEADERBOARD, SEATING, SEATING_CONTROL, DIRECTOR, REBIRTH, T8_DIRECTOR}
+        | PUBLIC | CMD_OTHERS,
+        {CLOCK, CLOCK_CONTROL, SEATING, SEATING_CONTROL, CMD_ANN, REBIRTH},
+    ),
     "floor": _role(
-        {CLOCK_STATUS, SEATING, DIRECTOR, T8_DIRECTOR} | PUBLIC,
-        {SEATING_CONTROL, DIRECTOR, T8_DIRECTOR},
+        {CLOCK_STATUS, SEATING, DIRECTOR, REBIRTH, T8_DIRECTOR} | PUBLIC | CMD_OTHERS,
+        {SEATING_CONTROL, CMD_FLOOR},
     ),
     "overlay": _role({CLOCK_STATUS, LEADERBOARD} | PUBLIC, {REBIRTH}),
     # The venue clock's status, <venue>/clock/status, is where a table named "clock" would
@@ -93,7 +105,7 @@ ROLES: dict[str, Role] = {
     "archive": _role({EVENTS, HOLE_CARDS, T8_HOLE_CARDS}, set()),
     "broadcast": _role({BROADCAST}, set()),
 }
-LOGINS = PASSWORDS | {"archive": "archive-pw"}
+LOGINS = PASSWORDS | {"archive": "archive-pw", "director/ann": "ann-pw"}
 BARRIER = "barrier"
 
 

@@ -157,18 +157,25 @@ def test_rebirth_republishes_full_state_with_new_seq(broker, make_bridge, subscr
 
 def test_reconnect_restores_retained_state_lost_by_broker(broker, make_bridge, subscribers,
                                                           tmp_path):
-    """A broker that forgot retained messages (amqtt, or no persistence) gets them again."""
+    """A broker that forgot retained messages (amqtt, or no persistence) gets them again,
+    retained: a subscriber that comes after the re-publish still finds the state."""
     bridge = make_bridge(broker.port)
     bridge.start()
     seq = bridge.publish_state(sample_state())
     assert bridge.wait_delivered(5)
+    watcher = subscribers(broker.port, [T.state]).start()  # reconnects by itself
+    assert watcher.wait_for(lambda s: len(s.on("/state")) == 1)
     broker.stop()
     if broker.kind == "mosquitto":
         (Path(broker.process.config_path).parent / "mosquitto.db").unlink(missing_ok=True)
     broker.start()
-    late = subscribers(broker.port, [T.state]).start()
+    # The re-publish has reached the broker once the watcher, back, has it (live or kept).
+    assert watcher.wait_for(lambda s: len(s.on("/state")) == 2, timeout=30)
+    assert watcher.on("/state")[-1].json()["seq"] == seq  # the same seq: a duplicate to drop
+    late = subscribers(broker.port, [T.state]).start()  # subscribes after the re-publish
     assert late.wait_for(lambda s: bool(s.on("/state")), timeout=15)
-    assert late.on("/state")[-1].json()["seq"] == seq
+    [kept] = late.on("/state")
+    assert kept.retain and kept.json()["seq"] == seq
 
 
 def test_secure_delay_holds_hole_cards(broker, make_bridge, subscribers):

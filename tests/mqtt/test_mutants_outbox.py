@@ -321,3 +321,20 @@ def test_a_database_error_while_appending_is_an_outbox_error_naming_the_file(tmp
     box.close()  # any SQLite failure will do: a closed connection is the portable one
     with pytest.raises(OutboxError, match=r"outbox .*o\.sqlite: "):
         box.append("event", "t/events", _payload)
+
+
+def test_a_delayed_row_read_back_from_the_file_waits_for_its_release_time(tmp_path):
+    # After a restart the rows come from the file (the SELECT path), not from memory: a
+    # hole-card row under the broadcast delay is still not due a millisecond early, and the
+    # row behind it (its release time came out earlier: the clock stepped back) waits too.
+    box = Outbox(tmp_path / "o.sqlite")
+    box.append("hole_cards", "t/secure/3", _payload, lane="secure", retain=True,
+               release_at_ms=5_000)
+    box.append("hole_cards", "t/secure/4", _payload, lane="secure", release_at_ms=3_000)
+    box.close()
+    again = Outbox(tmp_path / "o.sqlite")
+    assert again.pending("secure", after_id=0, now_ms=4_999, limit=10) == []
+    assert again.next_release_ms("secure", 0) == 5_000
+    due = again.pending("secure", after_id=0, now_ms=5_000, limit=10)
+    assert [(r.topic, r.release_at_ms) for r in due] == [("t/secure/3", 5_000),
+                                                          ("t/secure/4", 3_000)]

@@ -18,9 +18,9 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from pokertable.mqtt.bridge import TableBridge
-from pokertable.mqtt.mosquitto import MosquittoProcess, find_mosquitto
+from pokertable.mqtt.mosquitto import MosquittoProcess
 
-pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")
+pytestmark = pytest.mark.needs("mosquitto")
 
 REPO = Path(__file__).resolve().parents[2]
 STALL_S = 30  # only if something is broken: each wait names what it waited for

@@ -104,7 +104,7 @@ ROWS: dict[str, tuple[str, ...]] = {
     "muck.dead_when": ("muck_dead_when",),
     "killed_hand.refund": ("killed_hand_retrieval", "rule:fouled_hand"),
     # 19.6
-    "color_up": ("color_up",),
+    "color_up": ("color_up", "color_up_round_up_any_total"),
     "penalties": ("penalties",),
     "h4h.clock": ("hand_for_hand_clock",),
     "rp.20_22": ("non_value_items", "pot_count_display", "rule:non_value_items"),

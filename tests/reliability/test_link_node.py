@@ -18,9 +18,8 @@ MICROPYTHON = Path(sys.executable).parent / "micropython"
     "case",
     ["snapshot_request_all_and_one", "refresh_in_turn", "rs485_request_answered_at_the_poll"],
 )
+@pytest.mark.needs("micropython")
 def test_node_self_healing_case(case: str) -> None:
-    if not MICROPYTHON.exists():
-        pytest.fail(f"micropython unix port not found at {MICROPYTHON}")
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join(
         [str(REPO / "firmware" / "host"), str(REPO / "firmware"), str(HERE)])

@@ -19,9 +19,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from pokertable.bench.table_rig import PREFIX, TABLE_LOGIN, USERS, TableRig, Watcher
 from pokertable.bench.waiting import wait_for
-from pokertable.mqtt.mosquitto import find_mosquitto
 
-pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")
+pytestmark = pytest.mark.needs("mosquitto", "micropython")
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500)]
 OTHER_PREFIX = "pokertable/v1/club/t8"

@@ -7,18 +7,14 @@ from OpenSSL's: this test checks only what the config must still allow."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from pokertable.mqtt.mosquitto import MosquittoProcess, TlsFiles, find_mosquitto
+from pokertable.mqtt.mosquitto import MosquittoProcess, TlsFiles
 
-pytestmark = pytest.mark.skipif(
-    find_mosquitto() is None or shutil.which("openssl") is None,
-    reason="needs mosquitto and the openssl CLI",
-)
+pytestmark = pytest.mark.needs("mosquitto", "openssl")
 
 
 def make_certs(directory: Path) -> TlsFiles:

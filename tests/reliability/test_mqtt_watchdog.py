@@ -25,9 +25,9 @@ from pokertable.controller.app.config import load_config
 from pokertable.controller.app.runtime import TableRuntime
 from pokertable.controller.table.inputs import ConsolePress
 from pokertable.hardware.registry import TagRegistry
-from pokertable.mqtt.mosquitto import MosquittoProcess, find_mosquitto
+from pokertable.mqtt.mosquitto import MosquittoProcess
 
-pytestmark = pytest.mark.skipif(find_mosquitto() is None, reason="needs mosquitto")
+pytestmark = pytest.mark.needs("mosquitto")
 
 
 @pytest.fixture

@@ -110,3 +110,15 @@ def test_TDA11_20_race_without_the_exchange_clause_says_so() -> None:
     race = chip_race("t1", state, {25}, 100, load_profile("tda-2011"), random.Random(0))
     assert race.rule_ids == ("TDA2011-20",) and race.chips_raced == 1
     assert any("no exchange clause" in note for note in race.notes)
+
+
+def test_ACE_24_round_up_of_any_total_is_applied_without_the_TD() -> None:
+    """ACE R24: "We do it individually by player and round up chips to the next available
+    new denomination": 7x100 with 500s next is rounded up to 2x500 at once; only Clubs NZ,
+    whose examples stop at one new chip, asks the TD beyond that (addendum NZ22-24-EXB)."""
+    table = felt({1: {100: 7, 500: 2}, 2: {100: 12, 500: 1}}, profile="ace-league")
+    state = table_state(table.session, table.t)
+    ace = chip_race("t1", state, {100}, 500, load_profile("ace-league"), random.Random(0))
+    assert ace.floor == ()
+    assert [(line.new_chips, line.change) for line in ace.lines] == [(2, 300), (3, 300)]
+    assert ace.rule_ids == ("ACE-24",) and ace.method == "round_up_no_race"

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import doctest
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pokertable.bench.table_rig import USERS, TableRig
 from pokertable.bench.waiting import wait_for
+from pokertable.mqtt.payloads import validate
 from pokertable.room import clock as clock_module
 from pokertable.room.clock import StructureError, TournamentClock, parse_structure
 from pokertable.room.clock_service import ClockService, display
+from pokertable.room.clock_service import main as clock_main
 from tests.room.conftest import ARTIFACTS, Players
 
 STRUCTURE = """
@@ -76,16 +79,59 @@ def test_display_names_the_next_level_the_break_and_the_room() -> None:
     assert clock.current.level_number == 2
 
 
+LEVEL = "[[step]]\nsmall_blind = 100\nbig_blind = 200\nminutes = 20\n"
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("[[step]]\nbreak_minutes = 10\n", "the first step must be a level"),
-    ("[[step]]\nsmall_blind = 100\nminutes = 20\n", "step 1: missing big_blind"),
-    ("[[step]]\nsmall_blind = 300\nbig_blind = 200\nminutes = 20\n", "step 1: minutes >= 1"),
-    ("[[step]]\nsmall_blind = 1\nbig_blind = 2\nminutes = 1\nantes = 1\n", "unknown keys"),
+    ("[[step]]\nsmall_blind = 100\nminutes = 20\n", "step 1.big_blind: Field required"),
+    ("[[step]]\nsmall_blind = 300\nbig_blind = 200\nminutes = 20\n",
+     "step 1: .*small_blind must not be more than big_blind"),
+    ("[[step]]\nsmall_blind = 1\nbig_blind = 2\nminutes = 1\nantes = 1\n",
+     "step 1.antes: Extra inputs"),
     ("[[step]\n", "structure:"),
+    ("", "step: Field required"),
+    ('[[step]]\nsmall_blind = "100"\nbig_blind = 200\nminutes = 20\n',
+     "step 1.small_blind: Input should be a valid integer"),
+    ("[[step]]\nsmall_blind = 100\nbig_blind = 200.0\nminutes = 20\n",
+     "step 1.big_blind: Input should be a valid integer"),
+    ("[[step]]\nsmall_blind = 100\nbig_blind = 200\nminutes = true\n", "step 1.minutes"),
+    (LEVEL + 'ante = 25\nante_format = "none"\n', "an ante with ante_format none"),
+    (LEVEL + 'ante_format = "bb_ante"\n', "ante_format bb_ante needs an ante"),
+    (LEVEL + 'ante = 25\nante_format = "big"\n', "step 1.ante_format: Input should be"),
+    (LEVEL + "[[step]]\nbreak_minutes = 0\n", "step 2.break_minutes: .*greater than"),
+    (LEVEL + "[[step]]\nbreak_minutes = 5\ncolor_up = [0]\n", "step 2.color_up.0"),
+    (LEVEL + "title = 1\n", "step 1.title: Extra inputs"),
 ])
 def test_a_bad_structure_names_the_step_and_field(text: str, message: str) -> None:
-    with pytest.raises(StructureError, match=message):
+    with pytest.raises(StructureError, match=message) as raised:
         parse_structure(text)
+    assert "\n" not in str(raised.value)
+
+
+def test_a_bad_structure_stops_the_clock_with_one_line_and_exit_78(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "structure.toml"
+    bad.write_text('[[step]]\nsmall_blind = "100"\nbig_blind = 200.5\nminutes = 20\n')
+    assert clock_main(["--venue", "club", "--structure", str(bad),
+                       "--broker", "127.0.0.1:1"]) == 78
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "step 1.small_blind" in err and "step 1.big_blind" in err
+
+
+@pytest.mark.parametrize(("written", "sent"), [
+    ("", "none"), ('ante = 25\n', "per_player"), ('ante = 25\nante_format = "ante"\n',
+                                                   "per_player"),
+    ('ante = 25\nante_format = "per_player"\n', "per_player"),
+    ('ante = 200\nante_format = "bb_ante"\n', "bb_ante"),
+    ('ante = 25\nante_format = "button_ante"\n', "button_ante"),
+])
+def test_every_ante_format_is_sent_as_the_tables_schema_names_it(written: str, sent: str) -> None:
+    [step] = parse_structure(LEVEL + written)
+    level = step.level_payload()
+    assert level["ante_format"] == sent
+    validate("clock", {"command": "level", "request_id": "r1", "level": level})
 
 
 def test_the_clock_drives_the_table_and_the_display(
@@ -98,8 +144,7 @@ def test_the_clock_drives_the_table_and_the_display(
                            export_dir=exports)
     service.start()
     assert service.subscribed.wait(60), "the clock could not subscribe"
-    pages = display("club", f"ws://127.0.0.1:{rig.broker.ws_port}", "overlay",
-                    USERS["overlay"])
+    pages = display("club", f"ws://127.0.0.1:{rig.broker.ws_port}")
     pages.start()
     try:
         page = browser.new_page(viewport={"width": 1280, "height": 720})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
+import sqlite3
 import subprocess
 import tempfile
 import tomllib
@@ -18,6 +19,7 @@ import pytest
 
 from pokertable.controller.app.journal import Journal
 from pokertable.controller.app.journal_export import export_journal
+from pokertable.controller.app.sealing import new_key
 from pokertable.controller.cli import dispatch as cli
 from pokertable.mqtt.mosquitto import free_port
 from pokertable.room.hand_archive import add_hole_cards, hand_record
@@ -225,3 +227,76 @@ def test_a_database_that_cannot_be_opened_is_named(
     code = cli.main(["archive", "list", "--venue", "v", "--db", str(tmp_path / "taken" / "x")])
     assert code == 78
     assert str(tmp_path / "taken") in capsys.readouterr().err
+
+
+def test_the_sqlite_archive_and_its_wal_are_readable_by_the_archive_only(tmp_path: Path) -> None:
+    table, _ = _session(tmp_path)
+    completed, hole = _published(table)
+    old = tmp_path / "old.sqlite3"
+    old.write_bytes(b"")
+    old.chmod(0o644)  # an archive made before: tightened when opened
+    for path in (tmp_path / "hands-v.sqlite3", old):
+        store = open_store(str(path))
+        try:
+            event = completed[0]
+            store.put(hand_record("v", "t1", event, hole[event["hand_id"]], event["started"]))
+            files = [p for p in tmp_path.iterdir() if p.name.startswith(path.name)]
+            assert len(files) >= 2  # the database and its WAL, which holds the hole cards
+            assert {f.name: oct(f.stat().st_mode & 0o777) for f in files} == {
+                f.name: "0o600" for f in files}
+        finally:
+            store.close()
+
+
+def test_archive_list_prints_control_characters_in_names_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table, _ = _session(tmp_path)
+    completed, hole = _published(table)
+    url = str(tmp_path / "hands-v.sqlite3")
+    store = open_store(url)
+    try:
+        event = completed[0]
+        record = hand_record("v", "t1", event, hole[event["hand_id"]], event["started"])
+        store.put(replace(record, players=("\x1b]0;owned\x07Ann", *record.players[1:])))
+    finally:
+        store.close()
+    capsys.readouterr()
+    assert cli.main(["archive", "list", "--venue", "v", "--db", url, "t1"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\\x1b]0;owned\\x07Ann 10700" in out
+
+
+def test_with_a_key_the_hands_hole_cards_are_sealed_at_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table, _ = _session(tmp_path)
+    completed, hole = _published(table)
+    key = tmp_path / "archive.key"
+    new_key(key)
+    url = str(tmp_path / "hands-v.sqlite3")
+    event = completed[0]
+    record = hand_record("v", "t1", event, hole[event["hand_id"]], event["started"])
+    cards = [c for seat_cards in hole[event["hand_id"]].values() for c in seat_cards]
+    assert record.phh is not None and all(c in record.phh for c in cards)
+    store = open_store(url, str(key))
+    try:
+        store.put(record)
+        assert store.get("v", "t1", record.hand_number) == record
+    finally:
+        store.close()
+    with sqlite3.connect(url) as raw:
+        [(stored,)] = raw.execute("SELECT phh FROM hands").fetchall()
+    with_cards = [line for line in record.phh.splitlines() if any(c in line for c in cards)]
+    assert with_cards and stored.startswith("sealed:")
+    assert not any(line in stored for line in with_cards)
+    # Without the key: the listing still works, a hand's PHH is refused naming the key.
+    capsys.readouterr()
+    assert cli.main(["archive", "list", "--venue", "v", "--db", url]) == 0
+    assert "Ann 10700" in capsys.readouterr().out
+    assert cli.main(["archive", "show", "--venue", "v", "--db", url, "t1", "1"]) == 1
+    assert "sealed: give the archive's key with --key-file" in capsys.readouterr().err
+    assert cli.main(["archive", "show", "--venue", "v", "--db", url, "--key-file", str(key),
+                     "t1", "1"]) == 0
+    assert capsys.readouterr().out == record.phh

@@ -81,7 +81,7 @@ def test_a_clock_called_from_the_console_counts_down_and_kills_the_hand_TDA11(
     assert service.subscribed.wait(60), "the clock could not subscribe"
     ws = f"ws://127.0.0.1:{rig.broker.ws_port}"
     floor = console("club", ws)
-    pages = display("club", ws, "overlay", USERS["overlay"])
+    pages = display("club", ws)
     floor.start()
     pages.start()
     try:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from pokertable.controller.engine.model import Phase
 from pokertable.controller.rules.profiles import load_profile
 from pokertable.controller.table.public_state import table_state
@@ -243,3 +245,46 @@ def test_T24_8_D1_new_player_between_the_button_and_the_small_blind_waits() -> N
     walk_rest(table)
     table.press("hand_start")  # the button has passed seat 4
     assert table.hand.has_seat(4)
+
+
+def test_TDA24_11A_worst_position_is_the_open_seat_after_the_big_blind_not_the_lowest() -> None:
+    # The short table's open seats are 2, 7, 8 and 9; last hand's big blind was seat 6, so
+    # seat 7 takes the big blind next hand: the worst position (R11-A), though 2 is lower.
+    source = live({s: f"P{s}" for s in range(1, 10)}, button=8)  # SB 9, BB 1: seat 2 next
+    short = RulesTable({s: 10_000 for s in (1, 3, 4, 5, 6)}, button=4)  # SB 5, BB 6
+    walk(short)
+    assert {s.seat for s in short.session.table.seats} == {1, 3, 4, 5, 6}
+    views = [view("A", table_state(source.session, source.t)),
+             view("B", table_state(short.session, short.t))]
+    move = balance(views, T24)[0]
+    assert (move.source, move.seat, move.destination, move.to_seat) == ("A", 2, "B", 7)
+    assert move.rule_ids == ("TDA2024-11A", "TDA2024-11C")
+    source.command("unseat_player", seat=move.seat, player=move.player, stack=move.stack)
+    short.command("seat_player", seat=move.to_seat, player=move.player, stack=move.stack)
+    assert all(r["ok"] for r in source.replies() + short.replies())
+    short.press("hand_start")
+    assert short.hand.big_blind_seat == 7 and short.hand.seat(7).player == "P2"
+
+
+def test_TDA24_RP9_seven_handed_event_final_table_of_seven() -> None:
+    eight = [view(t, state({1, 2, 3, 4}, max_seats=7)) for t in "AB"]
+    assert final_table(eight, T24, random.Random(1)) is None  # two tables of four: not yet
+    seven = [view("A", state({1, 2, 3, 4}, max_seats=7)), view("B", state({1, 2, 3},
+                                                                        max_seats=7))]
+    drawn = final_table(seven, T24, random.Random(1))
+    assert drawn is not None and sorted(m.to_seat for m in drawn.moves) == list(range(1, 8))
+    assert drawn.rule_ids == ("TDA2024-RP-9", "TDA2024-7")
+
+
+def test_TDA24_RP9_six_handed_event_final_table_of_seven_needs_a_seventh_seat() -> None:
+    six_max = [view("A", state({1, 2, 3, 4}, max_seats=6)), view("B", state({1, 2, 3},
+                                                                          max_seats=6))]
+    with pytest.raises(ValueError, match=r"7 players do not fit table A.s 6 seats.*RP-9"):
+        final_table(six_max, T24, random.Random(1))  # RP-9: 7-handed, not the 6 seats
+    with_final = [six_max[0], view("B", state({1, 2, 3}, max_seats=7))]
+    drawn = final_table(with_final, T24, random.Random(1))
+    assert drawn is not None and drawn.table == "B"
+    assert sorted(m.to_seat for m in drawn.moves) == list(range(1, 8))
+    t11 = final_table([view(t, state({1, 2, 3, 4}, max_seats=6)) for t in "AB"], T11,
+                      random.Random(1))
+    assert t11 is None  # TDA 2011 R9: a six-handed game's final table is 7 players: 8 wait
