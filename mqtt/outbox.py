@@ -89,7 +89,7 @@ _CHECKPOINT_ROWS = 200
 
 
 class PayloadSeal(Protocol):
-    """Seals the secure lane's payloads at rest (hole cards; controller/app/sealing.py).
+    """Seals the secure lane's payloads at rest (hole cards; controller/sealing.py).
     ``open_payload`` raises ValueError for a payload it cannot open."""
 
     def seal_payload(self, payload: bytes) -> bytes: ...

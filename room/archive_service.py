@@ -186,7 +186,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     common.add_argument(
         "--key-file", help="seal each hand's PHH (its hole cards) at rest with this key "
-        "(python -m pokertable.controller.app.sealing new-key FILE); needed to show or export"
+        "(python -m pokertable.controller.sealing new-key FILE); needed to show or export"
     )
     actions = parser.add_subparsers(dest="action", required=True)
     run_parser = actions.add_parser("run", parents=[common], help="archive every hand, live")

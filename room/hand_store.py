@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pokertable.controller.app.sealing import Sealer, SealError, sealer_for
+from pokertable.controller.sealing import Sealer, SealError, sealer_for
 from pokertable.room.hand_archive import HandRecord
 
 SCHEMA = """
@@ -255,7 +255,7 @@ def is_postgres(url: str) -> bool:
 
 def open_store(url: str, key_file: str | None = None) -> HandStore:
     """A SQLite file path, or a ``postgresql://`` URL (needs the ``[postgres]`` extra);
-    ``key_file``: seal the hands' PHH at rest (``python -m pokertable.controller.app.sealing
+    ``key_file``: seal the hands' PHH at rest (``python -m pokertable.controller.sealing
     new-key FILE`` makes one)."""
     try:
         sealer = sealer_for(key_file)

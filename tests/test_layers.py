@@ -20,16 +20,17 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 FOLDERS = ("controller", "hardware", "mqtt", "room", "bench", "firmware")
 
-# Below every layer: the error root (and, once it lands, ``extras.py``: the one-line message
-# for a missing optional dependency, which evaluation/ and the room raise).
-BOTTOM = {"errors", "extras"}
+# Below every layer: the error root, ``extras.py`` (the one-line message for a missing
+# optional dependency, which evaluation/ and the room raise) and ``sealing.py`` (hole cards
+# sealed at rest: the table's journal and outbox and the room's archive share one format).
+BOTTOM = {"errors", "extras", "sealing"}
 L0 = BOTTOM | {"rules", "evaluation"}
 L1 = L0 | {"engine"}
 L3 = L1 | {"history", "interpretation", "irregularities", "table"}
 
 # unit -> the units it may import (itself always)
 MAY_IMPORT: dict[str, set[str]] = {
-    **{f"controller.{name}": set() for name in BOTTOM},
+    **{f"controller.{name}": {"controller.errors"} - {f"controller.{name}"} for name in BOTTOM},
     "controller": set(),  # the package's own __init__: a docstring
     **{f"controller.{name}": {f"controller.{n}" for n in allowed} for name, allowed in {
         "rules": BOTTOM,

@@ -93,7 +93,7 @@ class PathSection(_Strict):
 
 
 class SealingSection(_Strict):
-    # Hole cards sealed at rest in the journal and the outbox (controller/app/sealing.py);
+    # Hole cards sealed at rest in the journal and the outbox (controller/sealing.py);
     # no [sealing] section: they are stored in clear (``pokertable run`` warns at start).
     key_file: str
 
@@ -255,7 +255,7 @@ def _file_problems(config: AppConfig) -> list[str]:
             if path is not None and not Path(path).is_file():
                 problems.append(f"mqtt.{key}: {path} does not exist or is not a file")
     if config.sealing is not None:
-        from pokertable.controller.app.sealing import Sealer, SealError
+        from pokertable.controller.sealing import Sealer, SealError
 
         try:
             Sealer.from_file(config.sealing.key_file)

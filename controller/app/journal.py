@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from pokertable.controller.app.sealing import Sealer, SealError, open_record
 from pokertable.controller.errors import ControllerError
+from pokertable.controller.sealing import Sealer, SealError, open_record
 
 
 class JournalError(ControllerError):
@@ -141,7 +141,7 @@ class Journal:
     def __init__(self, path: str | Path, *, fsync: bool = True, sealer: Sealer | None = None
                  ) -> None:
         self.path = Path(path)
-        self._sealer = sealer  # hole cards sealed at rest (controller/app/sealing.py)
+        self._sealer = sealer  # hole cards sealed at rest (controller/sealing.py)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fsync = fsync
         # Lines written and lines known fsynced: ``sync`` may run on another thread than

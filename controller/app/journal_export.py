@@ -124,9 +124,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if torn:
         print(f"note: {path}: a torn last line ({torn} bytes) was left out", file=sys.stderr)
-    from pokertable.controller.app.sealing import SealError, open_record, sealer_for
+    from pokertable.controller.sealing import SealError, open_record, sealer_for
 
-    try:  # hole cards sealed at rest need the table's key (controller/app/sealing.py)
+    try:  # hole cards sealed at rest need the table's key (controller/sealing.py)
         sealer = sealer_for(config.seal_key_file)
         records = [open_record(record, sealer) for record in records]
     except SealError as exc:

@@ -60,7 +60,7 @@ class TableRuntime:
         self.dead: list[str] = []  # worker threads found stopped by the watchdog check
 
     def _bridge_factory(self, session_id: str) -> Any:
-        from pokertable.controller.app.sealing import OutboxSeal, sealer_for
+        from pokertable.controller.sealing import OutboxSeal, sealer_for
         from pokertable.mqtt.bridge import TableBridge, TlsOptions
 
         mq = self.config.mqtt

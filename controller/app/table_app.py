@@ -25,8 +25,8 @@ from typing import Any, Protocol
 
 from pokertable.controller.app.config import AppConfig
 from pokertable.controller.app.journal import Journal, JournalError, what_to_do
-from pokertable.controller.app.sealing import sealer_for
 from pokertable.controller.engine.seating import TableSeat
+from pokertable.controller.sealing import sealer_for
 from pokertable.controller.table.inputs import (
     CardCleared,
     CardDetected,

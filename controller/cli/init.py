@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
             print("init: no answers on stdin; use --defaults to write without asking",
                   file=sys.stderr)
             return 1
-    from pokertable.controller.app.sealing import new_key
+    from pokertable.controller.sealing import new_key
 
     key = (Path(answers.data_dir) if answers.data_dir else output.parent) / KEY_FILE
     try:

@@ -20,7 +20,6 @@ from pokertable.controller.engine.model import (
 )
 from pokertable.controller.engine.pots import build_pots, split_pot
 from pokertable.controller.engine.rulings import Ruling, RulingKind
-from pokertable.controller.engine.showdown import strength
 from pokertable.controller.evaluation import holdem_strength, omaha_strength
 from pokertable.controller.rules import RuleProfile
 

@@ -23,8 +23,8 @@ from pokertable.bench.waiting import wait_for
 from pokertable.controller.app.config import PathSection, file_problems, load_config
 from pokertable.controller.app.journal import Journal, JournalError
 from pokertable.controller.app.journal import run as journal_cli
-from pokertable.controller.app.sealing import FIELD, OutboxSeal, Sealer, SealError, new_key
 from pokertable.controller.app.table_app import TableApp
+from pokertable.controller.sealing import FIELD, OutboxSeal, Sealer, SealError, new_key
 from pokertable.mqtt.outbox import Outbox, OutboxError
 
 HOLE = {1: ("Kh", "Kd"), 2: ("Qs", "Qd"), 3: ("Ah", "Ad")}

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from pokertable.controller.engine.cards import RANKS, SUITS
+from pokertable.controller.engine.low_hands import best_low, hi_lo_shares, omaha_low
 from pokertable.controller.engine.model import Variant
 from pokertable.controller.engine.showdown import strength
-from pokertable.controller.low_hands import best_low, hi_lo_shares, omaha_low
 from pokertable.controller.rules import TDA_2024
 
 DECK = [r + s for r in RANKS for s in SUITS]

@@ -17,7 +17,7 @@ import pytest
 
 from pokertable.bench.table_rig import USERS
 from pokertable.bench.waiting import wait_for
-from pokertable.controller.app.sealing import new_key
+from pokertable.controller.sealing import new_key
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.archive_service import ArchiveService
 from pokertable.room.hand_store import open_store

@@ -19,8 +19,8 @@ import pytest
 
 from pokertable.controller.app.journal import Journal
 from pokertable.controller.app.journal_export import export_journal
-from pokertable.controller.app.sealing import new_key
 from pokertable.controller.cli import dispatch as cli
+from pokertable.controller.sealing import new_key
 from pokertable.mqtt.mosquitto import free_port
 from pokertable.room.hand_archive import add_hole_cards, hand_record
 from pokertable.room.hand_store import open_store

@@ -11,7 +11,7 @@ sealed. Crash recovery opens them with the key from the config, so a restart rec
 hand with its hole cards. The key is bound to nothing else: keep a copy off the table
 (losing it loses the hole cards of the journal, not the public record).
 
-    python -m pokertable.controller.app.sealing new-key /var/lib/pokertable/hole-cards.key
+    python -m pokertable.controller.sealing new-key /var/lib/pokertable/hole-cards.key
 
 >>> sealer = Sealer(bytes(32), "hole-cards.key")
 >>> record = {"kind": "card", "zone": "seat3.cards", "seat": 3, "card": "As", "uid": "t1",
@@ -92,7 +92,7 @@ class Sealer:
         except OSError as exc:
             raise SealError(
                 f"{FIELD}: {path}: {exc.strerror or exc}; create it with "
-                f"`python -m pokertable.controller.app.sealing new-key {path}` or "
+                f"`python -m pokertable.controller.sealing new-key {path}` or "
                 "`pokertable init`"
             ) from None
         except UnicodeDecodeError:
@@ -209,7 +209,7 @@ def new_key(path: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m pokertable.controller.app.sealing",
+        prog="python -m pokertable.controller.sealing",
         description="Create the key that seals hole cards at rest.",
     )
     parser.add_argument("action", choices=("new-key",))
