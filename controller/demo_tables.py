@@ -216,7 +216,10 @@ def play_tables(args: argparse.Namespace) -> list[str]:
             registry = TagRegistry(work / "registry.sqlite3")
             stack.callback(registry.close)
             SyntheticTags.enroll(registry)
-            sim = TableSimulator(registry, _node_specs(SEATS), node_config=_timing())
+            sim = TableSimulator(
+                registry, _node_specs(SEATS), node_config=_timing(),
+                simulated_time=not getattr(args, "real_time", False),
+            )
             stack.callback(sim.close)
             config = _config(
                 work, table, [sim.port_of(n) for n in sorted(sim.nodes)], host, port, args.profile
