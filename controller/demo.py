@@ -191,13 +191,15 @@ def run(args: argparse.Namespace) -> int:
         if getattr(args, "real_time", False)
         else "readers on simulated time (--real-time to read at a board's pace)"
     )
-    hands = f"{args.hands} hands" if args.hands else "hands until Ctrl-C"
+    hands = f"{args.hands} hand{'s' if args.hands != 1 else ''}" if args.hands else (
+        "hands until Ctrl-C"
+    )
     print(f"demo: {hands}, {args.players} players, {pace}", flush=True)
     try:
         result = play(args, interactive=interactive)
     except DemoError as exc:
         print(f"demo failed: {exc}", file=sys.stderr)
-        return 1
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     print(

@@ -152,7 +152,7 @@ def run_tables(args: argparse.Namespace) -> int:
         play_tables(args, on_line=lambda line: print(line, flush=True))
     except DemoError as exc:
         print(f"demo failed: {exc}", file=sys.stderr)
-        return 1
+        return exc.exit_code
     return 0
 
 
