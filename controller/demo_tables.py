@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pokertable.controller import demo_overlay
 from pokertable.controller.config import (
     AppConfig,
     LevelSection,
@@ -226,6 +227,15 @@ def play_tables(
         stack.callback(page.stop)
         leaderboard = page.url.replace("clock_display/", "leaderboard/")
         out.append(f"leaderboard page (while the demo runs): {leaderboard}")
+        if getattr(args, "floor", False):  # the room's clock runs already: only the console
+            from pokertable.room.floor_service import console
+
+            floor = console(VENUE, f"ws://127.0.0.1:{broker.ws_port}")
+            floor.start()
+            stack.callback(floor.stop)
+            out.append(f"floor console (both tables; sign in with any name): {floor.url}")
+        # --overlay: the broadcast page of table t1 (it prints its own address)
+        stack.enter_context(demo_overlay.overlay_page(args, host, port, broker, VENUE, "t1"))
         dealers: dict[str, Dealer] = {}
         configs: dict[str, AppConfig] = {}
         for number, table in enumerate(LINEUP):

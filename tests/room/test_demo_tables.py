@@ -20,10 +20,12 @@ def test_two_table_demo_moves_a_player_and_writes_phh_that_replays(tmp_path: Pat
     """Five hands: the move leaves t1 a seat short, so its blinds go dead (R32) in PHH."""
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    args = parser.parse_args(["--tables", "2", "--hands", "5", "--phh-dir", str(tmp_path)])
+    args = parser.parse_args(["--tables", "2", "--hands", "5", "--phh-dir", str(tmp_path),
+                              "--floor", "--overlay", "--overlay-port", "0"])
     printed: list[str] = []
     lines = play_tables(args, on_line=printed.append)
     assert printed == lines  # every line went out as it happened, none held for the end
+    assert any(line.startswith("floor console (both tables") for line in lines)
     moved = next(line for line in lines if line.startswith("balancing:"))
     assert "from t1 seat 3 to t2 seat 4 (TDA2024-11A TDA2024-11C)" in moved
     assert any(line.startswith("audit: 90000 chips") for line in lines)
