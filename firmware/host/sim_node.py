@@ -19,8 +19,8 @@ POKERTABLE_SIM_CLOCK=virtual runs the same loop on simulated time (`pokertable d
 every SPI transfer and pin access costs what it costs on a board (machine.sim_clock), a
 wait the firmware announces (field off, guard time, a busy chip) is skipped at once, and
 once every zone has read the field as it now is and settled, the node has nothing left
-to find out: it then sleeps on its pty and stdin and its clock follows the real one, so
-heartbeats keep their real pace. A change to the field is read in a few milliseconds of
+to find out: it then sleeps on its pty and stdin. Its clock never lags the real one, so
+heartbeats keep at least their real pace. A change to the field is read in a few milliseconds of
 CPU instead of the ~0.5 s a board takes; the frames and their order are the firmware's.
 """
 
@@ -83,23 +83,25 @@ class TtyPort:
 
 
 class VirtualClock(FakeClock):
-    """Simulated time: the hardware and the node's waits move it, or the real clock does.
-
-    `follow_real()` starts a stretch where the node sleeps for real (nothing to scan);
-    `caught_up()` adds the real time that passed since, so the time between heartbeats
-    is never shorter on the Pi's clock than the node's own clock says.
+    """Simulated time: the hardware and the node's waits move it, and it never lags the
+    real clock: `pace()`, once per loop turn, adds whatever real time passed beyond what
+    the turn cost in simulated time (all of it while the node sleeps, some when the
+    machine is too busy to run the node), so heartbeats never come later than on a board.
     """
 
     def __init__(self) -> None:
         super().__init__(0)
         self._real = SystemClock()
-        self._since = 0
+        self._real_mark = self._real.ticks_us()
+        self._virtual_mark = self.now_us
 
-    def follow_real(self) -> None:
-        self._since = self._real.ticks_ms()
-
-    def caught_up(self) -> None:
-        self.advance(max(0, ticks_diff(self._real.ticks_ms(), self._since)))
+    def pace(self) -> None:
+        real = self._real.ticks_us()
+        behind = ticks_diff(real, self._real_mark) - (self.now_us - self._virtual_mark)
+        if behind > 0:
+            self.now_us += behind
+        self._real_mark = real
+        self._virtual_mark = self.now_us
 
 
 class WaitRecorder:
@@ -360,15 +362,12 @@ class SimNode:
         while True:
             resting = self._settled()
             wait = self._housekeeping_in_ms() if resting else 0
-            if resting:
-                clock.follow_real()
             events = poller.poll(wait)
-            if resting:
-                clock.caught_up()
-                if self._housekeeping_in_ms() > 0:
-                    if not self._serve(events):
-                        return
-                    continue  # only the pty or stdin woke us
+            clock.pace()
+            if resting and self._housekeeping_in_ms() > 0:
+                if not self._serve(events):
+                    return
+                continue  # only the pty or stdin woke us
             if not self._serve(events):
                 return
             scanner = self.node.scanner
