@@ -321,10 +321,21 @@ def _timing() -> dict[str, int]:
 
 
 def _balance(watch: FloorWatch, dealers: dict[str, Any], stall_s: float) -> str:
-    """The desk's proposed move, confirmed by the simulated floor, made at both tables."""
+    """The desk's proposed move, confirmed by the simulated floor, made at both tables; or
+    none, when the desk (having seen every table as it is now) finds them balanced."""
+    counts = {
+        table: sum(1 for s in dealer.app.snapshot().table.seats if s.stack > 0)
+        for table, dealer in dealers.items()
+    }
     seating = watch.wait(
-        lambda: watch.seating.get("moves") and watch.seating, "a proposed balancing move", stall_s
+        lambda: (watch.seating.get("moves") or watch.seating.get("tables") == counts)
+        and watch.seating,
+        "the seating desk's view of both tables",
+        stall_s,
     )
+    if not seating.get("moves"):
+        players = ", ".join(f"{t} {n} players" for t, n in sorted(counts.items()))
+        return f"balancing: no move needed ({players}), as the seating desk finds"
     move = seating["moves"][0]
     watch.confirm(move["id"])
     dealers[move["destination"]].wait(
