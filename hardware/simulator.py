@@ -279,6 +279,7 @@ class SimulatedNode:
         micropython: Path | None = None,
         firmware_dir: Path = FIRMWARE_DIR,
         node_config: Mapping[str, object] | None = None,
+        simulated_time: bool = False,
     ) -> None:
         for zone in spec.zones:
             if not is_valid_zone(zone):
@@ -287,6 +288,8 @@ class SimulatedNode:
         self.bridge = PtyBridge(f"ttyNODE{spec.node_id}")
         env = dict(os.environ)
         env["MICROPYPATH"] = f"{firmware_dir / 'host'}:{firmware_dir}"
+        if simulated_time:  # scans cost simulated time, skipped when idle (sim_node.py)
+            env["POKERTABLE_SIM_CLOCK"] = "virtual"
         self._config_file: str | None = None
         if node_config is not None:
             fd, self._config_file = tempfile.mkstemp(prefix="node-config-", suffix=".json")
@@ -357,6 +360,7 @@ class TableSimulator:
         micropython: Path | None = None,
         node_config: Mapping[str, object] | None = None,
         deck_id: str = "sim-deck",
+        simulated_time: bool = False,
     ) -> None:
         self.registry = registry
         self.deck_id = deck_id
@@ -369,7 +373,10 @@ class TableSimulator:
         self._moves = 0
         try:
             for spec in nodes:
-                node = SimulatedNode(spec, micropython=micropython, node_config=node_config)
+                node = SimulatedNode(
+                    spec, micropython=micropython, node_config=node_config,
+                    simulated_time=simulated_time,
+                )
                 self.nodes[spec.node_id] = node
                 for zone in spec.zones:
                     self._zone_node[zone] = node

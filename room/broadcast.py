@@ -118,6 +118,8 @@ class BroadcastLane:
         state = self._state
         if state is None or state.get("hand_id") != self._hand or self._hand is None:
             return None
+        if state.get("street") == "complete":
+            return None  # the pots are awarded: the state's ``awards`` say who won
         live = [s["seat"] for s in state.get("seats", ()) if s.get("status") in LIVE]
         if len(live) < 2 or any(len(self._holes.get(seat, ())) < 2 for seat in live):
             return None

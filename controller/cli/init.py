@@ -53,7 +53,7 @@ def ask(answers: Answers, read: Callable[[str], str] = input) -> Answers:
     """The few questions; Enter keeps the default shown in brackets."""
     answers.venue = _ask("venue (MQTT topic prefix)", answers.venue, read)
     answers.table = _ask("table id", answers.table, read)
-    answers.seats = _ask_int("seats (2-10)", answers.seats, read)
+    answers.seats = _ask_int("seats (2-10)", answers.seats, read, SEATS)
     answers.small_blind = _ask_int("first level: small blind", answers.small_blind, read)
     answers.big_blind = _ask_int("first level: big blind", answers.big_blind, read)
     ports = _ask("reader ports, comma-separated (none: no readers yet)",
@@ -63,12 +63,29 @@ def ask(answers: Answers, read: Callable[[str], str] = input) -> Answers:
     return answers
 
 
-def _ask_int(prompt: str, default: int, read: Callable[[str], str]) -> int:
+def _ask_int(
+    prompt: str, default: int, read: Callable[[str], str], allowed: range | None = None
+) -> int:
     while True:
         text = _ask(prompt, str(default), read)
-        if text.isdigit():
+        if not text.isdigit():
+            print(f"  {text!r} is not a whole number")
+        elif allowed is not None and int(text) not in allowed:
+            print(f"  {text}: must be {allowed.start} to {allowed.stop - 1}")
+        else:
             return int(text)
-        print(f"  {text!r} is not a whole number")
+
+
+SEATS = range(2, 11)  # a table seats 2 to 10 (the engine's MAX_SEATS)
+
+
+def _seat_count(text: str) -> int:
+    """--seats, checked when parsed."""
+    if not text.isdigit() or int(text) not in SEATS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a table seats {SEATS.start} to {SEATS.stop - 1}"
+        )
+    return int(text)
 
 
 def render(answers: Answers) -> str:
@@ -142,7 +159,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ask nothing: the options given, else the defaults")
     parser.add_argument("--venue", help="venue name, the MQTT topic prefix (default: club-1)")
     parser.add_argument("--table", help="table id (default: t01)")
-    parser.add_argument("--seats", type=int, help="seats at the table, 2-10 (default: 9)")
+    parser.add_argument("--seats", type=_seat_count,
+                        help="seats at the table, 2-10 (default: 9)")
     parser.add_argument("--port", action="append", metavar="PORT",
                         help="a reader port (repeat; default: the ports found on this machine)")
     parser.add_argument("--broker", metavar="HOST:PORT",
@@ -189,6 +207,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"init: wrote {output}; fix the lines above before starting the table",
               file=sys.stderr)
         return 78
+    from pokertable.controller.app.config import load_config
+    from pokertable.controller.app.data_files import DataFileError, check_data_files
+    from pokertable.hardware.errors import RegistryError
+    from pokertable.hardware.registry import TagRegistry
+
+    registry = Path(load_config(output).registry.path)
+    made_registry = not registry.exists()
+    try:
+        if made_registry:  # empty until `pokertable enroll`: the table needs the file
+            TagRegistry(registry).close()
+        check_data_files(load_config(output))  # what `run --check` checks after the file
+    except (RegistryError, DataFileError, OSError) as exc:
+        print(f"init: wrote {output}; data file error: {exc}", file=sys.stderr)
+        return 78
     print(f"init: wrote {output}: ok (check again any time: pokertable run --config "
           f"{output} --check)")
+    if made_registry:
+        print(f"init: made an empty tag registry {registry}: enroll the chips and cards "
+              "(`pokertable enroll`) before the first hand")
     return 0

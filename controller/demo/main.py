@@ -66,9 +66,32 @@ def _profile_name(text: str) -> str:
     return text
 
 
+def _hand_count(text: str) -> int:
+    """--hands: a whole number of hands, 0 for no end."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value}: a count of hands is 0 (no end) or more")
+    return value
+
+
+def _rate(text: str) -> float:
+    """--string-bets: a probability."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text}: a rate is between 0 and 1")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--hands", type=int, default=0, help="hands to play, then exit (default: until Ctrl-C)"
+        "--hands", type=_hand_count, default=0,
+        help="hands to play, then exit (default: until Ctrl-C)",
     )
     parser.add_argument(
         "--players", type=int, default=6, choices=range(2, 11), metavar="2-10",
@@ -91,7 +114,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default: {FLOOR_PAUSE_S} s in a terminal, 0.2 s otherwise)",
     )
     parser.add_argument(
-        "--string-bets", type=float, default=0.02, metavar="RATE",
+        "--string-bets", type=_rate, default=0.02, metavar="RATE",
         help="how often a player pushes a bet in two motions, a string bet the floor rules "
         "on (0 to 1; default: 0.02)",
     )
@@ -109,6 +132,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--stall-limit", type=float, default=STALL_S, metavar="SECONDS",
         help="give up when the table takes no input for this long (a last resort; "
         f"default: {STALL_S:.0f} s)",
+    )
+    parser.add_argument(
+        "--real-time", action="store_true",
+        help="run the simulated readers on the real clock, as fast as boards read "
+        "(about 20 s a hand); by default they run on simulated time and the demo only "
+        "waits for the computer",
     )
     demo_overlay.add_arguments(parser)  # --overlay: the broadcast page (controller/demo/overlay.py)
 
@@ -157,11 +186,20 @@ def run(args: argparse.Namespace) -> int:
         return run_tables(args)
     interactive = sys.stdout.isatty()
     started = time.monotonic()
+    pace = (
+        "readers on the real clock, as fast as boards read"
+        if getattr(args, "real_time", False)
+        else "readers on simulated time (--real-time to read at a board's pace)"
+    )
+    hands = f"{args.hands} hand{'s' if args.hands != 1 else ''}" if args.hands else (
+        "hands until Ctrl-C"
+    )
+    print(f"demo: {hands}, {args.players} players, {pace}", flush=True)
     try:
         result = play(args, interactive=interactive)
     except DemoError as exc:
         print(f"demo failed: {exc}", file=sys.stderr)
-        return 1
+        return exc.exit_code
     except KeyboardInterrupt:
         return 130
     print(
@@ -207,7 +245,10 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         registry = TagRegistry(tmp / "registry.sqlite3")
         stack.callback(registry.close)
         SyntheticTags.enroll(registry)
-        sim = TableSimulator(registry, _node_specs(args.players), node_config=NODE_TIMING)
+        sim = TableSimulator(
+            registry, _node_specs(args.players), node_config=NODE_TIMING,
+            simulated_time=not getattr(args, "real_time", False),
+        )
         stack.callback(sim.close)
         ports = [sim.port_of(n) for n in sorted(sim.nodes)]
         config = _config(tmp, args.players, ports, host, port, args.profile)
@@ -269,6 +310,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
 def _play(dealer: Dealer, clock: TournamentClock, args: argparse.Namespace,
           view: LiveView | None) -> int:
     hands = 0
+    started = time.monotonic()
     while args.hands == 0 or hands < args.hands:
         session = dealer.app.snapshot()
         if sum(1 for s in session.table.seats if s.stack > 0) < 2:
@@ -281,7 +323,8 @@ def _play(dealer: Dealer, clock: TournamentClock, args: argparse.Namespace,
         session = dealer.play_hand()
         hands += 1
         if view is None:
-            print(_hand_line(session, hands, args.hands), flush=True)
+            elapsed = time.monotonic() - started
+            print(f"{_hand_line(session, hands, args.hands)} ({elapsed:.1f} s)", flush=True)
     return hands
 def _hand_line(session: TableSession, number: int, total: int) -> str:
     hand = session.hand

@@ -79,16 +79,24 @@ def overlay_page(
         "password": os.environ.get("POKERTABLE_PAGE_PASSWORD", ""),
         "layout": load_layout(None),
     }
-    service = OverlayService(
-        host=host,
-        port=port,
-        venue=venue,
-        table=table,
-        delay_s=args.overlay_delay,
-        relay_login=("broadcaster", os.environ.get("POKERTABLE_RELAY_PASSWORD", "")),
-        page_config=page,
-        http_port=args.overlay_port,
-    )
+    try:
+        service = OverlayService(
+            host=host,
+            port=port,
+            venue=venue,
+            table=table,
+            delay_s=args.overlay_delay,
+            relay_login=("broadcaster", os.environ.get("POKERTABLE_RELAY_PASSWORD", "")),
+            page_config=page,
+            http_port=args.overlay_port,
+        )  # binds the page's HTTP port
+    except OSError as exc:
+        from pokertable.controller.demo.room import DemoUnavailable
+
+        raise DemoUnavailable(
+            f"overlay page port {args.overlay_port}: {exc.strerror or exc}; another "
+            "program holds it: choose another with --overlay-port (0 picks a free one)"
+        ) from None
     service.start()
     try:
         if not service.wait_subscribed(args.stall_limit):  # before the first hole card

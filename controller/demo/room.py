@@ -29,6 +29,14 @@ _DISRUPTIVE = ("misdeal", "void", "refuse")
 class DemoError(ControllerError, RuntimeError):
     """The simulated table or room did not react (printed on one line; the demo exits 1)."""
 
+    exit_code = 1
+
+
+class DemoUnavailable(DemoError):
+    """Something the demo needs from this machine is taken (a port): exit 69, EX_UNAVAILABLE."""
+
+    exit_code = 69
+
 
 class RoomClient:
     """One paho client that is connected before it is used and knows when a publish landed."""

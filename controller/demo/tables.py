@@ -15,8 +15,10 @@ import argparse
 import contextlib
 import json
 import random
+import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ from pokertable.controller.app.config import (
     ReaderSection,
     TableSection,
 )
+from pokertable.controller.demo import overlay as demo_overlay
 from pokertable.controller.demo.room import DemoError, SimulatedDirector
 
 VENUE = "demo"
@@ -147,21 +150,35 @@ def add_table_arguments(parser: argparse.ArgumentParser) -> None:
 def run_tables(args: argparse.Namespace) -> int:
     """The two-table demo; 0 when the move was made and every PHH file replays the same."""
     try:
-        lines = play_tables(args)
+        play_tables(args, on_line=lambda line: print(line, flush=True))
     except DemoError as exc:
-        print(f"demo failed: {exc}")
-        return 1
-    for line in lines:
-        print(line, flush=True)
+        print(f"demo failed: {exc}", file=sys.stderr)
+        return exc.exit_code
     return 0
 
 
-def play_tables(args: argparse.Namespace) -> list[str]:
-    """Run it; the summary lines. ``args.phh_dir`` keeps the PHH files (else a temp dir)."""
+class _Lines(list[str]):
+    """The run's lines, each also handed to ``on_line`` as it happens."""
+
+    def __init__(self, on_line: Callable[[str], None] | None) -> None:
+        super().__init__()
+        self.on_line = on_line
+
+    def append(self, line: str) -> None:
+        super().append(line)
+        if self.on_line is not None:
+            self.on_line(line)
+
+
+def play_tables(
+    args: argparse.Namespace, on_line: Callable[[str], None] | None = None
+) -> list[str]:
+    """Run it; the summary lines, each also given to ``on_line`` as it happens.
+    ``args.phh_dir`` keeps the PHH files (else a temp dir, gone when the demo ends)."""
     from pokertable.controller.app.runtime import TableRuntime
     from pokertable.controller.demo.archive import DemoArchive
     from pokertable.controller.demo.dealer import Dealer
-    from pokertable.controller.demo.main import _node_specs
+    from pokertable.controller.demo.main import _hand_line, _node_specs
     from pokertable.hardware.registry import TagRegistry
     from pokertable.hardware.simulator import SyntheticTags, TableSimulator
     from pokertable.mqtt.inprocess_broker import AmqttBroker
@@ -170,7 +187,8 @@ def play_tables(args: argparse.Namespace) -> list[str]:
     from pokertable.room.seating_service import SeatingService
 
     hands = args.hands or 2
-    out: list[str] = []
+    out = _Lines(on_line)
+    played = 0
     with (
         contextlib.ExitStack() as stack,
         tempfile.TemporaryDirectory(prefix="pokertable-demo-tables-") as folder,
@@ -207,7 +225,17 @@ def play_tables(args: argparse.Namespace) -> list[str]:
         page = display(VENUE, f"ws://127.0.0.1:{broker.ws_port}", 0)
         page.start()
         stack.callback(page.stop)
-        out.append(f"leaderboard page: {page.url.replace('clock_display/', 'leaderboard/')}")
+        leaderboard = page.url.replace("clock_display/", "leaderboard/")
+        out.append(f"leaderboard page (while the demo runs): {leaderboard}")
+        if getattr(args, "floor", False):  # the room's clock runs already: only the console
+            from pokertable.room.floor_service import console
+
+            floor = console(VENUE, f"ws://127.0.0.1:{broker.ws_port}")
+            floor.start()
+            stack.callback(floor.stop)
+            out.append(f"floor console (both tables; sign in with any name): {floor.url}")
+        # --overlay: the broadcast page of table t1 (it prints its own address)
+        stack.enter_context(demo_overlay.overlay_page(args, host, port, broker, VENUE, "t1"))
         dealers: dict[str, Dealer] = {}
         configs: dict[str, AppConfig] = {}
         for number, table in enumerate(LINEUP):
@@ -216,7 +244,10 @@ def play_tables(args: argparse.Namespace) -> list[str]:
             registry = TagRegistry(work / "registry.sqlite3")
             stack.callback(registry.close)
             SyntheticTags.enroll(registry)
-            sim = TableSimulator(registry, _node_specs(SEATS), node_config=_timing())
+            sim = TableSimulator(
+                registry, _node_specs(SEATS), node_config=_timing(),
+                simulated_time=not getattr(args, "real_time", False),
+            )
             stack.callback(sim.close)
             config = _config(
                 work, table, [sim.port_of(n) for n in sorted(sim.nodes)], host, port, args.profile
@@ -247,8 +278,9 @@ def play_tables(args: argparse.Namespace) -> list[str]:
         for hand in range(hands):
             for table, dealer in dealers.items():
                 if sum(1 for s in dealer.app.snapshot().table.seats if s.stack > 0) >= 2:
-                    dealer.play_hand()
-                    out.append(f"{table} hand {hand + 1} played")  # counted for the archive
+                    session = dealer.play_hand()
+                    played += 1  # counted for the archive
+                    out.append(f"{table} {_hand_line(session, hand + 1, hands)}")
             if hand == 0:
                 out.append(_balance(watch, dealers, args.stall_limit))
         watch.client.publish(
@@ -269,13 +301,15 @@ def play_tables(args: argparse.Namespace) -> list[str]:
             )
         )
         out.append(f"audit: {board['audit']['counted']} chips on the felt, as entered")
-        records = archive.check(sum(1 for line in out if " hand " in line))
-        phh = Path(args.phh_dir) if getattr(args, "phh_dir", None) else tmp / "phh"
+        records = archive.check(played)
+        kept = bool(getattr(args, "phh_dir", None))
+        phh = Path(args.phh_dir) if kept else tmp / "phh"
         journals = {table: journal_phh(config) for table, config in configs.items()}
         for table, count in sorted(write_archive(records, journals, phh).items()):
             out.append(
-                f"{table}: {count} PHH files from the archive in {phh / table}, each "
-                "replays to the table's stacks and equals the journal's export"
+                f"{table}: {count} PHH files from the archive, each replays to the table's "
+                "stacks and equals the journal's export"
+                + (f"; kept in {phh / table}" if kept else " (--phh-dir DIR keeps them)")
             )
     return out
 
@@ -287,10 +321,21 @@ def _timing() -> dict[str, int]:
 
 
 def _balance(watch: FloorWatch, dealers: dict[str, Any], stall_s: float) -> str:
-    """The desk's proposed move, confirmed by the simulated floor, made at both tables."""
+    """The desk's proposed move, confirmed by the simulated floor, made at both tables; or
+    none, when the desk (having seen every table as it is now) finds them balanced."""
+    counts = {
+        table: sum(1 for s in dealer.app.snapshot().table.seats if s.stack > 0)
+        for table, dealer in dealers.items()
+    }
     seating = watch.wait(
-        lambda: watch.seating.get("moves") and watch.seating, "a proposed balancing move", stall_s
+        lambda: (watch.seating.get("moves") or watch.seating.get("tables") == counts)
+        and watch.seating,
+        "the seating desk's view of both tables",
+        stall_s,
     )
+    if not seating.get("moves"):
+        players = ", ".join(f"{t} {n} players" for t, n in sorted(counts.items()))
+        return f"balancing: no move needed ({players}), as the seating desk finds"
     move = seating["moves"][0]
     watch.confirm(move["id"])
     dealers[move["destination"]].wait(

@@ -2,6 +2,9 @@
 
 PHH lists players in position order: p1 is the small blind, the last player has the
 button; heads-up, p1 is the big blind and p2 the button/small blind (as PokerKit plays it).
+A dead small blind (``controller.phh_export``) reads ``blinds_or_straddles = [big blind,
+0, ...]``: p1 posts the big blind and nobody the small one, whose amount is in the
+user-defined field ``_dead_small_blind``.
 We seat player ``pN`` in seat N, so a hand replays through the same engine the table uses.
 
 A ``.phh`` file holds one hand; a ``.phhs`` file holds several as TOML tables.
@@ -95,7 +98,16 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
     antes = _int_list(data, "antes", name, n) if "antes" in data else [0] * n
     if any(blinds[2:]):
         raise PhhError(f"{name}: straddles are not supported")
+    # A dead small blind (R32): the first player after the button posts the big blind.
+    dead_small = n > 2 and blinds[0] > 0 and blinds[1] == 0
     small_blind, big_blind = blinds[0], blinds[1]
+    if dead_small:
+        small_blind, big_blind = 0, blinds[0]
+    level_small_blind = small_blind
+    if "_dead_small_blind" in data:
+        level_small_blind = data["_dead_small_blind"]
+        if not isinstance(level_small_blind, int) or not 0 < level_small_blind <= big_blind:
+            raise PhhError(f"{name}: '_dead_small_blind' must be an amount up to the big blind")
     if variant is Variant.FLHE:
         small_bet, big_bet = data.get("small_bet"), data.get("big_bet")
         if small_bet != big_blind or big_bet != 2 * big_blind:
@@ -110,6 +122,8 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
     else:
         position_seat = {i: i + 1 for i in range(n)}
         button, sb_seat, bb_seat = n, 1, 2
+        if dead_small:
+            bb_seat = 1
     ante_by_seat = {position_seat[i]: a for i, a in enumerate(antes) if a}
     if not ante_by_seat:
         ante, fmt, explicit = 0, AnteFormat.NONE, None
@@ -121,7 +135,7 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
         ante, fmt = max(ante_by_seat.values()), AnteFormat.PER_PLAYER
         explicit = tuple(sorted(ante_by_seat.items()))
     players = data.get("players") or [f"p{i + 1}" for i in range(n)]
-    level = Level(small_blind=small_blind, big_blind=big_blind, ante=ante, ante_format=fmt)
+    level = Level(small_blind=level_small_blind, big_blind=big_blind, ante=ante, ante_format=fmt)
     actions = data.get("actions")
     if not isinstance(actions, list) or not all([isinstance(a, str) for a in actions]):
         raise PhhError(f"{name}: 'actions' must be a list of strings")
@@ -130,7 +144,7 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
         variant=variant,
         level=level,
         button=button,
-        small_blind_seat=sb_seat if small_blind else None,
+        small_blind_seat=sb_seat if small_blind and not dead_small else None,
         big_blind_seat=bb_seat,
         players=tuple([(i + 1, str(players[i]), stacks[i]) for i in range(n)]),
         antes_by_seat=explicit,

@@ -6,7 +6,14 @@ text by replaying it through the engine (``history.replay``). The table's export
 (``app/journal_export.py``) and the room's archive (``room/hand_archive.py``) both use them.
 
 PHH lists players in position order (``history.phh``): p1 the small blind, the last
-player the button; heads-up p1 the big blind and p2 the button.
+player the button; heads-up p1 the big blind and p2 the button. With a dead small blind
+(R32: last hand's big blind has left, nobody sits in the small-blind position) p1 is the
+first player after the button, who posts the big blind: ``blinds_or_straddles`` reads
+``[200, 0, ...]``, which PHH readers such as PokerKit play in the right order (p2 opens,
+p1 closes the first round and opens the others). The small blind the level would have had
+goes in the user-defined field ``_dead_small_blind`` (PHH: fields named with a leading
+underscore are the writer's own; readers ignore them); a pot-limit preflop raise counts it.
+A dead button (on an empty seat) needs nothing: p1 and p2 post the blinds as usual.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ class ExportError(ControllerError, ValueError):
     """A hand the PHH format (as ``controller.phh`` reads it) cannot express."""
 
 
+DEAD_SMALL_BLIND = "_dead_small_blind"  # our user-defined PHH field (see the module doc)
 _PHH_KIND = {"fold": "f", "check": "cc", "call": "cc"}
 
 
@@ -47,7 +55,14 @@ def position_order(hand: HandState) -> tuple[SeatState, ...]:
         return (big, other)
     order = hand.seats_clockwise_from(hand.button)
     if hand.small_blind_seat is None:
-        raise ExportError(f"hand {hand.hand_id}: a dead small blind cannot be written in PHH")
+        # Dead small blind: nobody in its position (p1 the big blind), or a player dealt
+        # in there who posts nothing (p1 posts 0, p2 the big blind).
+        if hand.big_blind_seat not in (order[0].seat, order[1].seat):
+            raise ExportError(
+                f"hand {hand.hand_id}: dead small blind, but seats {order[0].seat} and "
+                f"{order[1].seat} sit between the button and the big blind"
+            )
+        return order
     if (order[0].seat, order[1].seat) != (hand.small_blind_seat, hand.big_blind_seat):
         raise ExportError(f"hand {hand.hand_id}: blinds are not the two seats after the button")
     return order
@@ -150,8 +165,13 @@ def hand_to_phh(
     order = position_order(hand)
     starting = dict((seat, stack) for seat, _, stack in setup.players)
     level = hand.level
-    # Heads-up too the list reads [small, big]: PokerKit swaps the two posts itself.
-    blinds = [level.small_blind, level.big_blind] + [0] * (len(order) - 2)
+    dead_small_blind = hand.small_blind_seat is None
+    if dead_small_blind and len(order) > 2 and order[0].seat == hand.big_blind_seat:
+        blinds = [level.big_blind] + [0] * (len(order) - 1)  # p1 posts the big blind
+    else:
+        # Heads-up too the list reads [small, big]: PokerKit swaps the two posts itself.
+        small = 0 if dead_small_blind else level.small_blind
+        blinds = [small, level.big_blind] + [0] * (len(order) - 2)
     fields: list[tuple[str, Any]] = [
         ("variant", hand.variant.value),
         ("antes", _antes(setup, hand, order)),
@@ -172,6 +192,8 @@ def hand_to_phh(
         ("table", table),
         ("hand", number),
     ]
+    if dead_small_blind:
+        fields.append((DEAD_SMALL_BLIND, level.small_blind))
     if started_ms is not None:
         fields += time_fields(started_ms)
     return render_phh(f"{venue}/{table} hand {hand.hand_id}", fields)

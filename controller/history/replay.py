@@ -130,6 +130,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--rulings", action="store_true", help="with --json: include every ruling")
     parser.add_argument(
+        "--partial",
+        action="store_true",
+        help="a file that stops before its hand ends is fine (exit 0; it is still reported)",
+    )
+    parser.add_argument(
         "--profile",
         default="tda-2024",
         help="rule profile the table played (default: tda-2024; a disputed hand from a table "
@@ -147,6 +152,12 @@ def render_text(result: ReplayResult) -> str:
         lines.append(f"  board     {' '.join(result.state.board)}")
     stacks = ", ".join(f"{s.player} {s.stack}" for s in result.state.seats)
     lines.append(f"  stacks    {stacks}")
+    if result.state.phase is not _COMPLETE:
+        pot = sum(s.committed for s in result.state.seats)
+        lines.append(
+            f"  incomplete: the file stops in the {result.state.street.name.lower()} "
+            f"({result.state.phase.name.lower()}) with {pot} in the pot, not yet awarded"
+        )
     return "\n".join(lines)
 
 
@@ -174,6 +185,10 @@ def run(args: argparse.Namespace) -> int:
                     print(json.dumps(result.to_json(with_rulings=args.rulings)))
                 else:
                     print(render_text(result))
+                if result.state.phase is not _COMPLETE and not args.partial:
+                    print(f"error: {hand.name}: the hand is incomplete (--partial accepts "
+                          "that)", file=sys.stderr)
+                    failures += 1
         except PhhError as exc:
             print(f"error: {exc}", file=sys.stderr)
             failures += 1

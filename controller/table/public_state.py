@@ -90,17 +90,21 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
                 }
             )
         elif occupant is not None:
+            if number in session.absent:
+                status = "absent"
+            elif hand is not None and hand.phase is not Phase.COMPLETE:
+                status = "sitting_out"
+            elif in_hand is not None and in_hand.status is SeatStatus.FOLDED:
+                status = "folded"  # the hand is over: who folded stays folded until the next
+            else:
+                status = "active"
             seats.append(
                 {
                     "seat": number,
                     "player": occupant.player,
                     "stack": occupant.stack,
                     "bet": 0,
-                    "status": "absent"
-                    if number in session.absent
-                    else "sitting_out"
-                    if hand is not None and hand.phase is not Phase.COMPLETE
-                    else "active",
+                    "status": status,
                     "cards_held": 0,
                 }
             )
@@ -153,6 +157,7 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "street": street,
         "board": list(hand.board) if hand is not None else [],
         "pots": pots,
+        "awards": _awards(hand) if hand is not None and hand.phase is Phase.COMPLETE else [],
         "seats": seats,
         "action_on": action_on or None,
         "to_call": to_call,
@@ -170,6 +175,15 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             for a in session.alerts
         ],
     }
+
+
+def _awards(hand: HandState) -> list[dict[str, Any]]:
+    """Who won what once the hand is over: one entry per pot won (a split pot: one each)."""
+    return [
+        {"pot": a.pot_index, "seat": a.seat, "player": hand.seat(a.seat).player,
+         "amount": a.amount, "hand_name": a.hand_name or None}
+        for a in hand.awards
+    ]
 
 
 def _player_clock(session: TableSession) -> dict[str, Any] | None:

@@ -44,7 +44,22 @@ function render(layout) {
   const pot = document.getElementById("pot");
   const seats = document.getElementById("seats");
   board.replaceChildren(...(state ? state.board.map(cardElement) : []));
-  if (state && state.pots.length) {
+  // Once the hand is over the state says who won each pot: the page crowns them and shows
+  // what they won, never the equities of a hand that is decided.
+  const complete = Boolean(state && state.street === "complete");
+  const won = {};
+  for (const award of complete && Array.isArray(state.awards) ? state.awards : []) {
+    const seen = won[award.seat] || { amount: 0, hand: award.hand_name };
+    seen.amount += award.amount;
+    won[award.seat] = seen;
+  }
+  if (complete && Object.keys(won).length) {
+    pot.textContent = Object.entries(won).map(([seat, w]) => {
+      const player = state.seats.find((s) => s.seat === Number(seat));
+      const name = (player && player.player) || "Seat " + seat;
+      return name + " wins " + chips(w.amount) + (w.hand ? " with " + w.hand : "");
+    }).join(" \u00b7 ");
+  } else if (state && state.pots.length) {
     const total = state.pots.reduce((sum, p) => sum + p.amount, 0);
     const sides = state.pots.length > 1
       ? " (" + state.pots.map((p) => chips(p.amount)).join(" + ") + ")" : "";
@@ -53,7 +68,7 @@ function render(layout) {
     pot.textContent = "";
   }
   const equity = {};
-  if (view.equities && state && view.equities.hand_id === state.hand_id) {
+  if (!complete && view.equities && state && view.equities.hand_id === state.hand_id) {
     for (const s of view.equities.seats) equity[s.seat] = s;
   }
   const boxes = [];
@@ -62,6 +77,7 @@ function render(layout) {
     const box = document.createElement("div");
     box.className = "seat " + seat.status;
     if (state.action_on === seat.seat) box.classList.add("acting");
+    if (won[seat.seat]) box.classList.add("winner");
     box.dataset.seat = String(seat.seat);
     const hole = view.holes[seat.seat];
     const cards = hole && hole.hand_id === state.hand_id ? hole.cards : [];
@@ -77,7 +93,8 @@ function render(layout) {
       '<div class="clock"></div>' +
       '<div class="action"></div>';
     box.querySelector(".name").textContent = seat.player || "Seat " + seat.seat;
-    box.querySelector(".win").textContent = seat.status === "folded" ? "" : win;
+    box.querySelector(".win").textContent = won[seat.seat]
+      ? "wins " + chips(won[seat.seat].amount) : seat.status === "folded" ? "" : win;
     box.querySelector(".cards").replaceChildren(...shown.map(cardElement));
     box.querySelector(".stack").textContent = chips(seat.stack);
     box.querySelector(".bet").textContent = seat.bet ? "bet " + chips(seat.bet) : "";

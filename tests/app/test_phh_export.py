@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from pokertable.controller.engine.events import (
 )
 from pokertable.controller.engine.model import Level, Phase, Variant
 from pokertable.controller.history.phh import load_hands
-from pokertable.controller.history.render import ExportError, hand_to_phh, replayed_stacks
+from pokertable.controller.history.render import hand_to_phh, replayed_stacks
 from pokertable.controller.history.replay import replay_hand
 from pokertable.controller.table.inputs import RoomCommand, to_record
 from pokertable.controller.table.session import TableSession
@@ -62,8 +63,8 @@ BBA = {"number": 2, "small_blind": 200, "big_blind": 400, "ante": 400, "ante_for
 class JournaledTable(Table):
     """The session helper with every input first written to a real journal, as the app does."""
 
-    def __init__(self, journal: Journal) -> None:
-        super().__init__()
+    def __init__(self, journal: Journal, **table: Any) -> None:
+        super().__init__(**table)
         self.journal = journal
         self.start = self.session
         self.stacks_after: list[dict[str, int]] = []  # each completed hand's stacks, by player
@@ -243,21 +244,93 @@ def test_a_mucked_hand_at_showdown_exports_as_a_muck_and_replays() -> None:
     assert replayed_stacks(text, "muck") == (2600, 1400, 2000)
 
 
-def test_a_dead_small_blind_hand_is_named_not_written() -> None:
-    state, _ = start_hand(_three_handed(None))
-    for event in (PlayerAction(3, ActionKind.FOLD), PlayerAction(1, ActionKind.FOLD)):
+def _play_to_showdown(state: Any) -> Any:
+    """Everyone calls or checks to a showdown that every live hand tables."""
+    boards = [("2c", "7d", "8s"), ("4h",), ("Jc",)]
+    for _ in range(40):
+        if state.phase is Phase.COMPLETE:
+            return state
+        if state.phase is Phase.DEALING:
+            event: Any = DealBoard(boards.pop(0))
+        elif state.phase is Phase.SHOWDOWN:
+            event = ShowHand(next(s.seat for s in state.seats if s.in_hand and not s.shown))
+        else:
+            on = state.action_on
+            calls = state.seat(on).bet < state.call_to
+            event = PlayerAction(on, ActionKind.CALL if calls else ActionKind.CHECK)
         state, _ = step(state, event)
-    assert state.phase is Phase.COMPLETE
-    with pytest.raises(ExportError, match="dead small blind"):
-        hand_to_phh(
-            _three_handed(None),
-            state,
-            venue="v",
-            table="t1",
-            seat_count=9,
-            number=1,
-            started_ms=None,
-        )
+    raise AssertionError(f"the hand did not end: {state.phase}")
+
+
+@pytest.mark.parametrize(
+    ("button", "blinds"),
+    [
+        (1, "blinds_or_straddles = [200, 0, 0]"),  # nobody in the SB position: p1 the BB
+        (3, "blinds_or_straddles = [0, 200, 0]"),  # the SB position dealt in, posting nothing
+    ],
+)
+def test_TDA24_32_a_dead_small_blind_hand_exports_and_replays(button: int, blinds: str) -> None:
+    """R32's dead small blind in PHH's own fields; the level's small blind in ours."""
+    pk = pytest.importorskip("pokerkit")
+    setup = replace(_three_handed(None), button=button)
+    state, _ = start_hand(setup)
+    for event in (DealHole(1, ("Ah", "Ad")), DealHole(2, ("Kc", "Ks")), DealHole(3, ("Qh", "9h"))):
+        state, _ = step(state, event)
+    state = _play_to_showdown(state)
+    text = hand_to_phh(setup, state, venue="v", table="t1", seat_count=9, number=1, started_ms=0)
+    assert blinds in text and "_dead_small_blind = 100" in text
+    stacks = replayed_stacks(text, "dead-sb")
+    assert stacks == tuple(s.stack for s in state.seats_clockwise_from(button))
+    assert sorted(stacks) == [1800, 1800, 2400]  # Ann's aces took the pot of 600
+    assert tuple(list(pk.HandHistory.loads(text))[-1].stacks) == stacks  # the reference reader
+
+
+FOUR_HANDED = ((1, "Ann", 5000), (2, "Bob", 1000), (3, "Cat", 5000), (4, "Dan", 5000))
+
+
+def test_TDA24_32_the_hand_after_the_big_blind_busts_exports_and_replays(tmp_path: Path) -> None:
+    """At the table: Bob, the big blind, busts; the next hand's small blind is dead."""
+    pk = pytest.importorskip("pokerkit")
+    journal = Journal(tmp_path / "journal.jsonl", fsync=False)
+    table = JournaledTable(journal, players=FOUR_HANDED, first_button=4)
+    table.press("hand_start")  # button Dan, small blind Ann, big blind Bob
+    for seat, cards in ((1, "2s3d"), (2, "7c2h"), (3, "AsAd"), (4, "4s5d")):
+        table.card(f"seat{seat}.cards", cards[:2])
+        table.card(f"seat{seat}.cards", cards[2:])
+    table.push(3, 500, 500)  # Cat raises to 1,000
+    table.press("fold")  # Dan
+    table.press("fold")  # Ann
+    table.push(2, 500, 100, 100, 100)  # Bob calls all in
+    table.collect()
+    for street in (("5h", "9s", "Tc", "Jd"), ("6h", "Kc"), ("8h", "Qd")):
+        table.street(*street)
+    table.press("confirm")
+    assert [s.player for s in table.session.table.seats] == ["Ann", "Cat", "Dan"]
+    table.press("hand_start")
+    hand = table.session.hand
+    assert hand is not None and hand.small_blind_seat is None and hand.big_blind_seat == 3
+    for seat, cards in ((3, "KsKd"), (4, "QsQd"), (1, "JsJh")):
+        table.card(f"seat{seat}.cards", cards[:2])
+        table.card(f"seat{seat}.cards", cards[2:])
+    table.push(4, 100, 100)  # Dan calls the big blind
+    table.press("fold")  # Ann
+    table.press("check_call")  # Cat checks
+    table.collect()
+    _check_down(table, (("2c", "3c", "4c", "7d"), ("6c", "8c"), ("9c", "Tc")))
+    table.press("confirm")
+    journal.close()
+    records = list(Journal(tmp_path / "journal.jsonl", fsync=False).records())
+    exported = list(export_journal(table.start, records))
+    assert [e.skipped for e in exported] == [None, None]
+    second = exported[1]
+    assert "blinds_or_straddles = [200, 0, 0]" in second.text
+    assert _field(second.text, "players") == ['"Cat"', '"Dan"', '"Ann"']
+    for hand_phh, stacks in zip(exported, table.stacks_after, strict=True):
+        players = [p.strip('"') for p in _field(hand_phh.text, "players")]
+        assert dict(zip(players, hand_phh.finishing_stacks, strict=True)) == stacks
+        assert replayed_stacks(hand_phh.text, hand_phh.hand_id) == hand_phh.finishing_stacks
+        states = list(pk.HandHistory.loads(hand_phh.text))
+        assert tuple(states[-1].stacks) == hand_phh.finishing_stacks
 
 
 def test_export_reads_a_journal_with_a_torn_last_line_and_leaves_it_untouched(

@@ -87,6 +87,7 @@ def test_every_floor_call_is_answered_by_floor_decision_over_mqtt(
     args = argparse.Namespace(
         hands=3, players=4, seed=5, broker=("127.0.0.1", broker.port), profile="tda-2024",
         floor_pause=0.0, stall_limit=300.0, string_bets=0.6,
+        real_time=True,  # the one demo test at a board's pace: simulated time hides no race
     )
     try:
         result = demo.play(args)

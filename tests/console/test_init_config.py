@@ -29,10 +29,13 @@ def test_defaults_write_a_config_that_passes_check(
     assert data["gpio"]["backend"] == "none"  # this is not a Pi
     assert data["registry"]["path"] == "registry.sqlite3"  # beside the file
     assert file_problems(out) == []
+    # what init wrote, `run --check` passes on the same machine: the registry is there
+    assert main(["run", "--config", str(out), "--check"]) == 0, capsys.readouterr().err
+    assert (tmp_path / "registry.sqlite3").is_file()
 
 
 def test_questions_take_answers_and_enter_keeps_the_default(tmp_path: Path) -> None:
-    replies = iter(["casino", "", "x", "10", "", "400", "none", ""])
+    replies = iter(["casino", "", "x", "11", "10", "", "400", "none", ""])
     asked: list[str] = []
 
     def read(prompt: str) -> str:
@@ -41,10 +44,10 @@ def test_questions_take_answers_and_enter_keeps_the_default(tmp_path: Path) -> N
 
     answers = init_config.ask(init_config.Answers(ports=["/dev/ttyAMA0"]), read)
     assert answers.venue == "casino" and answers.table == "t01"
-    assert answers.seats == 10  # "x" was asked again
+    assert answers.seats == 10  # "x" and 11 were asked again
     assert (answers.small_blind, answers.big_blind) == (100, 400)
     assert answers.ports == [] and answers.broker == "127.0.0.1:1883"
-    assert asked[4] == "first level: small blind [100]: "
+    assert asked[5] == "first level: small blind [100]: "
     assert "reader ports, comma-separated (none: no readers yet) [/dev/ttyAMA0]: " in asked
 
 
@@ -54,11 +57,22 @@ def test_a_bad_answer_is_reported_as_run_check_would(
     monkeypatch.setattr(init_config, "SERVICE_DATA", tmp_path / "no-service-here")
     out = tmp_path / "table.toml"
     code = main(["init", "--defaults", "--output", str(out), "--venue", "club 1",
-                 "--seats", "12", "--port", "/dev/ttyAMA0"])
+                 "--port", "/dev/ttyAMA0"])
     assert code == 78
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith(f"config error: {out}: table.venue: String should match")
-    assert err[1].startswith(f"config error: {out}: table.seats: Input should be less")
+
+
+@pytest.mark.parametrize("seats", ["11", "1", "many"])
+def test_a_seat_count_a_table_cannot_have_is_refused_when_parsed(
+    seats: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "table.toml"
+    with pytest.raises(SystemExit) as stop:
+        main(["init", "--defaults", "--output", str(out), "--seats", seats])
+    assert stop.value.code == 2 and not out.exists()
+    err = capsys.readouterr().err
+    assert "--seats" in err and "2 to 10" in err
 
 
 def test_an_existing_file_is_kept_without_force(

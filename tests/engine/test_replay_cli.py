@@ -109,3 +109,17 @@ def test_a_hand_from_a_table_on_another_profile_is_replayed_under_that_profile(
     assert ids["tda-2011"] and all(i.startswith("TDA2011") for i in ids["tda-2011"])
     bad = _replay(tmp_path, text, "--profile", "tda-2042")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--profile" in bad.stderr
+
+
+def test_an_incomplete_hand_says_so_and_fails_unless_partial_is_asked(tmp_path: Path) -> None:
+    """A file that stops on the flop: the pot is named, not lost, and the exit says it."""
+    actions = ", ".join([*BASE, '"p3 cc"', '"p1 cc"', '"p2 cc"', '"d db 2s3s4s"'])
+    truncated = GOOD.format(actions=actions)
+    proc = _replay(tmp_path, truncated)
+    assert proc.returncode == 1
+    assert "incomplete: the file stops in the flop" in proc.stdout
+    assert "with 300 in the pot" in proc.stdout
+    assert proc.stderr.count("\n") == 1 and "the hand is incomplete" in proc.stderr
+    assert _replay(tmp_path, truncated, "--partial").returncode == 0
+    as_json = _replay(tmp_path, truncated, "--json", "--partial")
+    assert json.loads(as_json.stdout)["complete"] is False
