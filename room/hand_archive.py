@@ -1,7 +1,7 @@
 """The room's hand records: each completed hand as a table published it, as PHH.
 
 A table is the authority on its own hands: on ``hand_complete`` it publishes the hand as PHH
-(``controller.phh_export.published_hand``), written from the engine's own record of it, so
+(``controller.table.published.published_hand``), written from the engine's own record of it, so
 the room never re-derives play from state diffs (which cannot see an R52 correction, a held
 action or a floor decision). The event stream is public, so that PHH holds only the cards
 tabled at the table; the archive reads the secure lane too and writes in every hole card

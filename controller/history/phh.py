@@ -2,7 +2,7 @@
 
 PHH lists players in position order: p1 is the small blind, the last player has the
 button; heads-up, p1 is the big blind and p2 the button/small blind (as PokerKit plays it).
-A dead small blind (``controller.phh_export``) reads ``blinds_or_straddles = [big blind,
+A dead small blind (``controller.history.render``) reads ``blinds_or_straddles = [big blind,
 0, ...]``: p1 posts the big blind and nobody the small one, whose amount is in the
 user-defined field ``_dead_small_blind``.
 We seat player ``pN`` in seat N, so a hand replays through the same engine the table uses.
