@@ -137,6 +137,10 @@ class Rs485Link(SerialLink):
     def pending(self) -> int:
         return len(self._queue)
 
+    def forget(self, key_prefix: str) -> None:
+        """Drop queued frames whose key starts with key_prefix (a zone's older parts)."""
+        self._queue = [q for q in self._queue if q[0] is None or not q[0].startswith(key_prefix)]
+
     def on_poll(self, seq: int) -> None:
         """Answer a poll with queued frames (bounded burst), or an ACK if none.
 

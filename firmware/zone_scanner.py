@@ -20,26 +20,19 @@ the debounce count) instead of waiting a whole round of the node's zones: a chan
 confirmed in one round, not `present_after`/`absent_after` rounds.
 `poll()` runs one whole zone scan (tests, bring-up). A scan cut short by its time budget
 only adds sightings; a zone whose field was busy (another reader's) is skipped, never
-read as empty. A snapshot never holds more UIDs than a wire frame carries.
+read as empty. A zone whose antenna channel the switch cannot reach (checked against
+the mux at construction, or an `AntennaFault` while selecting) is out of service: it is
+never scanned and `faults()` names it with the reason, for the node's BIRTH; the other
+zones go on. A snapshot holds the whole zone; the node splits it into frame-sized parts.
 """
 
-import wire
 from clock import ticks_diff
-from reader_errors import ReaderFieldBusy
+from reader_errors import AntennaFault, ReaderFieldBusy
 
 try:
     from typing import Any
 except ImportError:
     pass
-
-_SNAPSHOT_OVERHEAD = 4  # zone length byte, flags, u16 count (see wire.pack_snapshot)
-
-
-def zone_capacity(name: str, uid_len: int = 8) -> int:
-    """How many UIDs of uid_len bytes one SNAPSHOT of this zone can carry."""
-    room = wire.MAX_PAYLOAD - _SNAPSHOT_OVERHEAD - len(name.encode())
-    return room // (1 + uid_len)
-
 
 class _Zone:
     def __init__(self, name: str, channel: int, now: int) -> None:
@@ -51,6 +44,8 @@ class _Zone:
         self.last_unstable_ms = now
         self.settled = False
         self.scans = 0
+        self.fault: str | None = None  # why this zone cannot be scanned (None = in service)
+        self.incomplete = False  # the last inventory could not finish: tags may be missing
 
 
 class ZoneScanner:
@@ -71,13 +66,19 @@ class ZoneScanner:
         self._clock = clock
         now = clock.ticks_ms()
         self.zones = [_Zone(name, ch, now) for name, ch in zones]
+        reach = getattr(mux, "channels", None)
+        for z in self.zones:
+            if reach is not None and not 0 <= z.channel < reach:
+                z.fault = "channel %d: the antenna switch has channels 0..%d" % (
+                    z.channel,
+                    reach - 1,
+                )
         self._next = 0
         self._job: Any = None
         self._job_zone = 0
         self._rescans = 0  # immediate rescans of the zone just scanned
         self.scans = 0
         self.skipped = 0  # zone scans skipped: another reader's field was on
-        self.truncated = 0  # snapshots cut to what one frame carries
         self.configure(present_after, absent_after, settle_ms)
 
     def configure(self, present_after: int, absent_after: int, settle_ms: int) -> None:
@@ -92,16 +93,25 @@ class ZoneScanner:
         self.settle_ms = settle_ms
 
     def zone_names(self) -> list[str]:
-        return [z.name for z in self.zones]
+        """The zones in service (the ones BIRTH announces)."""
+        return [z.name for z in self.zones if z.fault is None]
+
+    def live(self) -> list[int]:
+        """Indices of the zones in service."""
+        return [i for i, z in enumerate(self.zones) if z.fault is None]
+
+    def faults(self) -> list[tuple[str, str]]:
+        """(zone, reason) for every zone out of service."""
+        return [(z.name, z.fault) for z in self.zones if z.fault is not None]
+
+    def is_incomplete(self, name: str) -> bool:
+        for z in self.zones:
+            if z.name == name:
+                return z.incomplete
+        return False
 
     def _publish(self, z: _Zone, settled: bool) -> tuple[str, bool, list[bytes]]:
-        uids = sorted(z.present)
-        if uids:
-            cap = zone_capacity(z.name, max(len(u) for u in uids))
-            if len(uids) > cap:
-                self.truncated += 1
-                uids = uids[:cap]
-        return z.name, settled, uids
+        return z.name, settled, sorted(z.present)
 
     def snapshot(self, index: int) -> tuple[str, bool, list[bytes]]:
         """Current published state of one zone (for BIRTH / REBIRTH)."""
@@ -124,8 +134,14 @@ class ZoneScanner:
         """
         if self._job is None:
             i = self._next_zone()
+            if i < 0:
+                return None  # every zone is out of service: nothing to scan
             if self._mux is not None:
-                self._mux.select(self.zones[i].channel)
+                try:
+                    self._mux.select(self.zones[i].channel)
+                except AntennaFault as e:
+                    self.zones[i].fault = str(e)
+                    return None
             self._job_zone = i
             reader = self._reader
             if not hasattr(reader, "scan_steps"):  # a blocking reader: one step is a scan
@@ -154,13 +170,17 @@ class ZoneScanner:
         """Round robin, except that a zone with a change pending is confirmed at once."""
         last = self.zones[self._job_zone]
         limit = max(self.present_after, self.absent_after) - 1
-        if last.scans and (last.hits or last.misses) and self._rescans < limit:
+        pending = last.fault is None and last.scans and (last.hits or last.misses)
+        if pending and self._rescans < limit:
             self._rescans += 1
             return self._job_zone
         self._rescans = 0
-        i = self._next
-        self._next = (i + 1) % len(self.zones)
-        return i
+        for _ in range(len(self.zones)):
+            i = self._next
+            self._next = (i + 1) % len(self.zones)
+            if self.zones[i].fault is None:
+                return i
+        return -1
 
     def poll(self) -> tuple[str, bool, list[bytes]] | None:
         """Scan the next zone to the end; return a snapshot if that zone changed or settled."""

@@ -5,6 +5,7 @@ from antenna_mux import AntennaMux  # flat firmware imports, as on the node
 from clock import FakeClock
 from hypothesis import given
 from hypothesis import strategies as st
+from reader_errors import AntennaFault
 from zone_scanner import ZoneScanner
 
 A = b"\xe0\x04" + b"\x00" * 5 + b"\x0a"
@@ -150,7 +151,7 @@ def test_antenna_mux_drives_binary_select_lines() -> None:
     assert [p.v for p in pins] == [0, 1] and en.v == 0 and mux.current() == 2
     mux.select(3)
     assert mux.current() == 3
-    with pytest.raises(ValueError, match="channel"):
+    with pytest.raises(AntennaFault, match="channel 4"):
         mux.select(4)
 
 
@@ -182,17 +183,32 @@ def test_any_history_converges_to_what_the_antenna_sees(
     assert last == ("bet", True, sorted(history[-1]))
 
 
-def test_a_full_zone_never_overflows_a_snapshot_frame() -> None:
-    """128 chips in one zone: the snapshot carries as many as one frame holds, no crash."""
-    from wire import pack_snapshot, unpack_snapshot
-    from zone_scanner import zone_capacity
+def test_a_full_zone_is_published_whole_and_split_into_frame_sized_parts() -> None:
+    """128 chips in one zone: the snapshot holds all of them, the wire carries it in parts."""
+    from wire import SNAPSHOT_PART_UIDS, snapshot_parts, unpack_snapshot_part
 
     sc, reader, clock = make(present_after=1)
     reader.seen[0] = [b"\xe0\x04" + i.to_bytes(6, "big") for i in range(128)]
     snap = step(sc, clock)
-    assert snap is not None and len(snap[2]) == zone_capacity("bet") < 128
-    assert len(unpack_snapshot(pack_snapshot(*snap))[2]) == zone_capacity("bet")
-    assert sc.truncated == 1
+    assert snap is not None and len(snap[2]) == 128
+    parts = [unpack_snapshot_part(p) for p in snapshot_parts(*snap, gen=7)]
+    assert len(parts) == 128 // SNAPSHOT_PART_UIDS
+    assert [p[4] for p in parts] == [(7, k, len(parts)) for k in range(len(parts))]
+    assert sorted(u for p in parts for u in p[2]) == sorted(reader.seen[0])
+
+
+def test_a_zone_the_switch_cannot_reach_is_a_fault_and_the_others_scan() -> None:
+    """Channel 5 on a 2-line (4-channel) switch: reported, never selected, no crash."""
+    pins = [RecordingPin(), RecordingPin()]
+    clock = FakeClock()
+    mux = AntennaMux(pins)  # type: ignore[arg-type]
+    reader = ScriptedReader(mux)  # type: ignore[arg-type]
+    reader.seen[0] = [A]
+    sc = ZoneScanner(reader, mux, [("bet", 0), ("far", 5)], clock, 1, 1, 0)
+    assert sc.zone_names() == ["bet"]
+    assert sc.faults() == [("far", "channel 5: the antenna switch has channels 0..3")]
+    snaps = [step(sc, clock) for _ in range(4)]
+    assert ("bet", False, [A]) in snaps
 
 
 class CutShortReader(ScriptedReader):
