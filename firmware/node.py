@@ -186,15 +186,10 @@ class Node:
         except ValueError:
             self.snapshot_errors += 1  # a name or UID the wire cannot carry
             return
-        forget = getattr(self.link, "forget", None)
-        if forget is not None:
-            forget(zone + "#")  # queued parts of an older state must not follow this one
         if len(parts) == 1:
             self.link.send(wire.MSG_SNAPSHOT, parts[0], zone)
-            return
-        for k in range(len(parts)):
-            # One queue slot per part: a newer state of the zone replaces them part by part.
-            self.link.send(wire.MSG_SNAPSHOT, parts[k], "%s#%d" % (zone, k))
+        else:  # all parts in one burst: the Pi never waits on a part stuck in the queue
+            self.link.send_group(wire.MSG_SNAPSHOT, parts, zone)
 
     def _heartbeat_if_due(self) -> None:
         now = self.clock.ticks_ms()
