@@ -194,7 +194,16 @@ class ZoneScanner:
         self, index: int, seen: list[bytes], complete: bool
     ) -> tuple[str, bool, list[bytes]] | None:
         self.scans += 1
-        return self.update(index, seen, self._clock.ticks_ms(), complete)
+        z = self.zones[index]
+        # Cut short but resumable (the reader carries on at the next scan) is progress;
+        # cut short for good (too many tags, too many scans) is flagged to the Pi.
+        cannot_complete = not complete and not getattr(self._reader, "resuming", False)
+        snap = self.update(index, seen, self._clock.ticks_ms(), complete)
+        if cannot_complete != z.incomplete:
+            z.incomplete = cannot_complete
+            if snap is None:
+                snap = self._publish(z, z.settled)
+        return snap
 
     def update(
         self, index: int, seen_uids: list[bytes], now: int, complete: bool = True

@@ -228,11 +228,30 @@ def test_an_incomplete_inventory_adds_sightings_but_no_misses() -> None:
     reader.seen[0] = [A, B]
     assert step(sc, clock) == ("bet", False, [A, B])
     reader.complete = False
+    reader.resuming = True  # type: ignore[attr-defined]  # the next scan carries on
     reader.seen[0] = [A]  # B not reached before the time budget ran out
     assert step(sc, clock) is None
     assert sc.zones[0].present == {A, B}
+    assert not sc.is_incomplete("bet")  # progress, not a fault
     reader.complete = True
     assert step(sc, clock) == ("bet", False, [A])
+
+
+def test_an_inventory_that_cannot_complete_flags_the_zone_until_one_does() -> None:
+    clock = FakeClock()
+    mux = FakeMux()
+    reader = CutShortReader(mux)
+    sc = ZoneScanner(reader, mux, [("bet", 0)], clock, 1, 1, 100)
+    reader.seen[0] = [A]
+    assert step(sc, clock) == ("bet", False, [A])
+    reader.complete = False  # given up (too many tags): not resuming
+    reader.seen[0] = [B]
+    assert step(sc, clock) == ("bet", False, [A, B])  # published at once, with the flag
+    assert sc.is_incomplete("bet")
+    assert step(sc, clock) is None  # flagged once
+    reader.complete = True
+    reader.seen[0] = [A, B]
+    assert step(sc, clock) is not None and not sc.is_incomplete("bet")
 
 
 class BusyFieldReader(ScriptedReader):
