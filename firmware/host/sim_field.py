@@ -657,7 +657,8 @@ class FakePn5180:
             status |= RX_DATA_INTEGRITY_ERROR
         elif len(answers) == 1:
             data = answers[0][:-2] if strip else answers[0]
-            if self.field.crc_error and random is not None and random.random() < self.field.crc_error:
+            noise = self.field.crc_error
+            if noise and random is not None and random.random() < noise:
                 status |= RX_DATA_INTEGRITY_ERROR  # noise hit one bit: the CRC fails
         elif (self.field.crc_only_collision and random is not None
               and random.random() < self.field.crc_only_collision):
