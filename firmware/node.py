@@ -88,7 +88,7 @@ class Node:
 
     def faults(self) -> list[tuple[str, str]]:
         """(zone, reason) for what is out of service; zone "" is the whole node."""
-        out = self.scanner.faults()
+        out: list[tuple[str, str]] = list(self.scanner.faults())
         if self.reader_fault is not None:
             out.insert(0, ("", self.reader_fault))
         return out
