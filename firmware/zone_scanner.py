@@ -34,6 +34,9 @@ try:
 except ImportError:
     pass
 
+_SETTLE_RESCANS = 8  # at most this many extra scans of a zone waiting to settle
+
+
 class _Zone:
     def __init__(self, name: str, channel: int, now: int) -> None:
         self.name = name
@@ -46,6 +49,7 @@ class _Zone:
         self.scans = 0
         self.fault: str | None = None  # why this zone cannot be scanned (None = in service)
         self.incomplete = False  # the last inventory could not finish: tags may be missing
+        self.watch = False  # its set changed: scanned again until it has settled
 
 
 class ZoneScanner:
@@ -167,11 +171,19 @@ class ZoneScanner:
             raise
 
     def _next_zone(self) -> int:
-        """Round robin, except that a zone with a change pending is confirmed at once."""
+        """Round robin, except that a zone with a change pending is confirmed at once, and
+        one that just changed is watched until it settles (a bet reaches the Pi settled in
+        about settle_ms, not after a round of every stack on the node)."""
         last = self.zones[self._job_zone]
         limit = max(self.present_after, self.absent_after) - 1
         pending = last.fault is None and last.scans and (last.hits or last.misses)
         if pending and self._rescans < limit:
+            self._rescans += 1
+            return self._job_zone
+        settling = last.fault is None and last.watch and not last.settled and (
+            ticks_diff(self._clock.ticks_ms(), last.last_unstable_ms) <= self.settle_ms
+        )
+        if settling and self._rescans < limit + _SETTLE_RESCANS:
             self._rescans += 1
             return self._job_zone
         self._rescans = 0
@@ -246,8 +258,10 @@ class ZoneScanner:
             z.last_unstable_ms = now
         if changed:
             z.settled = False
+            z.watch = True
             return self._publish(z, False)
         if not z.settled and ticks_diff(now, z.last_unstable_ms) >= self.settle_ms:
             z.settled = True
+            z.watch = False
             return self._publish(z, True)
         return None

@@ -26,7 +26,7 @@ RunMp = Callable[..., subprocess.CompletedProcess[str]]
     ],
 )
 def test_driver_case(run_mp: RunMp, case: str) -> None:
-    out = run_mp("mp_driver_check.py", case).stdout
+    out = run_mp("mp_driver_check.py", case, timeout=300).stdout
     assert f"PASS {case}" in out
 
 

@@ -116,12 +116,25 @@ def test_round_robin_over_zones_through_the_mux() -> None:
     clock = FakeClock()
     mux = FakeMux()
     reader = ScriptedReader(mux)
-    sc = ZoneScanner(reader, mux, [("bet", 2), ("stack", 0), ("cards", 1)], clock, 1, 1, 1000)
+    sc = ZoneScanner(reader, mux, [("bet", 2), ("stack", 0), ("cards", 1)], clock, 1, 1, 0)
     reader.seen[0] = [B]
     got = [step(sc, clock, 1) for _ in range(6)]
     assert mux.history == [2, 0, 1, 2, 0, 1]
     assert got[1] == ("stack", False, [B])
-    assert [g for g in got if g] == [("stack", False, [B])]
+    assert got[4] == ("stack", True, [B])
+
+
+def test_a_zone_that_changed_is_watched_until_it_settles() -> None:
+    """A bet lands: its zone is scanned again until settled, not after every other zone."""
+    clock = FakeClock()
+    mux = FakeMux()
+    reader = ScriptedReader(mux)
+    sc = ZoneScanner(reader, mux, [("bet", 0), ("stack", 1), ("cards", 2)], clock, 1, 1, 30)
+    reader.seen[0] = [A]
+    got = [step(sc, clock, 10) for _ in range(6)]
+    assert mux.history[:4] == [0, 0, 0, 0]  # watched: 10 ms scans, settled 30 ms after
+    assert got[0] == ("bet", False, [A]) and got[3] == ("bet", True, [A])
+    assert mux.history[4:] == [1, 2]  # settled: round robin again
 
 
 def test_reconfigure_validates_fields() -> None:
@@ -276,7 +289,7 @@ def test_a_pending_change_is_confirmed_at_once_not_a_round_later() -> None:
     clock = FakeClock()
     mux = FakeMux()
     reader = ScriptedReader(mux)
-    sc = ZoneScanner(reader, mux, [("bet", 0), ("stack", 1), ("cards", 2)], clock, 2, 2, 1000)
+    sc = ZoneScanner(reader, mux, [("bet", 0), ("stack", 1), ("cards", 2)], clock, 2, 2, 0)
     reader.seen[0] = [A]
     got = [step(sc, clock, 1) for _ in range(4)]
     assert mux.history == [0, 0, 1, 2]
