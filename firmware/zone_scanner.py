@@ -35,6 +35,8 @@ except ImportError:
     pass
 
 _SETTLE_RESCANS = 8  # at most this many extra scans of a zone waiting to settle
+_FAST_SUFFIX = ".bet"  # zones scanned between every slice of the others
+_SLICE_MS = 150  # one slice of another zone's inventory while bet zones wait
 
 
 class _Zone:
@@ -78,6 +80,16 @@ class ZoneScanner:
                     reach - 1,
                 )
         self._next = 0
+        # Bet zones are swept between the other zones' scans, and those scans are cut in
+        # slices of `slice_ms` (the reader's inventory resumes at the next slice), so a
+        # bet waits for one slice, not for every stack on the node.
+        self._fast = [i for i, z in enumerate(self.zones) if z.name.endswith(_FAST_SUFFIX)]
+        self._others = [i for i in range(len(self.zones)) if i not in self._fast]
+        if not self._others:
+            self._others, self._fast = self._fast, []
+        self._sweep: list[int] = []
+        self.slice_ms = _SLICE_MS
+        self._full_ms = getattr(reader, "max_scan_ms", None)
         self._job: Any = None
         self._job_zone = 0
         self._rescans = 0  # immediate rescans of the zone just scanned
@@ -148,6 +160,9 @@ class ZoneScanner:
                     return None
             self._job_zone = i
             reader = self._reader
+            if self._full_ms is not None:
+                sliced = self._fast and i not in self._fast
+                reader.max_scan_ms = self.slice_ms if sliced else self._full_ms
             if not hasattr(reader, "scan_steps"):  # a blocking reader: one step is a scan
                 try:
                     seen = reader.scan()
@@ -187,9 +202,16 @@ class ZoneScanner:
             self._rescans += 1
             return self._job_zone
         self._rescans = 0
-        for _ in range(len(self.zones)):
-            i = self._next
-            self._next = (i + 1) % len(self.zones)
+        if self._fast and self._job_zone not in self._fast and not self._sweep:
+            self._sweep = list(self._fast)  # another zone's slice ended: sweep the bets
+        while self._sweep:
+            i = self._sweep.pop(0)
+            if self.zones[i].fault is None:
+                return i
+        others = self._others
+        for _ in range(len(others)):
+            i = others[self._next % len(others)]
+            self._next = (self._next + 1) % len(others)
             if self.zones[i].fault is None:
                 return i
         return -1

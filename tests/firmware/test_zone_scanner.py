@@ -298,3 +298,32 @@ def test_a_pending_change_is_confirmed_at_once_not_a_round_later() -> None:
     got = [step(sc, clock, 1) for _ in range(3)]
     assert mux.history[4:] == [0, 0, 1]
     assert got[1] == ("bet", False, [])
+
+
+class SlicedReader(ScriptedReader):
+    """Records the time budget each scan was given."""
+
+    max_scan_ms = 1500
+
+    def __init__(self, mux: "FakeMux") -> None:
+        super().__init__(mux)
+        self.budgets: list[tuple[int, int]] = []
+
+    def scan(self) -> list[bytes]:
+        self.budgets.append((self.mux.channel, self.max_scan_ms))
+        return super().scan()
+
+
+def test_bet_zones_are_swept_between_slices_of_the_other_zones() -> None:
+    """Issue #28 goal 4: a bet waits for one slice of a stack inventory, not a round."""
+    clock = FakeClock()
+    mux = FakeMux()
+    reader = SlicedReader(mux)
+    zones = [("s1.bet", 0), ("s1.stack", 1), ("s2.bet", 2), ("s2.stack", 3), ("board", 4)]
+    sc = ZoneScanner(reader, mux, zones, clock, 1, 1, 0)
+    for _ in range(12):
+        step(sc, clock, 1)
+    assert mux.history == [1, 0, 2, 3, 0, 2, 4, 0, 2, 1, 0, 2]
+    budgets = dict(reader.budgets)
+    assert budgets[0] == budgets[2] == 1500  # a bet zone's inventory runs whole
+    assert budgets[1] == budgets[3] == budgets[4] == sc.slice_ms < 1500
