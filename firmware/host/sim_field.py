@@ -116,6 +116,7 @@ TAG_BIT_US = 37.76
 TAG_SOF_US = 151.04
 TAG_EOF_US = 151.04
 T1_US = 320.9  # ISO/IEC 15693-3 §9.1.4: 4352/fc from the reader's EOF to the answer
+T2_US = 309.2  # ISO/IEC 15693-3 §9.1.4: t2 >= 4192/fc from a tag's answer to the next EOF
 
 
 def crc15693(data: bytes | bytearray) -> bytes:
@@ -322,6 +323,7 @@ class FakePn5180:
         self.unarmed_silences = 0  # exchanges nobody answered with TIMER1 not armed: no IRQ
         self.fail_next_send = False  # fault injection: the next SEND_DATA raises an exception
         self._rst_low_at = -1
+        self._rx_end_at = -1  # when the last tag answer ended (t2 is counted from there)
         self._events: list[tuple[int, str]] = []
         self._power_on(self._now())
         busy.sim_drive(self._busy_level)
@@ -567,6 +569,13 @@ class FakePn5180:
             self._exception("SEND_DATA: %d bytes / %d bits out of range" % (len(data), valid_bits))
             return
         now = self._now()
+        self._tx_corrupt = False
+        if 0 <= self._rx_end_at and now - self._rx_end_at < T2_US and self.rf_on:
+            # The tags are not listening yet: the request or EOF is lost (the slot sequence
+            # breaks), ISO/IEC 15693-3 §9.1.4.
+            self._violate("frame %d us after a tag's answer, under t2 (309 us)"
+                          % (now - self._rx_end_at))
+            self._tx_corrupt = True
         txc = regs.get(REG_TX_CONFIG, 0)
         crc = regs.get(REG_CRC_TX_CONFIG, 0) & CRC_ENABLE
         if txc & TX_DATA_ENABLE:
@@ -581,7 +590,6 @@ class FakePn5180:
             air = READER_SOF_US + READER_EOF_US
         self._tx = (kind, bytes(data), bool(crc))
         self._tx_active = True
-        self._tx_corrupt = False
         self._state = ST_TRANSMITTING
         self._cancel("rx_start", "rx_sof", "rx_end", "timer")
         self.regs[REG_RX_STATUS] = 0
@@ -648,6 +656,7 @@ class FakePn5180:
             self._irq(IRQ_RX_SOF_DET)
 
     def _ev_rx_end(self, t: int) -> None:
+        self._rx_end_at = t
         answers = self._pending_answers
         self._pending_answers = []
         status = 0
