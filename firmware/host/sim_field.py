@@ -570,7 +570,7 @@ class FakePn5180:
             return
         now = self._now()
         self._tx_corrupt = False
-        if 0 <= self._rx_end_at and now - self._rx_end_at < T2_US and self.rf_on:
+        if self._rx_end_at >= 0 and now - self._rx_end_at < T2_US and self.rf_on:
             # The tags are not listening yet: the request or EOF is lost (the slot sequence
             # breaks), ISO/IEC 15693-3 §9.1.4.
             self._violate("frame %d us after a tag's answer, under t2 (309 us)"
