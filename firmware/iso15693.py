@@ -70,6 +70,7 @@ _INVENTORY_RESPONSE_LEN = const(10)  # flags, DSFID, UID (CRC stripped by the ch
 _SLOTS = const(16)
 RX_TIMEOUT_US = const(797)  # 324 (T1) + 152 (SOF, high rate) + 321 (PN5180 digital delay)
 GUARD_US = const(5000)  # field on -> first request (NXP FIELD_RECOVERY_DEFAULT 5 ms)
+T2_US = const(310)  # ISO/IEC 15693-3 §9.1.4: t2 >= 4192/fc from an answer to the next EOF
 FIELD_OFF_US = const(5000)  # field off -> field on again (NXP FIELD_OFF_DEFAULT 5 ms)
 MAX_SCAN_MS = const(1500)  # one scan's share of an inventory; the next scan resumes it
 MAX_SLICES = const(12)  # scans one inventory may take before the zone is flagged incomplete
@@ -213,7 +214,11 @@ class Iso15693Reader:
         new = self._found_round
         del new[:]
         answered = False
+        answer_us = -1  # when the last answer was seen: the next EOF waits t2 after it
         for slot in range(_SLOTS):
+            if answer_us >= 0:
+                yield from self._wait_us(answer_us, T2_US)
+                answer_us = -1
             chip.start_transceive(frame, slot > 0)
             irq = chip.poll_transceive()
             while not irq:
@@ -229,11 +234,14 @@ class Iso15693Reader:
             outcome = self._slot_result(irq, new)
             if outcome == SLOT_EMPTY:
                 continue
+            answer_us = self._clock.ticks_us()
             answered = True
             if outcome == SLOT_COLLISION:
                 self.collisions += 1
                 if mask_len + 4 <= _UID_BITS - 4:
                     self._pending.append((mask | (slot << mask_len), mask_len + 4))
+        if answer_us >= 0:
+            yield from self._wait_us(answer_us, T2_US)  # slot 15 answered: t2 first
         for uid in new:
             if uid not in found and len(found) < self.max_uids:
                 found.append(uid)
