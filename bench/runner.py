@@ -33,6 +33,7 @@ GROUPS: dict[str, tuple[str, str]] = {
     "replay": ("pokertable.bench.replay_figures", "figures"),
     "interpretation": ("pokertable.bench.interpretation_figures", "figures"),
     "serial": ("pokertable.bench.serial_figures", "figures"),
+    "readers": ("pokertable.bench.reader_figures", "figures"),
     "mqtt": ("pokertable.bench.mqtt_figures", "figures"),
     "e2e": ("pokertable.bench.e2e_figures", "figures"),
     "app": ("pokertable.bench.app_figures", "figures"),

@@ -1,7 +1,8 @@
 """Antenna multiplexer: GPIO lines select which antenna the reader's RF switches feed.
 
-One reader serves several zones (bet, stack, hole-card pad). Channel k drives select
-line i to bit i of k (binary-coded select inputs of the RF switches that sit after the
+One reader serves several zones (bet, stack, hole-card pad; three seats = 9 antennas).
+Channel k drives select line i to bit i of k: four lines reach 16 antennas through a
+two-level tree of SP4T RF switches (binary-coded select inputs of the RF switches after the
 EMC filter, both TX legs switched, one matching network per antenna: docs/wiring.md; an
 analogue mux such as a 74HC4052 cannot carry the PN5180's drive); an optional
 active-low enable line turns every antenna off while switching::
@@ -9,6 +10,8 @@ active-low enable line turns every antenna off while switching::
     mux = AntennaMux([Pin(6, Pin.OUT), Pin(7, Pin.OUT)], enable=Pin(8, Pin.OUT))
     mux.select(2)
 """
+
+from reader_errors import AntennaFault
 
 try:
     from typing import Any
@@ -31,7 +34,10 @@ class AntennaMux:
     def select(self, channel: int) -> None:
         """Switch the RF path to antenna `channel` (0 .. channels-1)."""
         if not 0 <= channel < self.channels:
-            raise ValueError("channel: %d not in 0..%d" % (channel, self.channels - 1))
+            raise AntennaFault(
+                "channel %d: the antenna switch has channels 0..%d (%d select lines)"
+                % (channel, self.channels - 1, len(self._pins))
+            )
         if channel == self.channel:
             return
         if self._enable is not None:

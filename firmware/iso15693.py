@@ -13,7 +13,14 @@ nobody is left (a tag that was drowned out answers there). Usage::
 `scan_steps()` is a generator: the node runs one step between two services of its
 serial link, so a 0.4 s scan of a 20-chip stack never keeps a poll waiting. Its
 StopIteration value is the UID list; `complete` says whether the inventory finished
-inside `max_scan_ms` (a cut-short list must not be read as "the others left").
+(a cut-short list must not be read as "the others left").
+
+A stack too big for one scan's `max_scan_ms` is inventoried over several scans of its
+antenna: a scan that runs out of time keeps the collision subtrees it has not walked
+yet (each holds only tags not yet identified) and the UIDs found, and the next scan of
+that antenna walks on from there instead of starting again (`resuming` is True in
+between). The inventory is complete when no subtree is left. One that needs more than
+`MAX_SLICES` scans is given up (`complete` False, `resuming` False): the zone is flagged.
 
 Timing (NXP NFC Reader Library and ISO/IEC 15693-3): every exchange runs with TIMER1
 armed for 324 us (T1) + 152 us (answer SOF) + 321 us (PN5180 receive delay); after RF_ON
@@ -63,8 +70,10 @@ _INVENTORY_RESPONSE_LEN = const(10)  # flags, DSFID, UID (CRC stripped by the ch
 _SLOTS = const(16)
 RX_TIMEOUT_US = const(797)  # 324 (T1) + 152 (SOF, high rate) + 321 (PN5180 digital delay)
 GUARD_US = const(5000)  # field on -> first request (NXP FIELD_RECOVERY_DEFAULT 5 ms)
+T2_US = const(310)  # ISO/IEC 15693-3 §9.1.4: t2 >= 4192/fc from an answer to the next EOF
 FIELD_OFF_US = const(5000)  # field off -> field on again (NXP FIELD_OFF_DEFAULT 5 ms)
-MAX_SCAN_MS = const(1500)  # an inventory longer than this is cut short (complete=False)
+MAX_SCAN_MS = const(1500)  # one scan's share of an inventory; the next scan resumes it
+MAX_SLICES = const(12)  # scans one inventory may take before the zone is flagged incomplete
 
 # Slot outcomes.
 SLOT_EMPTY = const(0)
@@ -75,7 +84,7 @@ SLOT_COLLISION = const(2)
 class Iso15693Reader:
     """Protocol layer: complete inventory of every ISO 15693 tag in the field."""
 
-    def __init__(self, chip: Any, clock: Any = None, max_uids: int = 112,
+    def __init__(self, chip: Any, clock: Any = None, max_uids: int = 1024,
                  max_scan_ms: int = MAX_SCAN_MS) -> None:
         self._chip = chip
         self._clock = clock if clock is not None else chip._clock
@@ -88,8 +97,12 @@ class Iso15693Reader:
         self._off_us: dict[int, int] = {}  # per antenna: when its field went off
         self._channel = 0
         self.collisions = 0  # slots that collided (diagnostics: counts a real stack)
+        self.late_answers = 0  # answers that started as TIMER1 ran out (slow or far tags)
         self.rounds = 0
         self.complete = True
+        self.resuming = False  # the last scan ran out of time; the next one carries on
+        # Per antenna: (found, pending subtrees, scans so far) of an unfinished inventory.
+        self._resume: dict[int, tuple[list[bytes], list[tuple[int, int]], int]] = {}
 
     def _wait_us(self, since: int, us: int) -> "Generator[int, None, None]":
         """Yield until `us` passed since `since`; each yield says how long is left."""
@@ -148,19 +161,32 @@ class Iso15693Reader:
                 clock.sleep_us(wait)  # a guard time: nothing to poll meanwhile
 
     def inventory_steps(self) -> "Generator[int, None, list[bytes]]":
-        """Inventory of every tag in the field, bounded by max_uids and max_scan_ms."""
-        found: list[bytes] = []
-        pending = self._pending
-        del pending[:]
-        pending.append((0, 0))
+        """Inventory of every tag in the field, bounded by max_uids; resumed across scans."""
+        saved = self._resume.pop(self._channel, None)
+        if saved is not None:
+            found, pending, slices = saved
+            slices += 1
+        else:
+            found, pending, slices = [], [(0, 0)], 1
+        self._pending = pending
         start_ms = self._clock.ticks_ms()
         rounds = 0
         self.complete = False
+        self.resuming = False
         unmasked = True  # the round about to run has no mask
         while len(found) < self.max_uids:
             if ticks_diff(self._clock.ticks_ms(), start_ms) >= self.max_scan_ms:
+                if slices < MAX_SLICES:
+                    self._resume[self._channel] = (found, pending, slices)
+                    self.resuming = True
                 break
             if not pending:
+                if slices > 1:
+                    # Walked to the end over several scans: every collision subtree was
+                    # resolved (tags found earlier lost STAY QUIET with the field, so the
+                    # silent unmasked round cannot be the proof here).
+                    self.complete = True
+                    break
                 # Everyone identified is quiet: a silent unmasked round proves the
                 # stack complete (a drowned-out tag answers here).
                 pending.append((0, 0))
@@ -172,7 +198,7 @@ class Iso15693Reader:
                 self.complete = True
                 break
         self.rounds = rounds
-        return found
+        return list(found)
 
     def _round(self, mask: int, mask_len: int, found: list[bytes]) -> "Generator[int, None, bool]":
         """One 16-slot round; returns True if any tag answered (or collided)."""
@@ -188,20 +214,34 @@ class Iso15693Reader:
         new = self._found_round
         del new[:]
         answered = False
+        answer_us = -1  # when the last answer was seen: the next EOF waits t2 after it
         for slot in range(_SLOTS):
+            if answer_us >= 0:
+                yield from self._wait_us(answer_us, T2_US)
+                answer_us = -1
             chip.start_transceive(frame, slot > 0)
             irq = chip.poll_transceive()
             while not irq:
                 yield 0
                 irq = chip.poll_transceive()
+            if not irq & IRQ_RX and chip.receiving(irq):
+                # A late answer: TIMER1 ran out after its start of frame. Wait for the
+                # frame (the command deadline bounds it) instead of calling it empty.
+                self.late_answers += 1
+                while not irq & IRQ_RX:
+                    yield 0
+                    irq = chip.poll_transceive()
             outcome = self._slot_result(irq, new)
             if outcome == SLOT_EMPTY:
                 continue
+            answer_us = self._clock.ticks_us()
             answered = True
             if outcome == SLOT_COLLISION:
                 self.collisions += 1
                 if mask_len + 4 <= _UID_BITS - 4:
                     self._pending.append((mask | (slot << mask_len), mask_len + 4))
+        if answer_us >= 0:
+            yield from self._wait_us(answer_us, T2_US)  # slot 15 answered: t2 first
         for uid in new:
             if uid not in found and len(found) < self.max_uids:
                 found.append(uid)

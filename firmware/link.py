@@ -63,6 +63,11 @@ class SerialLink:
         """Send now; returns the sequence number used (-1 if only queued)."""
         return self._transmit(msg_type, payload)
 
+    def send_group(self, msg_type: int, payloads: list[bytes], key: str | None = None) -> None:
+        """Frames that belong together (the parts of one zone snapshot): sent back to back."""
+        for payload in payloads:
+            self._transmit(msg_type, payload)
+
     def receive(self) -> list[tuple[int, int, int, bytes]]:
         """Frames addressed to this node or broadcast; answers POLL itself."""
         out = []
@@ -137,6 +142,14 @@ class Rs485Link(SerialLink):
     def pending(self) -> int:
         return len(self._queue)
 
+    def send_group(self, msg_type: int, payloads: list[bytes], key: str | None = None) -> None:
+        """Queue frames that go out together in one burst (the parts of one snapshot).
+
+        One queue entry: a newer state of the zone replaces all its parts at once, so the
+        Pi never gets parts of two generations, and a refresh never starves a part.
+        """
+        self.send(msg_type, payloads, key)  # type: ignore[arg-type]
+
     def on_poll(self, seq: int) -> None:
         """Answer a poll with queued frames (bounded burst), or an ACK if none.
 
@@ -160,12 +173,17 @@ class Rs485Link(SerialLink):
         acks: list[tuple[int, bytes]] = []
         budget = self.burst_bytes
         while self._queue and len(frames) + len(acks) < self.max_burst:
-            size = wire.encoded_size(len(self._queue[0][2]))
+            entry = self._queue[0][2]
+            group = entry if isinstance(entry, list) else [entry]
+            size = 0
+            for payload in group:
+                size += wire.encoded_size(len(payload))
             if (frames or acks) and size > budget:
                 break
-            _key, msg_type, payload = self._queue.pop(0)
+            _key, msg_type, _entry = self._queue.pop(0)
             budget -= size
-            (acks if msg_type == wire.MSG_ACK else frames).append((msg_type, payload))
+            for payload in group:
+                (acks if msg_type == wire.MSG_ACK else frames).append((msg_type, payload))
         return frames + acks
 
     def _drain(self) -> None:

@@ -5,10 +5,13 @@ runs main.py at boot. It reads node_config.json, the board's pin map from
 boards/<board>.json, builds the real SPI/pins/UART and runs the same `Node` loop the
 simulated node runs on the host.
 
-It never drops to the REPL on its own: a hardware watchdog (machine.WDT, 2 s) resets a
-hung node, and an exception while building or running the node (reader not wired,
-bad config, a driver bug) is printed and the node rebuilt after a pause, with the
-watchdog fed meanwhile. Only Ctrl-C on the USB console stops it (a technician's REPL).
+The config is checked against the board at boot: a zone on an antenna channel the
+board's RF switch cannot reach, or a reader that does not answer, is a fault the node
+reports in its BIRTH (and on this console) while it runs everything else; it is never
+a reason to restart. It never drops to the REPL on its own: a hardware watchdog
+(machine.WDT, 2 s) resets a hung node, and an exception while building or running the
+node (an unreadable config, a driver bug) is printed and the node rebuilt after a pause,
+with the watchdog fed meanwhile. Only Ctrl-C on the USB console stops it (a technician's REPL).
 """
 
 import json
@@ -20,6 +23,7 @@ from antenna_mux import AntennaMux
 from clock import SystemClock, ticks_add, ticks_diff
 from link import Rs485Link, SerialLink
 from node import Node
+from reader_errors import ReaderError
 from zone_scanner import ZoneScanner
 
 try:
@@ -50,6 +54,7 @@ def build(cfg: dict, board: dict, wdt: Any = None) -> Node:
         mosi=Pin(s["mosi"]),
         miso=Pin(s["miso"]),
     )
+    reader_fault = None
     if cfg["reader"] == "pn5180":
         from iso15693 import Iso15693Reader
         from pn5180 import Pn5180
@@ -58,20 +63,26 @@ def build(cfg: dict, board: dict, wdt: Any = None) -> Node:
         chip = Pn5180(
             spi, Pin(p["cs"], Pin.OUT), Pin(p["busy"], Pin.IN), Pin(p["rst"], Pin.OUT), clock
         )
-        chip.reset()
-        chip.versions()  # fail loudly at boot if the reader is not wired
+
+        def start_pn5180() -> None:
+            chip.reset()
+            chip.versions()  # all-ones / all-zeros: the reader is not wired
+
         reader = Iso15693Reader(chip)
-        recover = chip.reset
+        recover = start_pn5180
         reader_type = "PN5180"
     else:
         from mfrc522 import Mfrc522
 
         m = board["mfrc522"]
         rfid = Mfrc522(spi, Pin(m["cs"], Pin.OUT), Pin(m["rst"], Pin.OUT), clock)
-        rfid.init()
         reader = rfid  # type: ignore[assignment]
         recover = rfid.init
         reader_type = "MFRC522"
+    try:
+        recover()
+    except ReaderError as e:
+        reader_fault = "reader %s: %s" % (reader_type, e)  # reported in BIRTH, retried
     enable = board.get("mux_enable")
     mux = AntennaMux(
         [Pin(n, Pin.OUT) for n in board["mux_select"]],
@@ -92,7 +103,9 @@ def build(cfg: dict, board: dict, wdt: Any = None) -> Node:
         link: SerialLink = Rs485Link(uart, cfg["node_id"], Pin(board["rs485_de"], Pin.OUT, value=0))
     else:
         link = SerialLink(uart, cfg["node_id"])
-    return Node(link, scanner, clock, cfg, reader_type, recover=recover, wdt=wdt)
+    return Node(
+        link, scanner, clock, cfg, reader_type, recover=recover, wdt=wdt, reader_fault=reader_fault
+    )
 
 
 def start_watchdog() -> Any:

@@ -85,7 +85,7 @@ _FIFO_LEN = const(64)
 _DEFAULT_TIMEOUT_MS = const(50)
 _OSC_TIMEOUT_MS = const(50)
 GUARD_US = const(5000)  # ISO/IEC 14443-3: a PICC may need 5 ms of field before a command
-MAX_CARDS = const(4)  # a pad holds two hole cards; more is a dealing error
+MAX_CARDS = const(5)  # a pad holds two hole cards; 3-5 (a dealing error) are still all read
 
 
 class ReaderCollision(ReaderError):
@@ -240,22 +240,22 @@ class Mfrc522:
         return n + 2
 
     @staticmethod
-    def _branch(avoid: list[bytes], known: bytearray, c: int) -> int:
-        """Bit for collided position c: 1, unless that leads to a CLn already read."""
-        for cl in avoid:
-            same = True
-            for i in range(c):
-                if (cl[i // 8] >> (i % 8)) & 1 != (known[i // 8] >> (i % 8)) & 1:
-                    same = False
-                    break
-            if same and (cl[c // 8] >> (c % 8)) & 1:
-                return 0
-        return 1
+    def _node(level: int, ctx: bytes, known: bytearray, c: int, bit: int) -> tuple:
+        """The collision-tree branch: bit `bit` at CLn position c after this prefix."""
+        prefix = 0
+        for i in range(c):
+            prefix |= ((known[i // 8] >> (i % 8)) & 1) << i
+        return (level, ctx, c, prefix | (bit << c))
 
     def _cascade(
-        self, level: int, uid: bytearray, avoid: list[bytes]
+        self, level: int, uid: bytearray, done: set, path: list
     ) -> "Generator[int, None, int]":
-        """Bit-oriented anticollision + SELECT at one level; appends CLn; returns SAK."""
+        """Bit-oriented anticollision + SELECT at one level; appends CLn; returns SAK.
+
+        At a collided bit it takes branch 1 unless that branch's subtree is `done` (every
+        card in it read this scan), then 0; each choice is appended to `path`.
+        """
+        ctx = bytes(uid)
         f = self._fifo
         sel = _SEL[level]
         known = bytearray(5)  # UID CLn (4 bytes) + BCC as far as known
@@ -282,7 +282,10 @@ class Mfrc522:
             c = nfull * 8 + self.coll_pos  # absolute collided bit in CLn
             if c < k or c >= 32:
                 raise ReaderProtocolError("anticollision: collision at bit %d of CLn" % c)
-            bit = self._branch(avoid, known, c)
+            one = self._node(level, ctx, known, c, 1)
+            zero = self._node(level, ctx, known, c, 0)
+            path.append((zero, one) if one in done else (one, zero))
+            bit = 0 if one in done else 1
             known[c // 8] = (known[c // 8] & ((1 << (c % 8)) - 1)) | (bit << (c % 8))
             k = c + 1
         else:
@@ -303,11 +306,12 @@ class Mfrc522:
             raise ReaderProtocolError("select: SAK CRC_A mismatch")
         return int(f[0])
 
-    def _read_one(self, seen: list[list[bytes]]) -> "Generator[int, None, bytes | None]":
+    def _read_one(self, done: set) -> "Generator[int, None, bytes | None]":
         """WUPA, cascade levels, SELECT, HLTA: one card's UID, None if silent.
 
-        seen[level] holds the CLn of cards read before in this scan: collisions steer
-        away from them. The CLn selected at each level are added.
+        WUPA wakes the cards halted before too (a card woken from HALT and not selected
+        falls back to HALT, so REQA would lose it): the anticollision steers away from
+        the collision subtrees already read, kept in `done` as branches of the tree.
         """
         f = self._fifo
         f[0] = _PICC_WUPA
@@ -315,16 +319,22 @@ class Mfrc522:
         if got == 0:
             return None  # (an ATQA collision still answers with bytes: go on)
         raw = bytearray()
+        path: list = []  # (branch taken, its sibling) at every collision, all levels
         level = 0
-        sak = yield from self._cascade(level, raw, seen[level])
-        seen[level].append(self.selected_cl)
+        sak = yield from self._cascade(level, raw, done, path)
         while sak & _SAK_UID_INCOMPLETE:
             if raw[-4] != _CASCADE_TAG or level >= 2:
                 raise ReaderProtocolError("select: cascade bit without cascade tag")
             raw = raw[:-4] + raw[-3:]  # drop the cascade tag
             level += 1
-            sak = yield from self._cascade(level, raw, seen[level])
-            seen[level].append(self.selected_cl)
+            sak = yield from self._cascade(level, raw, done, path)
+        # The card's own branch is read; a branch whose sibling is read too is finished,
+        # which finishes the branch above it, up the path.
+        for i in range(len(path) - 1, -1, -1):
+            taken, sibling = path[i]
+            done.add(taken)
+            if sibling not in done:
+                break
         f[0] = _PICC_HLTA
         f[1] = 0
         yield from self._xfer(self._append_crc(2))  # a halted card does not answer
@@ -342,9 +352,9 @@ class Mfrc522:
                 break
             yield left
         uids: list[bytes] = []
-        seen: list[list[bytes]] = [[], [], []]
+        done: set = set()
         for _ in range(MAX_CARDS + 1):
-            uid = yield from self._read_one(seen)
+            uid = yield from self._read_one(done)
             if uid is None or uid in uids:
                 break  # silent pad, or only cards already read are left
             uids.append(uid)

@@ -14,6 +14,12 @@ settles, again on CMD_SNAPSHOT (the Pi saw a gap or noise) and, one zone in turn
 `refresh_ms` (anti-entropy: a lost snapshot heals even if nobody noticed the loss);
 HEARTBEAT every `heartbeat_ms` with uptime, scans/s, CRC errors and reader resets; ACK
 for PING, LED, CONFIGURE and (point to point) POLL.
+
+Faults never stop the node: a zone whose antenna the board cannot reach and a reader
+that does not answer are listed in BIRTH (sent again whenever the list changes) while
+the other zones, the heartbeat and the link go on; a dead reader is retried every
+`READER_RETRY_MS`. A zone bigger than one frame goes out as numbered parts
+(`wire.snapshot_parts`), so every frame fits the RS-485 response window.
 """
 
 import json
@@ -31,6 +37,7 @@ except ImportError:
     pass
 
 FW_VERSION = "0.1.0"
+READER_RETRY_MS = 1000  # a reader that does not answer is reset again this often
 _DEBUG = const(False)
 
 
@@ -45,6 +52,7 @@ class Node:
         leds: Any = None,
         recover: Any = None,
         wdt: Any = None,
+        reader_fault: str | None = None,
     ) -> None:
         self.link = link
         self.scanner = scanner
@@ -66,22 +74,43 @@ class Node:
         self._hb_scans = scanner.scans
         self._refresh_ms = clock.ticks_ms()
         self._refresh_next = 0
+        self.reader_fault = reader_fault  # why the reader is out of service (None = fine)
+        self._retry_ms = clock.ticks_ms()
+        self._scans_at_fault = scanner.scans
+        self._retrying = False  # out of service, but the last reset worked: scanning again
+        self._faults_sent: list[tuple[str, str]] = []
+        self._gen: dict[str, int] = {}  # snapshot generation per zone, for numbered parts
 
     def boot(self) -> None:
         """Announce ourselves: BIRTH, then the full state of every zone."""
         self.link.resync()
         self.send_birth()
 
+    def faults(self) -> list[tuple[str, str]]:
+        """(zone, reason) for what is out of service; zone "" is the whole node."""
+        out: list[tuple[str, str]] = list(self.scanner.faults())
+        if self.reader_fault is not None:
+            out.insert(0, ("", self.reader_fault))
+        return out
+
     def send_birth(self) -> None:
+        faults = self.faults()
+        self._faults_sent = faults
+        for zone, reason in faults:
+            print("node fault: %s: %s" % (zone or "reader", reason))  # the USB console
         self.link.send(
             wire.MSG_BIRTH,
             wire.pack_birth(
-                self.cfg["node_id"], FW_VERSION, self.reader_type, self.scanner.zone_names()
+                self.cfg["node_id"],
+                FW_VERSION,
+                self.reader_type,
+                self.scanner.zone_names(),
+                faults,
             ),
         )
-        for i in range(len(self.scanner.zones)):
-            zone, settled, uids = self.scanner.snapshot(i)
-            self.link.send(wire.MSG_SNAPSHOT, wire.pack_snapshot(zone, settled, uids), zone)
+        if self.reader_fault is None:
+            for i in self.scanner.live():
+                self.send_zone(i)
 
     def service_link(self) -> None:
         """Read and handle frames from the Pi (POLL is answered inside the link)."""
@@ -99,34 +128,68 @@ class Node:
         snap = self._scan_step()
         if snap is not None:
             self._send_snapshot(snap)
+        if self.faults() != self._faults_sent:
+            self.send_birth()  # the Pi learns at once what went out of (or back into) service
         self._heartbeat_if_due()
         self._refresh_if_due()
         if self.wdt is not None:
             self.wdt.feed()
 
     def _scan_step(self) -> Any:
-        """Advance the scan; a reader error is counted and the chip reset, never raised."""
+        """Advance the scan; a reader error is counted and the chip reset, never raised.
+
+        A reader whose reset fails too is out of service: no scan until a retry (every
+        READER_RETRY_MS) resets it and a zone scan completes again.
+        """
+        if self.reader_fault is not None:
+            if self.scanner.scans != self._scans_at_fault:
+                self.reader_fault = None  # a whole zone scan went through: back in service
+            elif self._retrying:
+                pass  # the last reset worked: let the scan run to the end
+            else:
+                due = ticks_diff(self.clock.ticks_ms(), self._retry_ms) >= READER_RETRY_MS
+                if not due or not self._reset_reader():
+                    return None
+                self._retrying = True
         try:
             return self.scanner.step()
         except ReaderError as e:
             self.reader_errors += 1
+            self.scanner.abort()
             if _DEBUG:
                 print("reader error", e)
-            if self._recover is not None:
-                self.resets += 1
-                try:
-                    self._recover()
-                except ReaderError:
-                    pass  # counted; the next step tries again
+            self._reset_reader()
             return None
 
-    def _send_snapshot(self, snap: tuple[str, bool, list[bytes]]) -> None:
+    def _reset_reader(self) -> bool:
+        """Reset the chip; on failure mark the reader out of service (retried later)."""
+        self._retry_ms = self.clock.ticks_ms()
+        if self._recover is None:
+            return True
+        self.resets += 1
+        self._retrying = False
         try:
-            payload = wire.pack_snapshot(*snap)
+            self._recover()
+            return True
+        except ReaderError as e:
+            self.reader_fault = "reader %s: %s" % (self.reader_type, e)
+            self._scans_at_fault = self.scanner.scans
+            return False
+
+    def _send_snapshot(self, snap: tuple[str, bool, list[bytes]]) -> None:
+        zone = snap[0]
+        gen = (self._gen.get(zone, -1) + 1) & 0xFF
+        self._gen[zone] = gen
+        incomplete = self.scanner.is_incomplete(zone)
+        try:
+            parts = wire.snapshot_parts(snap[0], snap[1], snap[2], incomplete, gen)
         except ValueError:
-            self.snapshot_errors += 1  # never reached: the scanner caps a zone to a frame
+            self.snapshot_errors += 1  # a name or UID the wire cannot carry
             return
-        self.link.send(wire.MSG_SNAPSHOT, payload, snap[0])
+        if len(parts) == 1:
+            self.link.send(wire.MSG_SNAPSHOT, parts[0], zone)
+        else:  # all parts in one burst: the Pi never waits on a part stuck in the queue
+            self.link.send_group(wire.MSG_SNAPSHOT, parts, zone)
 
     def _heartbeat_if_due(self) -> None:
         now = self.clock.ticks_ms()
@@ -184,8 +247,8 @@ class Node:
         if zone and zone not in names:
             self.config_errors += 1
             return
-        for i in range(len(names)):
-            if not zone or names[i] == zone:
+        for i in self.scanner.live():
+            if not zone or self.scanner.zones[i].name == zone:
                 self.send_zone(i)
 
     def _refresh_if_due(self) -> None:
@@ -197,9 +260,12 @@ class Node:
         if ticks_diff(now, self._refresh_ms) < period:
             return
         self._refresh_ms = now
-        i = self._refresh_next % len(self.scanner.zones)
-        self._refresh_next = i + 1
-        self.send_zone(i)
+        live = self.scanner.live()
+        if not live or self.reader_fault is not None:
+            return
+        k = self._refresh_next % len(live)
+        self._refresh_next = k + 1
+        self.send_zone(live[k])
 
     def configure(self, payload: bytes) -> bool:
         """Apply timing fields from a CONFIGURE; zone/transport changes need a reboot."""

@@ -64,6 +64,7 @@ IRQ_IDLE = const(1 << 2)
 IRQ_TX_RFON = const(1 << 9)
 IRQ_RF_ACTIVE_ERROR = const(1 << 10)  # RF_ON refused: another field is on (§11.8.2)
 IRQ_TIMER1 = const(1 << 12)  # RX timeout: no tag answered in time
+IRQ_RX_SOF_DET = const(1 << 14)  # a start of frame was detected: an answer is coming in
 IRQ_GENERAL_ERROR = const(1 << 17)  # an instruction's condition failed (§11.4.3.1)
 IRQ_ALL = const(0x000FFFFF)
 
@@ -350,6 +351,16 @@ class Pn5180:
         if ticks_diff(self._deadline_ms, self._clock.ticks_ms()) <= 0:
             raise ReaderTimeout("PN5180 no RX/timer IRQ after %d ms" % self.timeout_ms)
         return 0
+
+    def receiving(self, irq: int) -> bool:
+        """TIMER1 fired but an answer had started (SOF seen, receiver active): a late tag.
+
+        Its RX_IRQ follows; reading this as an empty slot would lose the tag. RX_SOF_DET
+        is latched in IRQ_STATUS (Table 77), so the IRQ word already read tells, at no
+        SPI cost per empty slot. (RF_STATUS RX_ACTIVE, Table 103, would also cover an SOF
+        still being taken in, for one more SPI read per empty slot: not taken.)
+        """
+        return bool(irq & IRQ_RX_SOF_DET)
 
     def wait_transceive(self) -> int:
         """Blocking loop over poll_transceive."""

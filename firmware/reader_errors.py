@@ -26,3 +26,7 @@ class ReaderChipError(ReaderError):
 
 class ReaderFieldBusy(ReaderError):
     """RF_ON found another field (collision avoidance): try this zone again later."""
+
+
+class AntennaFault(ReaderError):
+    """The antenna switch cannot reach a zone's channel: that zone is out of service."""

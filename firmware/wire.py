@@ -83,6 +83,10 @@ LED_BLINK = const(2)
 LED_PULSE = const(3)
 LED_MODE_NAMES = ("off", "on", "blink", "pulse")
 
+# A snapshot part carries at most this many UIDs: 32 eight-byte UIDs make a ~320-byte
+# frame, 28 ms at 115,200 Bd, inside the RS-485 master's 50 ms response window.
+SNAPSHOT_PART_UIDS = const(32)
+
 # Tag UIDs we carry: ISO 14443A single/double/triple size and ISO 15693.
 UID_LENGTHS = (4, 7, 8, 10)
 
@@ -90,6 +94,9 @@ _HEADER_FMT = ">BBBHH"
 _HEARTBEAT_FMT = ">IHII"
 _HEARTBEAT_LEN = const(14)
 _SNAP_SETTLED = const(0x01)
+_SNAP_INCOMPLETE = const(0x02)
+_SNAP_PART = const(0x04)
+_BIRTH_FAULTS = const(0x46)  # "F": a fault section follows the zones
 
 
 def _make_crc32_tables() -> "tuple[array[int], array[int]]":
@@ -352,8 +359,20 @@ def _check_len(payload: bytearray) -> bytes:
     return bytes(payload)
 
 
-def pack_birth(node_id: int, fw_version: str, reader_type: str, zones: list[str]) -> bytes:
-    """BIRTH: node_id:u8, fw_version:str8, reader_type:str8, n:u8, n * zone:str8."""
+def pack_birth(
+    node_id: int,
+    fw_version: str,
+    reader_type: str,
+    zones: list[str],
+    faults: list[tuple[str, str]] | None = None,
+) -> bytes:
+    """BIRTH: node_id:u8, fw_version:str8, reader_type:str8, n:u8, n * zone:str8
+    [, 'F', m:u8, m * (zone:str8, reason:str8)].
+
+    `zones` are the zones the node scans; `faults` the zones it cannot (a channel its
+    antenna switch cannot reach) and node-wide faults (zone "", e.g. a reader that does
+    not answer). The fault section is only sent when there is a fault.
+    """
     if not 0 <= node_id <= 255:
         raise ValueError("node_id: %r out of range 0..255" % (node_id,))
     if len(zones) > 255:
@@ -365,11 +384,18 @@ def pack_birth(node_id: int, fw_version: str, reader_type: str, zones: list[str]
     out.append(len(zones))
     for z in zones:
         _put_str(out, "zones", z)
+    if faults:
+        if len(faults) > 255:
+            raise ValueError("faults: more than 255")
+        out.append(_BIRTH_FAULTS)
+        out.append(len(faults))
+        for zone, reason in faults:
+            _put_str(out, "faults.zone", zone)
+            _put_str(out, "faults.reason", reason[:255])
     return _check_len(out)
 
 
-def unpack_birth(p: bytes) -> tuple[int, str, str, list[str]]:
-    """-> (node_id, fw_version, reader_type, zones)."""
+def _parse_birth(p: bytes) -> tuple[int, str, str, list[str], list[tuple[str, str]]]:
     if len(p) < 1:
         raise ValueError("node_id: missing")
     node_id = p[0]
@@ -383,16 +409,59 @@ def unpack_birth(p: bytes) -> tuple[int, str, str, list[str]]:
     for _ in range(count):
         z, i = _get_str(p, i, "zones")
         zones.append(z)
+    faults = []
+    if i + 1 < len(p) and p[i] == _BIRTH_FAULTS:
+        nf = p[i + 1]
+        i += 2
+        for _ in range(nf):
+            zone, i = _get_str(p, i, "faults.zone")
+            reason, i = _get_str(p, i, "faults.reason")
+            faults.append((zone, reason))
+        if i != len(p):
+            raise ValueError("faults: %d trailing bytes" % (len(p) - i))
     if i != len(p):
         raise ValueError("zones: %d trailing bytes" % (len(p) - i))
+    return node_id, fw_version, reader_type, zones, faults
+
+
+def unpack_birth(p: bytes) -> tuple[int, str, str, list[str]]:
+    """-> (node_id, fw_version, reader_type, zones); the zones the node scans."""
+    node_id, fw_version, reader_type, zones, _faults = _parse_birth(p)
     return node_id, fw_version, reader_type, zones
 
 
-def pack_snapshot(zone: str, settled: bool, uids: list[bytes]) -> bytes:
-    """SNAPSHOT: zone:str8, flags:u8 (bit0 settled), n:u16, n * (len:u8, uid)."""
+def unpack_birth_faults(p: bytes) -> list[tuple[str, str]]:
+    """-> [(zone, reason)]: zones the node cannot scan ("" = the whole node)."""
+    return _parse_birth(p)[4]
+
+
+def pack_snapshot(
+    zone: str,
+    settled: bool,
+    uids: list[bytes],
+    incomplete: bool = False,
+    part: tuple[int, int, int] | None = None,
+) -> bytes:
+    """SNAPSHOT: zone:str8, flags:u8, [gen:u8, part:u8, parts:u8,] n:u16, n * (len:u8, uid).
+
+    flags: bit0 settled; bit1 incomplete (the zone's inventory could not finish: tags
+    may be missing from the list); bit2 part: `part` = (gen, index, count) follows, and
+    this frame holds part `index` of `count` of snapshot `gen` of the zone (the Pi
+    joins the parts of one gen; see `snapshot_parts`).
+    """
     out = bytearray()
     _put_str(out, "zone", zone)
-    out.append(_SNAP_SETTLED if settled else 0)
+    flags = (_SNAP_SETTLED if settled else 0) | (_SNAP_INCOMPLETE if incomplete else 0)
+    if part is not None:
+        gen, index, count = part
+        if not 0 <= index < count <= 255 or not 0 <= gen <= 255:
+            raise ValueError("part: %r not (gen 0..255, index < count <= 255)" % (part,))
+        out.append(flags | _SNAP_PART)
+        out.append(gen)
+        out.append(index)
+        out.append(count)
+    else:
+        out.append(flags)
     out.append((len(uids) >> 8) & 0xFF)
     out.append(len(uids) & 0xFF)
     for u in uids:
@@ -403,16 +472,49 @@ def pack_snapshot(zone: str, settled: bool, uids: list[bytes]) -> bytes:
     return _check_len(out)
 
 
-def unpack_snapshot(p: bytes) -> tuple[str, bool, list[bytes]]:
-    """-> (zone, settled, uids); uids is the full set seen in the zone."""
+def snapshot_parts(
+    zone: str, settled: bool, uids: list[bytes], incomplete: bool = False, gen: int = 0
+) -> list[bytes]:
+    """One zone state as SNAPSHOT payloads of at most SNAPSHOT_PART_UIDS UIDs each.
+
+    A state that fits one part is a plain SNAPSHOT; a bigger one is numbered parts of
+    generation `gen` (0..255, the node counts it up per zone), so each frame fits the
+    RS-485 response window (docs/wire-protocol.md, bus timing).
+    """
+    if len(uids) <= SNAPSHOT_PART_UIDS:
+        return [pack_snapshot(zone, settled, uids, incomplete)]
+    count = (len(uids) + SNAPSHOT_PART_UIDS - 1) // SNAPSHOT_PART_UIDS
+    if count > 255:
+        raise ValueError("uids: %d need more than 255 parts" % len(uids))
+    out = []
+    for k in range(count):
+        chunk = uids[k * SNAPSHOT_PART_UIDS : (k + 1) * SNAPSHOT_PART_UIDS]
+        out.append(pack_snapshot(zone, settled, chunk, incomplete, (gen & 0xFF, k, count)))
+    return out
+
+
+def unpack_snapshot_part(
+    p: bytes,
+) -> tuple[str, bool, list[bytes], bool, tuple[int, int, int] | None]:
+    """-> (zone, settled, uids, incomplete, part); part is (gen, index, count) or None."""
     zone, i = _get_str(p, 0, "zone")
     if i + 3 > len(p):
         raise ValueError("flags: truncated")
     flags = p[i]
-    if flags & ~_SNAP_SETTLED:
+    if flags & ~(_SNAP_SETTLED | _SNAP_INCOMPLETE | _SNAP_PART):
         raise ValueError("flags: unknown bits 0x%02x" % flags)
-    count = (p[i + 1] << 8) | p[i + 2]
-    i += 3
+    i += 1
+    part = None
+    if flags & _SNAP_PART:
+        if i + 5 > len(p):
+            raise ValueError("part: truncated")
+        gen, index, count = p[i], p[i + 1], p[i + 2]
+        if not index < count:
+            raise ValueError("part: index %d not below count %d" % (index, count))
+        part = (gen, index, count)
+        i += 3
+    count = (p[i] << 8) | p[i + 1]
+    i += 2
     uids = []
     for k in range(count):
         if i >= len(p):
@@ -426,7 +528,15 @@ def unpack_snapshot(p: bytes) -> tuple[str, bool, list[bytes]]:
         i += 1 + n
     if i != len(p):
         raise ValueError("uids: %d trailing bytes" % (len(p) - i))
-    return zone, bool(flags & _SNAP_SETTLED), uids
+    return zone, bool(flags & _SNAP_SETTLED), uids, bool(flags & _SNAP_INCOMPLETE), part
+
+
+def unpack_snapshot(p: bytes) -> tuple[str, bool, list[bytes]]:
+    """-> (zone, settled, uids) of a whole (one-part) snapshot; a part raises ValueError."""
+    zone, settled, uids, _incomplete, part = unpack_snapshot_part(p)
+    if part is not None:
+        raise ValueError("part: a snapshot part; join parts with unpack_snapshot_part")
+    return zone, settled, uids
 
 
 def pack_heartbeat(uptime_ms: int, scans_per_s: int, crc_errors: int, resets: int) -> bytes:

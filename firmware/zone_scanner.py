@@ -20,25 +20,23 @@ the debounce count) instead of waiting a whole round of the node's zones: a chan
 confirmed in one round, not `present_after`/`absent_after` rounds.
 `poll()` runs one whole zone scan (tests, bring-up). A scan cut short by its time budget
 only adds sightings; a zone whose field was busy (another reader's) is skipped, never
-read as empty. A snapshot never holds more UIDs than a wire frame carries.
+read as empty. A zone whose antenna channel the switch cannot reach (checked against
+the mux at construction, or an `AntennaFault` while selecting) is out of service: it is
+never scanned and `faults()` names it with the reason, for the node's BIRTH; the other
+zones go on. A snapshot holds the whole zone; the node splits it into frame-sized parts.
 """
 
-import wire
 from clock import ticks_diff
-from reader_errors import ReaderFieldBusy
+from reader_errors import AntennaFault, ReaderFieldBusy
 
 try:
     from typing import Any
 except ImportError:
     pass
 
-_SNAPSHOT_OVERHEAD = 4  # zone length byte, flags, u16 count (see wire.pack_snapshot)
-
-
-def zone_capacity(name: str, uid_len: int = 8) -> int:
-    """How many UIDs of uid_len bytes one SNAPSHOT of this zone can carry."""
-    room = wire.MAX_PAYLOAD - _SNAPSHOT_OVERHEAD - len(name.encode())
-    return room // (1 + uid_len)
+_SETTLE_RESCANS = 8  # at most this many extra scans of a zone waiting to settle
+_FAST_SUFFIX = ".bet"  # zones scanned between every slice of the others
+_SLICE_MS = 150  # one slice of another zone's inventory while bet zones wait
 
 
 class _Zone:
@@ -51,6 +49,9 @@ class _Zone:
         self.last_unstable_ms = now
         self.settled = False
         self.scans = 0
+        self.fault: str | None = None  # why this zone cannot be scanned (None = in service)
+        self.incomplete = False  # the last inventory could not finish: tags may be missing
+        self.watch = False  # its set changed: scanned again until it has settled
 
 
 class ZoneScanner:
@@ -71,13 +72,29 @@ class ZoneScanner:
         self._clock = clock
         now = clock.ticks_ms()
         self.zones = [_Zone(name, ch, now) for name, ch in zones]
+        reach = getattr(mux, "channels", None)
+        for z in self.zones:
+            if reach is not None and not 0 <= z.channel < reach:
+                z.fault = "channel %d: the antenna switch has channels 0..%d" % (
+                    z.channel,
+                    reach - 1,
+                )
         self._next = 0
+        # Bet zones are swept between the other zones' scans, and those scans are cut in
+        # slices of `slice_ms` (the reader's inventory resumes at the next slice), so a
+        # bet waits for one slice, not for every stack on the node.
+        self._fast = [i for i, z in enumerate(self.zones) if z.name.endswith(_FAST_SUFFIX)]
+        self._others = [i for i in range(len(self.zones)) if i not in self._fast]
+        if not self._others:
+            self._others, self._fast = self._fast, []
+        self._sweep: list[int] = []
+        self.slice_ms = _SLICE_MS
+        self._full_ms = getattr(reader, "max_scan_ms", None)
         self._job: Any = None
         self._job_zone = 0
         self._rescans = 0  # immediate rescans of the zone just scanned
         self.scans = 0
         self.skipped = 0  # zone scans skipped: another reader's field was on
-        self.truncated = 0  # snapshots cut to what one frame carries
         self.configure(present_after, absent_after, settle_ms)
 
     def configure(self, present_after: int, absent_after: int, settle_ms: int) -> None:
@@ -92,16 +109,25 @@ class ZoneScanner:
         self.settle_ms = settle_ms
 
     def zone_names(self) -> list[str]:
-        return [z.name for z in self.zones]
+        """The zones in service (the ones BIRTH announces)."""
+        return [z.name for z in self.zones if z.fault is None]
+
+    def live(self) -> list[int]:
+        """Indices of the zones in service."""
+        return [i for i, z in enumerate(self.zones) if z.fault is None]
+
+    def faults(self) -> list[tuple[str, str]]:
+        """(zone, reason) for every zone out of service."""
+        return [(z.name, z.fault) for z in self.zones if z.fault is not None]
+
+    def is_incomplete(self, name: str) -> bool:
+        for z in self.zones:
+            if z.name == name:
+                return z.incomplete
+        return False
 
     def _publish(self, z: _Zone, settled: bool) -> tuple[str, bool, list[bytes]]:
-        uids = sorted(z.present)
-        if uids:
-            cap = zone_capacity(z.name, max(len(u) for u in uids))
-            if len(uids) > cap:
-                self.truncated += 1
-                uids = uids[:cap]
-        return z.name, settled, uids
+        return z.name, settled, sorted(z.present)
 
     def snapshot(self, index: int) -> tuple[str, bool, list[bytes]]:
         """Current published state of one zone (for BIRTH / REBIRTH)."""
@@ -124,10 +150,19 @@ class ZoneScanner:
         """
         if self._job is None:
             i = self._next_zone()
+            if i < 0:
+                return None  # every zone is out of service: nothing to scan
             if self._mux is not None:
-                self._mux.select(self.zones[i].channel)
+                try:
+                    self._mux.select(self.zones[i].channel)
+                except AntennaFault as e:
+                    self.zones[i].fault = str(e)
+                    return None
             self._job_zone = i
             reader = self._reader
+            if self._full_ms is not None:
+                sliced = self._fast and i not in self._fast
+                reader.max_scan_ms = self.slice_ms if sliced else self._full_ms
             if not hasattr(reader, "scan_steps"):  # a blocking reader: one step is a scan
                 try:
                     seen = reader.scan()
@@ -151,16 +186,35 @@ class ZoneScanner:
             raise
 
     def _next_zone(self) -> int:
-        """Round robin, except that a zone with a change pending is confirmed at once."""
+        """Round robin, except that a zone with a change pending is confirmed at once, and
+        one that just changed is watched until it settles (a bet reaches the Pi settled in
+        about settle_ms, not after a round of every stack on the node)."""
         last = self.zones[self._job_zone]
         limit = max(self.present_after, self.absent_after) - 1
-        if last.scans and (last.hits or last.misses) and self._rescans < limit:
+        pending = last.fault is None and last.scans and (last.hits or last.misses)
+        if pending and self._rescans < limit:
+            self._rescans += 1
+            return self._job_zone
+        settling = last.fault is None and last.watch and not last.settled and (
+            ticks_diff(self._clock.ticks_ms(), last.last_unstable_ms) <= self.settle_ms
+        )
+        if settling and self._rescans < limit + _SETTLE_RESCANS:
             self._rescans += 1
             return self._job_zone
         self._rescans = 0
-        i = self._next
-        self._next = (i + 1) % len(self.zones)
-        return i
+        if self._fast and self._job_zone not in self._fast and not self._sweep:
+            self._sweep = list(self._fast)  # another zone's slice ended: sweep the bets
+        while self._sweep:
+            i = self._sweep.pop(0)
+            if self.zones[i].fault is None:
+                return i
+        others = self._others
+        for _ in range(len(others)):
+            i = others[self._next % len(others)]
+            self._next = (self._next + 1) % len(others)
+            if self.zones[i].fault is None:
+                return i
+        return -1
 
     def poll(self) -> tuple[str, bool, list[bytes]] | None:
         """Scan the next zone to the end; return a snapshot if that zone changed or settled."""
@@ -174,7 +228,16 @@ class ZoneScanner:
         self, index: int, seen: list[bytes], complete: bool
     ) -> tuple[str, bool, list[bytes]] | None:
         self.scans += 1
-        return self.update(index, seen, self._clock.ticks_ms(), complete)
+        z = self.zones[index]
+        # Cut short but resumable (the reader carries on at the next scan) is progress;
+        # cut short for good (too many tags, too many scans) is flagged to the Pi.
+        cannot_complete = not complete and not getattr(self._reader, "resuming", False)
+        snap = self.update(index, seen, self._clock.ticks_ms(), complete)
+        if cannot_complete != z.incomplete:
+            z.incomplete = cannot_complete
+            if snap is None:
+                snap = self._publish(z, z.settled)
+        return snap
 
     def update(
         self, index: int, seen_uids: list[bytes], now: int, complete: bool = True
@@ -217,8 +280,10 @@ class ZoneScanner:
             z.last_unstable_ms = now
         if changed:
             z.settled = False
+            z.watch = True
             return self._publish(z, False)
         if not z.settled and ticks_diff(now, z.last_unstable_ms) >= self.settle_ms:
             z.settled = True
+            z.watch = False
             return self._publish(z, True)
         return None

@@ -28,6 +28,8 @@ AlertCode = Literal[
     "unknown_zone",  # a node reported a zone name outside hardware.zones
     "node_stale",  # a node beats but its reader no longer scans: its zones are stale
     "port_missing",  # a reader port cannot be opened (unplugged, wrong path, no rights)
+    "zone_fault",  # a node cannot read a zone (antenna channel off its switch) or its reader
+    "zone_incomplete",  # a zone's inventory cannot finish: tags there may be missing
 ]
 
 

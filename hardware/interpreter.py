@@ -40,6 +40,7 @@ from pokertable.hardware.events import (
     ZoneSnapshot,
 )
 from pokertable.hardware.registry import Card, Chip, TagRegistry
+from pokertable.hardware.snapshot_join import SnapshotJoiner
 from pokertable.hardware.zones import is_valid_zone, seat_of, zone_kind
 
 # (node, msg_type, payload) the transport should send to a node.
@@ -75,6 +76,7 @@ class _NodeState:
     stale: bool = False
     node_crc_errors: int | None = None  # the node's count of our frames it dropped
     recent: deque[tuple[int, int, bytes]] = field(default_factory=lambda: deque(maxlen=64))
+    faults: tuple[tuple[str, str], ...] = ()  # (zone, reason) its BIRTH says are out of service
 
     def remember(self, seq: int, msg_type: int, payload: bytes) -> None:
         self.recent.append((seq, msg_type, payload))
@@ -112,6 +114,8 @@ class BusInterpreter:
         self._counted_chips: dict[str, dict[str, Chip]] = {}  # chips reported as present
         self._shown_cards: dict[str, dict[str, Card]] = {}  # cards reported as present
         self._bad_zones: set[tuple[int, str]] = set()
+        self._joiner = SnapshotJoiner()
+        self._incomplete_zones: set[tuple[int, str]] = set()  # alerted, not yet complete
         self._error_times: deque[int] = deque()
         self._last_garbage_alert_ms: int | None = None
         self._commands: list[Command] = []
@@ -325,8 +329,15 @@ class BusInterpreter:
         events: list[HardwareEvent] = []
         try:
             _, fw_version, reader_type, zones = wire.unpack_birth(payload)
+            faults = tuple(wire.unpack_birth_faults(payload))
         except ValueError as exc:
             return [self._bad_payload(node, "BIRTH", exc, at_ms)]
+        for zone, reason in faults:
+            if (zone, reason) not in state.faults:
+                where = f"zone {zone}" if zone else "its reader"
+                events.append(Alert("zone_fault", f"node {node} cannot read {where}: {reason}",
+                                    at_ms, zone=zone or None, node=node))
+        state.faults = faults
         first = state.last_type == -1
         # A node restarts its sequence at 0; a BIRTH answering CMD_REBIRTH keeps counting.
         restarted = not first and (
@@ -347,9 +358,12 @@ class BusInterpreter:
 
     def _on_snapshot(self, node: int, payload: bytes, at_ms: int) -> list[HardwareEvent]:
         try:
-            zone, settled, raw_uids = wire.unpack_snapshot(payload)
+            whole = self._joiner.feed(node, payload)
         except ValueError as exc:
             return [self._bad_payload(node, "SNAPSHOT", exc, at_ms)]
+        if whole is None:
+            return []  # a part: the zone is acted on once every part has come
+        zone, settled, raw_uids, incomplete = whole
         waiting = self._resync_waiting.get(node)
         if waiting is not None:
             waiting.discard(zone)
@@ -357,6 +371,13 @@ class BusInterpreter:
             if not waiting:
                 del self._resync_waiting[node]  # every zone asked for has come back
         events: list[HardwareEvent] = []
+        if incomplete and (node, zone) not in self._incomplete_zones:
+            self._incomplete_zones.add((node, zone))
+            events.append(Alert("zone_incomplete", f"incomplete inventory of {zone} on node "
+                                f"{node}: tags there may be missing (too many on one antenna?)",
+                                at_ms, zone=zone, node=node))
+        elif not incomplete:
+            self._incomplete_zones.discard((node, zone))
         uids = frozenset(u.hex() for u in raw_uids)
         if self.emit_snapshots:
             events.append(ZoneSnapshot(zone, settled, tuple(sorted(uids)), node, at_ms))

@@ -72,6 +72,8 @@ class NodeStats:
     node_crc_errors: int = 0
     resets: int = 0
     alerts: int = 0
+    faults: dict[str, str] = field(default_factory=dict)
+    """What its BIRTH says is out of service: zone -> reason ("" = the reader itself)."""
 
 
 class DiagnosticSession(BusSession):
@@ -96,6 +98,7 @@ class DiagnosticSession(BusSession):
                 if msg_type == wire.MSG_BIRTH:
                     try:
                         _, stats.fw_version, stats.reader_type, zones = wire.unpack_birth(payload)
+                        stats.faults = dict(wire.unpack_birth_faults(payload))
                     except ValueError:
                         continue
                     stats.born = True
@@ -166,13 +169,18 @@ def render(session: DiagnosticSession, now_ms: int) -> Any:
             pi_errors = session.decode_errors.get(stats.port, 0)
             nodes.add_row(
                 str(stats.node), Path(stats.port).name or stats.port,
-                f"{stats.fw_version} {stats.reader_type}", "up" if stats.up else "DOWN", beat,
+                f"{stats.fw_version} {stats.reader_type}",
+                ("up" if stats.up else "DOWN") + (" READER FAULT" if "" in stats.faults else ""),
+                beat,
                 f"{stats.uptime_ms // 1000}s", str(stats.scans_per_s),
                 f"{stats.node_crc_errors}/{stats.resets}/{pi_errors}",
             )
             for name, zone in sorted(stats.zones.items()):
                 zones.add_row(str(stats.node), name, str(zone.tags_now), str(len(zone.seen)),
                               f"{zone.rate(now_ms):.1f}", zone.last_alert[:30] or "-")
+            for name, reason in sorted(stats.faults.items()):
+                zones.add_row(str(stats.node), name or "(reader)", "-", "-", "-",
+                              f"FAULT: {reason}"[:60])
     return Group(nodes, zones)
 
 

@@ -2,10 +2,13 @@
 
 Nodes only talk when polled, so the master sends ``MSG_POLL`` to each address in turn
 and listens for a bounded response window; the node answers with its queued frames or
-an ACK. Direction control prefers the kernel's RS-485 mode (``ser.rs485_mode``); where
-the port has none (a pseudo-terminal answers ENOTTY, an adapter may lack it) we fall
-back to toggling RTS in software, and where even RTS cannot be set we assume an
-auto-direction transceiver. Each fallback is logged once per port::
+an ACK. The window waits ``response_window_s`` for the first byte, then stays open
+while bytes arrive and closes ``quiet_gap_s`` after the last one (a node's burst is
+continuous on the wire), so the master never talks into a reply; commands the session
+wants sent wait until the window has closed. Direction control prefers the kernel's
+RS-485 mode (``ser.rs485_mode``); where the port has none (a pseudo-terminal answers
+ENOTTY, an adapter may lack it) we fall back to toggling RTS in software, and where even
+RTS cannot be set we assume an auto-direction transceiver. Each fallback is logged once per port::
 
     bus = Rs485Supervisor("/dev/ttyAMA0", [1, 2, 3], session)   # opens, polls, reopens
     bus.start()
@@ -18,7 +21,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 import serial
@@ -78,7 +81,9 @@ class Rs485Master:
         *,
         response_window_s: float = 0.05,
         quiet_gap_s: float = 0.005,
+        max_reply_s: float = 0.5,
         port_label: str = "",
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         if not addresses or any(not 1 <= a <= 255 for a in addresses):
             raise ValueError(f"addresses: need node addresses 1..255, got {list(addresses)}")
@@ -87,6 +92,11 @@ class Rs485Master:
         self.session = session
         self.response_window_s = response_window_s
         self.quiet_gap_s = quiet_gap_s
+        # A reply longer than this is an overrun (counted); the master then waits for the
+        # line to go quiet, at most as long again, and polls on.
+        self.max_reply_s = max_reply_s
+        self._now = monotonic
+        self.overruns = 0
         self.port_label = port_label or str(ser.name)
         self.direction: DirectionMode = configure_direction(ser)
         self.decoder = wire.FrameDecoder()
@@ -100,8 +110,13 @@ class Rs485Master:
     # -- one exchange ------------------------------------------------------------------
 
     def send(self, node: int, msg_type: int, payload: bytes = b"") -> None:
-        """Write one frame now; only the polling thread may call this (see queue_command)."""
-        frame = wire.encode_frame(node, msg_type, self._seq, payload)
+        """Write one frame and wait until it has left the UART (tcdrain).
+
+        Only the polling thread may call this (see queue_command).
+        """
+        # A leading 0x00 ends whatever noise the nodes' decoders hold (a babbling node, a
+        # collision), so the frame is never glued to garbage and lost.
+        frame = b"\x00" + wire.encode_frame(node, msg_type, self._seq, payload)
         self._seq = (self._seq + 1) & 0xFFFF
         if self.direction == "rts-toggle":
             self.ser.rts = True
@@ -110,43 +125,56 @@ class Rs485Master:
             self.ser.rts = False
         else:
             self.ser.write(frame)
+            self.ser.flush()  # the response window starts once the frame is on the wire
 
     def poll(self, node: int) -> int:
         """Poll one node and collect its answer; returns how many frames it sent (0 = silent).
 
-        The window closes early on the node's ACK or after a short quiet gap that follows
-        its last frame, and never later than ``response_window_s``.
+        The window waits ``response_window_s`` for the first byte; once bytes come it
+        stays open until ``quiet_gap_s`` passes without a byte (not merely after the last
+        whole frame: a frame still on the wire keeps it open). A reply longer than
+        ``max_reply_s`` is an overrun; the window then still waits for quiet, but never
+        longer than twice that. An ACK of the POLL itself is a node's whole answer (it has nothing
+        queued) and closes the window at once. Commands the session answers with are sent
+        after it closes.
         """
+        poll_seq = self._seq
         self.send(node, wire.MSG_POLL)
         self.polls += 1
         heard = 0
-        start = time.monotonic()
-        last_frame_at: float | None = None
+        start = self._now()
+        last_byte_at: float | None = None
+        replies: list[tuple[int, int, bytes]] = []
+        overrun = False
         while True:
-            now = time.monotonic()
-            if now - start >= self.response_window_s:
+            now = self._now()
+            if now - start >= self.max_reply_s and not overrun:
+                overrun = True  # a node that does not stop: still wait for quiet, bounded
+                self.overruns += 1
+            if now - start >= 2 * self.max_reply_s:
                 break
-            if last_frame_at is not None and now - last_frame_at >= self.quiet_gap_s:
+            if last_byte_at is None:
+                if now - start >= self.response_window_s:
+                    break
+            elif now - last_byte_at >= self.quiet_gap_s:
                 break
             data = self.ser.read(self.ser.in_waiting or 1)
             if not data:
                 continue
+            last_byte_at = self._now()
             frames = self.decoder.feed(data)
             total = decode_error_total(self.decoder)
             new_errors, self._errors_seen = total - self._errors_seen, total
             mine = [f for f in frames if f[0] == node and f[1] != wire.MSG_POLL]
             if frames or new_errors:
-                for cmd_node, msg_type, payload in self.session.deliver(
-                    mine, new_errors, self.port_label
-                ):
-                    self.send(cmd_node, msg_type, payload)
-            if mine:
-                heard += len(mine)
-                last_frame_at = time.monotonic()
-                if any(f[1] == wire.MSG_ACK for f in mine):
-                    break
+                replies += self.session.deliver(mine, new_errors, self.port_label)
+            heard += len(mine)
+            if any(f[1] == wire.MSG_ACK and f[3] == wire.pack_ack(poll_seq) for f in mine):
+                break  # "nothing queued": the node's whole answer is this one ACK
         if heard == 0:
             self.timeouts += 1
+        for cmd_node, msg_type, payload in replies:
+            self.send(cmd_node, msg_type, payload)
         return heard
 
     def queue_command(self, node: int, msg_type: int, payload: bytes = b"") -> None:

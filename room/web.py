@@ -118,10 +118,11 @@ class _GuardedServer(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self, address: tuple[str, int], handler: Any) -> None:
-        super().__init__(address, handler)
+        # Before the bind: a port already taken makes TCPServer call server_close().
         self._lock = threading.Lock()
         self._open: dict[socket.socket, float | None] = {}  # waiting for a head since
         self._closed = threading.Event()
+        super().__init__(address, handler)
         self._reaper = threading.Thread(target=self._reap, name="room-http-reaper",
                                         daemon=True)
         self._reaper.start()

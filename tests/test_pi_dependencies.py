@@ -129,6 +129,8 @@ def test_the_demo_runs_as_on_a_pi_cpython_nodes_and_no_numpy_or_eval7() -> None:
                               env={"POKERTABLE_NODE_RUNTIME": "cpython"}, timeout=500)
     assert run.returncode == 0, run.stderr[-2000:]
     lines = run.stdout.splitlines()
-    assert lines[0].startswith("demo: reader firmware under CPython"), lines[:3]
+    assert any(line.startswith("demo: reader firmware under CPython") for line in lines[:3]), (
+        lines[:3]
+    )
     assert any(line.startswith("demo: 1 hands") for line in lines), lines[-3:]
     assert run.stderr.splitlines()[-1] == "imported: "

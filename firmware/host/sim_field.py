@@ -55,6 +55,7 @@ IRQ_TX_RFOFF = 1 << 8
 IRQ_TX_RFON = 1 << 9
 IRQ_RF_ACTIVE_ERROR = 1 << 10
 IRQ_TIMER1 = 1 << 12
+IRQ_RX_SOF_DET = 1 << 14  # Table 77: a start of frame (subcarrier) was detected
 IRQ_GENERAL_ERROR = 1 << 17
 IRQ_ALL = 0x000FFFFF
 
@@ -115,6 +116,7 @@ TAG_BIT_US = 37.76
 TAG_SOF_US = 151.04
 TAG_EOF_US = 151.04
 T1_US = 320.9  # ISO/IEC 15693-3 §9.1.4: 4352/fc from the reader's EOF to the answer
+T2_US = 309.2  # ISO/IEC 15693-3 §9.1.4: t2 >= 4192/fc from a tag's answer to the next EOF
 
 
 def crc15693(data: bytes | bytearray) -> bytes:
@@ -162,6 +164,11 @@ class SimField:
         self._slots: list[list[SimTag]] | None = None
         self._slot = 0
         self.dropout = 0.0  # probability that a tag misses one answer (weak coupling)
+        # Receiver imperfections (PN5180 §11.6: collisions are only flagged where the
+        # subcarriers of the answers differ in phase; a strong tag can mask a weak one):
+        self.crc_only_collision = 0.0  # probability a collision shows as a CRC error alone
+        self.crc_error = 0.0  # probability a single answer arrives with a CRC error (noise)
+        self.late_answer_us = 0  # tags answer this much after T1 (a slow or far tag)
         self.requests = 0
         self.early_requests = 0  # requests sent before the tags had power-up time
         self.collided_slots = 0
@@ -316,6 +323,7 @@ class FakePn5180:
         self.unarmed_silences = 0  # exchanges nobody answered with TIMER1 not armed: no IRQ
         self.fail_next_send = False  # fault injection: the next SEND_DATA raises an exception
         self._rst_low_at = -1
+        self._rx_end_at = -1  # when the last tag answer ended (t2 is counted from there)
         self._events: list[tuple[int, str]] = []
         self._power_on(self._now())
         busy.sim_drive(self._busy_level)
@@ -482,6 +490,8 @@ class FakePn5180:
                 v |= RF_DET_STATUS
             if self._tx_active:
                 v |= RF_TX_ACTIVE
+            if self._state == ST_RECEIVING:
+                v |= RF_RX_ACTIVE
             return v
         v = self.regs.get(reg, 0)
         if reg == REG_IRQ_STATUS and not v & (IRQ_RX | IRQ_TIMER1 | IRQ_GENERAL_ERROR):
@@ -510,7 +520,7 @@ class FakePn5180:
     def _system_config(self, old: int, new: int) -> None:
         cmd = new & SYSCFG_COMMAND_MASK
         if cmd == SYSCFG_IDLE:
-            self._cancel("rx_start", "rx_end", "timer")
+            self._cancel("rx_start", "rx_sof", "rx_end", "timer")
             self._state = ST_IDLE
         elif cmd == SYSCFG_TRANSCEIVE and old & SYSCFG_COMMAND_MASK != SYSCFG_TRANSCEIVE:
             self._state = ST_WAIT_TRANSMIT  # initiator: Figure 37
@@ -559,6 +569,13 @@ class FakePn5180:
             self._exception("SEND_DATA: %d bytes / %d bits out of range" % (len(data), valid_bits))
             return
         now = self._now()
+        self._tx_corrupt = False
+        if self._rx_end_at >= 0 and now - self._rx_end_at < T2_US and self.rf_on:
+            # The tags are not listening yet: the request or EOF is lost (the slot sequence
+            # breaks), ISO/IEC 15693-3 §9.1.4.
+            self._violate("frame %d us after a tag's answer, under t2 (309 us)"
+                          % (now - self._rx_end_at))
+            self._tx_corrupt = True
         txc = regs.get(REG_TX_CONFIG, 0)
         crc = regs.get(REG_CRC_TX_CONFIG, 0) & CRC_ENABLE
         if txc & TX_DATA_ENABLE:
@@ -573,9 +590,8 @@ class FakePn5180:
             air = READER_SOF_US + READER_EOF_US
         self._tx = (kind, bytes(data), bool(crc))
         self._tx_active = True
-        self._tx_corrupt = False
         self._state = ST_TRANSMITTING
-        self._cancel("rx_start", "rx_end", "timer")
+        self._cancel("rx_start", "rx_sof", "rx_end", "timer")
         self.regs[REG_RX_STATUS] = 0
         self.air_us += int(air)
         self._at(now + air, "tx_end")
@@ -604,7 +620,7 @@ class FakePn5180:
         elif not answers:
             self.unarmed_silences += 1  # nothing will ever end this exchange
         if answers:
-            self._at(t + T1_US, "rx_start")
+            self._at(t + T1_US + self.field.late_answer_us, "rx_start")
 
     def _timer_start(self, t: int) -> None:
         cfg = self.regs.get(REG_TIMER1_CONFIG, 0)
@@ -624,6 +640,7 @@ class FakePn5180:
         n = len(answers[0]) * 8
         air = TAG_SOF_US + n * TAG_BIT_US + TAG_EOF_US
         self.air_us += int(air)
+        self._at(t + TAG_SOF_US, "rx_sof")
         cfg = self.regs.get(REG_TIMER1_CONFIG, 0)
         if cfg & T1_STOP_ON_RX_STARTED:
             # Table 89: stopped once the first 4 bits are in.
@@ -634,7 +651,12 @@ class FakePn5180:
                     break
         self._at(t + air, "rx_end")
 
+    def _ev_rx_sof(self, t: int) -> None:
+        if self._state == ST_RECEIVING:
+            self._irq(IRQ_RX_SOF_DET)
+
     def _ev_rx_end(self, t: int) -> None:
+        self._rx_end_at = t
         answers = self._pending_answers
         self._pending_answers = []
         status = 0
@@ -644,6 +666,14 @@ class FakePn5180:
             status |= RX_DATA_INTEGRITY_ERROR
         elif len(answers) == 1:
             data = answers[0][:-2] if strip else answers[0]
+            noise = self.field.crc_error
+            if noise and random is not None and random.random() < noise:
+                status |= RX_DATA_INTEGRITY_ERROR  # noise hit one bit: the CRC fails
+        elif (self.field.crc_only_collision and random is not None
+              and random.random() < self.field.crc_only_collision):
+            # The stronger answer dominates: no collision bit, only the failed CRC shows.
+            data = answers[0][:-2] if strip else answers[0]
+            status |= RX_DATA_INTEGRITY_ERROR
         else:
             pos = first_collision_bit(answers)
             data = answers[0][: pos // 8]

@@ -269,9 +269,10 @@ def _play_to_showdown(state: Any) -> Any:
         (3, "blinds_or_straddles = [0, 200, 0]"),  # the SB position dealt in, posting nothing
     ],
 )
+@pytest.mark.needs("pokerkit")
 def test_TDA24_32_a_dead_small_blind_hand_exports_and_replays(button: int, blinds: str) -> None:
     """R32's dead small blind in PHH's own fields; the level's small blind in ours."""
-    pk = pytest.importorskip("pokerkit")
+    import pokerkit as pk
     setup = replace(_three_handed(None), button=button)
     state, _ = start_hand(setup)
     for event in (DealHole(1, ("Ah", "Ad")), DealHole(2, ("Kc", "Ks")), DealHole(3, ("Qh", "9h"))):
@@ -288,9 +289,10 @@ def test_TDA24_32_a_dead_small_blind_hand_exports_and_replays(button: int, blind
 FOUR_HANDED = ((1, "Ann", 5000), (2, "Bob", 1000), (3, "Cat", 5000), (4, "Dan", 5000))
 
 
+@pytest.mark.needs("pokerkit")
 def test_TDA24_32_the_hand_after_the_big_blind_busts_exports_and_replays(tmp_path: Path) -> None:
     """At the table: Bob, the big blind, busts; the next hand's small blind is dead."""
-    pk = pytest.importorskip("pokerkit")
+    import pokerkit as pk
     journal = Journal(tmp_path / "journal.jsonl", fsync=False)
     table = JournaledTable(journal, players=FOUR_HANDED, first_button=4)
     table.press("hand_start")  # button Dan, small blind Ann, big blind Bob

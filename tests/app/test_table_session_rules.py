@@ -182,7 +182,9 @@ def test_A6_floor_decision_raise_from_the_room_applies_and_the_action_moves_on()
     assert (hand.seat(2).bet, hand.call_to, hand.action_on) == (700, 700, 3)
     assert table.state()["alerts"] == []
     decided = table.events("floor_decision")
-    assert decided and decided[0]["data"] == {"alert_id": alert["id"], "decision": "raise"}
+    assert decided and decided[0]["data"] == {
+        "alert_id": alert["id"], "decision": "raise", "by": None  # no broker login in-process
+    }
 
 
 def test_A6_floor_decision_check_from_the_room_returns_the_chip_and_ends_the_street() -> None:

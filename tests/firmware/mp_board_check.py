@@ -64,7 +64,7 @@ def run(board_name, transport):
     )
     node = main.build(cfg, board)
     sel = board["mux_select"]
-    FIELD._channel = lambda: PINS[sel[0]].value() | (PINS[sel[1]].value() << 1)
+    FIELD._channel = lambda: sum(PINS[n].value() << i for i, n in enumerate(sel))
     FIELD.add(3, UID)
     node.boot()
     start = CLOCK.ticks_ms()

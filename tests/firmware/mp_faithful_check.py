@@ -173,6 +173,102 @@ def case_inventory_bounded_by_time():
     print("PASS inventory_bounded_by_time read", len(got))
 
 
+def case_150_chip_zone_completes_and_reports_removals():
+    """Issue #28 goal 3: a 150-chip stack is inventoried over several scans (resumed, not
+    restarted), completes, and a chip taken off is reported gone."""
+    from zone_scanner import ZoneScanner
+
+    clock, field, _fake, chip = rig()
+    chip.reset()
+    for i in range(150):
+        field.add(0, uid(i))
+    reader = Iso15693Reader(chip)
+    scanner = ZoneScanner(reader, None, [("s1.stack", 0)], clock, 1, 1, 0)
+
+    def run_until(done, limit_s=120):
+        end = clock.ticks_ms() + limit_s * 1000
+        slices = 0
+        while clock.ticks_ms() < end:
+            snap = scanner.step()
+            clock.advance_us(LOOP_US)
+            if not scanner.scanning:
+                slices += 1
+            if snap is not None and done(snap):
+                return snap, slices
+        raise AssertionError("no such snapshot in %d s; scans %d" % (limit_s, scanner.scans))
+
+    t0 = clock.ticks_ms()
+    snap, slices = run_until(lambda s: len(s[2]) == 150)
+    took = clock.ticks_ms() - t0
+    check(slices > 1, "150 chips in one scan: the resume path was not exercised")
+    check(not scanner.is_incomplete("s1.stack"), "a completed zone flagged incomplete")
+    field.remove(0, uid(77))
+    t1 = clock.ticks_ms()
+    snap, _ = run_until(lambda s: len(s[2]) == 149)
+    check(uid(77) not in snap[2], "the chip taken off is still reported")
+    print("PASS 150_chip_zone_completes_and_reports_removals in %d ms over %d scans, removal "
+          "in %d ms" % (took, slices, clock.ticks_ms() - t1))
+
+
+def case_a_zone_that_cannot_complete_is_flagged():
+    """More tags than the reader will list: the zone says so instead of looking complete."""
+    from zone_scanner import ZoneScanner
+
+    clock, field, _fake, chip = rig()
+    chip.reset()
+    for i in range(20):
+        field.add(0, uid(i))
+    scanner = ZoneScanner(Iso15693Reader(chip, max_uids=10), None, [("s1.stack", 0)], clock,
+                          1, 1, 0)
+    end = clock.ticks_ms() + 20000
+    while not scanner.is_incomplete("s1.stack"):
+        scanner.step()
+        clock.advance_us(LOOP_US)
+        check(clock.ticks_ms() < end, "an endless zone never flagged")
+    print("PASS a_zone_that_cannot_complete_is_flagged")
+
+
+def case_crc_only_collisions_and_crc_errors_lose_no_tag():
+    """Issue #28 goal 5: a collision seen only as a CRC error, and noise on single answers,
+    are someone in the slot: a complete inventory still holds every tag (a driver that
+    takes a CRC error for an empty slot misses tags and still says complete)."""
+    import random
+
+    random.seed(5)
+    _clock, field, _fake, chip = rig()
+    chip.reset()
+    tags = [uid(i) for i in range(20)]
+    for t in tags:
+        field.add(0, t)
+    field.crc_only_collision = 0.5
+    field.crc_error = 0.05
+    reader = Iso15693Reader(chip)
+    complete = 0
+    for _ in range(12):
+        got = reader.scan()
+        if reader.complete:
+            complete += 1
+            check(sorted(got) == sorted(tags), "complete inventory read %d of 20" % len(got))
+    check(complete >= 10, "only %d of 12 inventories complete" % complete)
+    print("PASS crc_only_collisions_and_crc_errors_lose_no_tag")
+
+
+def case_a_late_answer_is_not_an_empty_zone():
+    """TIMER1 runs out while a slow tag's answer is coming in (SOF seen): the driver waits
+    for the frame instead of reading an empty slot, so the zone never reads empty."""
+    _clock, field, _fake, chip = rig()
+    chip.reset()
+    field.add(0, uid(3))
+    # T1 321 us + 250 us late: the SOF (151 us) is in at 722 us, TIMER1 (797 us) fires
+    # before the 4 bits that stop it (873 us).
+    field.late_answer_us = 250
+    reader = Iso15693Reader(chip)
+    got = reader.scan()
+    check(got == [uid(3)] and reader.complete, "late tag read as %r" % got)
+    check(reader.late_answers > 0, "the late answer was not exercised")
+    print("PASS a_late_answer_is_not_an_empty_zone late=%d" % reader.late_answers)
+
+
 def node_rig(zones, tags_per_zone):
     from link import Rs485Link
     from node import Node
@@ -326,9 +422,17 @@ def case_main_never_stops_at_the_repl():
     with open(cfg_path, "w") as f:
         f.write('{"node_id": 3}')
     main.CONFIG_PATH = cfg_path
-    main.main(attempts=2)  # nothing answers on SPI: the reset finds no IDLE_IRQ
-    wdt = machine.WDT.instances[-1]
-    check(wdt.feeds > 0, "watchdog not fed while waiting to retry")
+    wdt = main.start_watchdog()
+    # Nothing answers on SPI (the reset finds no IDLE_IRQ): the node boots all the same,
+    # says so in its BIRTH, and goes on (heartbeat, link, watchdog) instead of restarting.
+    node = main.build(main.node_config.load(cfg_path), board, wdt)
+    node.boot()
+    for _ in range(20):
+        node.step()
+    out = wire.FrameDecoder().feed(node.link._port.sim_take_tx())
+    births = [wire.unpack_birth_faults(f[3]) for f in out if f[1] == wire.MSG_BIRTH]
+    check(births and births[0] and births[0][0][0] == "", "no reader fault in BIRTH: %r" % births)
+    check(wdt.feeds > 0, "watchdog not fed while the reader is out of service")
     print("PASS main_never_stops_at_the_repl")
 
 

@@ -313,7 +313,7 @@ def test_malformed_payloads_raise_value_error_or_decode() -> None:
     ("unpack", "payload", "field"),
     [
         (wire.unpack_snapshot, b"\x09seat1.bet\x01\x00\x01\x05abcde", "uids"),
-        (wire.unpack_snapshot, b"\x09seat1.bet\x04\x00\x00", "flags"),
+        (wire.unpack_snapshot, b"\x09seat1.bet\x08\x00\x00", "flags"),
         (wire.unpack_snapshot, b"\x09seat1.bet\x01\x00\x02\x04abcd", "uids"),
         (wire.unpack_snapshot, b"\x09seat1", "zone"),
         (wire.unpack_birth, b"\x01\x05ab", "fw_version"),

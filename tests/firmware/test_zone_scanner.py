@@ -5,6 +5,7 @@ from antenna_mux import AntennaMux  # flat firmware imports, as on the node
 from clock import FakeClock
 from hypothesis import given
 from hypothesis import strategies as st
+from reader_errors import AntennaFault
 from zone_scanner import ZoneScanner
 
 A = b"\xe0\x04" + b"\x00" * 5 + b"\x0a"
@@ -115,12 +116,25 @@ def test_round_robin_over_zones_through_the_mux() -> None:
     clock = FakeClock()
     mux = FakeMux()
     reader = ScriptedReader(mux)
-    sc = ZoneScanner(reader, mux, [("bet", 2), ("stack", 0), ("cards", 1)], clock, 1, 1, 1000)
+    sc = ZoneScanner(reader, mux, [("bet", 2), ("stack", 0), ("cards", 1)], clock, 1, 1, 0)
     reader.seen[0] = [B]
     got = [step(sc, clock, 1) for _ in range(6)]
     assert mux.history == [2, 0, 1, 2, 0, 1]
     assert got[1] == ("stack", False, [B])
-    assert [g for g in got if g] == [("stack", False, [B])]
+    assert got[4] == ("stack", True, [B])
+
+
+def test_a_zone_that_changed_is_watched_until_it_settles() -> None:
+    """A bet lands: its zone is scanned again until settled, not after every other zone."""
+    clock = FakeClock()
+    mux = FakeMux()
+    reader = ScriptedReader(mux)
+    sc = ZoneScanner(reader, mux, [("bet", 0), ("stack", 1), ("cards", 2)], clock, 1, 1, 30)
+    reader.seen[0] = [A]
+    got = [step(sc, clock, 10) for _ in range(6)]
+    assert mux.history[:4] == [0, 0, 0, 0]  # watched: 10 ms scans, settled 30 ms after
+    assert got[0] == ("bet", False, [A]) and got[3] == ("bet", True, [A])
+    assert mux.history[4:] == [1, 2]  # settled: round robin again
 
 
 def test_reconfigure_validates_fields() -> None:
@@ -150,7 +164,7 @@ def test_antenna_mux_drives_binary_select_lines() -> None:
     assert [p.v for p in pins] == [0, 1] and en.v == 0 and mux.current() == 2
     mux.select(3)
     assert mux.current() == 3
-    with pytest.raises(ValueError, match="channel"):
+    with pytest.raises(AntennaFault, match="channel 4"):
         mux.select(4)
 
 
@@ -182,17 +196,32 @@ def test_any_history_converges_to_what_the_antenna_sees(
     assert last == ("bet", True, sorted(history[-1]))
 
 
-def test_a_full_zone_never_overflows_a_snapshot_frame() -> None:
-    """128 chips in one zone: the snapshot carries as many as one frame holds, no crash."""
-    from wire import pack_snapshot, unpack_snapshot
-    from zone_scanner import zone_capacity
+def test_a_full_zone_is_published_whole_and_split_into_frame_sized_parts() -> None:
+    """128 chips in one zone: the snapshot holds all of them, the wire carries it in parts."""
+    from wire import SNAPSHOT_PART_UIDS, snapshot_parts, unpack_snapshot_part
 
     sc, reader, clock = make(present_after=1)
     reader.seen[0] = [b"\xe0\x04" + i.to_bytes(6, "big") for i in range(128)]
     snap = step(sc, clock)
-    assert snap is not None and len(snap[2]) == zone_capacity("bet") < 128
-    assert len(unpack_snapshot(pack_snapshot(*snap))[2]) == zone_capacity("bet")
-    assert sc.truncated == 1
+    assert snap is not None and len(snap[2]) == 128
+    parts = [unpack_snapshot_part(p) for p in snapshot_parts(*snap, gen=7)]
+    assert len(parts) == 128 // SNAPSHOT_PART_UIDS
+    assert [p[4] for p in parts] == [(7, k, len(parts)) for k in range(len(parts))]
+    assert sorted(u for p in parts for u in p[2]) == sorted(reader.seen[0])
+
+
+def test_a_zone_the_switch_cannot_reach_is_a_fault_and_the_others_scan() -> None:
+    """Channel 5 on a 2-line (4-channel) switch: reported, never selected, no crash."""
+    pins = [RecordingPin(), RecordingPin()]
+    clock = FakeClock()
+    mux = AntennaMux(pins)  # type: ignore[arg-type]
+    reader = ScriptedReader(mux)  # type: ignore[arg-type]
+    reader.seen[0] = [A]
+    sc = ZoneScanner(reader, mux, [("bet", 0), ("far", 5)], clock, 1, 1, 0)
+    assert sc.zone_names() == ["bet"]
+    assert sc.faults() == [("far", "channel 5: the antenna switch has channels 0..3")]
+    snaps = [step(sc, clock) for _ in range(4)]
+    assert ("bet", False, [A]) in snaps
 
 
 class CutShortReader(ScriptedReader):
@@ -212,11 +241,30 @@ def test_an_incomplete_inventory_adds_sightings_but_no_misses() -> None:
     reader.seen[0] = [A, B]
     assert step(sc, clock) == ("bet", False, [A, B])
     reader.complete = False
+    reader.resuming = True  # type: ignore[attr-defined]  # the next scan carries on
     reader.seen[0] = [A]  # B not reached before the time budget ran out
     assert step(sc, clock) is None
     assert sc.zones[0].present == {A, B}
+    assert not sc.is_incomplete("bet")  # progress, not a fault
     reader.complete = True
     assert step(sc, clock) == ("bet", False, [A])
+
+
+def test_an_inventory_that_cannot_complete_flags_the_zone_until_one_does() -> None:
+    clock = FakeClock()
+    mux = FakeMux()
+    reader = CutShortReader(mux)
+    sc = ZoneScanner(reader, mux, [("bet", 0)], clock, 1, 1, 100)
+    reader.seen[0] = [A]
+    assert step(sc, clock) == ("bet", False, [A])
+    reader.complete = False  # given up (too many tags): not resuming
+    reader.seen[0] = [B]
+    assert step(sc, clock) == ("bet", False, [A, B])  # published at once, with the flag
+    assert sc.is_incomplete("bet")
+    assert step(sc, clock) is None  # flagged once
+    reader.complete = True
+    reader.seen[0] = [A, B]
+    assert step(sc, clock) is not None and not sc.is_incomplete("bet")
 
 
 class BusyFieldReader(ScriptedReader):
@@ -241,7 +289,7 @@ def test_a_pending_change_is_confirmed_at_once_not_a_round_later() -> None:
     clock = FakeClock()
     mux = FakeMux()
     reader = ScriptedReader(mux)
-    sc = ZoneScanner(reader, mux, [("bet", 0), ("stack", 1), ("cards", 2)], clock, 2, 2, 1000)
+    sc = ZoneScanner(reader, mux, [("bet", 0), ("stack", 1), ("cards", 2)], clock, 2, 2, 0)
     reader.seen[0] = [A]
     got = [step(sc, clock, 1) for _ in range(4)]
     assert mux.history == [0, 0, 1, 2]
@@ -250,3 +298,32 @@ def test_a_pending_change_is_confirmed_at_once_not_a_round_later() -> None:
     got = [step(sc, clock, 1) for _ in range(3)]
     assert mux.history[4:] == [0, 0, 1]
     assert got[1] == ("bet", False, [])
+
+
+class SlicedReader(ScriptedReader):
+    """Records the time budget each scan was given."""
+
+    max_scan_ms = 1500
+
+    def __init__(self, mux: "FakeMux") -> None:
+        super().__init__(mux)
+        self.budgets: list[tuple[int, int]] = []
+
+    def scan(self) -> list[bytes]:
+        self.budgets.append((self.mux.channel, self.max_scan_ms))
+        return super().scan()
+
+
+def test_bet_zones_are_swept_between_slices_of_the_other_zones() -> None:
+    """Issue #28 goal 4: a bet waits for one slice of a stack inventory, not a round."""
+    clock = FakeClock()
+    mux = FakeMux()
+    reader = SlicedReader(mux)
+    zones = [("s1.bet", 0), ("s1.stack", 1), ("s2.bet", 2), ("s2.stack", 3), ("board", 4)]
+    sc = ZoneScanner(reader, mux, zones, clock, 1, 1, 0)
+    for _ in range(12):
+        step(sc, clock, 1)
+    assert mux.history == [1, 0, 2, 3, 0, 2, 4, 0, 2, 1, 0, 2]
+    budgets = dict(reader.budgets)
+    assert budgets[0] == budgets[2] == 1500  # a bet zone's inventory runs whole
+    assert budgets[1] == budgets[3] == budgets[4] == sc.slice_ms < 1500
