@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install (or update) pokertable on Raspberry Pi OS Bookworm, 64-bit. Run as root from a checkout:
+# Install (or update) pokertable on Raspberry Pi OS Bookworm or Trixie (64-bit; 32-bit where
+# piwheels has the wheels). Run as root from a checkout:
 #
 #   sudo ./deploy/install.sh                 # the table service
 #   sudo ./deploy/install.sh --with-broker   # ... and a local mosquitto broker
@@ -8,24 +9,35 @@
 # Safe to run again: it updates the code and the unit, keeps /etc/pokertable/table.toml and
 # everything in /var/lib/pokertable, and restarts the service if it was configured.
 # docs/install-pi.md explains every step.
+#
+# Exit status: 0 installed or updated; 1 a step failed (its own message is above);
+# 2 usage; 66 not run from a pokertable checkout; 69 unsupported OS (not Pi OS/Debian
+# Bookworm or Trixie); 75 no network (the Python package index is unreachable: nothing was
+# changed, run it again once online); 77 not root (and not --dry-run).
+#
+# For tests: POKERTABLE_OS_RELEASE (default /etc/os-release), POKERTABLE_MODEL_FILE,
+# POKERTABLE_BOOT_CONFIG and POKERTABLE_CONF_DIR name other files; PIP_INDEX_URL, which pip
+# reads too, names the index the network check reaches.
 set -euo pipefail
 
 APP=pokertable
 PREFIX=/opt/pokertable
 VENV="$PREFIX/.venv"
-CONF_DIR=/etc/pokertable
+CONF_DIR=${POKERTABLE_CONF_DIR:-/etc/pokertable}
 STATE_DIR=/var/lib/pokertable
 UNIT=/etc/systemd/system/pokertable.service
 OLD_UDEV_RULE=/etc/udev/rules.d/99-pokertable.rules
 MODEL_FILE=${POKERTABLE_MODEL_FILE:-/proc/device-tree/model}
 BOOT_CONFIG=${POKERTABLE_BOOT_CONFIG:-/boot/firmware/config.txt}
+OS_RELEASE=${POKERTABLE_OS_RELEASE:-/etc/os-release}
+INDEX_URL=${PIP_INDEX_URL:-https://pypi.org/simple/}
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WITH_BROKER=0
 DRY_RUN=0
 
 usage() {
-    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 while [[ $# -gt 0 ]]; do
@@ -52,17 +64,39 @@ run() {
     fi
 }
 
+# Everything that can refuse the install is checked before anything is changed.
 if [[ ! -f "$SOURCE/pyproject.toml" || ! -f "$SOURCE/deploy/pokertable.service" ]]; then
     echo "install.sh: $SOURCE is not a pokertable checkout (no pyproject.toml / deploy/)" >&2
-    exit 1
+    exit 66
 fi
 if [[ $DRY_RUN -eq 0 && $EUID -ne 0 ]]; then
     echo "install.sh: run as root (sudo $0), or with --dry-run to see the plan" >&2
-    exit 1
+    exit 77
 fi
-if ! command -v apt-get >/dev/null 2>&1; then
-    echo "install.sh: needs Raspberry Pi OS or Debian (apt-get not found)" >&2
-    exit 1
+
+# Pi OS 64-bit says ID=debian, Pi OS 32-bit ID=raspbian; both name the Debian release.
+os_release() {  # the value of one os-release key, unquoted (the file is read, not run)
+    [[ -r "$OS_RELEASE" ]] || return 0
+    sed -n "s/^$1=//p" "$OS_RELEASE" | head -n 1 | sed -e 's/^"\(.*\)"$/\1/' -e "s/^'\(.*\)'$/\1/"
+}
+OS_ID=$(os_release ID)
+OS_CODENAME=$(os_release VERSION_CODENAME)
+OS_NAME=$(os_release PRETTY_NAME)
+OS_NAME=${OS_NAME:-${OS_ID:-an unknown system}}
+if [[ $OS_ID != debian && $OS_ID != raspbian ]] ||
+    [[ $OS_CODENAME != bookworm && $OS_CODENAME != trixie ]] ||
+    ! command -v apt-get >/dev/null 2>&1; then
+    echo "install.sh: $OS_NAME is not supported: use Raspberry Pi OS (or Debian) Bookworm or Trixie" >&2
+    exit 69
+fi
+
+# pip fetches the table's wheels from the index: without it nothing could be installed.
+# (Pi OS always has python3; a bare Debian without it gets it from apt below.)
+if command -v python3 >/dev/null 2>&1 &&
+    ! python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=20)' \
+        "$INDEX_URL" >/dev/null 2>&1; then
+    echo "install.sh: no network: cannot reach $INDEX_URL; nothing was changed, run it again once the Pi is online" >&2
+    exit 75
 fi
 
 MODEL=""
@@ -114,6 +148,8 @@ say "python environment in $VENV"
 run install -d -m 0755 "$PREFIX" "$PREFIX/docs"
 if [[ ! -x "$VENV/bin/python" ]]; then
     run python3 -m venv "$VENV"
+else
+    say "updating the existing $VENV"
 fi
 run "$VENV/bin/python" -m pip install --quiet --upgrade pip
 if [[ $ON_PI -eq 1 ]]; then

@@ -35,9 +35,26 @@ def unit_settings() -> dict[str, list[str]]:
     return settings
 
 
+PI_OS_BOOKWORM = ('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'
+                  "ID=debian\nVERSION_CODENAME=bookworm\n")
+
+
 def dry_run(tmp_path: Path, *args: str, model: bytes | None = None,
-            raspi_config: bool = False, boot_config: str = "") -> subprocess.CompletedProcess[str]:
+            raspi_config: bool = False, boot_config: str = "",
+            os_release: str = PI_OS_BOOKWORM, index_url: str | None = None,
+            conf_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """install.sh --dry-run on a stand-in Pi OS: its os-release, model, boot config, and a
+    package index that is a local folder (the network check reaches it, offline)."""
     env = dict(os.environ)
+    release = tmp_path / "os-release"
+    release.write_text(os_release)
+    env["POKERTABLE_OS_RELEASE"] = str(release)
+    if index_url is None:
+        index = tmp_path / "index.html"
+        index.write_text("<html></html>")
+        index_url = index.as_uri()
+    env["PIP_INDEX_URL"] = index_url
+    env["POKERTABLE_CONF_DIR"] = str(conf_dir or "/etc/pokertable")
     model_file = tmp_path / "model"
     if model is not None:
         model_file.write_bytes(model)
@@ -164,7 +181,98 @@ def test_without_root_and_without_dry_run_it_refuses() -> None:
     if os.geteuid() == 0:
         pytest.skip("running as root: the script would really install")
     result = subprocess.run(["bash", str(INSTALL)], capture_output=True, text=True, check=False)
-    assert result.returncode == 1 and "run as root" in result.stderr
+    assert result.returncode == 77 and "run as root" in result.stderr
+
+
+def exit_status_paragraph(text: str, opening: str) -> str:
+    """The paragraph that starts with ``opening`` (comment marks and line breaks removed)."""
+    lines = [line.lstrip("#").strip() for line in text.splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith(opening))
+    end = next((i for i in range(start, len(lines)) if not lines[i]), len(lines))
+    return " ".join(lines[start:end])
+
+
+def test_every_exit_status_is_documented_in_the_header_and_the_guide() -> None:
+    script = INSTALL.read_text()
+    used = {int(code) for code in re.findall(r"\bexit (\d+)", script)} | {1}  # 1: set -e
+    used.discard(0)
+    header = exit_status_paragraph(script, "Exit status:")
+    guide = exit_status_paragraph(DOC.read_text(), "install.sh exits with")
+    for code in used:
+        assert re.search(rf"\b{code} [a-z]", header), f"exit {code} is not in the header"
+        assert f"`{code}`" in guide, f"exit {code} is not in docs/install-pi.md"
+
+
+@pytest.mark.parametrize(
+    ("os_release", "named"),
+    [
+        ('PRETTY_NAME="Debian GNU/Linux 11 (bullseye)"\nID=debian\nVERSION_CODENAME=bullseye\n',
+         "Debian GNU/Linux 11 (bullseye)"),
+        ('PRETTY_NAME="Ubuntu 24.04 LTS"\nID=ubuntu\nVERSION_CODENAME=noble\n',
+         "Ubuntu 24.04 LTS"),
+        ("", "an unknown system"),
+    ],
+)
+def test_an_unsupported_os_is_refused_in_one_line_before_any_change(
+    tmp_path: Path, os_release: str, named: str
+) -> None:
+    result = dry_run(tmp_path, os_release=os_release)
+    assert result.returncode == 69
+    assert result.stderr.splitlines() == [
+        f"install.sh: {named} is not supported: use Raspberry Pi OS (or Debian) "
+        "Bookworm or Trixie"]
+    assert planned(result) == []
+
+
+@pytest.mark.parametrize(
+    "os_release",
+    [PI_OS_BOOKWORM,
+     'PRETTY_NAME="Raspbian GNU/Linux 12 (bookworm)"\nID=raspbian\nVERSION_CODENAME=bookworm\n',
+     'PRETTY_NAME="Debian GNU/Linux 13 (trixie)"\nID=debian\nVERSION_CODENAME="trixie"\n'],
+    ids=["pi-os-64-bookworm", "pi-os-32-bookworm", "pi-os-64-trixie"],
+)
+def test_pi_os_bookworm_and_trixie_are_accepted(tmp_path: Path, os_release: str) -> None:
+    result = dry_run(tmp_path, os_release=os_release)
+    assert result.returncode == 0, result.stderr
+    assert any(c.startswith("apt-get install") or "apt-get install" in c
+               for c in planned(result))
+
+
+def test_without_network_it_stops_in_one_line_before_any_change(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as closed:  # a port nothing listens on: the index is unreachable
+        closed.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{closed.getsockname()[1]}/simple/"
+    result = dry_run(tmp_path, index_url=url)
+    assert result.returncode == 75
+    assert result.stderr.splitlines() == [
+        f"install.sh: no network: cannot reach {url}; nothing was changed, run it again "
+        "once the Pi is online"]
+    assert planned(result) == []
+
+
+def test_an_existing_config_is_kept_and_the_service_restarted(tmp_path: Path) -> None:
+    conf = tmp_path / "etc-pokertable"
+    conf.mkdir()
+    (conf / "table.toml").write_text("# the owner's own table\n")
+    result = dry_run(tmp_path, conf_dir=conf)
+    assert result.returncode == 0, result.stderr
+    assert f"==> keeping the existing {conf}/table.toml" in result.stdout.splitlines()
+    plan = planned(result)
+    assert not any(c.endswith(f"{conf}/table.toml") for c in plan), plan  # never overwritten
+    assert "systemctl restart pokertable.service" in plan  # an update: the new code runs
+
+
+def test_the_data_folder_is_only_ever_created_never_emptied(tmp_path: Path) -> None:
+    """A second run keeps the journal, registry and outbox: nothing in the plan removes or
+    writes into /var/lib/pokertable (install -d leaves an existing folder's files alone)."""
+    (tmp_path / "table.toml").write_text("# the owner's own table\n")
+    for result in (dry_run(tmp_path), dry_run(tmp_path, conf_dir=tmp_path)):
+        touching = [c for c in planned(result) if "/var/lib/pokertable" in c]
+        assert all(c.startswith(("install -d", "useradd ")) for c in touching), touching
+        assert not any(c.startswith(("rm ", "mv ")) and "pokertable" in c
+                       and "/etc/udev" not in c for c in planned(result))
 
 
 # -- the unit -----------------------------------------------------------------------------
