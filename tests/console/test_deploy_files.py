@@ -358,3 +358,29 @@ def test_install_guide_mentions_every_config_section_and_key() -> None:
                 pattern = rf"`[^`\n]*\b{key}\b[^`\n]*`"
                 assert re.search(pattern, text), f"{name}.{key} is not in the config reference"
     assert "journalctl -u pokertable" in text and "raspi-config nonint do_serial_hw 0" in text
+
+
+# -- the board the table believes it is on ------------------------------------------------
+
+
+def test_the_model_file_install_sh_reads_is_the_one_run_check_reads(tmp_path: Path) -> None:
+    """POKERTABLE_MODEL_FILE names the board for install.sh and for the table alike, so the
+    emulated Pi (deploy/check-arm.sh) is one board throughout, not a Pi to one and not to
+    the other."""
+    import sys
+
+    config = tmp_path / "table.toml"
+    config.write_text(re.sub(r"(?m)^password_file = .*$", "", EXAMPLE.read_text()))
+    pokertable = Path(sys.executable).parent / "pokertable"
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi Zero 2 W Rev 1.0\x00")
+    not_a_pi = 'gpio.backend: "auto" needs a Raspberry Pi and this is not one'
+    outputs = {}
+    for name, model_file in (("pi", model), ("not a pi", tmp_path / "no-such-model")):
+        env = dict(os.environ, POKERTABLE_MODEL_FILE=str(model_file))
+        result = subprocess.run([str(pokertable), "run", "--config", str(config), "--check"],
+                                env=env, capture_output=True, text=True, timeout=120,
+                                check=False)
+        outputs[name] = result.stdout + result.stderr
+    assert not_a_pi in outputs["not a pi"]
+    assert not_a_pi not in outputs["pi"], outputs["pi"]
