@@ -17,6 +17,7 @@ from pokertable.hardware.console import DEFAULT_PIN_MAP, ConsolePinMap
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 INSTALL = DEPLOY / "install.sh"
+CHECK_ARM = DEPLOY / "check-arm.sh"
 UNIT = DEPLOY / "pokertable.service"
 EXAMPLE = DEPLOY / "table.example.toml"
 DOC = ROOT / "docs" / "install-pi.md"
@@ -89,8 +90,9 @@ def test_install_script_parses() -> None:
 
 
 @pytest.mark.needs("shellcheck")  # a local run without it skips; CI fails
-def test_install_script_is_shellcheck_clean() -> None:
-    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True,
+@pytest.mark.parametrize("script", [INSTALL, CHECK_ARM], ids=lambda p: p.name)
+def test_deploy_scripts_are_shellcheck_clean(script: Path) -> None:
+    result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True,
                             check=False)
     assert result.returncode == 0, result.stdout
 
@@ -384,3 +386,50 @@ def test_the_model_file_install_sh_reads_is_the_one_run_check_reads(tmp_path: Pa
         outputs[name] = result.stdout + result.stderr
     assert not_a_pi in outputs["not a pi"]
     assert not_a_pi not in outputs["pi"], outputs["pi"]
+
+
+# -- the emulated Pi's trigger (.ci/run) ---------------------------------------------------
+
+
+def test_check_arm_runs_only_when_what_it_checks_changed(tmp_path: Path) -> None:
+    """--if-changed skips, in one line, while pyproject.toml, deploy/ and firmware/ are as
+    in the recorded commit; any change there, or a commit the clone lacks, runs the check
+    (here it then stops at the bad --suite, before anything needs root)."""
+    clone = tmp_path / "clone"
+    (clone / "deploy").mkdir(parents=True)
+    (clone / "firmware").mkdir()
+    (clone / "deploy" / "check-arm.sh").write_text(CHECK_ARM.read_text())
+    (clone / "firmware" / "main.py").write_text("# firmware\n")
+    (clone / "pyproject.toml").write_text("[project]\n")
+    (clone / "README.md").write_text("readme\n")
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(clone), *args], capture_output=True,
+                              text=True, check=True).stdout.strip()
+
+    git("init", "-q")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one", "--allow-empty")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "two")
+    record = clone / ".ci-arm-checked"
+
+    def check() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["bash", str(clone / "deploy" / "check-arm.sh"), "--if-changed",
+                               record.name, "--suite", "not-a-suite"], capture_output=True,
+                              text=True, timeout=60, check=False)
+
+    record.write_text(f"{git('rev-parse', 'HEAD')} bookworm passed 2026-11-27\n")
+    (clone / "README.md").write_text("another readme\n")  # not watched
+    skipped = check()
+    assert skipped.returncode == 0, skipped.stderr
+    assert skipped.stdout.startswith("emulated Pi: skipped, pyproject.toml deploy firmware "
+                                     "unchanged since ")
+    for changed in ("firmware/main.py", "pyproject.toml"):
+        (clone / changed).write_text("# changed\n")
+        ran = check()
+        assert ran.returncode == 2 and "not-a-suite" in ran.stderr, ran.stdout
+        git("checkout", "-q", "--", changed)
+    record.write_text(f"{git('rev-parse', 'HEAD~1')}\n")  # before deploy/ existed
+    assert check().returncode == 2
+    record.write_text("0123456789abcdef0123456789abcdef01234567\n")  # not in this clone
+    assert check().returncode == 2
