@@ -107,7 +107,8 @@ ON_PI=0
 [[ $MODEL == "Raspberry Pi"* ]] && ON_PI=1
 
 say "packages"
-PACKAGES=(python3 python3-venv python3-dev build-essential)
+# No compiler: every dependency installs as a wheel on Pi OS (.ci/run checks it).
+PACKAGES=(python3 python3-venv)
 [[ $WITH_BROKER -eq 1 ]] && PACKAGES+=(mosquitto mosquitto-clients)
 run apt-get update
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${PACKAGES[@]}"
