@@ -15,6 +15,8 @@ import sys
 import typing
 from collections.abc import Sequence
 
+from pokertable.controller.extras import MissingExtra
+
 DISTRIBUTION = "pokertable-controller"
 
 # subcommand -> (module, one-line help)
@@ -153,6 +155,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = args._module.run(args)
     except KeyboardInterrupt:
         return 130
+    except MissingExtra as missing:  # an optional dependency: which extra brings it
+        print(f"pokertable {args.command}: {missing}", file=sys.stderr)
+        return 69  # EX_UNAVAILABLE
     except Exception as exc:  # the last line of defence: one line, no traceback
         if os.environ.get("POKERTABLE_TRACEBACK"):
             raise

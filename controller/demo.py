@@ -179,8 +179,9 @@ def run(args: argparse.Namespace) -> int:
 def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
     """The demo's core: a table, its room and the bots; raises DemoError when it stalls."""
     from pokertable.hardware.registry import TagRegistry
-    from pokertable.hardware.simulator import SyntheticTags, TableSimulator
+    from pokertable.hardware.simulator import SyntheticTags, TableSimulator, node_runtime
 
+    print(f"demo: {node_runtime()[1]}", flush=True)  # MicroPython, or CPython on a Pi
     broker: Any = None
     if args.broker:
         host, port = args.broker

@@ -24,8 +24,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-import numpy as np
-import numpy.typing as npt
+from pokertable.controller.extras import needs_extra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ModuleNotFoundError as missing:
+    raise needs_extra(missing, "broadcast", "exact equities") from None
 
 from pokertable.controller.handrank import (
     ValueArray,

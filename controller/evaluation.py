@@ -1,11 +1,16 @@
 """Hand strength at showdown: hold'em (best five of seven), Omaha (two hole + three board).
 
-eval7 (a C extension) counts hold'em hands; this module only turns card text into eval7
-cards through a prebuilt table, so a hold'em evaluation costs little more than eval7's
-own (figures beside raw eval7 in docs/benchmarks.md). Omaha needs the best of 60
-five-card hands: suits only matter for a flush, so every five-card hand that is not a
-flush is looked up by the product of its rank primes in a table built once from eval7,
-and only the few suited combinations go back to eval7. A larger value is stronger.
+Pure Python, so the table installs on any Pi without a compiler or numpy (eval7 has no
+ARM wheel; it stays the test suite's oracle, docs/packaging.md). A hand without a flush
+is worth what its *rank multiset* is worth: each card adds its rank's key to a sum, and
+the keys (Kenneth Shackleton's SKPokerEval rank keys) make that sum unique for every
+multiset of up to seven ranks, so a value worked out once from the rules is looked up by
+the sum ever after. A flush is worth what the 13-bit mask of its suit's ranks is worth.
+The hand's value is the larger of the two, so a full house still beats a flush.
+
+Values are *packed*: ``category * 16**5`` plus up to five kicker ranks in base 16, so a
+larger value is a stronger hand and equal values split. ``handrank`` (numpy, the broadcast
+side's equities) builds its array tables from the same rules below.
 
 >>> holdem_strength(("As", "Ks"), ("Qs", "Js", "Ts", "2d", "3c"))[1]
 'Straight Flush'
@@ -15,133 +20,195 @@ and only the few suited combinations go back to eval7. A larger value is stronge
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-import sys
-import types
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import cache
 from itertools import combinations, combinations_with_replacement
-from typing import Any
 
 from pokertable.controller.model import Variant
 
-_RANKS = "23456789TJQKA"
-_SUITS = "cdhs"
-_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
-# card text -> (rank prime, suit letter)
-_PRIME_SUIT: dict[str, tuple[int, str]] = {
-    r + s: (_PRIMES[i], s) for i, r in enumerate(_RANKS) for s in _SUITS
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+CATEGORIES = (
+    "High Card", "Pair", "Two Pair", "Trips", "Straight", "Flush", "Full House", "Quads",
+    "Straight Flush",
+)
+PACK_SCALE = 16**5
+"""A packed value is ``category * 16**5`` plus up to five kicker ranks in base 16."""
+RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
+_SIZE_SHIFT = 24  # rank-key sums stay below 2**24; the card count goes above them
+
+_CARD_IDS = {rank + suit: r * 4 + s for r, rank in enumerate(RANKS) for s, suit in enumerate(SUITS)}
+# card text -> (rank key, suit index, rank bit)
+_CARD_PARTS = {
+    rank + suit: (RANK_KEYS[r], s, 1 << r)
+    for r, rank in enumerate(RANKS)
+    for s, suit in enumerate(SUITS)
 }
-
-# Filled on the first evaluation: importing eval7 pulls in pyparsing (for its range
-# strings), which start-up of a replay without a showdown should not pay for.
-_CARDS: dict[str, Any] = {}  # card text -> eval7.Card
-HAND_TYPES: list[str] = []  # eval7 keeps the category above bit 24 (0 high card ... 8 SF)
-_evaluate: Callable[[list[Any]], int] = len
-_no_flush_values: dict[int, int] = {}  # rank-prime product of five cards -> eval7 value
+_by_rank_sum: dict[int, int] = {}  # rank-key sum + (card count << 24) -> packed value
+_by_flush_mask: dict[int, int] = {}  # 13-bit mask of one suit's ranks -> packed value
 
 
-def _eval7_core() -> tuple[Any, Any]:
-    """eval7's compiled ``cards`` and ``evaluate`` modules, without ``eval7/__init__``.
-
-    The package's ``__init__`` imports its hand-range parser and with it pyparsing, about
-    0.1 s of CPU that a one-hand ``pokertable replay`` would pay for nothing. The two
-    extension modules are loaded under a placeholder parent that is removed at once, so
-    a later ``import eval7`` runs the real package, which reuses the same modules.
-    """
-    if "eval7" in sys.modules:
-        return sys.modules["eval7.cards"], sys.modules["eval7.evaluate"]
-    spec = importlib.util.find_spec("eval7")
-    if spec is None or spec.submodule_search_locations is None:
-        raise ImportError("eval7 is not installed")
-    placeholder = types.ModuleType("eval7")
-    placeholder.__path__ = list(spec.submodule_search_locations)
-    sys.modules["eval7"] = placeholder
+def card_id(text: str) -> int:
+    """``"As"`` -> 51. Raises ValueError naming the card for anything else."""
     try:
-        cards = importlib.import_module("eval7.cards")
-        evaluate = importlib.import_module("eval7.evaluate")
-    finally:
-        del sys.modules["eval7"]
-    return cards, evaluate
+        return _CARD_IDS[text]
+    except (KeyError, TypeError):
+        raise ValueError(f"card: {text!r} is not a card (rank 2-9TJQKA, suit cdhs)") from None
 
 
-def _load() -> dict[str, Any]:
-    global _evaluate
-    cards, evaluate = _eval7_core()
-    _CARDS.update({r + s: cards.Card(r + s) for r in _RANKS for s in _SUITS})
-    HAND_TYPES[:] = [str(evaluate.handtype(t << 24)) for t in range(9)]
-    _evaluate = evaluate.evaluate
-    return _CARDS
-
-
-def _card(text: str) -> Any:
-    card = (_CARDS or _load()).get(text)
-    return _eval7_core()[0].Card(text) if card is None else card  # eval7 names the bad card
+def card_text(card: int) -> str:
+    return RANKS[card // 4] + SUITS[card % 4]
 
 
 def hand_type(value: int) -> str:
-    if not _CARDS:
-        _load()
-    return HAND_TYPES[value >> 24]
+    """The category name of a packed value ("Flush")."""
+    return CATEGORIES[value // PACK_SCALE]
+
+
+def _pack(cat: int, kickers: Sequence[int]) -> int:
+    value = cat
+    for index in range(5):
+        value = value * 16 + (kickers[index] if index < len(kickers) else 0)
+    return value
+
+
+def _straight_high(ranks: Iterable[int]) -> int:
+    """The top rank of the best straight among these ranks, or -1 (the wheel tops at 3)."""
+    present = set(ranks)
+    for high in range(12, 3, -1):
+        if all(high - step in present for step in range(5)):
+            return high
+    if {12, 0, 1, 2, 3} <= present:
+        return 3
+    return -1
+
+
+def rank_multiset_value(counts: Counter[int]) -> int:
+    """The best five-card value of cards with these rank counts and no flush (fewer than
+    five cards: the same categories, the missing kickers counted as nothing)."""
+    ranks_desc = sorted(counts, reverse=True)
+    top_rank, top_count = max(counts.items(), key=lambda item: (item[1], item[0]))
+    if top_count == 4:
+        return _pack(7, (top_rank, *[rank for rank in ranks_desc if rank != top_rank][:1]))
+    trips = sorted((rank for rank, n in counts.items() if n == 3), reverse=True)
+    pairs = sorted((rank for rank, n in counts.items() if n == 2), reverse=True)
+    if trips and (len(trips) > 1 or pairs):
+        return _pack(6, (trips[0], max([*trips[1:], *pairs])))
+    straight = _straight_high(counts)
+    if straight >= 0:
+        return _pack(4, (straight,))
+    if trips:
+        return _pack(3, (trips[0], *[rank for rank in ranks_desc if rank != trips[0]][:2]))
+    if len(pairs) >= 2:
+        kicker = [rank for rank in ranks_desc if rank not in pairs[:2]][:1]
+        return _pack(2, (pairs[0], pairs[1], *kicker))
+    if pairs:
+        return _pack(1, (pairs[0], *[rank for rank in ranks_desc if rank != pairs[0]][:3]))
+    return _pack(0, ranks_desc[:5])
+
+
+def flush_value(mask: int) -> int:
+    """The best flush or straight flush among the ranks set in a suit's 13-bit mask."""
+    ranks = [rank for rank in range(13) if mask >> rank & 1]
+    if len(ranks) < 5:
+        return 0
+    straight = _straight_high(ranks)
+    if straight >= 0:
+        return _pack(8, (straight,))
+    return _pack(5, sorted(ranks, reverse=True)[:5])
+
+
+@cache
+def all_packed() -> tuple[int, ...]:
+    """Every distinct five-card value, packed, weakest first (7,462 of them)."""
+    found: set[int] = set()
+    for ranks in combinations_with_replacement(range(13), 5):
+        counts = Counter(ranks)
+        if max(counts.values()) <= 4:
+            found.add(rank_multiset_value(counts))
+    found.update(v for v in (flush_value(m) for m in range(1 << 13)) if v)
+    return tuple(sorted(found))
+
+
+def _bad_card(cards: Iterable[str]) -> ValueError:
+    for text in cards:
+        card_id(text)  # raises, naming the card
+    return ValueError("cards: not card text")
+
+
+def _value_of(cards: Sequence[str]) -> int:
+    """The packed value of the best five of these cards (any number up to seven)."""
+    key = len(cards) << _SIZE_SHIFT
+    masks = [0, 0, 0, 0]
+    try:
+        for text in cards:
+            rank_key, suit, bit = _CARD_PARTS[text]
+            key += rank_key
+            masks[suit] |= bit
+    except (KeyError, TypeError):
+        raise _bad_card(cards) from None
+    value = _by_rank_sum.get(key)
+    if value is None:
+        value = _by_rank_sum[key] = rank_multiset_value(
+            Counter(RANKS.index(text[0]) for text in cards)
+        )
+    for mask in masks:
+        if mask.bit_count() >= 5:
+            flush = _by_flush_mask.get(mask)
+            if flush is None:
+                flush = _by_flush_mask[mask] = flush_value(mask)
+            value = max(value, flush)
+    return value
 
 
 def holdem_strength(hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]:
     """Best five of the seven (or fewer) cards."""
-    get = (_CARDS or _load()).__getitem__
-    try:
-        value = _evaluate([*map(get, hole), *map(get, board)])
-    except KeyError:
-        value = _evaluate([_card(c) for c in (*hole, *board)])
-    return value, HAND_TYPES[value >> 24]
-
-
-def _no_flush_table() -> dict[int, int]:
-    """Every five-rank multiset (6,175 of them) valued by eval7 with suits that make no flush."""
-    if not _no_flush_values:
-        cards = _CARDS or _load()
-        table = {}
-        for ranks in combinations_with_replacement(range(13), 5):
-            if any(ranks.count(r) > 4 for r in ranks):
-                continue
-            # sorted ranks, suits c d h s c: equal ranks get different suits, never five alike
-            five = [cards[_RANKS[r] + _SUITS[i % 4]] for i, r in enumerate(ranks)]
-            product = 1
-            for r in ranks:
-                product *= _PRIMES[r]
-            table[product] = _evaluate(five)
-        _no_flush_values.update(table)
-    return _no_flush_values
+    value = _value_of([*hole, *board])
+    return value, CATEGORIES[value // PACK_SCALE]
 
 
 def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]:
-    """Exactly two hole cards and three board cards (R-Omaha), best of all such hands."""
-    table = _no_flush_values or _no_flush_table()
+    """Exactly two hole cards and three board cards (R-Omaha), best of all such hands.
+
+    A hand of five is a hole pair plus a board triple, so its rank-key sum is the pair's
+    sum plus the triple's: the 60 hands cost 16 sums and 60 look-ups. Only a suited pair
+    with a suited triple of the same suit can make a flush."""
     try:
-        hole_info = [_PRIME_SUIT[c] for c in hole]
-        board_info = [_PRIME_SUIT[c] for c in board]
-    except KeyError:
-        for c in (*hole, *board):
-            _card(c)  # raises eval7's error naming the card
-        raise
-    hole_products = [a[0] * b[0] for a, b in combinations(hole_info, 2)]
-    board_products = [a[0] * b[0] * c[0] for a, b, c in combinations(board_info, 3)]
-    if not hole_products or not board_products:
+        hole_parts = [_CARD_PARTS[c] for c in hole]
+        board_parts = [_CARD_PARTS[c] for c in board]
+    except (KeyError, TypeError):
+        raise _bad_card([*hole, *board]) from None
+    pairs = list(combinations(range(len(hole)), 2))
+    triples = list(combinations(range(len(board)), 3))
+    if not pairs or not triples:
         raise ValueError("Omaha needs at least two hole cards and three board cards")
-    best = max([table[h * b] for h in hole_products for b in board_products])
-    board_suits = [s for _, s in board_info]
-    for suit in set(board_suits):
-        if board_suits.count(suit) < 3:
+    five = 5 << _SIZE_SHIFT
+    best = 0
+    table = _by_rank_sum
+    for i, j in pairs:
+        pair_key = five + hole_parts[i][0] + hole_parts[j][0]
+        for a, b, c in triples:
+            key = pair_key + board_parts[a][0] + board_parts[b][0] + board_parts[c][0]
+            value = table.get(key)
+            if value is None:
+                ranks = (hole[i][0], hole[j][0], board[a][0], board[b][0], board[c][0])
+                value = table[key] = rank_multiset_value(Counter(map(RANKS.index, ranks)))
+            if value > best:
+                best = value
+    for i, j in pairs:
+        suit = hole_parts[i][1]
+        if hole_parts[j][1] != suit:
             continue
-        suited_hole = [_CARDS[c] for c in hole if c[1] == suit]
-        if len(suited_hole) < 2:
-            continue
-        suited_board = [_CARDS[c] for c in board if c[1] == suit]
-        for two in combinations(suited_hole, 2):
-            for three in combinations(suited_board, 3):
-                value = _evaluate([*two, *three])
-                if value > best:
-                    best = value
-    return best, HAND_TYPES[best >> 24]
+        for a, b, c in triples:
+            if board_parts[a][1] == board_parts[b][1] == board_parts[c][1] == suit:
+                mask = (hole_parts[i][2] | hole_parts[j][2] | board_parts[a][2]
+                        | board_parts[b][2] | board_parts[c][2])
+                flush = _by_flush_mask.get(mask)
+                if flush is None:
+                    flush = _by_flush_mask[mask] = flush_value(mask)
+                best = max(best, flush)
+    return best, CATEGORIES[best // PACK_SCALE]
 
 
 def strength(variant: Variant, hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]:

