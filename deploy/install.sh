@@ -110,7 +110,19 @@ say "packages"
 # No compiler: every dependency installs as a wheel on Pi OS (.ci/run checks it).
 PACKAGES=(python3 python3-venv)
 [[ $WITH_BROKER -eq 1 ]] && PACKAGES+=(mosquitto mosquitto-clients)
+# GPIO: rpi-lgpio (the pi extra) is pure Python; its C half, lgpio, is Pi OS's python3-lgpio,
+# which the venv sees through --system-site-packages: PyPI has no lgpio wheel for Python
+# 3.13 (Trixie). docs/packaging.md, "GPIO".
+VENV_OPTIONS=()
 run apt-get update
+if [[ $ON_PI -eq 1 ]]; then
+    if apt-cache show python3-lgpio >/dev/null 2>&1; then
+        PACKAGES+=(python3-lgpio)
+        VENV_OPTIONS=(--system-site-packages)
+    else
+        say "python3-lgpio is not in this system's package archive (Raspberry Pi OS has it): pip brings lgpio from PyPI"
+    fi
+fi
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${PACKAGES[@]}"
 
 # Which UART drives GPIO14/15 (the reader bus) depends on the board: docs/install-pi.md.
@@ -148,9 +160,15 @@ run usermod --append --groups dialout,gpio,spi "$APP"
 say "python environment in $VENV"
 run install -d -m 0755 "$PREFIX" "$PREFIX/docs"
 if [[ ! -x "$VENV/bin/python" ]]; then
-    run python3 -m venv "$VENV"
+    run python3 -m venv "${VENV_OPTIONS[@]}" "$VENV"
 else
     say "updating the existing $VENV"
+    if [[ ${#VENV_OPTIONS[@]} -gt 0 ]] &&
+        ! grep -qx 'include-system-site-packages = true' "$VENV/pyvenv.cfg"; then
+        # A venv from an older install.sh: let it see python3-lgpio too.
+        run sed -i 's/^include-system-site-packages = .*/include-system-site-packages = true/' \
+            "$VENV/pyvenv.cfg"
+    fi
 fi
 run "$VENV/bin/python" -m pip install --quiet --upgrade pip
 if [[ $ON_PI -eq 1 ]]; then

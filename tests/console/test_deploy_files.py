@@ -43,7 +43,8 @@ PI_OS_BOOKWORM = ('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'
 def dry_run(tmp_path: Path, *args: str, model: bytes | None = None,
             raspi_config: bool = False, boot_config: str = "",
             os_release: str = PI_OS_BOOKWORM, index_url: str | None = None,
-            conf_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
+            conf_dir: Path | None = None,
+            lgpio_packaged: bool | None = None) -> subprocess.CompletedProcess[str]:
     """install.sh --dry-run on a stand-in Pi OS: its os-release, model, boot config, and a
     package index that is a local folder (the network check reaches it, offline)."""
     env = dict(os.environ)
@@ -63,13 +64,19 @@ def dry_run(tmp_path: Path, *args: str, model: bytes | None = None,
     config_txt = tmp_path / "config.txt"
     config_txt.write_text(boot_config)
     env["POKERTABLE_BOOT_CONFIG"] = str(config_txt)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    env["PATH"] = f"{bin_dir}:{env['PATH']}"
     if raspi_config:  # only its presence is checked in a dry run; it is never executed
-        bin_dir = tmp_path / "bin"
-        bin_dir.mkdir()
         tool = bin_dir / "raspi-config"
         tool.write_text("#!/bin/sh\nexit 99\n")
         tool.chmod(0o755)
-        env["PATH"] = f"{bin_dir}:{env['PATH']}"
+    if lgpio_packaged is not None:  # apt-cache as on Pi OS (True) or plain Debian (False)
+        found = 0 if lgpio_packaged else 100
+        tool = bin_dir / "apt-cache"
+        tool.write_text(
+            f'#!/bin/sh\n[ "$1 $2" = "show python3-lgpio" ] && exit {found}\nexit 100\n')
+        tool.chmod(0o755)
     return subprocess.run(["bash", str(INSTALL), "--dry-run", *args], env=env,
                           capture_output=True, text=True, timeout=60, check=False)
 
@@ -110,6 +117,35 @@ def test_dry_run_on_a_pi_installs_the_pi_extra_and_enables_uart_and_spi(tmp_path
         "raspi-config nonint do_serial_cons 1",
         "raspi-config nonint do_spi 0",
     ]
+
+
+PI_ZERO_2 = b"Raspberry Pi Zero 2 W Rev 1.0\x00"
+
+
+def test_on_pi_os_lgpio_comes_from_apt_and_the_venv_sees_it(tmp_path: Path) -> None:
+    """PyPI has no lgpio wheel for Python 3.13 (Trixie): Pi OS's python3-lgpio, seen through
+    --system-site-packages, is the C half under rpi-lgpio on every Pi OS."""
+    result = dry_run(tmp_path, model=PI_ZERO_2, lgpio_packaged=True)
+    assert result.returncode == 0, result.stderr
+    plan = planned(result)
+    assert any(c.startswith("env DEBIAN_FRONTEND=noninteractive apt-get install")
+               and c.endswith(" python3-lgpio") for c in plan), plan
+    assert "python3 -m venv --system-site-packages /opt/pokertable/.venv" in plan
+
+
+def test_without_python3_lgpio_in_the_archive_it_says_pip_brings_lgpio(tmp_path: Path) -> None:
+    result = dry_run(tmp_path, model=PI_ZERO_2, lgpio_packaged=False)
+    assert result.returncode == 0, result.stderr
+    assert ("==> python3-lgpio is not in this system's package archive (Raspberry Pi OS has "
+            "it): pip brings lgpio from PyPI") in result.stdout.splitlines()
+    plan = planned(result)
+    assert "python3 -m venv /opt/pokertable/.venv" in plan
+    assert not any("python3-lgpio" in c for c in plan)
+
+
+def test_off_a_pi_no_gpio_package_is_installed(tmp_path: Path) -> None:
+    plan = planned(dry_run(tmp_path, lgpio_packaged=True))
+    assert not any("lgpio" in c or "--system-site-packages" in c for c in plan), plan
 
 
 def test_dry_run_off_a_pi_skips_the_extra_and_says_so(tmp_path: Path) -> None:
