@@ -16,8 +16,9 @@
 # changed, run it again once online); 77 not root (and not --dry-run).
 #
 # For tests: POKERTABLE_OS_RELEASE (default /etc/os-release), POKERTABLE_MODEL_FILE,
-# POKERTABLE_BOOT_CONFIG and POKERTABLE_CONF_DIR name other files; PIP_INDEX_URL, which pip
-# reads too, names the index the network check reaches.
+# POKERTABLE_BOOT_CONFIG, POKERTABLE_CONF_DIR and POKERTABLE_SYSTEMD_RUN_DIR (present when
+# systemd runs) name other files; PIP_INDEX_URL, which pip reads too, names the index the
+# network check reaches.
 set -euo pipefail
 
 APP=pokertable
@@ -30,6 +31,7 @@ OLD_UDEV_RULE=/etc/udev/rules.d/99-pokertable.rules
 MODEL_FILE=${POKERTABLE_MODEL_FILE:-/proc/device-tree/model}
 BOOT_CONFIG=${POKERTABLE_BOOT_CONFIG:-/boot/firmware/config.txt}
 OS_RELEASE=${POKERTABLE_OS_RELEASE:-/etc/os-release}
+SYSTEMD_RUN_DIR=${POKERTABLE_SYSTEMD_RUN_DIR:-/run/systemd/system}
 INDEX_URL=${PIP_INDEX_URL:-https://pypi.org/simple/}
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -219,13 +221,20 @@ run install -d -m 0750 -o "$APP" -g "$APP" "$STATE_DIR"
 
 say "systemd unit $UNIT"
 run install -m 0644 "$SOURCE/deploy/pokertable.service" "$UNIT"
-run systemctl daemon-reload
+# Enabling works offline; reloading and starting need a running systemd (sd_booted's test),
+# which a chroot or a container (deploy/check-arm.sh) does not have.
+SYSTEMD_UP=0
+[[ -d $SYSTEMD_RUN_DIR ]] && SYSTEMD_UP=1
+[[ $SYSTEMD_UP -eq 1 ]] && run systemctl daemon-reload
 run systemctl enable "$APP.service"
 if [[ $WITH_BROKER -eq 1 ]]; then
-    run systemctl enable --now mosquitto.service
+    run systemctl enable mosquitto.service
+    [[ $SYSTEMD_UP -eq 1 ]] && run systemctl start mosquitto.service
 fi
 
-if [[ $FRESH_CONFIG -eq 1 ]]; then
+if [[ $SYSTEMD_UP -eq 0 ]]; then
+    say "done; systemd is not running here (a chroot or container): $APP starts at the next boot"
+elif [[ $FRESH_CONFIG -eq 1 ]]; then
     say "done. Edit $CONF_DIR/table.toml (docs/install-pi.md), reboot if the UART/SPI were"
     say "just enabled, then: systemctl start $APP; journalctl -u $APP -f"
 else

@@ -44,7 +44,8 @@ def dry_run(tmp_path: Path, *args: str, model: bytes | None = None,
             raspi_config: bool = False, boot_config: str = "",
             os_release: str = PI_OS_BOOKWORM, index_url: str | None = None,
             conf_dir: Path | None = None,
-            lgpio_packaged: bool | None = None) -> subprocess.CompletedProcess[str]:
+            lgpio_packaged: bool | None = None,
+            systemd_running: bool = True) -> subprocess.CompletedProcess[str]:
     """install.sh --dry-run on a stand-in Pi OS: its os-release, model, boot config, and a
     package index that is a local folder (the network check reaches it, offline)."""
     env = dict(os.environ)
@@ -57,6 +58,10 @@ def dry_run(tmp_path: Path, *args: str, model: bytes | None = None,
         index_url = index.as_uri()
     env["PIP_INDEX_URL"] = index_url
     env["POKERTABLE_CONF_DIR"] = str(conf_dir or "/etc/pokertable")
+    run_dir = tmp_path / "run-systemd-system"
+    if systemd_running:
+        run_dir.mkdir(exist_ok=True)
+    env["POKERTABLE_SYSTEMD_RUN_DIR"] = str(run_dir)
     model_file = tmp_path / "model"
     if model is not None:
         model_file.write_bytes(model)
@@ -167,7 +172,7 @@ def test_dry_run_plan_order_user_before_files_unit_last(tmp_path: Path) -> None:
                  "config": r"table.example.toml /etc/pokertable/table.toml$",
                  "unit": r"pokertable.service /etc/systemd/system/pokertable.service$",
                  "enable": r"^systemctl enable pokertable.service$",
-                 "broker": r"^systemctl enable --now mosquitto.service$",
+                 "broker": r"^systemctl start mosquitto.service$",
              }.items()}
     order = ["apt", "user", "groups", "venv", "config", "unit", "enable", "broker"]
     assert sorted(order, key=first.__getitem__) == order
@@ -300,6 +305,23 @@ def test_an_existing_config_is_kept_and_the_service_restarted(tmp_path: Path) ->
     plan = planned(result)
     assert not any(c.endswith(f"{conf}/table.toml") for c in plan), plan  # never overwritten
     assert "systemctl restart pokertable.service" in plan  # an update: the new code runs
+
+
+def test_without_a_running_systemd_the_unit_is_enabled_but_nothing_started(
+    tmp_path: Path,
+) -> None:
+    """In a chroot or container (the emulated Pi) systemctl can enable, not reload or start."""
+    conf = tmp_path / "etc-pokertable"
+    conf.mkdir()
+    (conf / "table.toml").write_text("# the owner's own table\n")
+    result = dry_run(tmp_path, "--with-broker", conf_dir=conf, systemd_running=False)
+    assert result.returncode == 0, result.stderr
+    systemctl = [c for c in planned(result) if c.startswith("systemctl ")]
+    assert systemctl == ["systemctl enable pokertable.service",
+                         "systemctl enable mosquitto.service"]
+    assert result.stdout.splitlines()[-1] == (
+        "==> done; systemd is not running here (a chroot or container): pokertable starts at "
+        "the next boot")
 
 
 def test_the_data_folder_is_only_ever_created_never_emptied(tmp_path: Path) -> None:
