@@ -116,6 +116,9 @@ PACKAGES=(python3 python3-venv)
 # which the venv sees through --system-site-packages: PyPI has no lgpio wheel for Python
 # 3.13 (Trixie). docs/packaging.md, "GPIO".
 VENV_OPTIONS=()
+# lgpio 0.0.0.2, the only "wheel" PyPI offers Python 3.13, is an empty module: from PyPI,
+# only a real lgpio will do (pip then says plainly when there is none).
+PIP_LGPIO=()
 run apt-get update
 if [[ $ON_PI -eq 1 ]]; then
     if apt-cache show python3-lgpio >/dev/null 2>&1; then
@@ -123,6 +126,7 @@ if [[ $ON_PI -eq 1 ]]; then
         VENV_OPTIONS=(--system-site-packages)
     else
         say "python3-lgpio is not in this system's package archive (Raspberry Pi OS has it): pip brings lgpio from PyPI"
+        PIP_LGPIO=("lgpio>=0.2")
     fi
 fi
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${PACKAGES[@]}"
@@ -175,7 +179,7 @@ fi
 run "$VENV/bin/python" -m pip install --quiet --upgrade pip
 if [[ $ON_PI -eq 1 ]]; then
     # The pi extra brings rpi-lgpio, the RPi.GPIO drop-in that also works on a Pi 5.
-    run "$VENV/bin/python" -m pip install --quiet --upgrade "${SOURCE}[pi]"
+    run "$VENV/bin/python" -m pip install --quiet --upgrade "${SOURCE}[pi]" "${PIP_LGPIO[@]}"
 else
     say "not a Raspberry Pi (${MODEL:-no device-tree model}): installing without GPIO support"
     run "$VENV/bin/python" -m pip install --quiet --upgrade "$SOURCE"

@@ -110,7 +110,8 @@ def test_deploy_scripts_are_shellcheck_clean(script: Path) -> None:
 
 
 def test_dry_run_on_a_pi_installs_the_pi_extra_and_enables_uart_and_spi(tmp_path: Path) -> None:
-    result = dry_run(tmp_path, model=b"Raspberry Pi 5 Model B Rev 1.0\x00", raspi_config=True)
+    result = dry_run(tmp_path, model=b"Raspberry Pi 5 Model B Rev 1.0\x00", raspi_config=True,
+                     lgpio_packaged=True)
     assert result.returncode == 0, result.stderr
     plan = planned(result)
     pip = [c for c in plan if " -m pip install " in c and not c.endswith("--upgrade pip")]
@@ -146,6 +147,9 @@ def test_without_python3_lgpio_in_the_archive_it_says_pip_brings_lgpio(tmp_path:
     plan = planned(result)
     assert "python3 -m venv /opt/pokertable/.venv" in plan
     assert not any("python3-lgpio" in c for c in plan)
+    # PyPI's only lgpio for Python 3.13 (0.0.0.2) is an empty module: never that one
+    assert f"/opt/pokertable/.venv/bin/python -m pip install --quiet --upgrade {ROOT}[pi] " \
+        "lgpio>=0.2" in plan
 
 
 def test_off_a_pi_no_gpio_package_is_installed(tmp_path: Path) -> None:
