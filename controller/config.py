@@ -292,7 +292,8 @@ def gpio_problems(gpio: GpioSection, *, model_path: Path | None = None) -> list[
     elif gpio.backend in ("auto", "rpi") and importlib.util.find_spec("RPi") is None:
         problems.append(
             f'gpio.backend: "{gpio.backend}" needs RPi.GPIO: '
-            "pip install 'pokertable-controller[pi]' (it brings rpi-lgpio)"
+            "pip install 'pokertable-controller[pi]' (it brings rpi-lgpio) in a venv that "
+            "sees Pi OS's python3-lgpio (docs/packaging.md, GPIO)"
         )
     return problems
 

@@ -54,7 +54,7 @@ try:
 except ModuleNotFoundError as missing:  # the table never imports this module; the relay does
     raise needs_extra(missing, "broadcast", "exact equities") from None
 
-__all__ = ["CATEGORIES", "RANKS", "SUITS", "card_id", "card_text"]
+__all__ = ["CATEGORIES", "PACK_SCALE", "RANKS", "SUITS", "card_id", "card_text"]
 
 IntArray = npt.NDArray[np.int64]
 ValueArray = npt.NDArray[np.int16]

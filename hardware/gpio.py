@@ -322,7 +322,8 @@ class RpiGpioBackend:
             except ImportError as exc:
                 raise GpioError(
                     "RPi.GPIO is not importable: install the Pi extra (pip install '.[pi]', "
-                    f"which brings rpi-lgpio) on the Raspberry Pi ({exc})"
+                    "which brings rpi-lgpio) on the Raspberry Pi, in a venv that sees Pi OS's "
+                    f"python3-lgpio (docs/packaging.md, GPIO) ({exc})"
                 ) from exc
         self._gpio: Any = gpio_module
         try:

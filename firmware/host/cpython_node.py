@@ -59,8 +59,8 @@ def main(argv: list[str]) -> int:
     sys.modules.setdefault("micropython", shim)
     if not hasattr(termios, "setraw"):
         termios.setraw = tty.setraw  # type: ignore[attr-defined]
-    sys.stdin = _StdinLines()  # type: ignore[assignment]
-    import sim_node  # type: ignore[import-not-found]  # the firmware's own host entry
+    sys.stdin = _StdinLines()  # type: ignore[assignment,unused-ignore]
+    import sim_node  # type: ignore[import-not-found,unused-ignore]  # on the path set above
 
     sim_node.open = _unbuffered_open
     result: int = sim_node.main(argv)

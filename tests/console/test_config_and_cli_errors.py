@@ -112,7 +112,8 @@ def test_a_config_error_carries_each_problem_on_its_own_line() -> None:
         (
             a_pi,  # a Pi without the pi extra
             "gpio.backend: \"auto\" needs RPi.GPIO: pip install 'pokertable-controller[pi]' "
-            "(it brings rpi-lgpio)",
+            "(it brings rpi-lgpio) in a venv that sees Pi OS's python3-lgpio "
+            "(docs/packaging.md, GPIO)",
         ),
     ],
     ids=["off a Pi", "on a Pi without RPi.GPIO"],
