@@ -183,6 +183,10 @@ prepare_image() {
     done
     mount_at "$ROOT/dev/pts" -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts
     ln -s pts/ptmx "$ROOT/dev/ptmx"
+    ln -s /proc/self/fd "$ROOT/dev/fd"
+    ln -s /proc/self/fd/0 "$ROOT/dev/stdin"
+    ln -s /proc/self/fd/1 "$ROOT/dev/stdout"
+    ln -s /proc/self/fd/2 "$ROOT/dev/stderr"
     mount_at "$ROOT/dev/shm" -t tmpfs -o mode=1777,nosuid,nodev shm
     mount_at "$ROOT/run" -t tmpfs -o mode=0755,nosuid,nodev run
     # Downloads survive between runs (the packages still come from Debian and PyPI).
