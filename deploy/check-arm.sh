@@ -231,8 +231,16 @@ PHH=docs/examples/side-pot.phh
 
 install_table() {
     in_src "./deploy/install.sh --with-broker"
-    # What docs/install-pi.md tells the owner to do next: the table's broker password.
+    # What docs/install-pi.md tells the owner to do next: the table's broker password, and
+    # the enrollment, here of the simulated readers' chip set and deck (what `pokertable
+    # enroll` writes when the real chips lie on a real pad).
     in_src "install -m 0640 -o root -g pokertable /dev/stdin /etc/pokertable/mqtt.password <<<'pi-check'"
+    in_src "/opt/pokertable/.venv/bin/python -c 'import sys
+from pokertable.hardware.registry import TagRegistry
+from pokertable.hardware.simulator import SyntheticTags
+registry = TagRegistry(sys.argv[1]); SyntheticTags.enroll(registry); registry.close()' \
+        /var/lib/pokertable/registry.sqlite3 &&
+        chown pokertable:pokertable /var/lib/pokertable/registry.sqlite3"
 }
 
 check_config() {
@@ -267,7 +275,7 @@ step "Debian $SUITE arm64 root (cache $CACHE/$SUITE)" build_base
 step "fresh image: overlay on the cached root, the clone copied to $SRC_IN_ROOT" prepare_image
 # shellcheck disable=SC2016  # expanded inside the image
 in_root bash -c '. /etc/os-release; echo "    $PRETTY_NAME, $(uname -m), $(python3 --version)"'
-step "sudo ./deploy/install.sh --with-broker" install_table
+step "sudo ./deploy/install.sh --with-broker; the broker password; enroll chips and a deck" install_table
 step "$PT --version" in_root "$PT" --version
 step "$PT run --config /etc/pokertable/table.toml --check" check_config
 step "$PT replay $PHH" in_src "$PT replay $PHH"
