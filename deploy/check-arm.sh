@@ -251,6 +251,17 @@ run_table() {
     in_src "$PT --version >/dev/null && /opt/pokertable/.venv/bin/python deploy/table_run_check.py --seconds $RUN_SECONDS"
 }
 
+demo() {
+    # The Pi's own mosquitto (install.sh --with-broker) as the demo's broker, on a free port
+    # (systemd does not run here to start it; the table's extras stay as installed).
+    in_src "port=\$(/opt/pokertable/.venv/bin/python -c 'from pokertable.mqtt.mosquitto import free_port; print(free_port())')
+        /usr/sbin/mosquitto -p \$port >/dev/null 2>&1 & broker=\$!
+        trap 'kill \$broker' EXIT
+        for _ in \$(seq 600); do (exec 3<>/dev/tcp/127.0.0.1/\$port) 2>/dev/null && break; sleep 0.1; done
+        echo \"    mosquitto on port \$port\"
+        $PT demo --hands 2 --broker 127.0.0.1:\$port"
+}
+
 install_again() {
     in_src "printf '%s\n' '{\"check-arm\": \"a journal record the update must keep\"}' >>/var/lib/pokertable/journal.jsonl"
     local before after
@@ -280,7 +291,7 @@ step "$PT --version" in_root "$PT" --version
 step "$PT run --config /etc/pokertable/table.toml --check" check_config
 step "$PT replay $PHH" in_src "$PT replay $PHH"
 step "$PT run for ${RUN_SECONDS} s: simulated readers, mosquitto, SIGTERM" run_table
-step "$PT demo --hands 2" in_src "$PT demo --hands 2"
+step "$PT demo --hands 2 --broker (the image's mosquitto)" demo
 step "sudo ./deploy/install.sh --with-broker again: config and journal kept" install_again
 if [[ $FOOTPRINT -eq 1 ]]; then
     step "footprint: venv size, RSS after 1,000 hands beside python + paho" footprint
