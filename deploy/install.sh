@@ -117,7 +117,8 @@ PACKAGES=(python3 python3-venv)
 # 3.13 (Trixie). docs/packaging.md, "GPIO".
 VENV_OPTIONS=()
 # lgpio 0.0.0.2, the only "wheel" PyPI offers Python 3.13, is an empty module: from PyPI,
-# only a real lgpio will do (pip then says plainly when there is none).
+# only a real lgpio wheel will do (pip then says plainly when there is none; nothing is
+# compiled).
 PIP_LGPIO=()
 run apt-get update
 if [[ $ON_PI -eq 1 ]]; then
@@ -126,7 +127,7 @@ if [[ $ON_PI -eq 1 ]]; then
         VENV_OPTIONS=(--system-site-packages)
     else
         say "python3-lgpio is not in this system's package archive (Raspberry Pi OS has it): pip brings lgpio from PyPI"
-        PIP_LGPIO=("lgpio>=0.2")
+        PIP_LGPIO=("lgpio>=0.2" --only-binary=lgpio)
     fi
 fi
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${PACKAGES[@]}"

@@ -149,7 +149,7 @@ def test_without_python3_lgpio_in_the_archive_it_says_pip_brings_lgpio(tmp_path:
     assert not any("python3-lgpio" in c for c in plan)
     # PyPI's only lgpio for Python 3.13 (0.0.0.2) is an empty module: never that one
     assert f"/opt/pokertable/.venv/bin/python -m pip install --quiet --upgrade {ROOT}[pi] " \
-        "lgpio>=0.2" in plan
+        "lgpio>=0.2 --only-binary=lgpio" in plan
 
 
 def test_off_a_pi_no_gpio_package_is_installed(tmp_path: Path) -> None:
