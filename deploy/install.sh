@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install (or update) pokertable on Raspberry Pi OS Bookworm, 64-bit. Run as root from a checkout:
+# Install (or update) pokertable on Raspberry Pi OS Bookworm or Trixie (64-bit; 32-bit where
+# piwheels has the wheels). Run as root from a checkout:
 #
 #   sudo ./deploy/install.sh                 # the table service
 #   sudo ./deploy/install.sh --with-broker   # ... and a local mosquitto broker
@@ -8,24 +9,37 @@
 # Safe to run again: it updates the code and the unit, keeps /etc/pokertable/table.toml and
 # everything in /var/lib/pokertable, and restarts the service if it was configured.
 # docs/install-pi.md explains every step.
+#
+# Exit status: 0 installed or updated; 1 a step failed (its own message is above);
+# 2 usage; 66 not run from a pokertable checkout; 69 unsupported OS (not Pi OS/Debian
+# Bookworm or Trixie); 75 no network (the Python package index is unreachable: nothing was
+# changed, run it again once online); 77 not root (and not --dry-run).
+#
+# For tests: POKERTABLE_OS_RELEASE (default /etc/os-release), POKERTABLE_MODEL_FILE,
+# POKERTABLE_BOOT_CONFIG, POKERTABLE_CONF_DIR and POKERTABLE_SYSTEMD_RUN_DIR (present when
+# systemd runs) name other files; PIP_INDEX_URL, which pip reads too, names the index the
+# network check reaches.
 set -euo pipefail
 
 APP=pokertable
 PREFIX=/opt/pokertable
 VENV="$PREFIX/.venv"
-CONF_DIR=/etc/pokertable
+CONF_DIR=${POKERTABLE_CONF_DIR:-/etc/pokertable}
 STATE_DIR=/var/lib/pokertable
 UNIT=/etc/systemd/system/pokertable.service
 OLD_UDEV_RULE=/etc/udev/rules.d/99-pokertable.rules
 MODEL_FILE=${POKERTABLE_MODEL_FILE:-/proc/device-tree/model}
 BOOT_CONFIG=${POKERTABLE_BOOT_CONFIG:-/boot/firmware/config.txt}
+OS_RELEASE=${POKERTABLE_OS_RELEASE:-/etc/os-release}
+SYSTEMD_RUN_DIR=${POKERTABLE_SYSTEMD_RUN_DIR:-/run/systemd/system}
+INDEX_URL=${PIP_INDEX_URL:-https://pypi.org/simple/}
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WITH_BROKER=0
 DRY_RUN=0
 
 usage() {
-    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 while [[ $# -gt 0 ]]; do
@@ -52,17 +66,39 @@ run() {
     fi
 }
 
+# Everything that can refuse the install is checked before anything is changed.
 if [[ ! -f "$SOURCE/pyproject.toml" || ! -f "$SOURCE/deploy/pokertable.service" ]]; then
     echo "install.sh: $SOURCE is not a pokertable checkout (no pyproject.toml / deploy/)" >&2
-    exit 1
+    exit 66
 fi
 if [[ $DRY_RUN -eq 0 && $EUID -ne 0 ]]; then
     echo "install.sh: run as root (sudo $0), or with --dry-run to see the plan" >&2
-    exit 1
+    exit 77
 fi
-if ! command -v apt-get >/dev/null 2>&1; then
-    echo "install.sh: needs Raspberry Pi OS or Debian (apt-get not found)" >&2
-    exit 1
+
+# Pi OS 64-bit says ID=debian, Pi OS 32-bit ID=raspbian; both name the Debian release.
+os_release() {  # the value of one os-release key, unquoted (the file is read, not run)
+    [[ -r "$OS_RELEASE" ]] || return 0
+    sed -n "s/^$1=//p" "$OS_RELEASE" | head -n 1 | sed -e 's/^"\(.*\)"$/\1/' -e "s/^'\(.*\)'$/\1/"
+}
+OS_ID=$(os_release ID)
+OS_CODENAME=$(os_release VERSION_CODENAME)
+OS_NAME=$(os_release PRETTY_NAME)
+OS_NAME=${OS_NAME:-${OS_ID:-an unknown system}}
+if [[ $OS_ID != debian && $OS_ID != raspbian ]] ||
+    [[ $OS_CODENAME != bookworm && $OS_CODENAME != trixie ]] ||
+    ! command -v apt-get >/dev/null 2>&1; then
+    echo "install.sh: $OS_NAME is not supported: use Raspberry Pi OS (or Debian) Bookworm or Trixie" >&2
+    exit 69
+fi
+
+# pip fetches the table's wheels from the index: without it nothing could be installed.
+# (Pi OS always has python3; a bare Debian without it gets it from apt below.)
+if command -v python3 >/dev/null 2>&1 &&
+    ! python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=20)' \
+        "$INDEX_URL" >/dev/null 2>&1; then
+    echo "install.sh: no network: cannot reach $INDEX_URL; nothing was changed, run it again once the Pi is online" >&2
+    exit 75
 fi
 
 MODEL=""
@@ -73,9 +109,27 @@ ON_PI=0
 [[ $MODEL == "Raspberry Pi"* ]] && ON_PI=1
 
 say "packages"
-PACKAGES=(python3 python3-venv python3-dev build-essential)
+# No compiler: every dependency installs as a wheel on Pi OS (.ci/run checks it).
+PACKAGES=(python3 python3-venv)
 [[ $WITH_BROKER -eq 1 ]] && PACKAGES+=(mosquitto mosquitto-clients)
+# GPIO: rpi-lgpio (the pi extra) is pure Python; its C half, lgpio, is Pi OS's python3-lgpio,
+# which the venv sees through --system-site-packages: PyPI has no lgpio wheel for Python
+# 3.13 (Trixie). docs/packaging.md, "GPIO".
+VENV_OPTIONS=()
+# lgpio 0.0.0.2, the only "wheel" PyPI offers Python 3.13, is an empty module: from PyPI,
+# only a real lgpio wheel will do (pip then says plainly when there is none; nothing is
+# compiled).
+PIP_LGPIO=()
 run apt-get update
+if [[ $ON_PI -eq 1 ]]; then
+    if apt-cache show python3-lgpio >/dev/null 2>&1; then
+        PACKAGES+=(python3-lgpio)
+        VENV_OPTIONS=(--system-site-packages)
+    else
+        say "python3-lgpio is not in this system's package archive (Raspberry Pi OS has it): pip brings lgpio from PyPI"
+        PIP_LGPIO=("lgpio>=0.2" --only-binary=lgpio)
+    fi
+fi
 run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${PACKAGES[@]}"
 
 # Which UART drives GPIO14/15 (the reader bus) depends on the board: docs/install-pi.md.
@@ -113,12 +167,20 @@ run usermod --append --groups dialout,gpio,spi "$APP"
 say "python environment in $VENV"
 run install -d -m 0755 "$PREFIX" "$PREFIX/docs"
 if [[ ! -x "$VENV/bin/python" ]]; then
-    run python3 -m venv "$VENV"
+    run python3 -m venv "${VENV_OPTIONS[@]}" "$VENV"
+else
+    say "updating the existing $VENV"
+    if [[ ${#VENV_OPTIONS[@]} -gt 0 ]] &&
+        ! grep -qx 'include-system-site-packages = true' "$VENV/pyvenv.cfg"; then
+        # A venv from an older install.sh: let it see python3-lgpio too.
+        run sed -i 's/^include-system-site-packages = .*/include-system-site-packages = true/' \
+            "$VENV/pyvenv.cfg"
+    fi
 fi
 run "$VENV/bin/python" -m pip install --quiet --upgrade pip
 if [[ $ON_PI -eq 1 ]]; then
     # The pi extra brings rpi-lgpio, the RPi.GPIO drop-in that also works on a Pi 5.
-    run "$VENV/bin/python" -m pip install --quiet --upgrade "${SOURCE}[pi]"
+    run "$VENV/bin/python" -m pip install --quiet --upgrade "${SOURCE}[pi]" "${PIP_LGPIO[@]}"
 else
     say "not a Raspberry Pi (${MODEL:-no device-tree model}): installing without GPIO support"
     run "$VENV/bin/python" -m pip install --quiet --upgrade "$SOURCE"
@@ -164,13 +226,20 @@ run install -d -m 0750 -o "$APP" -g "$APP" "$STATE_DIR"
 
 say "systemd unit $UNIT"
 run install -m 0644 "$SOURCE/deploy/pokertable.service" "$UNIT"
-run systemctl daemon-reload
+# Enabling works offline; reloading and starting need a running systemd (sd_booted's test),
+# which a chroot or a container (deploy/check-arm.sh) does not have.
+SYSTEMD_UP=0
+[[ -d $SYSTEMD_RUN_DIR ]] && SYSTEMD_UP=1
+[[ $SYSTEMD_UP -eq 1 ]] && run systemctl daemon-reload
 run systemctl enable "$APP.service"
 if [[ $WITH_BROKER -eq 1 ]]; then
-    run systemctl enable --now mosquitto.service
+    run systemctl enable mosquitto.service
+    [[ $SYSTEMD_UP -eq 1 ]] && run systemctl start mosquitto.service
 fi
 
-if [[ $FRESH_CONFIG -eq 1 ]]; then
+if [[ $SYSTEMD_UP -eq 0 ]]; then
+    say "done; systemd is not running here (a chroot or container): $APP starts at the next boot"
+elif [[ $FRESH_CONFIG -eq 1 ]]; then
     say "done. Edit $CONF_DIR/table.toml (docs/install-pi.md), reboot if the UART/SPI were"
     say "just enabled, then: systemctl start $APP; journalctl -u $APP -f"
 else

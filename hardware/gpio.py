@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import os
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -47,7 +48,10 @@ EDGES: tuple[Edge, ...] = ("falling", "rising", "both")
 BACKEND_NAMES: tuple[BackendName, ...] = ("auto", "rpi", "fake")
 # BCM numbers on the 40-pin header of every Pi since the B+ (GPIO0..GPIO27).
 BCM_PINS = range(28)
-DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
+# The board's name from the firmware's device tree; POKERTABLE_MODEL_FILE names another file
+# (install.sh reads the same variable) so an emulated Pi (deploy/check-arm.sh) can say which
+# board it stands for.
+DEVICE_TREE_MODEL = Path(os.environ.get("POKERTABLE_MODEL_FILE", "/proc/device-tree/model"))
 
 
 class GpioError(HardwareError, RuntimeError):
