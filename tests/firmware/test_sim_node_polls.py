@@ -74,7 +74,9 @@ def test_node_answers_every_poll_while_scanning_20_chip_stacks(
         # (a scan runs on the real clock), so the guard is a stall limit, not a poll
         # count: the node must finish another zone scan within 20 s of the last one.
         scans_seen, last_progress = -1, time.monotonic()
-        while len(settled) < 3 or polls < 40:
+        # Wait for every zone's full count: a zone may first report empty (a scan that ran
+        # before the ADD lines reached the node), so the first snapshot of each is not enough.
+        while settled != dict.fromkeys(ZONES, 20) or polls < 40:
             polls += 1
             os.write(master, wire.encode_frame(9, wire.MSG_POLL, polls))
             for f in read_frames(master, dec, 20.0, f"an answer to poll {polls}"):
