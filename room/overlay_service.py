@@ -4,8 +4,9 @@ One process per broadcast table, on any machine of the room's network (not the t
 Pi: equities cost CPU the Pi's hot path should keep). It reads the table's live and secure
 feed with the ``broadcaster`` login, publishes ``secure/equities`` at once, republishes the
 whole feed ``--delay`` seconds late under ``broadcast/`` (``room.broadcast``), and serves
-the overlay page over HTTP. The page connects to the broker over MQTT-over-WebSockets with
-the ``broadcast`` login, which may read only the delayed subtree (docs/overlay.md).
+the overlay page over HTTP. The page connects to the broker over MQTT-over-WebSockets
+anonymously: its ``config.json`` holds no login, and the broker's ACL lets an anonymous page
+read only the delayed subtree (docs/overlay.md).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ DEFAULT_LAYOUT: dict[str, Any] = {
     "logo": None,  # a URL or a path served beside the page
     "stale_after_s": 10,
 }
+PUBLIC_AFTER_S = 60.0
+"""Below this delay the relay warns: the delayed feed, hole cards included, is readable by
+anyone who reaches the broker's WebSocket listener, so it must be too late to help a player."""
 
 
 class OverlayService:
@@ -127,6 +131,12 @@ class OverlayService:
                             retain=retain)
 
 
+def page_config(ws_url: str, layout: dict[str, Any]) -> dict[str, Any]:
+    """What the page's ``config.json`` says: where the broker is and how to draw. Never a
+    login or password: whatever is served here, every viewer of the page can read."""
+    return {"ws_url": ws_url, "layout": layout}
+
+
 def load_layout(path: Path | None) -> dict[str, Any]:
     """The default layout with a JSON file's keys over it; unknown keys are an error."""
     layout: dict[str, Any] = json.loads(json.dumps(DEFAULT_LAYOUT))
@@ -147,8 +157,8 @@ def load_layout(path: Path | None) -> dict[str, Any]:
 
 DESCRIPTION = (
     "Relay one table's feed to the delayed broadcast subtree (with equities) and serve the "
-    "overlay page for an OBS/vMix browser source (docs/overlay.md). Passwords come from "
-    "POKERTABLE_RELAY_PASSWORD and POKERTABLE_PAGE_PASSWORD.")
+    "overlay page for an OBS/vMix browser source (docs/overlay.md). The relay's password "
+    "comes from POKERTABLE_RELAY_PASSWORD; the page needs none.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -168,8 +178,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "stale_after_s (see docs/overlay.md)")
     parser.add_argument("--relay-user", default="broadcaster",
                         help="login that reads the secure feed and writes broadcast/")
-    parser.add_argument("--page-user", default="broadcast",
-                        help="login the page uses; it may read only broadcast/")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -183,9 +191,11 @@ def run(args: argparse.Namespace) -> int:
     if args.delay < 0:
         print("pokertable overlay: --delay must be 0 or more seconds", file=sys.stderr)
         return 2
-    page = {"ws_url": args.ws_url, "username": args.page_user,
-            "password": os.environ.get("POKERTABLE_PAGE_PASSWORD", ""),
-            "layout": load_layout(args.layout)}
+    page = page_config(args.ws_url, load_layout(args.layout))
+    if args.delay < PUBLIC_AFTER_S:
+        print(f"pokertable overlay: warning: --delay {args.delay:g} s; the page is public "
+              "(anonymous on the broker's WebSocket listener) and shows hole cards this late "
+              "(docs/overlay.md)", file=sys.stderr)
     service = OverlayService(
         host=host, port=port, venue=args.venue, table=args.table,
         delay_s=args.delay, page_config=page, http_port=args.http_port, http_bind=args.bind,
