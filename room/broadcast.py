@@ -29,7 +29,7 @@ MQTT; ``room.overlay_service`` is the process around it.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,13 +55,21 @@ class _Held:
     message: Outgoing = field(compare=False)
 
 
-class BroadcastLane:
-    """One table's broadcast lane. Feed it the table's messages; publish what it returns."""
+HoldListener = Callable[[int, float, Outgoing], None]
+"""Told of each message held: its key (the lane's order), release time and message."""
 
-    def __init__(self, delay_s: float) -> None:
+
+class BroadcastLane:
+    """One table's broadcast lane. Feed it the table's messages; publish what it returns.
+
+    ``on_hold`` is told of each message as it is held (the relay writes it to disk,
+    ``room.delay_store``); ``restore`` puts back what a previous run held."""
+
+    def __init__(self, delay_s: float, on_hold: HoldListener | None = None) -> None:
         if delay_s < 0:
             raise ValueError(f"broadcast_delay_s: {delay_s} is negative")
         self.delay_s = delay_s
+        self.on_hold = on_hold
         self._held: list[_Held] = []
         self._order = 0
         self._state: Mapping[str, Any] | None = None
@@ -96,17 +104,31 @@ class BroadcastLane:
 
     def due(self, now_s: float) -> list[Outgoing]:
         """Held messages whose delay has passed, oldest first."""
-        out: list[Outgoing] = []
+        return [message for _, message in self.due_keyed(now_s)]
+
+    def due_keyed(self, now_s: float) -> list[tuple[int, Outgoing]]:
+        """As :meth:`due`, each with the key ``on_hold`` was given."""
+        out: list[tuple[int, Outgoing]] = []
         while self._held and self._held[0].release_s <= now_s:
-            out.append(heapq.heappop(self._held).message)
+            held = heapq.heappop(self._held)
+            out.append((held.order, held.message))
         return out
+
+    def restore(self, key: int, release_s: float, message: Outgoing) -> None:
+        """A message a previous run held and did not release: released at its own time,
+        in its own order; keys given from now on are larger."""
+        heapq.heappush(self._held, _Held(release_s, key, message))
+        self._order = max(self._order, key)
 
     def next_release_s(self) -> float | None:
         return self._held[0].release_s if self._held else None
 
     def _hold(self, message: Outgoing, now_s: float) -> None:
         self._order += 1
-        heapq.heappush(self._held, _Held(now_s + self.delay_s, self._order, message))
+        release_s = now_s + self.delay_s
+        heapq.heappush(self._held, _Held(release_s, self._order, message))
+        if self.on_hold is not None:  # after: a failing listener never drops the message
+            self.on_hold(self._order, release_s, message)
 
     def _new_hand(self, hand_id: object) -> None:
         if hand_id != self._hand:

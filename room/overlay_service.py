@@ -4,8 +4,9 @@ One process per broadcast table, on any machine of the room's network (not the t
 Pi: equities cost CPU the Pi's hot path should keep). It reads the table's live and secure
 feed with the ``broadcaster`` login, publishes ``secure/equities`` at once, republishes the
 whole feed ``--delay`` seconds late under ``broadcast/`` (``room.broadcast``), and serves
-the overlay page over HTTP. The page connects to the broker over MQTT-over-WebSockets with
-the ``broadcast`` login, which may read only the delayed subtree (docs/overlay.md).
+the overlay page over HTTP. The page connects to the broker over MQTT-over-WebSockets
+anonymously: its ``config.json`` holds no login, and the broker's ACL lets an anonymous page
+read only the delayed subtree (docs/overlay.md).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ DEFAULT_LAYOUT: dict[str, Any] = {
     "logo": None,  # a URL or a path served beside the page
     "stale_after_s": 10,
 }
+PUBLIC_AFTER_S = 60.0
+"""Below this delay the relay warns: the delayed feed, hole cards included, is readable by
+anyone who reaches the broker's WebSocket listener, so it must be too late to help a player."""
 
 
 class OverlayService:
@@ -43,20 +47,30 @@ class OverlayService:
     def __init__(self, *, host: str, port: int, venue: str, table: str, delay_s: float,
                  relay_login: tuple[str, str], page_config: dict[str, Any],
                  http_port: int = 0, heartbeat_s: float = 2.0,
-                 http_bind: str = LOOPBACK) -> None:
+                 http_bind: str = LOOPBACK, delay_file: Path | None = None) -> None:
         from pokertable.mqtt.topics import TableTopics
         from pokertable.room.broadcast import BroadcastLane
+        from pokertable.room.delay_store import DelayStore
         from pokertable.room.service_client import ServiceClient
 
         self.topics = TableTopics(venue, table)
         self.lane = BroadcastLane(delay_s)
+        # the held feed on disk (docs/overlay.md): a restart releases it on its own time
+        self.store = DelayStore(delay_file) if delay_file is not None else None
+        if self.store is not None:
+            for key, release_s, message in self.store.pending():
+                self.lane.restore(key, release_s, message)
+            self.lane.on_hold = self.store.add
         self.heartbeat_s = heartbeat_s
         self._inbox: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue()
+        self._acked: queue.Queue[int] = queue.Queue()
+        self._unacked: dict[int, int] = {}  # paho's message id -> the held message's key
         self._subscribed = threading.Event()
         self.client = ServiceClient(f"relay-{table}", venue, relay_login)
         self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *_: self._subscribed.set()
         self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
         self.client.connect_async(host, port)
         self.pages = PageServer(PAGE_DIR, {**page_config, "base": self.topics.base}, http_port,
                                 bind=http_bind)
@@ -80,6 +94,8 @@ class OverlayService:
         self.pages.stop()
         self.client.say_offline_and_disconnect()
         self.client.loop_stop()
+        if self.store is not None:
+            self.store.close()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
                     ) -> None:
@@ -95,12 +111,21 @@ class OverlayService:
             return
         self._inbox.put((message.topic.removeprefix(self.topics.base + "/"), payload))
 
+    def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any, props: Any
+                    ) -> None:
+        """The broker has a released message: the worker may forget it (paho's thread
+        must not touch the worker's SQLite connection)."""
+        self._acked.put(mid)
+        self._inbox.put(("", {}))
+
     def _run(self) -> None:
-        """Feed the lane, publish what is due, beat the heart; wake on a message or a due
-        time, whichever is first."""
-        next_beat = time.monotonic()
+        """Feed the lane, publish what is due, beat the heart; wake on a message, an
+        acknowledgement or a due time, whichever is first. The lane runs on the wall
+        clock: held messages keep their release time across a restart."""
+        next_beat = time.time()
         while True:
-            now = time.monotonic()
+            self._forget_acknowledged()
+            now = time.time()
             if now >= next_beat:
                 self._publish("broadcast/heartbeat", {"delay_s": self.lane.delay_s}, False)
                 next_beat = now + self.heartbeat_s
@@ -115,16 +140,34 @@ class OverlayService:
             leaf, payload = item
             try:
                 if leaf:
-                    for out in self.lane.on_message(leaf, payload, time.monotonic()):
+                    for out in self.lane.on_message(leaf, payload, time.time()):
                         self._publish(out.leaf, out.payload, out.retain)
-                for out in self.lane.due(time.monotonic()):
-                    self._publish(out.leaf, out.payload, out.retain)
+                for key, out in self.lane.due_keyed(time.time()):
+                    self._unacked[self._publish(out.leaf, out.payload, out.retain)] = key
             except Exception:  # a bad message must not stop the broadcast
                 LOG.exception("overlay: could not relay %s", leaf)
 
-    def _publish(self, leaf: str, payload: dict[str, Any], retain: bool) -> None:
-        self.client.publish(f"{self.topics.base}/{leaf}", json.dumps(payload), qos=1,
-                            retain=retain)
+    def _forget_acknowledged(self) -> None:
+        while True:
+            try:
+                mid = self._acked.get_nowait()
+            except queue.Empty:
+                return
+            key = self._unacked.pop(mid, None)
+            if key is not None and self.store is not None:
+                self.store.remove(key)
+
+    def _publish(self, leaf: str, payload: dict[str, Any], retain: bool) -> int:
+        """Hands the message to paho (queued while the broker is away); its message id."""
+        info = self.client.publish(f"{self.topics.base}/{leaf}", json.dumps(payload), qos=1,
+                                   retain=retain)
+        return info.mid
+
+
+def page_config(ws_url: str, layout: dict[str, Any]) -> dict[str, Any]:
+    """What the page's ``config.json`` says: where the broker is and how to draw. Never a
+    login or password: whatever is served here, every viewer of the page can read."""
+    return {"ws_url": ws_url, "layout": layout}
 
 
 def load_layout(path: Path | None) -> dict[str, Any]:
@@ -147,8 +190,8 @@ def load_layout(path: Path | None) -> dict[str, Any]:
 
 DESCRIPTION = (
     "Relay one table's feed to the delayed broadcast subtree (with equities) and serve the "
-    "overlay page for an OBS/vMix browser source (docs/overlay.md). Passwords come from "
-    "POKERTABLE_RELAY_PASSWORD and POKERTABLE_PAGE_PASSWORD.")
+    "overlay page for an OBS/vMix browser source (docs/overlay.md). The relay's password "
+    "comes from POKERTABLE_RELAY_PASSWORD; the page needs none.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -166,10 +209,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_bind_argument(parser)
     parser.add_argument("--layout", type=Path, help="JSON file: seats, colours, logo, "
                         "stale_after_s (see docs/overlay.md)")
+    parser.add_argument("--delay-file", type=Path,
+                        help="SQLite file holding the delayed feed across restarts (default "
+                        "broadcast-<venue>-<table>.sqlite3 in the working directory; 0600)")
     parser.add_argument("--relay-user", default="broadcaster",
                         help="login that reads the secure feed and writes broadcast/")
-    parser.add_argument("--page-user", default="broadcast",
-                        help="login the page uses; it may read only broadcast/")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -183,13 +227,23 @@ def run(args: argparse.Namespace) -> int:
     if args.delay < 0:
         print("pokertable overlay: --delay must be 0 or more seconds", file=sys.stderr)
         return 2
-    page = {"ws_url": args.ws_url, "username": args.page_user,
-            "password": os.environ.get("POKERTABLE_PAGE_PASSWORD", ""),
-            "layout": load_layout(args.layout)}
-    service = OverlayService(
-        host=host, port=port, venue=args.venue, table=args.table,
-        delay_s=args.delay, page_config=page, http_port=args.http_port, http_bind=args.bind,
-        relay_login=(args.relay_user, os.environ.get("POKERTABLE_RELAY_PASSWORD", "")))
+    page = page_config(args.ws_url, load_layout(args.layout))
+    if args.delay < PUBLIC_AFTER_S:
+        print(f"pokertable overlay: warning: --delay {args.delay:g} s; the page is public "
+              "(anonymous on the broker's WebSocket listener) and shows hole cards this late "
+              "(docs/overlay.md)", file=sys.stderr)
+    from pokertable.room.delay_store import DelayStoreError
+
+    delay_file = args.delay_file or Path(f"broadcast-{args.venue}-{args.table}.sqlite3")
+    try:
+        service = OverlayService(
+            host=host, port=port, venue=args.venue, table=args.table,
+            delay_s=args.delay, page_config=page, http_port=args.http_port,
+            http_bind=args.bind, delay_file=delay_file,
+            relay_login=(args.relay_user, os.environ.get("POKERTABLE_RELAY_PASSWORD", "")))
+    except DelayStoreError as error:
+        print(f"pokertable overlay: --delay-file: {error}", file=sys.stderr)
+        return 78
     service.start()
     print(f"overlay page: {service.url} (broadcast delay {args.delay:g} s)", flush=True)
     return run_until_interrupted(service)

@@ -5,8 +5,8 @@ in-process broker opens a WebSockets listener, the broadcast relay (``room.overl
 reads the table's feed and republishes it under ``broadcast/`` with exact equities, and the
 page's URL is printed to open in any browser (or an OBS browser source, docs/overlay.md).
 With ``--broker`` the page expects that broker's WebSockets listener on port 9001 (the shipped
-mosquitto config) and the logins' passwords in POKERTABLE_RELAY_PASSWORD and
-POKERTABLE_PAGE_PASSWORD, as ``pokertable overlay`` does.
+mosquitto config) and the relay's password in POKERTABLE_RELAY_PASSWORD, as ``pokertable
+overlay`` does; the page itself connects anonymously and holds no password.
 """
 
 from __future__ import annotations
@@ -68,17 +68,12 @@ def overlay_page(
     if not getattr(args, "overlay", False):  # callers that build their own Namespace
         yield None
         return
-    from pokertable.room.overlay_service import OverlayService, load_layout
+    from pokertable.room.overlay_service import OverlayService, load_layout, page_config
 
     if args.overlay_delay < 0:
         raise SystemExit("pokertable demo: --overlay-delay must be 0 or more seconds")
     ws = broker.ws_port if broker is not None else SHIPPED_WS_PORT
-    page = {
-        "ws_url": f"ws://{host}:{ws}",
-        "username": "broadcast",
-        "password": os.environ.get("POKERTABLE_PAGE_PASSWORD", ""),
-        "layout": load_layout(None),
-    }
+    page = page_config(f"ws://{host}:{ws}", load_layout(None))
     try:
         service = OverlayService(
             host=host,

@@ -1,7 +1,7 @@
 // The broadcast overlay: reads the delayed broadcast/ subtree of one table over MQTT-over-
 // WebSockets (config.json, served by `pokertable overlay`) and draws seats, board, pot,
-// equities and the latest ruling. It never sees the live feed: the broker's ACL gives its
-// login the delayed subtree only.
+// equities and the latest ruling. It holds no secret: it connects anonymously, and the
+// broker's ACL lets an anonymous page read the delayed subtree only, never the live feed.
 "use strict";
 
 const SUIT = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
@@ -179,21 +179,26 @@ async function main() {
     logo.hidden = false;
   }
   const status = document.getElementById("connection");
+  const offline = document.getElementById("offline");
+  // no login, and a random client id: two OBS sources of one table live side by side
   const client = mqtt.connect(config.ws_url, {
-    username: config.username,
-    password: config.password,
-    clientId: config.username,
+    clientId: "overlay-" + Math.random().toString(36).slice(2, 10),
     reconnectPeriod: 2000,
+    connectTimeout: 10000,
   });
   client.on("connect", () => {
     client.subscribe(config.base + "/broadcast/#", { qos: 1 });
     status.textContent = "online";
     status.className = "online";
+    offline.hidden = true;
   });
-  client.on("close", () => {
+  const lost = () => {
     status.textContent = "offline";
     status.className = "offline";
-  });
+    offline.hidden = false; // mqtt.js keeps trying every 2 s; the banner goes on connect
+  };
+  client.on("offline", lost);
+  client.on("close", lost);
   client.on("message", (topic, payload) => {
     let msg;
     try {

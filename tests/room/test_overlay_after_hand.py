@@ -18,7 +18,7 @@ from pokertable.controller.table.public_state import table_state
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.mqtt.payloads import validate
 from pokertable.room.broadcast import BroadcastLane
-from pokertable.room.overlay_service import OverlayService, load_layout
+from pokertable.room.overlay_service import OverlayService, load_layout, page_config
 from tests.app.session_table import Table
 from tests.room.conftest import ARTIFACTS
 
@@ -85,10 +85,7 @@ def test_overlay_after_a_hand_shows_the_winner_and_the_pot_he_won(
         service = OverlayService(
             host="127.0.0.1", port=broker.port, venue="club", table="t9", delay_s=0.5,
             relay_login=("broadcaster", USERS["broadcaster"]), http_port=0, heartbeat_s=0.3,
-            page_config={
-                "ws_url": f"ws://127.0.0.1:{broker.ws_port}", "username": "broadcast",
-                "password": USERS["broadcast"], "layout": load_layout(None),
-            },
+            page_config=page_config(f"ws://127.0.0.1:{broker.ws_port}", load_layout(None)),
         )
         service.start()
         assert service.wait_subscribed(), "the relay could not subscribe"

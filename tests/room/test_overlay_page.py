@@ -14,7 +14,12 @@ from typing import Any
 from pokertable.bench.table_rig import PREFIX, USERS, TableRig, Watcher
 from pokertable.bench.waiting import wait_for
 from pokertable.controller.evaluation.equity import equities
-from pokertable.room.overlay_service import PAGE_DIR, OverlayService, load_layout
+from pokertable.room.overlay_service import (
+    PAGE_DIR,
+    OverlayService,
+    load_layout,
+    page_config,
+)
 from tests.room.conftest import ARTIFACTS, Players
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 1500)]
@@ -81,16 +86,11 @@ def test_overlay_page_shows_the_delayed_hand_with_equities(
         relay_login=("broadcaster", USERS["broadcaster"]),
         http_port=0,
         heartbeat_s=0.3,
-        page_config={
-            "ws_url": f"ws://127.0.0.1:{rig.broker.ws_port}",
-            "username": "broadcast",
-            "password": USERS["broadcast"],
-            "layout": layout,
-        },
+        page_config=page_config(f"ws://127.0.0.1:{rig.broker.ws_port}", layout),
     )
     service.start()
     assert service.wait_subscribed(), "the relay could not subscribe"
-    # a second client with the page's login, on plain MQTT: what may it read?
+    # a client with the `broadcast` login (the delayed feed over plain MQTT): what may it read?
     page_login = Watcher(
         rig.broker.port,
         "broadcast",
@@ -149,7 +149,7 @@ def test_overlay_page_shows_the_delayed_hand_with_equities(
         live_eq = wait_for(lambda: secure.on("/secure/equities"), "secure/equities")
         assert {s["seat"]: f"{s['equity'] * 100:.1f}%" for s in live_eq[-1]["seats"]} == (expected)
 
-        # the page's login heard the delayed state but never the live one or the secure
+        # the `broadcast` login heard the delayed state but never the live one or the secure
         # subtree, though it asked for both (the relay published only after the live state)
         assert page_login.on("/broadcast/state")
         assert not page_login.on(f"{PREFIX}/state")
