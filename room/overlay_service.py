@@ -24,7 +24,7 @@ from typing import Any
 
 from pokertable.room.inbound import message_object
 from pokertable.room.serving import add_bind_argument, broker_address, run_until_interrupted
-from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer
+from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer, PortTaken
 
 PAGE_DIR = ROOM_DIR / "overlay"
 LOG = logging.getLogger(__name__)
@@ -186,10 +186,14 @@ def run(args: argparse.Namespace) -> int:
     page = {"ws_url": args.ws_url, "username": args.page_user,
             "password": os.environ.get("POKERTABLE_PAGE_PASSWORD", ""),
             "layout": load_layout(args.layout)}
-    service = OverlayService(
-        host=host, port=port, venue=args.venue, table=args.table,
-        delay_s=args.delay, page_config=page, http_port=args.http_port, http_bind=args.bind,
-        relay_login=(args.relay_user, os.environ.get("POKERTABLE_RELAY_PASSWORD", "")))
+    try:
+        service = OverlayService(
+            host=host, port=port, venue=args.venue, table=args.table,
+            delay_s=args.delay, page_config=page, http_port=args.http_port, http_bind=args.bind,
+            relay_login=(args.relay_user, os.environ.get("POKERTABLE_RELAY_PASSWORD", "")))
+    except PortTaken as taken:
+        print(f"pokertable overlay: {taken}", file=sys.stderr)
+        return 69  # EX_UNAVAILABLE
     service.start()
     print(f"overlay page: {service.url} (broadcast delay {args.delay:g} s)", flush=True)
     return run_until_interrupted(service)
