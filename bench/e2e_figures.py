@@ -267,17 +267,19 @@ class _Table:
             self.hands += 1
             stage(f"hand {self.hands} of the e2e table (frames on the pty, messages over MQTT)")
             self.command("hand_start")
+            # Heads-up the button posts the small blind, is dealt the last card and acts
+            # first preflop (TDA2024-34B): the big blind's card first, then the button
+            # calls with one chip and the dealer folds the big blind. A first card to the
+            # wrong seat is a misdeal (TDA2024-35A2), a chip pushed out of turn is held,
+            # one on the big blind's option is a silent raise for the floor: none is the
+            # message this figure times, and a frame without one costs the bench _WAIT_S.
+            button = 2 if self.hands % 2 else 1  # first_button = 2, moving one seat a hand
             for _round in range(2):
-                for seat in (1, 2):  # button 2 in heads-up: seat 1 gets the first card
+                for seat in (3 - button, button):
                     zone = f"seat{seat}.cards"
                     self.node.zones[zone].append(SyntheticTags.card_uid(1, self.card % 52))
                     self.card += 1
                     timed(zone)
-            # Heads-up the button posts the small blind and acts first: it calls with one
-            # chip, then the dealer folds the big blind. A chip pushed out of turn is held
-            # (no message: it would cost the bench _WAIT_S) and one on the big blind's
-            # option is a silent raise that waits for the floor.
-            button = 2 if self.hands % 2 else 1  # first_button = 2, moving one seat a hand
             self.node.zones[f"seat{button}.bet"] = [SyntheticTags.chip_uid(100 + self.chip)]
             self.chip = (self.chip + 1) % 100
             timed(f"seat{button}.bet")

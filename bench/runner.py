@@ -26,6 +26,7 @@ import os
 import platform
 import signal
 import sys
+import threading
 import time
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
@@ -142,9 +143,15 @@ def markdown(everything: dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
-def _group_child(name: str, group: Group, tiny: bool, conn: Connection) -> None:
-    """In the child: a session of its own, so a deadline kills everything the group started."""
+def _group_child(
+    name: str, group: Group, tiny: bool, conn: Connection, lifeline: tuple[int, int]
+) -> None:
+    """In the child: a session of its own, so a deadline kills everything the group started,
+    and a lifeline to the runner, so a runner killed outright (CI's timeout, kill -9) takes
+    the group's controller, broker and nodes with it instead of leaving them running."""
     os.setsid()
+    os.close(lifeline[1])
+    threading.Thread(target=_end_with_the_runner, args=(lifeline[0],), daemon=True).start()
     waiting.report_stages_to(lambda text: conn.send(("stage", text)))
     try:
         provider = getattr(importlib.import_module(group.module), group.func)
@@ -155,6 +162,13 @@ def _group_child(name: str, group: Group, tiny: bool, conn: Connection) -> None:
         figures = {f"{name}_error": {"error": f"{type(exc).__name__}: {exc}"}}
     conn.send(("figures", figures))
     conn.close()
+
+
+def _end_with_the_runner(lifeline: int) -> None:
+    """Blocks until the runner's end of the lifeline closes (only its exit or its
+    ``finally`` closes it), then ends this whole session."""
+    os.read(lifeline, 1)
+    os.killpg(0, signal.SIGKILL)
 
 
 def _kill_session(pid: int) -> None:
@@ -171,11 +185,14 @@ def run_group(name: str, out: TextIO, tiny: bool = False) -> tuple[Figures, dict
     started = time.monotonic()
     print(f"[{name}] running ...", file=out, flush=True)
     receiver, sender = multiprocessing.Pipe(duplex=False)
+    lifeline = os.pipe()  # (child's end, runner's end)
     child = multiprocessing.get_context("fork").Process(
-        target=_group_child, args=(name, group, tiny, sender), name=f"bench {name}"
+        target=_group_child, args=(name, group, tiny, sender, lifeline),
+        name=f"bench {name}",
     )
     child.start()
     sender.close()
+    os.close(lifeline[0])
     assert child.pid is not None  # started
     stage = "its first figure"
     figures: Figures | None = None
@@ -203,6 +220,7 @@ def run_group(name: str, out: TextIO, tiny: bool = False) -> tuple[Figures, dict
         _kill_session(child.pid)  # its controller, broker and nodes too
         child.join(10)
         receiver.close()
+        os.close(lifeline[1])
     load = meter.report()
     load["seconds"] = round(time.monotonic() - started, 1)
     return figures, load

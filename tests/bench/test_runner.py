@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -124,6 +127,28 @@ def test_a_group_whose_rig_hangs_fails_at_its_deadline_naming_what_it_waited_for
     assert "good_ops: ours" in out  # the next group still ran
     helper = int((tmp_path / "helper.pid").read_text())
     wait_for(lambda: _gone(helper), "the hung group's helper process to be killed with it")
+
+
+def _run_in_a_runner(argv: list[str]) -> None:
+    sys.exit(runner.run(_args(*argv)))
+
+
+def test_a_runner_killed_outright_takes_its_groups_processes_along(
+    groups: None, tmp_path: Path
+) -> None:
+    """CI's timeout or kill -9 on ``pokertable bench``: nothing it started keeps running
+    (the e2e group's controller used to retry a vanished pty forever)."""
+    bench = multiprocessing.get_context("fork").Process(
+        target=_run_in_a_runner, args=(["--only", "hangs", "--tiny"],)
+    )
+    bench.start()
+    pid_file = tmp_path / "helper.pid"
+    wait_for(lambda: pid_file.exists() and pid_file.read_text(), "the group's helper process")
+    helper = int(pid_file.read_text())
+    assert not _gone(helper)
+    os.kill(bench.pid or 0, signal.SIGKILL)
+    bench.join()
+    wait_for(lambda: _gone(helper), "the helper to end with the killed runner")
 
 
 def test_a_group_whose_process_dies_says_so(
