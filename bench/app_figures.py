@@ -73,6 +73,8 @@ def _play(app: Any, hands: int, rng: random.Random) -> None:
             t += 1
             if hand.phase is Phase.BETTING:
                 opts = betting.options_for(hand, app.session.config.rules)
+                if opts is None:
+                    raise RuntimeError(f"hand {hand.hand_id}: betting with nobody to act")
                 roll = rng.random()
                 if opts.to_call and roll < 0.25:
                     feed(ConsolePress("fold", t))

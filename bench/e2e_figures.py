@@ -32,6 +32,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from pokertable.bench.measure import MIN_REPEATS, Figure, percentile
+from pokertable.bench.waiting import stage
 from pokertable.firmware import wire
 from pokertable.hardware.registry import TagRegistry
 from pokertable.hardware.simulator import SyntheticTags
@@ -42,6 +43,8 @@ PREFIX = "pokertable/v1/bench/t1"
 ZONES = ["seat1.bet", "seat1.cards", "seat2.bet", "seat2.cards", "board", "burn", "muck"]
 _WAIT_S = 3.0
 _QUIET_S = 0.03  # after the first message, how long the table must stay quiet
+_NEVER_QUIET_S = 30.0  # a table still publishing after this is broken, not busy
+_SILENT_IN_A_ROW = 10  # frames with no message in a row: the table is not reading them
 
 
 class _Subscriber:
@@ -83,13 +86,19 @@ class _Subscriber:
             return self.first_ns
 
     def wait_quiet(self) -> None:
-        """Let trailing messages of the same input arrive before the next one is sent."""
-        while True:
+        """Let trailing messages of the same input arrive before the next one is sent; a
+        table that never stops publishing is a broken rig, said so rather than waited on."""
+        limit = time.monotonic() + _NEVER_QUIET_S
+        while time.monotonic() < limit:
             with self._cond:
                 seen = self.count
                 self._cond.wait(_QUIET_S)
                 if self.count == seen:
                     return
+        raise RuntimeError(
+            f"waited {_NEVER_QUIET_S:.0f} s for the table to stay quiet for "
+            f"{_QUIET_S * 1000:.0f} ms, and it kept publishing"
+        )
 
     def close(self) -> None:
         self.client.disconnect()
@@ -171,22 +180,47 @@ class _Table:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
+        self.workdir = workdir
         self.sub = _Subscriber(port, [f"{PREFIX}/state", f"{PREFIX}/events", f"{PREFIX}/reply"])
         self.director = mqtt.Client(CallbackAPIVersion.VERSION2)
         self.director.connect("127.0.0.1", port)
         self.director.loop_start()
         self._request = 0
+        self._silent_in_a_row = 0
         self.node.birth()
-        self.sub.wait_first(30)  # the controller is up and published its state
+        stage("the controller's first state (pokertable run on the bench's pty)")
+        if not self.sub.wait_first(60):  # the controller is up and published its state
+            self._broken("published no state within 60 s")
         self.sub.wait_quiet()
         self.chip = 0
         self.card = 0
+        self.hands = 0
+
+    def _broken(self, what: str) -> None:
+        """Stop the group with the controller's own last words, rather than time out on
+        every remaining frame."""
+        exited = self.process.poll()
+        self.log.flush()
+        tail = (self.workdir / "controller.log").read_text(errors="replace")[-600:]
+        state = f"exited {exited}" if exited is not None else "running"
+        raise RuntimeError(f"the controller ({state}) {what}; its log ends: {tail.strip()!r}")
+
+    def _heard(self, first: int, what: str) -> None:
+        if first:
+            self._silent_in_a_row = 0
+            return
+        self._silent_in_a_row += 1
+        if self.process.poll() is not None:
+            self._broken(f"stopped answering ({what})")
+        if self._silent_in_a_row >= _SILENT_IN_A_ROW:
+            self._broken(f"answered none of the last {_SILENT_IN_A_ROW} inputs ({what})")
 
     def timed(self, zone: str) -> float | None:
         """Send one snapshot of ``zone``; ms to the first message it causes (None: silent)."""
         self.sub.arm()
         sent = self.node.snapshot(zone)
         first = self.sub.wait_first(_WAIT_S)
+        self._heard(first, f"a snapshot of {zone}")
         self.sub.wait_quiet()
         return None if first == 0 else (first - sent) / 1e6
 
@@ -200,7 +234,8 @@ class _Table:
         payload = {"command": "dealer_button", "request_id": f"b{self._request}", "button": button}
         self.sub.arm()
         self.director.publish(f"{PREFIX}/cmd/director", json.dumps(payload), 1)
-        self.sub.wait_first(_WAIT_S)
+        if not self.sub.wait_first(_WAIT_S * 5):  # a command is always answered
+            self._broken(f"did not answer the director's {button!r}")
         self.sub.wait_quiet()
 
     def idle_round(self, samples: int) -> tuple[list[float], int]:
@@ -229,17 +264,25 @@ class _Table:
                 out.append(value)
 
         for _ in range(hands):
+            self.hands += 1
+            stage(f"hand {self.hands} of the e2e table (frames on the pty, messages over MQTT)")
             self.command("hand_start")
+            # Heads-up the button posts the small blind, is dealt the last card and acts
+            # first preflop (TDA2024-34B): the big blind's card first, then the button
+            # calls with one chip and the dealer folds the big blind. A first card to the
+            # wrong seat is a misdeal (TDA2024-35A2), a chip pushed out of turn is held,
+            # one on the big blind's option is a silent raise for the floor: none is the
+            # message this figure times, and a frame without one costs the bench _WAIT_S.
+            button = 2 if self.hands % 2 else 1  # first_button = 2, moving one seat a hand
             for _round in range(2):
-                for seat in (1, 2):  # button 2 in heads-up: seat 1 gets the first card
+                for seat in (3 - button, button):
                     zone = f"seat{seat}.cards"
                     self.node.zones[zone].append(SyntheticTags.card_uid(1, self.card % 52))
                     self.card += 1
                     timed(zone)
-            for seat in (1, 2):  # chips pushed into the bet zone, then the dealer folds
-                self.node.zones[f"seat{seat}.bet"] = [SyntheticTags.chip_uid(100 + self.chip)]
-                self.chip = (self.chip + 1) % 100
-                timed(f"seat{seat}.bet")
+            self.node.zones[f"seat{button}.bet"] = [SyntheticTags.chip_uid(100 + self.chip)]
+            self.chip = (self.chip + 1) % 100
+            timed(f"seat{button}.bet")
             self.command("fold")
             for zone in ("seat1.cards", "seat2.cards", "seat1.bet", "seat2.bet"):
                 self.node.zones[zone] = []

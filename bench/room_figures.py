@@ -308,7 +308,8 @@ def figures(
                 lost.add(ours["lost"], peer["lost"])
                 cpu.add(ours["cpu_ms_per_msg"], peer["cpu_ms_per_msg"])
                 broker.add(ours["broker_cpu_ms_per_msg"], peer["broker_cpu_ms_per_msg"])
-                ours_vs_broker.add(ours["cpu_ms_per_msg"] / ours["broker_cpu_ms_per_msg"])
+                if ours["broker_cpu_ms_per_msg"] > 0:  # under a clock tick in a short round
+                    ours_vs_broker.add(ours["cpu_ms_per_msg"] / ours["broker_cpu_ms_per_msg"])
         finally:
             room.close()
     return {f.name: f.to_json() for f in (p50, p99, lost, cpu, broker, ours_vs_broker)}

@@ -1,43 +1,80 @@
 """``pokertable bench``: every figure beside its peer's, measured in the same run.
 
-Each group runs in turn and prints its figures as soon as it finishes, with the machine
-load while it ran; a group that fails prints one line and the others still run, so a
-finished figure is never lost. Within a group, ours and the peer alternate on the same
-inputs and each figure is the median of at least three rounds with its spread
-(bench/measure.py). Nothing here is asserted by the test suite.
+Each group runs in turn, in a child process of its own session, and prints its figures as
+soon as it finishes, with the machine load while it ran; a group that fails prints one line
+and the others still run, so a finished figure is never lost. A group whose rig breaks
+fails fast: past its deadline the whole session (its controller, broker, nodes) is killed
+and the failure names what the group was waiting for (``bench.waiting.stage``). Within a
+group, ours and the peer alternate on the same inputs and each figure is the median of at
+least three rounds with its spread (bench/measure.py). No speed is asserted by the test
+suite; it runs every group once at ``--tiny`` to keep the rigs working.
 
     pokertable bench                  # every group, readable text, progress as it goes
     pokertable bench --only replay    # one group (repeatable)
     pokertable bench --json           # one JSON object at the end (progress on stderr)
+    pokertable bench --tiny           # every group once at its smallest size: checks the rigs
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
+import multiprocessing
+import os
 import platform
+import signal
 import sys
+import threading
 import time
-from typing import Any, TextIO
+from collections.abc import Mapping
+from multiprocessing.connection import Connection
+from types import MappingProxyType
+from typing import Any, NamedTuple, TextIO
 
+from pokertable.bench import waiting
 from pokertable.bench.measure import LoadMeter
 
 Figures = dict[str, dict[str, Any]]
 
-# group -> (module, function returning Figures), in the order they run
-GROUPS: dict[str, tuple[str, str]] = {
-    "startup": ("pokertable.bench.startup_figures", "figures"),
-    "evaluator": ("pokertable.bench.evaluator_figures", "figures"),
-    "equity": ("pokertable.bench.equity_figures", "figures"),
-    "replay": ("pokertable.bench.replay_figures", "figures"),
-    "interpretation": ("pokertable.bench.interpretation_figures", "figures"),
-    "serial": ("pokertable.bench.serial_figures", "figures"),
-    "readers": ("pokertable.bench.reader_figures", "figures"),
-    "mqtt": ("pokertable.bench.mqtt_figures", "figures"),
-    "e2e": ("pokertable.bench.e2e_figures", "figures"),
-    "app": ("pokertable.bench.app_figures", "figures"),
-    "room": ("pokertable.bench.room_figures", "figures"),
+
+class Group(NamedTuple):
+    """Where a group's figures come from, its smallest size, and how long it may take."""
+
+    module: str
+    func: str = "figures"
+    tiny: Mapping[str, Any] = MappingProxyType({})  # ``--tiny``: a check of the rig
+    deadline_s: float = 1800.0  # at full size on a busy Pi; ``--tiny`` allows a third
+
+
+# in the order they run
+GROUPS: dict[str, Group] = {
+    "startup": Group("pokertable.bench.startup_figures", tiny={"repeats": 3}, deadline_s=600),
+    "evaluator": Group(
+        "pokertable.bench.evaluator_figures", tiny={"count": 200, "repeats": 3}, deadline_s=900
+    ),
+    "equity": Group("pokertable.bench.equity_figures", tiny={"repeats": 3}, deadline_s=900),
+    "replay": Group(
+        "pokertable.bench.replay_figures", tiny={"hands": 10, "repeats": 3}, deadline_s=900
+    ),
+    "interpretation": Group(
+        "pokertable.bench.interpretation_figures", tiny={"hands": 10, "repeats": 3},
+        deadline_s=900,
+    ),
+    "serial": Group(
+        "pokertable.bench.serial_figures", tiny={"frames": 30, "latency_samples": 10},
+        deadline_s=900,
+    ),
+    "readers": Group("pokertable.bench.reader_figures", tiny={"trials": 3}, deadline_s=900),
+    "mqtt": Group("pokertable.bench.mqtt_figures", tiny={"messages": 30, "repeats": 3},
+                  deadline_s=900),
+    "e2e": Group("pokertable.bench.e2e_figures", tiny={"samples": 5, "hands": 1},
+                 deadline_s=1200),
+    "app": Group("pokertable.bench.app_figures", tiny={"hands": 5}, deadline_s=1200),
+    "room": Group(
+        "pokertable.bench.room_figures", tiny={"tables": 5, "seconds": 1.0}, deadline_s=1200
+    ),
 }
 
 
@@ -106,19 +143,84 @@ def markdown(everything: dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
-def run_group(name: str, out: TextIO) -> tuple[Figures, dict[str, float]]:
-    """Run one group; its failure becomes an ``error`` figure, never an exception."""
-    module, func = GROUPS[name]
+def _group_child(
+    name: str, group: Group, tiny: bool, conn: Connection, lifeline: tuple[int, int]
+) -> None:
+    """In the child: a session of its own, so a deadline kills everything the group started,
+    and a lifeline to the runner, so a runner killed outright (CI's timeout, kill -9) takes
+    the group's controller, broker and nodes with it instead of leaving them running."""
+    os.setsid()
+    os.close(lifeline[1])
+    threading.Thread(target=_end_with_the_runner, args=(lifeline[0],), daemon=True).start()
+    waiting.report_stages_to(lambda text: conn.send(("stage", text)))
+    try:
+        provider = getattr(importlib.import_module(group.module), group.func)
+        figures: Figures = provider(**(group.tiny if tiny else {}))
+    except ImportError as exc:
+        figures = {f"{name}_error": {"error": f"missing ({exc}); pip install -e '.[bench]'"}}
+    except BaseException as exc:  # a broken group must not hide the others' figures
+        figures = {f"{name}_error": {"error": f"{type(exc).__name__}: {exc}"}}
+    conn.send(("figures", figures))
+    conn.close()
+
+
+def _end_with_the_runner(lifeline: int) -> None:
+    """Blocks until the runner's end of the lifeline closes (only its exit or its
+    ``finally`` closes it), then ends this whole session."""
+    os.read(lifeline, 1)
+    os.killpg(0, signal.SIGKILL)
+
+
+def _kill_session(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def run_group(name: str, out: TextIO, tiny: bool = False) -> tuple[Figures, dict[str, float]]:
+    """Run one group in a child process; its failure or its deadline becomes an ``error``
+    figure naming the last thing it waited for, never an exception or a hang."""
+    group = Group(*GROUPS[name])
+    deadline_s = group.deadline_s / 3 if tiny else group.deadline_s
     meter = LoadMeter()
     started = time.monotonic()
     print(f"[{name}] running ...", file=out, flush=True)
+    receiver, sender = multiprocessing.Pipe(duplex=False)
+    lifeline = os.pipe()  # (child's end, runner's end)
+    child = multiprocessing.get_context("fork").Process(
+        target=_group_child, args=(name, group, tiny, sender, lifeline),
+        name=f"bench {name}",
+    )
+    child.start()
+    sender.close()
+    os.close(lifeline[0])
+    assert child.pid is not None  # started
+    stage = "its first figure"
+    figures: Figures | None = None
     try:
-        provider = getattr(importlib.import_module(module), func)
-        figures: Figures = provider()
-    except ImportError as exc:
-        figures = {f"{name}_error": {"error": f"missing ({exc}); pip install -e '.[bench]'"}}
-    except Exception as exc:  # a broken group must not hide the others' figures
-        figures = {f"{name}_error": {"error": f"{type(exc).__name__}: {exc}"}}
+        while figures is None:
+            left = started + deadline_s - time.monotonic()
+            if left <= 0:
+                figures = {f"{name}_error": {"error": (
+                    f"no figures after the group's {deadline_s:.0f} s deadline; "
+                    f"it was waiting for {stage}")}}
+            elif receiver.poll(min(left, 1.0)):
+                try:
+                    kind, value = receiver.recv()
+                except EOFError:  # died without a word: a crash in C, a kill
+                    child.join(5)
+                    figures = {f"{name}_error": {"error": (
+                        f"the group's process ended (exit {child.exitcode}) while waiting "
+                        f"for {stage}")}}
+                    continue
+                if kind == "stage":
+                    stage = value
+                else:
+                    figures = value
+    finally:
+        _kill_session(child.pid)  # its controller, broker and nodes too
+        child.join(10)
+        receiver.close()
+        os.close(lifeline[1])
     load = meter.report()
     load["seconds"] = round(time.monotonic() - started, 1)
     return figures, load
@@ -137,6 +239,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"{', '.join(GROUPS)} (repeatable); default: all; 'drills' runs the "
         "reliability drills instead (bench/drills.py, 20-40 min)",
     )
+    parser.add_argument(
+        "--tiny",
+        action="store_true",
+        help="each group once at its smallest size: checks that every rig works (the "
+        "figures mean nothing)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -154,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
     )
     everything: dict[str, Any] = {}
     for name in names:
-        figures, load = run_group(name, progress)
+        figures, load = run_group(name, progress, tiny=getattr(args, "tiny", False))
         everything[name] = {"figures": figures, "load": load}
         print(
             f"[{name}] {load['seconds']} s; machine busy {load['machine_busy_pct']} % of "

@@ -175,8 +175,8 @@ def measure(
     return {f.name: f.to_json() for f in (fps, p50, p99)}
 
 
-def figures() -> dict[str, dict[str, Any]]:
-    return measure(frames=3000, latency_samples=1000)
+def figures(frames: int = 3000, latency_samples: int = 1000) -> dict[str, dict[str, Any]]:
+    return measure(frames=frames, latency_samples=latency_samples)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,10 @@ def run(args: argparse.Namespace) -> int:
     from pokertable.hardware.transport import PortSupervisor
 
     logging.getLogger("pokertable.hardware.transport").setLevel(logging.ERROR)
+    missing = _unopenable(args.port)
+    if missing:
+        print(f"pokertable readers: {missing}", file=sys.stderr)
+        return 69  # EX_UNAVAILABLE: a diagnostic of a port that is not there shows nothing
     clock = MonotonicClock()
     with tempfile.TemporaryDirectory(prefix="pokertable-readers-") as folder:
         registry = TagRegistry(args.registry or Path(folder) / "empty.sqlite3")
@@ -59,6 +63,26 @@ def run(args: argparse.Namespace) -> int:
             for supervisor in supervisors:
                 supervisor.stop()
             registry.close()
+
+
+def _unopenable(ports: list[str]) -> str:
+    """The first port path that is not there or not ours to open, named in one line ("" when
+    every one is). Checked on the path, not by opening it: an open may reset a node, and
+    the supervisor opens it next. URLs (rfc2217://, loop://) are left to the supervisor."""
+    import os
+
+    for port in ports:
+        if "://" in port:
+            continue
+        if not os.path.exists(port):
+            why = "no such device"
+        elif not os.access(port, os.R_OK | os.W_OK):
+            why = "permission denied: add the user to the dialout group"
+        else:
+            continue
+        return (f"reader port {port} cannot be opened ({why}): check the cable or adapter "
+                "and the --port path (ls /dev/serial/by-id/)")
+    return ""
 
 
 def _once(args: argparse.Namespace, session: Any, clock: Any, console: Any) -> int:

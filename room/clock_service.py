@@ -399,9 +399,8 @@ def run(args: argparse.Namespace) -> int:
         return 78
     try:
         pages = display(args.venue, args.ws_url, args.http_port, args.bind)
-    except OSError as error:
-        print(f"pokertable clock: --bind {args.bind} --http-port {args.http_port}: {error}",
-              file=sys.stderr)
+    except OSError as error:  # room/web.py PortTaken: the port named
+        print(f"pokertable clock: {error}", file=sys.stderr)
         return 69
     service.start()
     pages.start()

@@ -47,9 +47,12 @@ def console(venue: str, ws_url: str, http_port: int = 0, bind: str = LOOPBACK) -
 def run(args: argparse.Namespace) -> int:
     try:
         server = console(args.venue, args.ws_url, args.http_port, args.bind)
-    except (ValueError, OSError) as error:
+    except ValueError as error:
         print(f"pokertable floor: {error}", file=sys.stderr)
         return 2
+    except OSError as error:  # the page's port (room/web.py PortTaken names it)
+        print(f"pokertable floor: {error}", file=sys.stderr)
+        return 69  # EX_UNAVAILABLE
     server.start()
     print(f"floor console: {server.url}", flush=True)
     return run_until_interrupted(server)

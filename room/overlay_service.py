@@ -25,7 +25,7 @@ from typing import Any
 
 from pokertable.room.inbound import message_object
 from pokertable.room.serving import add_bind_argument, broker_address, run_until_interrupted
-from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer
+from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer, PortTaken
 
 PAGE_DIR = ROOM_DIR / "overlay"
 LOG = logging.getLogger(__name__)
@@ -244,6 +244,9 @@ def run(args: argparse.Namespace) -> int:
     except DelayStoreError as error:
         print(f"pokertable overlay: --delay-file: {error}", file=sys.stderr)
         return 78
+    except PortTaken as taken:
+        print(f"pokertable overlay: {taken}", file=sys.stderr)
+        return 69  # EX_UNAVAILABLE
     service.start()
     print(f"overlay page: {service.url} (broadcast delay {args.delay:g} s)", flush=True)
     return run_until_interrupted(service)

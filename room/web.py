@@ -179,6 +179,20 @@ def _close(connection: socket.socket) -> None:
         connection.shutdown(socket.SHUT_RDWR)
 
 
+class PortTaken(OSError):
+    """A page's HTTP port will not open (another program holds it, or the address is not
+    this machine's); ``str`` is the one line an installer needs, the port named."""
+
+    def __init__(self, bind: str, port: int, cause: OSError) -> None:
+        super().__init__(cause.errno, cause.strerror or str(cause))
+        self.bind, self.port = bind, port
+
+    def __str__(self) -> str:
+        return (f"HTTP port {self.port} on {self.bind} cannot be opened ({self.strerror}): "
+                "another program holds it or the address is not this machine's; choose "
+                "another with --http-port (0 picks a free one) or --bind")
+
+
 class PageServer:
     """Serves the pages under ``directory`` and ``config`` on ``bind``:``port`` (port 0: a
     free one). ``page`` is the folder ``/`` leads to."""
@@ -187,7 +201,10 @@ class PageServer:
                  page: str = "", bind: str = LOOPBACK) -> None:
         handler = functools.partial(_PageHandler, config=config, page=page,
                                     directory=str(directory))
-        self.http = _GuardedServer((bind, port), handler)
+        try:
+            self.http = _GuardedServer((bind, port), handler)
+        except OSError as exc:
+            raise PortTaken(bind, port, exc) from None
         self.page = page
         self._thread = threading.Thread(target=self.http.serve_forever, name="room-http",
                                         daemon=True)

@@ -74,3 +74,18 @@ def test_readers_on_a_silent_port_says_which_in_one_line(
     err = capsys.readouterr().err
     assert code == 1, err
     assert err.count("\n") == 1 and "no heartbeat in 1 s on /dev/" in err
+
+
+@pytest.mark.parametrize("once", [True, False])
+def test_readers_on_a_missing_port_names_it_in_one_line_with_exit_69(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], once: bool
+) -> None:
+    """An unplugged adapter is an unavailable device (EX_UNAVAILABLE), not a silent node:
+    the live view would otherwise wait forever on a port that is not there."""
+    missing = str(tmp_path / "usb-node1")
+    code = main(["readers", "--port", missing, *(["--once"] if once else [])])
+    err = capsys.readouterr().err
+    assert code == 69, err
+    assert err == (f"pokertable readers: reader port {missing} cannot be opened (no such "
+                   "device): check the cable or adapter and the --port path "
+                   "(ls /dev/serial/by-id/)\n")
