@@ -1,9 +1,37 @@
 """The table application: readers, console and MQTT wired around one single-threaded session.
 
-Every input (a settled chip motion, a card read, a console button, a room command) goes
-onto one queue. The engine thread takes one at a time, writes it to the journal (flushed
-and fsynced), applies it to the pure session, and hands what the table must say to the
-MQTT outbox. Serial and MQTT run on their own threads and never block the engine.
+Every input (a settled chip motion, a card read, a console button, a room command) is
+journaled (commands fsynced at once, physical inputs as a group), applied to the pure
+session, and what the table must say goes to the MQTT outbox. Inputs are applied one at
+a time and in journal order, but not always on one thread.
+
+Threads, and which of them apply inputs (``submit``): the *engine* thread (``run``) feeds
+the systemd watchdog, fsyncs the journal's group and applies what was queued. Every
+thread that submits (each serial port's reader or RS-485 poller, the heartbeat watch and
+port supervisors for node and port alerts, ``mqtt-commands``, ``console``) applies its
+input itself, inline, when nothing is queued and the engine lock is free: a thread
+handoff per chip was most of the latency (docs/benchmarks.md). Otherwise the input is
+queued and the engine thread applies it. paho's network thread and the bridge's worker
+never apply inputs: they fill queues.
+
+Locks, outermost first (``LOCK_ORDER``; a thread holding one takes only later ones, and
+``tests/app/test_lock_order.py`` checks it in a real run):
+
+1. ``BusSession._lock`` (hardware/transport.py): held by a reader thread while it submits,
+   so its input may be applied under it;
+2. ``TableApp._pending_lock``: the count of queued inputs; only try-acquires the engine;
+3. ``TableApp._engine``: one input applied at a time (try-acquired by ``submit``, so a
+   reader thread never waits on the engine: it queues);
+4. ``TableBridge._pump_lock`` (mqtt/bridge.py): who hands outbox rows to paho
+   (try-acquired by the publishing thread; paho's own mutexes and
+   ``PahoClient._write_lock`` come after it and are never held across a publish);
+5. ``Outbox._lock`` (mqtt/outbox.py): one SQLite connection;
+6. ``TableApp._lock``: the session for readers on other threads (``snapshot``); nothing
+   is taken under it, so outputs are emitted after it is released.
+
+Leaf locks taken under ``TableApp._engine`` by the LED sink and never around another:
+``DealerConsole._lock``, ``TableBus._leds_lock``, ``NodeLink._write_lock``; and under
+``BusSession._lock`` by the interpreter: the registry's and the clock's.
 
 After a crash the journal is replayed through the same pure session. Each message the
 table publishes carries an *origin* derived from its journal position, so the outbox
@@ -49,6 +77,16 @@ from pokertable.controller.table.session import (
 )
 
 log = logging.getLogger("pokertable")
+
+# Outermost first; the module docstring says who takes each and why.
+LOCK_ORDER = (
+    "BusSession._lock",
+    "TableApp._pending_lock",
+    "TableApp._engine",
+    "TableBridge._pump_lock",
+    "Outbox._lock",
+    "TableApp._lock",
+)
 
 OUTPUTS_PER_INPUT = 256  # origin = journal index * this + output index (state is last)
 
@@ -172,7 +210,7 @@ class TableApp:
             marker.write_text(f"{self.config.table.id}-{uuid.uuid4().hex[:12]}\n")
         return marker.read_text().strip()
 
-    # --- the engine thread -------------------------------------------------------------
+    # --- applying inputs (one at a time: the engine thread, or a submitter inline) -----
 
     def recover(self) -> int:
         """Replay the journal into the session, re-publishing only what was never queued."""
@@ -225,7 +263,7 @@ class TableApp:
         self.inputs.put(None)
 
     def process(self, item: Input) -> tuple[Output, ...]:
-        """Journal one input, then apply it (engine thread only).
+        """Journal one input, then apply it (the caller holds ``_engine``).
 
         Commands (console, room) are fsynced before they are applied and acknowledged;
         physical inputs are fsynced as a group by ``run`` once the queue is empty: the
