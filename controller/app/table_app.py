@@ -1,4 +1,4 @@
-"""The table application: readers, console and MQTT wired around one single-threaded session.
+"""The table application: readers, console and MQTT around one session, one input at a time.
 
 Every input (a settled chip motion, a card read, a console button, a room command) is
 journaled (commands fsynced at once, physical inputs as a group), applied to the pure
