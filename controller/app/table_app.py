@@ -60,6 +60,7 @@ from pokertable.controller.table.inputs import (
     CardDetected,
     ChipItem,
     ChipsMoved,
+    ConsoleButton,
     ConsolePress,
     HardwareNotice,
     Input,
@@ -69,6 +70,7 @@ from pokertable.controller.table.inputs import (
 )
 from pokertable.controller.table.public_state import table_state
 from pokertable.controller.table.session import (
+    Channel,
     Output,
     SessionConfig,
     TableSession,
@@ -315,7 +317,7 @@ class TableApp:
         with self._lock:
             self.session, outputs = apply(self.session, item)
         if isinstance(item, RoomCommand):
-            replies = [dict(o.payload) for o in outputs if o.channel == "reply"]
+            replies = [dict(o.payload) for o in outputs if o.channel == Channel.REPLY]
             self._answered[item.request_id] = (dict(item.payload), replies)
         base = index * OUTPUTS_PER_INPUT
         if len(outputs) >= OUTPUTS_PER_INPUT - 1:
@@ -355,17 +357,17 @@ class TableApp:
 
     def _emit(self, origin: int, output: Output) -> None:
         payload = output.payload
-        if output.channel == "led":
+        if output.channel == Channel.LED:
             if self.led_sink is not None:
                 self.led_sink(int(payload["seat"]), str(payload["mode"]))
             return
         if self.publisher is None:
             return
-        if output.channel == "event":
+        if output.channel == Channel.EVENT:
             self.publisher.publish_event(payload, origin=origin)
-        elif output.channel == "hole_cards":
+        elif output.channel == Channel.HOLE_CARDS:
             self.publisher.publish_hole_cards(payload, origin=origin)
-        elif output.channel == "reply":
+        elif output.channel == Channel.REPLY:
             self.publisher.reply(
                 payload["request_id"],
                 ok=bool(payload["ok"]),
@@ -413,18 +415,18 @@ def console_to_input(event: object, at_ms: int) -> ConsolePress | None:
 
     match event:
         case c.HandStartPressed():
-            return ConsolePress("hand_start", at_ms)
+            return ConsolePress(ConsoleButton.HAND_START, at_ms)
         case c.DeclarationPressed():
             # speaker: the seat button held with it, words out of turn (R53)
             return ConsolePress(str(event.kind), at_ms, seat=event.speaker, lit_seat=event.seat)
         case c.FloorCallPressed():
-            return ConsolePress("floor", at_ms)
+            return ConsolePress(ConsoleButton.FLOOR, at_ms)
         case c.ClockCallPressed():
-            return ConsolePress("clock", at_ms)
+            return ConsolePress(ConsoleButton.CLOCK, at_ms)
         case c.ConfirmPressed():
-            return ConsolePress("confirm", at_ms)
+            return ConsolePress(ConsoleButton.CONFIRM, at_ms)
         case c.UndoPressed():
-            return ConsolePress("undo", at_ms)
+            return ConsolePress(ConsoleButton.UNDO, at_ms)
     return None
 
 
