@@ -29,9 +29,9 @@ Locks, outermost first (``LOCK_ORDER``; a thread holding one takes only later on
 6. ``TableApp._lock``: the session for readers on other threads (``snapshot``); nothing
    is taken under it, so outputs are emitted after it is released.
 
-Leaf locks taken under ``TableApp._engine`` by the LED sink and never around another:
-``DealerConsole._lock``, ``TableBus._leds_lock``, ``NodeLink._write_lock``; and under
-``BusSession._lock`` by the interpreter: the registry's and the clock's.
+Leaf locks, taken one at a time under ``TableApp._engine`` by the LED sink:
+``DealerConsole._lock``, ``TableBus._leds_lock``, ``NodeLink._write_lock`` (none of them
+takes ``BusSession._lock``, which a reader applying inline already holds).
 
 After a crash the journal is replayed through the same pure session. Each message the
 table publishes carries an *origin* derived from its journal position, so the outbox
