@@ -1,8 +1,11 @@
 """``pokertable run --config table.toml``: the table process that starts at boot.
 
 The composition root: it is the only place that picks real parts (serial ports, the MQTT
-bridge, GPIO pins, the wall clock) and hands them to the application. Threads only move
-data: serial and MQTT feed the input queue, one engine thread decides.
+bridge, GPIO pins, the wall clock) and hands them to the application. Inputs are applied
+one at a time: by the thread that submits one when nothing is queued (a serial reader,
+the heartbeat watch, ``mqtt-commands``, ``console``), else by the ``engine`` thread, which
+also feeds the watchdog. ``controller/app/table_app.py`` lists the threads and the lock
+order.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ log = logging.getLogger("pokertable")
 
 
 class TableRuntime:
-    """Real parts around a ``TableApp``: readers, the MQTT bridge, the engine thread."""
+    """Real parts around a ``TableApp``: readers, the MQTT bridge, their threads."""
 
     def __init__(
         self,

@@ -1,9 +1,37 @@
-"""The table application: readers, console and MQTT wired around one single-threaded session.
+"""The table application: readers, console and MQTT around one session, one input at a time.
 
-Every input (a settled chip motion, a card read, a console button, a room command) goes
-onto one queue. The engine thread takes one at a time, writes it to the journal (flushed
-and fsynced), applies it to the pure session, and hands what the table must say to the
-MQTT outbox. Serial and MQTT run on their own threads and never block the engine.
+Every input (a settled chip motion, a card read, a console button, a room command) is
+journaled (commands fsynced at once, physical inputs as a group), applied to the pure
+session, and what the table must say goes to the MQTT outbox. Inputs are applied one at
+a time and in journal order, but not always on one thread.
+
+Threads, and which of them apply inputs (``submit``): the *engine* thread (``run``) feeds
+the systemd watchdog, fsyncs the journal's group and applies what was queued. Every
+thread that submits (each serial port's reader or RS-485 poller, the heartbeat watch and
+port supervisors for node and port alerts, ``mqtt-commands``, ``console``) applies its
+input itself, inline, when nothing is queued and the engine lock is free: a thread
+handoff per chip was most of the latency (docs/benchmarks.md). Otherwise the input is
+queued and the engine thread applies it. paho's network thread and the bridge's worker
+never apply inputs: they fill queues.
+
+Locks, outermost first (``LOCK_ORDER``; a thread holding one takes only later ones, and
+``tests/app/test_lock_order.py`` checks it in a real run):
+
+1. ``BusSession._lock`` (hardware/transport.py): held by a reader thread while it submits,
+   so its input may be applied under it;
+2. ``TableApp._pending_lock``: the count of queued inputs; only try-acquires the engine;
+3. ``TableApp._engine``: one input applied at a time (try-acquired by ``submit``, so a
+   reader thread never waits on the engine: it queues);
+4. ``TableBridge._pump_lock`` (mqtt/bridge.py): who hands outbox rows to paho
+   (try-acquired by the publishing thread; paho's own mutexes and
+   ``PahoClient._write_lock`` come after it and are never held across a publish);
+5. ``Outbox._lock`` (mqtt/outbox.py): one SQLite connection;
+6. ``TableApp._lock``: the session for readers on other threads (``snapshot``); nothing
+   is taken under it, so outputs are emitted after it is released.
+
+Leaf locks, taken one at a time under ``TableApp._engine`` by the LED sink:
+``DealerConsole._lock``, ``TableBus._leds_lock``, ``NodeLink._write_lock`` (none of them
+takes ``BusSession._lock``, which a reader applying inline already holds).
 
 After a crash the journal is replayed through the same pure session. Each message the
 table publishes carries an *origin* derived from its journal position, so the outbox
@@ -32,6 +60,7 @@ from pokertable.controller.table.inputs import (
     CardDetected,
     ChipItem,
     ChipsMoved,
+    ConsoleButton,
     ConsolePress,
     HardwareNotice,
     Input,
@@ -41,6 +70,7 @@ from pokertable.controller.table.inputs import (
 )
 from pokertable.controller.table.public_state import table_state
 from pokertable.controller.table.session import (
+    Channel,
     Output,
     SessionConfig,
     TableSession,
@@ -49,6 +79,16 @@ from pokertable.controller.table.session import (
 )
 
 log = logging.getLogger("pokertable")
+
+# Outermost first; the module docstring says who takes each and why.
+LOCK_ORDER = (
+    "BusSession._lock",
+    "TableApp._pending_lock",
+    "TableApp._engine",
+    "TableBridge._pump_lock",
+    "Outbox._lock",
+    "TableApp._lock",
+)
 
 OUTPUTS_PER_INPUT = 256  # origin = journal index * this + output index (state is last)
 
@@ -172,7 +212,7 @@ class TableApp:
             marker.write_text(f"{self.config.table.id}-{uuid.uuid4().hex[:12]}\n")
         return marker.read_text().strip()
 
-    # --- the engine thread -------------------------------------------------------------
+    # --- applying inputs (one at a time: the engine thread, or a submitter inline) -----
 
     def recover(self) -> int:
         """Replay the journal into the session, re-publishing only what was never queued."""
@@ -225,7 +265,7 @@ class TableApp:
         self.inputs.put(None)
 
     def process(self, item: Input) -> tuple[Output, ...]:
-        """Journal one input, then apply it (engine thread only).
+        """Journal one input, then apply it (the caller holds ``_engine``).
 
         Commands (console, room) are fsynced before they are applied and acknowledged;
         physical inputs are fsynced as a group by ``run`` once the queue is empty: the
@@ -277,7 +317,7 @@ class TableApp:
         with self._lock:
             self.session, outputs = apply(self.session, item)
         if isinstance(item, RoomCommand):
-            replies = [dict(o.payload) for o in outputs if o.channel == "reply"]
+            replies = [dict(o.payload) for o in outputs if o.channel == Channel.REPLY]
             self._answered[item.request_id] = (dict(item.payload), replies)
         base = index * OUTPUTS_PER_INPUT
         if len(outputs) >= OUTPUTS_PER_INPUT - 1:
@@ -317,17 +357,17 @@ class TableApp:
 
     def _emit(self, origin: int, output: Output) -> None:
         payload = output.payload
-        if output.channel == "led":
+        if output.channel == Channel.LED:
             if self.led_sink is not None:
                 self.led_sink(int(payload["seat"]), str(payload["mode"]))
             return
         if self.publisher is None:
             return
-        if output.channel == "event":
+        if output.channel == Channel.EVENT:
             self.publisher.publish_event(payload, origin=origin)
-        elif output.channel == "hole_cards":
+        elif output.channel == Channel.HOLE_CARDS:
             self.publisher.publish_hole_cards(payload, origin=origin)
-        elif output.channel == "reply":
+        elif output.channel == Channel.REPLY:
             self.publisher.reply(
                 payload["request_id"],
                 ok=bool(payload["ok"]),
@@ -375,18 +415,18 @@ def console_to_input(event: object, at_ms: int) -> ConsolePress | None:
 
     match event:
         case c.HandStartPressed():
-            return ConsolePress("hand_start", at_ms)
+            return ConsolePress(ConsoleButton.HAND_START, at_ms)
         case c.DeclarationPressed():
             # speaker: the seat button held with it, words out of turn (R53)
             return ConsolePress(str(event.kind), at_ms, seat=event.speaker, lit_seat=event.seat)
         case c.FloorCallPressed():
-            return ConsolePress("floor", at_ms)
+            return ConsolePress(ConsoleButton.FLOOR, at_ms)
         case c.ClockCallPressed():
-            return ConsolePress("clock", at_ms)
+            return ConsolePress(ConsoleButton.CLOCK, at_ms)
         case c.ConfirmPressed():
-            return ConsolePress("confirm", at_ms)
+            return ConsolePress(ConsoleButton.CONFIRM, at_ms)
         case c.UndoPressed():
-            return ConsolePress("undo", at_ms)
+            return ConsolePress(ConsoleButton.UNDO, at_ms)
     return None
 
 

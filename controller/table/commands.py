@@ -35,6 +35,7 @@ from pokertable.controller.table.floor import (
 from pokertable.controller.table.hand_for_hand import deal_next, set_hand_for_hand
 from pokertable.controller.table.hands import reader_step, run_event
 from pokertable.controller.table.inputs import (
+    Command,
     ConsolePress,
     RoomCommand,
 )
@@ -47,7 +48,7 @@ from pokertable.controller.table.state import Output, TableSession
 
 def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:
     p = cmd.payload
-    if cmd.command == "level":
+    if cmd.command == Command.LEVEL:
         lv = p["level"]
         fmt = {
             "none": AnteFormat.NONE,
@@ -82,19 +83,19 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         if in_hand or session.hand is not None:
             return evolve(session, pending_level=level)
         return evolve(session, level=level, pending_level=None)
-    if cmd.command in ("pause", "resume"):
+    if cmd.command in (Command.PAUSE, Command.RESUME):
         reply(session, cmd, out, True)
-        return evolve(session, paused=cmd.command == "pause")
-    if cmd.command == "hand_for_hand":  # RP-8: finish this hand, then hold up
+        return evolve(session, paused=cmd.command == Command.PAUSE)
+    if cmd.command == Command.HAND_FOR_HAND:  # RP-8: finish this hand, then hold up
         return set_hand_for_hand(session, cmd, out)
-    if cmd.command == "deal_next":  # RP-8: the room starts the next hand everywhere at once
+    if cmd.command == Command.DEAL_NEXT:  # RP-8: the room starts the next hand everywhere at once
         return deal_next(session, cmd, out)
-    if cmd.command == "resume_runout":  # RP-8-F: the held all-in runout goes on
+    if cmd.command == Command.RESUME_RUNOUT:  # RP-8-F: the held all-in runout goes on
         return resume_runout(session, cmd, out)
-    if cmd.command in ("break_start", "break_end"):
+    if cmd.command in (Command.BREAK_START, Command.BREAK_END):
         reply(session, cmd, out, True)
-        return evolve(session, paused=cmd.command == "break_start")
-    if cmd.command == "seat_player":
+        return evolve(session, paused=cmd.command == Command.BREAK_START)
+    if cmd.command == Command.SEAT_PLAYER:
         try:
             table = session.table.seat_player(int(p["seat"]), str(p["player"]), int(p["stack"]))
         except EngineError as exc:
@@ -104,42 +105,42 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         if session.tracked is not None and session.tracked.status is HandStatus.MISDEAL:
             out.append(seated_during_misdeal(session, int(p["seat"]), cmd.at_ms))  # R35-C
         return evolve(session, table=table)
-    if cmd.command == "unseat_player":  # R10/R11: moved by the room, with his chips
+    if cmd.command == Command.UNSEAT_PLAYER:  # R10/R11: moved by the room, with his chips
         return _unseat(session, cmd, out)
-    if cmd.command == "color_up":  # R24: these denominations left play at the colour-up
+    if cmd.command == Command.COLOR_UP:  # R24: these denominations left play at the colour-up
         reply(session, cmd, out, True)
         removed = frozenset(int(d) for d in p["removed"])
         return evolve(session, removed_denominations=session.removed_denominations | removed)
-    if cmd.command == "players_left":
+    if cmd.command == Command.PLAYERS_LEFT:
         reply(session, cmd, out, True)
         return evolve(session, event_players_left=int(p["count"]))
-    if cmd.command == "clock_call" and (why := request_refusal(session, p)) is not None:
+    if cmd.command == Command.CLOCK_CALL and (why := request_refusal(session, p)) is not None:
         reply(session, cmd, out, False, why, "requested_by_seat")  # R29: a player's request
         return session
     if cmd.command in LATE_COMMANDS:  # R22, R29, R52-A, R52-B, R54-A, R62: floor entries
         return late_command(session, cmd, out)
-    if cmd.command in ("player_absent", "player_present"):
+    if cmd.command in (Command.PLAYER_ABSENT, Command.PLAYER_PRESENT):
         seat = int(p["seat"])
         if session.table.occupied(seat) is None:
             reply(session, cmd, out, False, f"seat {seat} is empty", "seat")
             return session
         absent = (
             (session.absent | {seat})
-            if cmd.command == "player_absent"
+            if cmd.command == Command.PLAYER_ABSENT
             else (session.absent - {seat})
         )
         reply(session, cmd, out, True)
         return evolve(session, absent=frozenset(absent))
-    if cmd.command == "floor_decision":
+    if cmd.command == Command.FLOOR_DECISION:
         return _floor_decision(session, cmd, out)
-    if cmd.command == "card_exposed":  # R35-A7: what no reader sees, entered by the dealer
+    if cmd.command == Command.CARD_EXPOSED:  # R35-A7: what no reader sees, entered by the dealer
         if session.tracked is None or session.tracked.over:
             reply(session, cmd, out, False, "no hand in progress", "command")
             return session
         reply(session, cmd, out, True)
         exposed = DealerExposure(int(p["seat"]), int(p["card_index"]), cmd.at_ms)
         return reader_step(session, exposed, out, cmd.at_ms, "card_exposed")
-    if cmd.command == "dealer_button":
+    if cmd.command == Command.DEALER_BUTTON:
         # A networked dealer console (a tablet at the dealer's seat) instead of GPIO buttons.
         reply(session, cmd, out, True)
         amount, speaker = p.get("amount"), p.get("seat")  # seat: words out of turn (R53)
@@ -152,7 +153,7 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
             int(lit) if lit is not None else None,
         )
         return console_press(session, press, out)
-    if cmd.command == "penalty":  # R71: a warning, missed hands or rounds, DQ
+    if cmd.command == Command.PENALTY:  # R71: a warning, missed hands or rounds, DQ
         return record_penalty(session, cmd, out)
     reply(
         session, cmd, out, False, f"command {cmd.command!r} is not handled by this table", "command"

@@ -16,6 +16,7 @@ from pokertable.controller.irregularities.events import ConfirmMisdeal
 from pokertable.controller.table.hand_for_hand import press_hand_start
 from pokertable.controller.table.hands import confirm_showdown, reader_step, run_event
 from pokertable.controller.table.inputs import (
+    ConsoleButton,
     ConsolePress,
 )
 from pokertable.controller.table.outputs import event_out, warn
@@ -25,10 +26,11 @@ from pokertable.controller.table.state import Output, TableSession
 
 def console_press(session: TableSession, press: ConsolePress, out: list[Output]) -> TableSession:
     rules = session.config.rules
-    if press.button == "hand_start":
+    if press.button == ConsoleButton.HAND_START:
         return press_hand_start(session, press.at_ms, out)  # held under hand-for-hand (RP-8)
-    if press.button in ("floor", "clock"):
-        text = "floor called to the table" if press.button == "floor" else "clock called"
+    if press.button in (ConsoleButton.FLOOR, ConsoleButton.CLOCK):
+        floor = press.button == ConsoleButton.FLOOR
+        text = "floor called to the table" if floor else "clock called"
         concept = "rules"
         out.append(
             event_out(
@@ -39,7 +41,7 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
                 press.at_ms,
             )
         )
-        if press.button == "clock":
+        if press.button == ConsoleButton.CLOCK:
             return call_clock(session, press.at_ms, out)  # R29
         return session
     hand = session.hand
@@ -53,7 +55,7 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
             press.at_ms,
         )
         return session
-    if press.button == "confirm":
+    if press.button == ConsoleButton.CONFIRM:
         tracked = session.tracked
         if (
             tracked is not None
@@ -64,7 +66,7 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
             # The table proved a misdeal (R35-A): the dealer's confirm declares it.
             return reader_step(session, ConfirmMisdeal(press.at_ms), out, press.at_ms, "misdeal")
         return confirm_showdown(session, press.at_ms, out)
-    if press.button == "undo":
+    if press.button == ConsoleButton.UNDO:
         warn(
             out,
             session,
@@ -91,12 +93,12 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
             press.at_ms,
         )
         return session
-    kind_of = {
-        "check_call": DeclKind.CHECK if opts.can_check else DeclKind.CALL,
-        "fold": DeclKind.FOLD,
-        "all_in": DeclKind.ALL_IN,
-        "bet_raise": DeclKind.RAISE if hand.call_to else DeclKind.BET,
-        "pot": DeclKind.POT,
+    kind_of: dict[str, DeclKind] = {  # a ConsoleButton is its str
+        ConsoleButton.CHECK_CALL: DeclKind.CHECK if opts.can_check else DeclKind.CALL,
+        ConsoleButton.FOLD: DeclKind.FOLD,
+        ConsoleButton.ALL_IN: DeclKind.ALL_IN,
+        ConsoleButton.BET_RAISE: DeclKind.RAISE if hand.call_to else DeclKind.BET,
+        ConsoleButton.POT: DeclKind.POT,
     }
     if press.button not in kind_of:
         warn(
@@ -110,7 +112,7 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
         return session
     # The dealer enters what the player said; the chips that follow fulfil it (R40-A: the
     # declaration came first). "Raise" with no amount waits for the chips (R51-A).
-    amount = press.amount if press.button == "bet_raise" else None
+    amount = press.amount if press.button == ConsoleButton.BET_RAISE else None
     declaration = Declaration(seat_no, kind_of[press.button], amount, at_ms=press.at_ms)
     return run_event(session, declaration, out, press.at_ms, "declaration")
 
@@ -142,12 +144,12 @@ def _out_of_turn_words(
     hand = session.hand
     assert hand is not None and press.seat is not None
     facing = hand.call_to > hand.seat(press.seat).bet
-    kind_of = {
-        "check_call": DeclKind.CALL if facing else DeclKind.CHECK,
-        "fold": DeclKind.FOLD,
-        "all_in": DeclKind.ALL_IN,
-        "bet_raise": DeclKind.RAISE if hand.call_to else DeclKind.BET,
-        "pot": DeclKind.POT,
+    kind_of: dict[str, DeclKind] = {  # a ConsoleButton is its str
+        ConsoleButton.CHECK_CALL: DeclKind.CALL if facing else DeclKind.CHECK,
+        ConsoleButton.FOLD: DeclKind.FOLD,
+        ConsoleButton.ALL_IN: DeclKind.ALL_IN,
+        ConsoleButton.BET_RAISE: DeclKind.RAISE if hand.call_to else DeclKind.BET,
+        ConsoleButton.POT: DeclKind.POT,
     }
     kind = kind_of.get(press.button)
     if kind is None:
@@ -160,6 +162,6 @@ def _out_of_turn_words(
             press.at_ms,
         )
         return session
-    amount = press.amount if press.button == "bet_raise" else None
+    amount = press.amount if press.button == ConsoleButton.BET_RAISE else None
     declaration = Declaration(press.seat, kind, amount, at_ms=press.at_ms)
     return run_event(session, declaration, out, press.at_ms, "declaration")

@@ -32,14 +32,14 @@ from pokertable.controller.interpretation.late import ShortBetNoticed
 from pokertable.controller.rules import ChipsFoundBehind as ChipsFoundRule
 from pokertable.controller.rules import PotCountDisplay
 from pokertable.controller.table.hands import run_event
-from pokertable.controller.table.inputs import RoomCommand
+from pokertable.controller.table.inputs import Command, RoomCommand
 from pokertable.controller.table.outputs import event_out, raise_floor, reply, warn
 from pokertable.controller.table.state import Output, PendingAlert, TableSession
 
-LATE_COMMANDS = frozenset(
-    {"pot_count", "count_error", "chips_found", "short_bet_stands", "short_bet_noticed",
-     "clock_call", "clock_expired", "dispute"}
-)
+LATE_COMMANDS = frozenset({
+    Command.POT_COUNT, Command.COUNT_ERROR, Command.CHIPS_FOUND, Command.SHORT_BET_STANDS,
+    Command.SHORT_BET_NOTICED, Command.CLOCK_CALL, Command.CLOCK_EXPIRED, Command.DISPUTE,
+})
 FOUND_AFTER_HAND = "chips_found_after_hand"  # code prefix of the R62 floor call after the hand
 
 
@@ -47,42 +47,42 @@ def late_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
     """Route one of ``LATE_COMMANDS``; bad input is a reply naming the field, nothing else."""
     p = cmd.payload
     hand = session.hand
-    if cmd.command in ("clock_call", "clock_expired"):  # R29
+    if cmd.command in (Command.CLOCK_CALL, Command.CLOCK_EXPIRED):  # R29
         from pokertable.controller.table.player_clock import call_clock, clock_expired
 
         reply(session, cmd, out, True)
-        run = call_clock if cmd.command == "clock_call" else clock_expired
+        run = call_clock if cmd.command == Command.CLOCK_CALL else clock_expired
         return run(session, cmd.at_ms, out)
     if hand is None:
         reply(session, cmd, out, False, "no hand at this table yet", "command")
         return session
-    if cmd.command == "dispute":
+    if cmd.command == Command.DISPUTE:
         return _dispute(session, cmd, out)
     seat = int(p.get("seat", 0))
-    if cmd.command != "count_error" and not hand.has_seat(seat):
+    if cmd.command != Command.COUNT_ERROR and not hand.has_seat(seat):
         reply(session, cmd, out, False, f"seat {seat} is not dealt in to hand "
                     f"{hand.hand_id}", "seat")
         return session
-    if cmd.command == "chips_found" and hand.phase is Phase.COMPLETE:
+    if cmd.command == Command.CHIPS_FOUND and hand.phase is Phase.COMPLETE:
         return _found_after_hand(session, cmd, seat, int(p["amount"]), out)
     if hand.phase is Phase.COMPLETE:
         reply(session, cmd, out, False, f"hand {hand.hand_id} is over", "command")
         return session
     rules = session.config.rules
-    if cmd.command == "pot_count" and rules.pot_count_display is PotCountDisplay.NEVER:
+    if cmd.command == Command.POT_COUNT and rules.pot_count_display is PotCountDisplay.NEVER:
         reply(session, cmd, out, False, f"pot counts are denied at this table "
                     f"({rules.cite('pot_count')}: pot_count_display=never)", "command")
         return session
     reply(session, cmd, out, True)
     at = cmd.at_ms
-    if cmd.command == "pot_count":
+    if cmd.command == Command.POT_COUNT:
         return run_event(session, PotCountGiven(seat, int(p["amount"]), at), out, at,
                             "pot_count")
-    if cmd.command == "count_error":
+    if cmd.command == Command.COUNT_ERROR:
         return run_event(session, CountErrorNoticed(at), out, at, "count_error")
-    if cmd.command == "chips_found":
+    if cmd.command == Command.CHIPS_FOUND:
         return _found_during_hand(session, seat, int(p["amount"]), at, out)
-    if cmd.command == "short_bet_stands":
+    if cmd.command == Command.SHORT_BET_STANDS:
         kind = ActionKind.RAISE if hand.call_to else ActionKind.BET
         action = PlayerAction(seat, kind, int(p["amount"]), at, short_stands=True)
         return run_event(session, action, out, at, "short_bet_stands")

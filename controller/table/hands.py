@@ -48,7 +48,7 @@ from pokertable.controller.table.outputs import event_out, raise_floor, warn
 from pokertable.controller.table.penalties import on_penalty
 from pokertable.controller.table.runout_hold import hold_runout, refuse_while_held
 from pokertable.controller.table.stack_zones import stack_moved
-from pokertable.controller.table.state import Output, TableSession
+from pokertable.controller.table.state import Channel, Output, TableSession
 
 
 class TrackedApplier:
@@ -138,7 +138,7 @@ def run_event(
             "cards": list(event.cards),
             "ts_ms": at_ms,
         }
-        out.append(Output("hole_cards", payload))
+        out.append(Output(Channel.HOLE_CARDS, payload))
     if hand.phase is Phase.COMPLETE and before.phase is not Phase.COMPLETE:
         session = finish_hand(session, out, at_ms)
     return session
@@ -316,7 +316,7 @@ def reader_step(
                 "cards": list(seat.hole),
                 "ts_ms": at_ms,
             }
-            out.append(Output("hole_cards", payload))
+            out.append(Output(Channel.HOLE_CARDS, payload))
     pending = settle_held(_pending_for(session.pending, hand), rulings)  # R53 held chips
     session = evolve(session, tracked=tracked, pending=pending)
     if hand.phase is Phase.COMPLETE and before.phase is not Phase.COMPLETE:
@@ -536,5 +536,5 @@ def update_leds(session: TableSession, out: list[Output]) -> TableSession:
     if not changes:
         return session
     for seat, mode in changes:
-        out.append(Output("led", {"seat": seat, "mode": mode}))
+        out.append(Output(Channel.LED, {"seat": seat, "mode": mode}))
     return evolve(session, leds=tuple(sorted((s, m) for s, m in wanted.items())))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import MISSING, dataclass, fields
+from enum import StrEnum
 from typing import Any, ClassVar
 
 # One chip type from the readers to the betting zones: the tag's uid travels with the chip,
@@ -63,10 +64,26 @@ class HardwareNotice:
     zone: str | None = None
 
 
+class ConsoleButton(StrEnum):
+    """The dealer console's words, as the journal and the ``dealer_button`` command spell
+    them (a str: a record compares equal to its member)."""
+
+    HAND_START = "hand_start"
+    CHECK_CALL = "check_call"
+    BET_RAISE = "bet_raise"
+    ALL_IN = "all_in"
+    FOLD = "fold"
+    POT = "pot"
+    FLOOR = "floor"
+    CLOCK = "clock"
+    CONFIRM = "confirm"
+    UNDO = "undo"
+
+
 @dataclass(frozen=True, slots=True)
 class ConsolePress:
-    """A dealer-console button: hand_start, check_call, bet_raise, all_in, fold, pot,
-    floor, clock, confirm, undo."""
+    """A dealer-console button: a ``ConsoleButton`` value. Kept as the str it arrived as,
+    so a word this table does not know is journaled and answered (``unknown_button``)."""
 
     kind: ClassVar[str] = "console"
     button: str
@@ -81,9 +98,45 @@ class ConsolePress:
     lit_seat: int | None = None
 
 
+class Command(StrEnum):
+    """The room's commands to a table, as the wire spells them: the enums of
+    mqtt/schemas/director.json and clock.json (a test keeps the three lists equal)."""
+
+    # the tournament clock
+    LEVEL = "level"
+    BREAK_START = "break_start"
+    BREAK_END = "break_end"
+    PLAYERS_LEFT = "players_left"
+    COLOR_UP = "color_up"
+    HAND_FOR_HAND = "hand_for_hand"
+    DEAL_NEXT = "deal_next"
+    # the director and the floor
+    PAUSE = "pause"
+    RESUME = "resume"
+    RESUME_RUNOUT = "resume_runout"
+    FLOOR_DECISION = "floor_decision"
+    SEAT_PLAYER = "seat_player"
+    UNSEAT_PLAYER = "unseat_player"
+    PLAYER_ABSENT = "player_absent"
+    PLAYER_PRESENT = "player_present"
+    PENALTY = "penalty"
+    DEALER_BUTTON = "dealer_button"
+    CARD_EXPOSED = "card_exposed"
+    # floor entries made late, in or after the hand (``table.floor.LATE_COMMANDS``)
+    POT_COUNT = "pot_count"
+    COUNT_ERROR = "count_error"
+    CHIPS_FOUND = "chips_found"
+    SHORT_BET_STANDS = "short_bet_stands"
+    SHORT_BET_NOTICED = "short_bet_noticed"
+    CLOCK_CALL = "clock_call"
+    CLOCK_EXPIRED = "clock_expired"
+    DISPUTE = "dispute"
+
+
 @dataclass(frozen=True, slots=True)
 class RoomCommand:
-    """A validated clock or director command from MQTT (payload as received)."""
+    """A validated clock or director command from MQTT (payload as received): ``command``
+    is a ``Command`` value, kept as the str it arrived as."""
 
     kind: ClassVar[str] = "command"
     command: str

@@ -15,7 +15,7 @@ from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.table.inputs import (
     RoomCommand,
 )
-from pokertable.controller.table.state import Output, PendingAlert, TableSession
+from pokertable.controller.table.state import Channel, Output, PendingAlert, TableSession
 
 
 def warn(
@@ -57,7 +57,8 @@ def event_out(
         public.append(said)
     hand_id = session.hand.hand_id if session.hand is not None else None
     return Output(
-        "event", {"hand_id": hand_id, "kind": kind, "rulings": public, "data": data, "ts_ms": at_ms}
+        Channel.EVENT,
+        {"hand_id": hand_id, "kind": kind, "rulings": public, "data": data, "ts_ms": at_ms},
     )
 
 
@@ -109,4 +110,4 @@ def reply(
         payload["error"] = error[:500]
     if field_name is not None:
         payload["field"] = field_name
-    out.append(Output("reply", payload))
+    out.append(Output(Channel.REPLY, payload))

@@ -29,6 +29,7 @@ from pokertable.controller.table.inputs import (
 from pokertable.controller.table.outputs import warn
 from pokertable.controller.table.player_clock import follow as follow_clock
 from pokertable.controller.table.state import (
+    Channel,
     Output,
     PendingAlert,
     SessionConfig,
@@ -38,6 +39,7 @@ from pokertable.controller.table.state import (
 )
 
 __all__ = [
+    "Channel",
     "Output",
     "PendingAlert",
     "SessionConfig",

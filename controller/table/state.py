@@ -7,6 +7,7 @@ Frozen records only; ``session.apply`` folds inputs over them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from pokertable.controller.engine.model import (
@@ -56,11 +57,20 @@ class PendingAlert:
     interpretation: bool = False  # the interpretation layer holds the decision
 
 
+class Channel(StrEnum):
+    """Where an ``Output`` goes; a str, so it compares equal to its name."""
+
+    EVENT = "event"  # the public event stream, with its rulings
+    HOLE_CARDS = "hole_cards"  # the secure subtree, after the broadcast delay
+    REPLY = "reply"  # the answer to a room command
+    LED = "led"  # a seat LED, on the console and the reader nodes
+
+
 @dataclass(frozen=True, slots=True)
 class Output:
     """Something the table must say: an event, a hole-card reveal, a reply, a seat LED."""
 
-    channel: str  # event | hole_cards | reply | led
+    channel: Channel
     payload: dict[str, Any]
 
 

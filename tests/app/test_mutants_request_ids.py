@@ -217,10 +217,10 @@ def test_an_input_with_too_many_outputs_for_its_origins_is_refused(
 ) -> None:
     from pokertable.controller.app import table_app as app_module
     from pokertable.controller.app.table_app import OUTPUTS_PER_INPUT
-    from pokertable.controller.table.session import Output
+    from pokertable.controller.table.session import Channel, Output
 
     app, _ = _app(tmp_path)
-    led = Output("led", {"seat": 1, "mode": "off"})
+    led = Output(Channel.LED, {"seat": 1, "mode": "off"})
     for count, refused in ((OUTPUTS_PER_INPUT - 2, False), (OUTPUTS_PER_INPUT - 1, True),
                            (OUTPUTS_PER_INPUT + 44, True)):
         monkeypatch.setattr(app_module, "apply", lambda s, item, n=count: (s, (led,) * n))
