@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
+import termios
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -125,7 +126,10 @@ class Rs485Master:
             self.ser.rts = False
         else:
             self.ser.write(frame)
-            self.ser.flush()  # the response window starts once the frame is on the wire
+            try:
+                self.ser.flush()  # the response window starts once the frame is on the wire
+            except termios.error as exc:  # tcdrain on a port unplugged mid-frame (EIO)
+                raise serial.SerialException(f"{self.port_label}: {exc}") from exc
 
     def poll(self, node: int) -> int:
         """Poll one node and collect its answer; returns how many frames it sent (0 = silent).
