@@ -119,17 +119,19 @@ class Rs485Master:
         # collision), so the frame is never glued to garbage and lost.
         frame = b"\x00" + wire.encode_frame(node, msg_type, self._seq, payload)
         self._seq = (self._seq + 1) & 0xFFFF
-        if self.direction == "rts-toggle":
-            self.ser.rts = True
-            self.ser.write(frame)
-            self.ser.flush()  # tcdrain: the last stop bit has left before we release the bus
-            self.ser.rts = False
-        else:
-            self.ser.write(frame)
-            try:
+        # tcdrain (flush) on a port unplugged mid-frame raises termios.error (EIO): that is
+        # a lost port for the supervisor to reopen, not an error that ends its thread.
+        try:
+            if self.direction == "rts-toggle":
+                self.ser.rts = True
+                self.ser.write(frame)
+                self.ser.flush()  # tcdrain: the last stop bit has left before we release the bus
+                self.ser.rts = False
+            else:
+                self.ser.write(frame)
                 self.ser.flush()  # the response window starts once the frame is on the wire
-            except termios.error as exc:  # tcdrain on a port unplugged mid-frame (EIO)
-                raise serial.SerialException(f"{self.port_label}: {exc}") from exc
+        except termios.error as exc:
+            raise serial.SerialException(f"{self.port_label}: {exc}") from exc
 
     def poll(self, node: int) -> int:
         """Poll one node and collect its answer; returns how many frames it sent (0 = silent).
