@@ -101,15 +101,7 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
         ConsoleButton.POT: DeclKind.POT,
     }
     if press.button not in kind_of:
-        warn(
-            out,
-            session,
-            "rules",
-            f"unknown console button {press.button!r}",
-            "unknown_button",
-            press.at_ms,
-        )
-        return session
+        return _unknown_button(session, press, out)
     # The dealer enters what the player said; the chips that follow fulfil it (R40-A: the
     # declaration came first). "Raise" with no amount waits for the chips (R51-A).
     amount = press.amount if press.button == ConsoleButton.BET_RAISE else None
@@ -153,15 +145,14 @@ def _out_of_turn_words(
     }
     kind = kind_of.get(press.button)
     if kind is None:
-        warn(
-            out,
-            session,
-            "rules",
-            f"unknown console button {press.button!r}",
-            "unknown_button",
-            press.at_ms,
-        )
-        return session
+        return _unknown_button(session, press, out)
     amount = press.amount if press.button == ConsoleButton.BET_RAISE else None
     declaration = Declaration(press.seat, kind, amount, at_ms=press.at_ms)
     return run_event(session, declaration, out, press.at_ms, "declaration")
+
+
+def _unknown_button(session: TableSession, press: ConsolePress, out: list[Output]) -> TableSession:
+    """A word the console does not know: an alert that names it, and nothing else changes."""
+    warn(out, session, "rules", f"unknown console button {press.button!r}", "unknown_button",
+         press.at_ms)
+    return session
