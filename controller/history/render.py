@@ -13,7 +13,19 @@ first player after the button, who posts the big blind: ``blinds_or_straddles`` 
 p1 closes the first round and opens the others). The small blind the level would have had
 goes in the user-defined field ``_dead_small_blind`` (PHH: fields named with a leading
 underscore are the writer's own; readers ignore them); a pot-limit preflop raise counts it.
-A dead button (on an empty seat) needs nothing: p1 and p2 post the blinds as usual.
+A dead button (on an empty seat) needs nothing to replay: p1 and p2 post the blinds as
+usual; the user-defined field ``_button_seat`` says which empty seat had it, for the tracker
+formats (``history.tracker``), which name the button's seat.
+
+Fields from the PHH spec's optional ones: ``level`` (the blind level's number), ``event``
+(the tournament, when the caller names it), ``winnings`` (chips each player won from the
+pots; an uncalled bet given back is not won), ``hand``, ``table``, ``seats``, the date and
+time of the hand's start in UTC. A board repair (R39, RP-5: a four-card flop, a flop dealt
+without a burn) has no PHH action: the street is written as dealt at the end (``d db``
+with the cards that stood, which is what every reader replays), the action carries a PHH
+comment (``# repaired R39-A: replaced 7c9hTh``) and the user-defined field
+``_board_repairs`` lists each repair as ``"<street> <replaced> <cards> <rule id>"``.
+The reader (``history.phh``) still takes the older pokertable action ``d rb``.
 """
 
 from __future__ import annotations
@@ -41,7 +53,9 @@ class ExportError(ControllerError, ValueError):
     """A hand the PHH format (as ``controller.phh`` reads it) cannot express."""
 
 
-DEAD_SMALL_BLIND = "_dead_small_blind"  # our user-defined PHH field (see the module doc)
+DEAD_SMALL_BLIND = "_dead_small_blind"  # our user-defined PHH fields (see the module doc)
+BUTTON_SEAT = "_button_seat"
+BOARD_REPAIRS = "_board_repairs"
 _PHH_KIND = {"fold": "f", "check": "cc", "call": "cc"}
 
 
@@ -90,12 +104,19 @@ def _actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> lis
         known = s.hole and (s.shown or not public)
         cards = "".join(s.hole) if known else "??" * hand.variant.hole_cards
         lines.append(f"d dh {player[s.seat]} {cards}")
+    repaired = {r.street: r for r in hand.board_repairs}  # the last repair of a street
     for street in Street:
         if street is not Street.PREFLOP:
             dealt = hand.board[Street(street - 1).board_size : street.board_size]
             if len(dealt) < street.board_size - Street(street - 1).board_size:
                 break
-            lines.append(f"d db {''.join(dealt)}")
+            repair = repaired.get(street)
+            note = (
+                f" # repaired {repair.rule_id}: replaced {''.join(repair.replaced)}"
+                if repair is not None
+                else ""
+            )
+            lines.append(f"d db {''.join(dealt)}{note}")
         for a in hand.actions:
             if a.street is street:
                 word = _PHH_KIND.get(a.kind, f"cbr {a.to}")
@@ -154,6 +175,7 @@ def hand_to_phh(
     number: int,
     started_ms: int | None,
     public: bool = False,
+    event: str | None = None,
 ) -> str:
     """One completed hand as the text of a PHH file.
 
@@ -185,15 +207,31 @@ def hand_to_phh(
         ("starting_stacks", [starting[s.seat] for s in order]),
         ("actions", _actions(hand, order, public)),
         ("finishing_stacks", [s.stack for s in order]),
+        ("winnings", [sum(a.amount for a in hand.awards if a.seat == s.seat) for s in order]),
         ("players", [s.player for s in order]),
         ("seats", [s.seat for s in order]),
         ("seat_count", seat_count),
         ("venue", venue),
         ("table", table),
         ("hand", number),
+        ("level", level.number),
     ]
+    if event is not None:
+        fields.append(("event", event))
     if dead_small_blind:
         fields.append((DEAD_SMALL_BLIND, level.small_blind))
+    if hand.button != order[-1].seat:  # a dead button (R32), on an empty seat
+        fields.append((BUTTON_SEAT, hand.button))
+    if hand.board_repairs:
+        fields.append(
+            (
+                BOARD_REPAIRS,
+                [
+                    f"{r.street.name.lower()} {''.join(r.replaced)} {''.join(r.cards)} {r.rule_id}"
+                    for r in hand.board_repairs
+                ],
+            )
+        )
     if started_ms is not None:
         fields += time_fields(started_ms)
     return render_phh(f"{venue}/{table} hand {hand.hand_id}", fields)
