@@ -7,7 +7,9 @@ the clock and its display must never hold, it needs a database that may live on 
 server, and a tournament can run without it. Its broker login ``archive`` only reads.
 
 ``list``, ``show`` and ``export`` read the archive for a dispute: ``export`` writes a .phh
-that ``pokertable replay`` plays through the engine (docs/tournament-server.md).
+that ``pokertable replay`` plays through the engine, or a hand or the whole tournament as
+PokerStars text or Open Hand History for trackers (``room.archive_export``;
+docs/tournament-server.md).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pokertable.room.archive_export import EXTENSIONS, FORMATS, export_records
 from pokertable.room.hand_archive import HandRecord, add_hole_cards, hand_record
 from pokertable.room.hand_store import HandStore, StoreError, open_store
 from pokertable.room.inbound import json_object
@@ -75,11 +78,8 @@ class ArchiveService:
         self.client.say_offline_and_disconnect()
         self.client.loop_stop()
 
-    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
-                    ) -> None:
-        client.subscribe(
-            [(f"{self.base}/+/events", 1), (f"{self.base}/+/secure/hole_cards/+", 1)]
-        )
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        client.subscribe([(f"{self.base}/+/events", 1), (f"{self.base}/+/secure/hole_cards/+", 1)])
         self.client.say_online()
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
@@ -172,7 +172,8 @@ def _keep_last(by_hand: dict[str, Any]) -> None:
 DESCRIPTION = (
     "The room's hand-history archive (docs/tournament-server.md): `run` stores every "
     "completed hand of a venue as PHH; `list`, `show` and `export` read it back, `export` "
-    "as a .phh file for `pokertable replay`. The broker password comes from "
+    "as PHH for `pokertable replay`, or PokerStars text or OHH JSON for trackers (one hand "
+    "or --tournament). The broker password comes from "
     "POKERTABLE_ARCHIVE_PASSWORD."
 )
 
@@ -185,8 +186,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--db", help="SQLite file or postgresql:// URL (default: hands-<venue>.sqlite3 here)"
     )
     common.add_argument(
-        "--key-file", help="seal each hand's PHH (its hole cards) at rest with this key "
-        "(python -m pokertable.controller.sealing new-key FILE); needed to show or export"
+        "--key-file",
+        help="seal each hand's PHH (its hole cards) at rest with this key "
+        "(python -m pokertable.controller.sealing new-key FILE); needed to show or export",
     )
     actions = parser.add_subparsers(dest="action", required=True)
     run_parser = actions.add_parser("run", parents=[common], help="archive every hand, live")
@@ -196,18 +198,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run_parser.add_argument("--user", default="archive", help="the archive's broker login")
     listing = actions.add_parser("list", parents=[common], help="one line per stored hand")
     listing.add_argument("table", nargs="?", help="only this table")
-    for name, text in (("show", "print a hand's PHH"), ("export", "write a hand's .phh")):
-        one = actions.add_parser(name, parents=[common], help=text)
-        one.add_argument("table", help="the table's id (table.toml [table] id)")
-        one.add_argument("hand", type=int, help="the table's hand number")
-        one.add_argument("--session", help="the table's session (default: the newest)")
-        if name == "export":
-            one.add_argument(
-                "-o",
-                "--output",
-                type=Path,
-                help="file or directory (default: <table>-<hand>.phh here)",
-            )
+    show = actions.add_parser("show", parents=[common], help="print a hand's PHH")
+    show.add_argument("table", help="the table's id (table.toml [table] id)")
+    show.add_argument("hand", type=int, help="the table's hand number")
+    show.add_argument("--session", help="the table's session (default: the newest)")
+    export = actions.add_parser(
+        "export",
+        parents=[common],
+        help="write a hand or the whole tournament as PHH, PokerStars text or OHH",
+        description="One hand (TABLE HAND, or --hand ID as `list` prints it) or every hand "
+        "of the venue (--tournament; with TABLE, that table's) as PHH, PokerStars-style "
+        "text for trackers, or Open Hand History JSON (docs/tournament-server.md).",
+    )
+    export.add_argument("table", nargs="?", help="the table's id (table.toml [table] id)")
+    export.add_argument("hand", nargs="?", type=int, help="the table's hand number")
+    export.add_argument("--session", help="the table's session (default: the newest)")
+    which = export.add_mutually_exclusive_group()
+    which.add_argument("--hand", dest="hand_id", metavar="ID", help="the hand's id")
+    which.add_argument(
+        "--tournament", action="store_true", help="every hand the archive holds, in order"
+    )
+    export.add_argument(
+        "--format", choices=FORMATS, default="phh", help="phh (default), pokerstars or ohh"
+    )
+    export.add_argument("--event", help="the tournament's name in the file (default: the venue)")
+    export.add_argument(
+        "--tournament-number",
+        help="digits trackers key the tournament on (default: the first hand's date, YYYYMMDD)",
+    )
+    export.add_argument(
+        "--hero", help="pokerstars: only this player's hole cards are dealt (default: all read)"
+    )
+    export.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        help="file or directory (default: <table>-<hand> or <venue>-tournament, here)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -223,6 +250,8 @@ def run(args: argparse.Namespace) -> int:
             for record in store.hands(args.venue, args.table):
                 print(_line(record))
             return 0
+        if args.action == "export":
+            return _export(args, store)
         found = store.get(args.venue, args.table, args.hand, args.session)
         if found is None:
             print(
@@ -236,20 +265,90 @@ def run(args: argparse.Namespace) -> int:
             return 1
         if not record.verified:
             print(f"warning: {record.name}: {record.problem}", file=sys.stderr)
-        if args.action == "show":
-            print(record.phh, end="")
-            return 0
-        target: Path = args.output or Path(".")
-        if target.is_dir():
-            target = target / f"{record.table}-{record.hand_number:04d}.phh"
-        target.write_text(record.phh, encoding="utf-8")
-        print(target)
+        print(record.phh, end="")
         return 0
     except StoreError as error:
         print(f"pokertable archive: {error}", file=sys.stderr)
         return 1
     finally:
         store.close()
+
+
+def _export(args: argparse.Namespace, store: HandStore) -> int:
+    """``archive export``: the chosen hands in the chosen format, to a file."""
+    from datetime import UTC, datetime
+
+    from pokertable.controller.history.tracker import ExportContext
+
+    if args.tournament:
+        records = store.hands(args.venue, args.table)
+        records = [r for r in records if args.session is None or r.session == args.session]
+        records = [store.get(r.venue, r.table, r.hand_number, r.session) or r for r in records]
+        default_name = f"{args.table or args.venue}-tournament"
+    else:
+        found = _one(args, store)
+        if found is None:
+            return 1
+        records = [found]
+        default_name = f"{found.table}-{found.hand_number:04d}"
+    if not records:
+        print(f"pokertable archive: no hands of {args.venue} in {store.where}", file=sys.stderr)
+        return 1
+    for record in records:
+        if record.phh is not None and not record.verified:
+            print(f"warning: {record.name}: {record.problem}", file=sys.stderr)
+    first = min((r.started_ms or r.finished_ms for r in records), default=0)
+    number = args.tournament_number or datetime.fromtimestamp(first / 1000, tz=UTC).strftime(
+        "%Y%m%d"
+    )
+    try:
+        context = ExportContext(event=args.event or args.venue, tournament=number)
+    except ValueError as error:
+        print(f"pokertable archive: --tournament-number: {error}", file=sys.stderr)
+        return 2
+    result = export_records(
+        records, args.format, context, hero=args.hero, phh_event=args.event is not None
+    )
+    for why in result.skipped:
+        print(f"skipped: {why}", file=sys.stderr)
+    if not result.hands:
+        print("pokertable archive: no hand could be exported", file=sys.stderr)
+        return 1
+    extension = EXTENSIONS[args.format]
+    if args.format == "phh" and result.hands > 1:
+        extension = ".phhs"
+    target: Path = args.output or Path(".")
+    if target.is_dir():
+        target = target / f"{default_name}{extension}"
+    target.write_text(result.text, encoding="utf-8")
+    print(target)
+    return 1 if result.skipped else 0
+
+
+def _one(args: argparse.Namespace, store: HandStore) -> HandRecord | None:
+    """The one hand ``export`` names (TABLE HAND or --hand ID), or None, said on stderr."""
+    found: HandRecord | None = None
+    if args.hand_id is not None:
+        match = [r for r in store.hands(args.venue, args.table) if r.hand_id == args.hand_id]
+        if match:
+            found = store.get(
+                match[-1].venue, match[-1].table, match[-1].hand_number, match[-1].session
+            )
+        what = f"hand {args.hand_id}"
+    elif args.table is not None and args.hand is not None:
+        found = store.get(args.venue, args.table, args.hand, args.session)
+        what = f"hand {args.hand} of table {args.table}"
+    else:
+        print(
+            "pokertable archive export: name TABLE HAND, --hand ID or --tournament", file=sys.stderr
+        )
+        return None
+    if found is None:
+        print(f"pokertable archive: no {what} in {store.where}", file=sys.stderr)
+    elif found.phh is None:
+        print(f"pokertable archive: {found.name}: no PHH: {found.problem}", file=sys.stderr)
+        return None
+    return found
 
 
 def _line(record: HandRecord) -> str:

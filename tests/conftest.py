@@ -59,6 +59,9 @@ PARTS: dict[str, Part] = {
     "pokerkit": Part(
         lambda: importlib.util.find_spec("pokerkit") is not None, "pip install -e '.[test]'"
     ),
+    "ohh-pydantic": Part(  # the Open Hand History spec's models, for the OHH export
+        lambda: importlib.util.find_spec("open_hh_models") is not None, "pip install -e '.[test]'"
+    ),
     "shellcheck": Part(
         lambda: shutil.which("shellcheck") is not None, "apt-get install -y shellcheck",
         ci_only=True,

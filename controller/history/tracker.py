@@ -36,6 +36,7 @@ class ExportContext:
     event: str
     tournament: str
     site: str = "pokertable"
+    initial_stack: int | None = None  # the tournament's starting stack, when known
 
     def __post_init__(self) -> None:
         if not self.tournament.isdigit():
