@@ -227,6 +227,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="digits trackers key the tournament on (default: the first hand's date, YYYYMMDD)",
     )
     export.add_argument(
+        "--initial-stack",
+        type=int,
+        help="ohh: the tournament's starting stack, for tournament_info (default: left out)",
+    )
+    export.add_argument(
         "--hero", help="pokerstars: only this player's hole cards are dealt (default: all read)"
     )
     export.add_argument(
@@ -302,7 +307,9 @@ def _export(args: argparse.Namespace, store: HandStore) -> int:
         "%Y%m%d"
     )
     try:
-        context = ExportContext(event=args.event or args.venue, tournament=number)
+        context = ExportContext(
+            event=args.event or args.venue, tournament=number, initial_stack=args.initial_stack
+        )
     except ValueError as error:
         print(f"pokertable archive: --tournament-number: {error}", file=sys.stderr)
         return 2
