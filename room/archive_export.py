@@ -77,7 +77,7 @@ def export_records(
         if fmt == "pokerstars":
             texts.append(hand_to_pokerstars(hand, context, number_of(record), hero=hero))
         else:
-            objects.append(hand_to_ohh(hand, context, number_of(record)))
+            objects.append(hand_to_ohh(hand, context, number_of(record), hero=hero))
     if fmt == "ohh":
         return Export(render_ohh(objects), len(objects), tuple(skipped))
     if fmt == "pokerstars":
@@ -89,6 +89,19 @@ def export_records(
         for record, text in zip([r for r in records if r.phh is not None], texts, strict=True)
     ]
     return Export("\n".join(keyed), len(texts), tuple(skipped))
+
+
+def first_stacks(records: Sequence[HandRecord]) -> int | None:
+    """The largest stack a player started his first archived hand with: the tournament's
+    starting stack when the archive ran from the first hand (OHH ``initial_stack``)."""
+    seen: dict[str, int] = {}
+    for record in records:
+        if record.phh is None:
+            continue
+        data = tomllib.loads(record.phh)
+        for player, stack in zip(data["players"], data["starting_stacks"], strict=True):
+            seen.setdefault(str(player), int(stack))
+    return max(seen.values(), default=None)
 
 
 def _key(record: HandRecord) -> str:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pokertable.room.archive_export import EXTENSIONS, FORMATS, export_records
+from pokertable.room.archive_export import EXTENSIONS, FORMATS, export_records, first_stacks
 from pokertable.room.hand_archive import HandRecord, add_hole_cards, hand_record
 from pokertable.room.hand_store import HandStore, StoreError, open_store
 from pokertable.room.inbound import json_object
@@ -229,10 +229,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument(
         "--initial-stack",
         type=int,
-        help="ohh: the tournament's starting stack, for tournament_info (default: left out)",
+        help="ohh: the tournament's starting stack (default: the largest stack a player "
+        "started his first archived hand with)",
     )
     export.add_argument(
-        "--hero", help="pokerstars: only this player's hole cards are dealt (default: all read)"
+        "--hero", help="only this player's hole cards are dealt (default: every hand read)"
     )
     export.add_argument(
         "-o",
@@ -308,7 +309,9 @@ def _export(args: argparse.Namespace, store: HandStore) -> int:
     )
     try:
         context = ExportContext(
-            event=args.event or args.venue, tournament=number, initial_stack=args.initial_stack
+            event=args.event or args.venue,
+            tournament=number,
+            initial_stack=args.initial_stack or _initial_stack(args, store),
         )
     except ValueError as error:
         print(f"pokertable archive: --tournament-number: {error}", file=sys.stderr)
@@ -330,6 +333,11 @@ def _export(args: argparse.Namespace, store: HandStore) -> int:
     target.write_text(result.text, encoding="utf-8")
     print(target)
     return 1 if result.skipped else 0
+
+
+def _initial_stack(args: argparse.Namespace, store: HandStore) -> int | None:
+    """OHH's ``initial_stack`` when not given: from the venue's first archived hands."""
+    return first_stacks(store.hands(args.venue)) if args.format == "ohh" else None
 
 
 def _one(args: argparse.Namespace, store: HandStore) -> HandRecord | None:

@@ -38,13 +38,18 @@ _ROUND = {
 _KIND = {"fold": "Fold", "check": "Check", "call": "Call", "bet": "Bet", "raise": "Raise"}
 
 
-def hand_to_ohh(hand: FinishedHand, context: ExportContext, number: int) -> dict[str, Any]:
-    """One hand as the OHH object (``{"ohh": ...}``); ``number`` is its ``game_number``."""
+def hand_to_ohh(
+    hand: FinishedHand, context: ExportContext, number: int, *, hero: str | None = None
+) -> dict[str, Any]:
+    """One hand as the OHH object (``{"ohh": ...}``); ``number`` is its ``game_number``.
+
+    ``hero``: only that player's hole cards are dealt, and he is ``hero_player_id``."""
     end = hand.end
     level = end.level
     seats = hand.by_table_seat()
     player_id = {s.seat: i for i, s in enumerate(seats)}
-    started = hand.when.strftime("%Y-%m-%dT%H:%M:%SZ") if hand.when else None
+    heroes = [s.seat for s in seats if s.player == hero]
+    started = hand.when.strftime("%Y-%m-%dT%H:%M:%S") if hand.when else None  # UTC
     counter = iter(range(1, 10_000))
 
     def action(seat: int | None, kind: str, **more: Any) -> dict[str, Any]:
@@ -64,7 +69,8 @@ def hand_to_ohh(hand: FinishedHand, context: ExportContext, number: int) -> dict
             left = hand.starting_stack(seat) - hand.ante(seat) - hand.blind(seat)
             preflop.append(action(seat, kind, amount=hand.blind(seat), is_allin=left == 0))
     for s in sorted(end.seats, key=lambda s: s.seat):  # dealt from the small blind round
-        preflop.append(action(s.seat, "Dealt Cards", cards=list(s.hole)))
+        known = s.hole and (hero is None or s.player == hero)
+        preflop.append(action(s.seat, "Dealt Cards", **({"cards": list(s.hole)} if known else {})))
     chips = {id(a): put for a, put, _ in hand.chips_in()}
     rounds: list[dict[str, Any]] = []
     for street, dealt, actions in hand.streets():
@@ -128,6 +134,7 @@ def hand_to_ohh(hand: FinishedHand, context: ExportContext, number: int) -> dict
         "small_blind_amount": level.small_blind,
         "big_blind_amount": level.big_blind,
         "ante_amount": level.ante,
+        **({"hero_player_id": player_id[heroes[0]]} if heroes else {}),
         "players": [
             {
                 "id": player_id[s.seat],

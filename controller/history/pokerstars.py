@@ -34,6 +34,17 @@ _GAMES = {
     Variant.PLO: "Omaha Pot Limit",
     Variant.FLHE: "Hold'em Limit",
 }
+_HANDS = {  # the engine's category names as PokerStars words them
+    "High Card": "high card",
+    "Pair": "a pair",
+    "Two Pair": "two pair",
+    "Trips": "three of a kind",
+    "Straight": "a straight",
+    "Flush": "a flush",
+    "Full House": "a full house",
+    "Quads": "four of a kind",
+    "Straight Flush": "a straight flush",
+}
 _STREET_NAMES = {Street.FLOP: "FLOP", Street.TURN: "TURN", Street.RIVER: "RIVER"}
 _ROMAN = (
     (1000, "M"),
@@ -144,7 +155,7 @@ def hand_to_pokerstars(
         lines.append("*** SHOW DOWN ***")
         for s in live:
             if s.shown and s.hole:
-                lines.append(f"{s.player}: shows {_cards(s.hole)} ({hand.hand_name(s.seat)})")
+                lines.append(f"{s.player}: shows {_cards(s.hole)} ({_hand(hand, s.seat)})")
             else:
                 lines.append(f"{s.player}: mucks hand")
     for award in end.awards:
@@ -166,6 +177,11 @@ def hand_to_pokerstars(
             f"{_outcome(hand, s.seat, len(live) > 1)}"
         )
     return "\n".join(lines)
+
+
+def _hand(hand: FinishedHand, seat: int) -> str:
+    name = hand.hand_name(seat)
+    return _HANDS.get(name, name) or "no hand"
 
 
 def _pot_name(index: int, count: int) -> str:
@@ -200,7 +216,7 @@ def _outcome(hand: FinishedHand, seat: int, showdown: bool) -> str:
         return f"folded on the {folded_on.name.capitalize()}"
     if showdown and state.shown and state.hole:
         cards = _cards(state.hole)
-        name = hand.hand_name(seat)
+        name = _hand(hand, seat)
         if won:
             return f"showed {cards} and won ({won}) with {name}"
         return f"showed {cards} and lost with {name}"

@@ -220,3 +220,24 @@ def test_an_incomplete_hand_is_not_exported() -> None:
     cut = example.read_text().replace('"d db Jc",', "")
     with pytest.raises(PhhError, match="incomplete"):
         read_hand(cut, "cut")
+
+
+@pytest.mark.needs("pokerkit")
+def test_with_a_hero_only_his_hole_cards_are_dealt_and_pokerkit_still_plays_the_hand(
+    tmp_path: Path,
+) -> None:
+    """A player's own tracker file: his cards in ``Dealt to``, the others' only when tabled."""
+    hands = _session_hands(tmp_path)
+    hand = read_hand(hands[1].text, hands[1].hand_id)  # heads-up: Bob folds, nothing tabled
+    stars = hand_to_pokerstars(hand, CONTEXT, 2, hero="Bob")
+    assert "Dealt to Bob [2d 3d]" in stars and "Dealt to Ann" not in stars
+    assert pokerkit_outcomes(stars) == [_expected(hands[1].text)]
+    ohh = hand_to_ohh(hand, CONTEXT, 2, hero="Bob")["ohh"]
+    dealt = {
+        a["player_id"]: a.get("cards")
+        for a in ohh["rounds"][0]["actions"]
+        if a["action"] == "Dealt Cards"
+    }
+    bob = next(p["id"] for p in ohh["players"] if p["name"] == "Bob")
+    assert ohh["hero_player_id"] == bob and dealt[bob] == ["2d", "3d"]
+    assert [cards for pid, cards in dealt.items() if pid != bob] == [None]
