@@ -59,7 +59,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     ),
     "archive": (
         "pokertable.room.archive_service",
-        "the room's hand-history archive: every hand as PHH (SQLite/PostgreSQL), for replay",
+        "the room's hand-history archive: every hand as PHH (SQLite/PostgreSQL), for replay; "
+        "exports for trackers (PokerStars text, OHH)",
     ),
     "overlay": (
         "pokertable.room.overlay_service",
