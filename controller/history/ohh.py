@@ -71,14 +71,14 @@ def hand_to_ohh(
     for s in sorted(end.seats, key=lambda s: s.seat):  # dealt from the small blind round
         known = s.hole and (hero is None or s.player == hero)
         preflop.append(action(s.seat, "Dealt Cards", **({"cards": list(s.hole)} if known else {})))
-    chips = {id(a): put for a, put, _ in hand.chips_in()}
     rounds: list[dict[str, Any]] = []
     for street, dealt, actions in hand.streets():
         listed = preflop if street is Street.PREFLOP else []
-        for a in actions:
+        for played in actions:
+            a = played.action
             more: dict[str, Any] = {}
             if a.kind in ("call", "bet", "raise"):
-                more["amount"] = chips[id(a)]
+                more["amount"] = played.put
             listed.append(action(a.seat, _KIND[a.kind], is_allin=a.all_in, **more))
         round_: dict[str, Any] = {"id": len(rounds), "street": _ROUND[street]}
         if street is not Street.PREFLOP:

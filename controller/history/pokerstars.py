@@ -100,9 +100,12 @@ def hand_to_pokerstars(
     game = _GAMES[end.variant]
     when = hand.when.strftime(" - %Y/%m/%d %H:%M:%S UTC") if hand.when else ""
     level_text = f" - Level {roman(hand.level_number)}" if hand.level_number else ""
+    stakes = f"{level.small_blind}/{level.big_blind}"
+    if end.variant is Variant.FLHE:  # a limit game is named by its bets, as PokerStars does
+        stakes = f"{level.big_blind}/{2 * level.big_blind}"
     lines = [
         f"PokerStars Hand #{number}: Tournament #{context.tournament}, Freeroll  {game}"
-        f"{level_text} ({level.small_blind}/{level.big_blind}){when}",
+        f"{level_text} ({stakes}){when}",
         f"Table '{context.tournament} {hand.table}' {hand.seat_count}-max "
         f"Seat #{hand.button_seat} is the button",
     ]
@@ -124,7 +127,6 @@ def hand_to_pokerstars(
     for s in sorted(end.seats, key=lambda s: s.seat):  # dealt from the small blind round
         if s.hole and (hero is None or s.player == hero):
             lines.append(f"Dealt to {s.player} {_cards(s.hole)}")
-    chips = {id(a): (put, high) for a, put, high in hand.chips_in()}
     streets = hand.streets()
     last_street = max((st for st, _, acts in streets if acts), default=Street.PREFLOP)
     for street, dealt, actions in streets:
@@ -132,8 +134,8 @@ def hand_to_pokerstars(
             before = end.board[: Street(street - 1).board_size]
             shown_before = f" {_cards(before)}" if street is not Street.FLOP else ""
             lines.append(f"*** {_STREET_NAMES[street]} ***{shown_before} {_cards(dealt)}")
-        for a in actions:
-            put, high = chips[id(a)]
+        for played in actions:
+            a, put, high = played.action, played.put, played.high
             all_in = " and is all-in" if a.all_in else ""
             who = name[a.seat]
             if a.kind == "fold":

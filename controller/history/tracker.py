@@ -112,33 +112,39 @@ class FinishedHand:
                 return a.street
         return None
 
-    def streets(self) -> list[tuple[Street, tuple[str, ...], list[ActionRecord]]]:
-        """Each street the hand reached: the cards dealt on it and its actions in order."""
-        out: list[tuple[Street, tuple[str, ...], list[ActionRecord]]] = []
+    def streets(self) -> list[tuple[Street, tuple[str, ...], list[Played]]]:
+        """Each street the hand reached: the cards dealt on it and its actions in order,
+        each with the chips it put in and the street's highest bet before it."""
+        out: list[tuple[Street, tuple[str, ...], list[Played]]] = []
         board = self.end.board
         for street in Street:
             if street is not Street.PREFLOP and len(board) < street.board_size:
                 break
             before = Street(street - 1).board_size if street is not Street.PREFLOP else 0
-            dealt = board[before : street.board_size]
-            out.append((street, dealt, [a for a in self.end.actions if a.street is street]))
-        return out
-
-    def chips_in(self) -> list[tuple[ActionRecord, int, int]]:
-        """Every action with the chips it put in and the street's highest bet before it."""
-        out: list[tuple[ActionRecord, int, int]] = []
-        for street, _, actions in self.streets():
             bets = {
                 s.seat: (self.blind(s.seat) if street is Street.PREFLOP else 0)
                 for s in self.end.seats
             }
-            for a in actions:
+            played: list[Played] = []
+            for a in self.end.actions:
+                if a.street is not street:
+                    continue
                 high = max(bets.values(), default=0)
                 put = max(0, a.to - bets[a.seat]) if a.kind in ("call", "bet", "raise") else 0
-                out.append((a, put, high))
+                played.append(Played(a, put, high))
                 if put:
                     bets[a.seat] = a.to
+            out.append((street, board[before : street.board_size], played))
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One action as the tracker formats write it."""
+
+    action: ActionRecord
+    put: int  # chips it put in (a call's, a bet's, a raise's: over the seat's own bet)
+    high: int  # the street's highest bet before it (a raise is ``to - high`` over it)
 
 
 def read_hand(

@@ -19,9 +19,11 @@ from pokertable.controller.engine.events import (
     ActionKind,
     DealBoard,
     DealHole,
+    MuckHand,
     PlayerAction,
     RepairReason,
     ReplaceBoard,
+    ShowHand,
 )
 from pokertable.controller.engine.model import HandState, Level, Phase, Street, Variant
 from pokertable.controller.history.ohh import hand_to_ohh, read_ohh, render_ohh
@@ -241,3 +243,48 @@ def test_with_a_hero_only_his_hole_cards_are_dealt_and_pokerkit_still_plays_the_
     bob = next(p["id"] for p in ohh["players"] if p["name"] == "Bob")
     assert ohh["hero_player_id"] == bob and dealt[bob] == ["2d", "3d"]
     assert [cards for pid, cards in dealt.items() if pid != bob] == [None]
+
+
+@pytest.mark.needs("pokerkit", "ohh-pydantic")
+def test_a_hand_mucked_at_showdown_is_mucked_in_both_formats() -> None:
+    """Ann tables her aces, Bob mucks his kings: ``mucks hand`` / "Mucks Cards", and the
+    readers still end on the table's stacks (his cards were read: ``Dealt to`` has them)."""
+    setup = _three_handed(3, 1, (1, 2, 3))
+    state, _ = start_hand(setup)
+    for event in (
+        DealHole(1, ("Ah", "Ad")),
+        DealHole(2, ("Kc", "Ks")),
+        DealHole(3, ("Qh", "9h")),
+        PlayerAction(3, ActionKind.FOLD),
+        PlayerAction(1, ActionKind.CALL),
+        PlayerAction(2, ActionKind.CHECK),
+        DealBoard(("2c", "7d", "8s")),
+        PlayerAction(1, ActionKind.BET, 400),
+        PlayerAction(2, ActionKind.CALL),
+        DealBoard(("4h",)),
+        PlayerAction(1, ActionKind.CHECK),
+        PlayerAction(2, ActionKind.CHECK),
+        DealBoard(("Jc",)),
+        PlayerAction(1, ActionKind.CHECK),
+        PlayerAction(2, ActionKind.CHECK),
+        ShowHand(1),
+        MuckHand(2),
+    ):
+        state, _ = step(state, event)
+    text, hand = _finished(setup, state)
+    stars = hand_to_pokerstars(hand, CONTEXT, 3)
+    assert "Bob: mucks hand" in stars and "Seat 2: Bob (big blind) mucked" in stars
+    assert "Seat 3: Cat (button) folded before Flop (didn't bet)" in stars
+    assert pokerkit_outcomes(stars) == [_expected(text)]
+    ohh = hand_to_ohh(hand, CONTEXT, 3)
+    showdown = ohh["ohh"]["rounds"][-1]
+    assert showdown["street"] == "Showdown"
+    assert [a["action"] for a in showdown["actions"]] == ["Shows Cards", "Mucks Cards"]
+    assert ohh_outcome(ohh) == _expected(text)
+
+
+def test_a_fixed_limit_hand_is_named_by_its_bets_as_pokerstars_does() -> None:
+    setup = replace(_three_handed(3, 1, (1, 2, 3)), variant=Variant.FLHE)
+    _, hand = _finished(setup, _played(setup))
+    header = hand_to_pokerstars(hand, CONTEXT, 4).splitlines()[0]
+    assert "Hold'em Limit - Level IV (200/400)" in header
