@@ -70,7 +70,9 @@ def export_records(
             texts.append(_with_event(record.phh, context.event) if phh_event else record.phh)
             continue
         try:
-            hand = read_hand(record.phh, record.name, started_ms=record.started_ms)
+            hand = read_hand(
+                record.phh, record.name, started_ms=record.started_ms or record.finished_ms
+            )
         except PhhError as exc:
             skipped.append(f"{record.name}: does not replay: {exc}")
             continue

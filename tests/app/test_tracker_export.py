@@ -288,3 +288,29 @@ def test_a_fixed_limit_hand_is_named_by_its_bets_as_pokerstars_does() -> None:
     _, hand = _finished(setup, _played(setup))
     header = hand_to_pokerstars(hand, CONTEXT, 4).splitlines()[0]
     assert "Hold'em Limit - Level IV (200/400)" in header
+
+
+@pytest.mark.needs("pokerkit", "ohh-pydantic")
+def test_hands_pokerkit_generates_read_back_from_both_formats_to_the_same_stacks() -> None:
+    """60 random hands of PokerKit's (bench/phh_corpus.py: side pots, short all-ins, antes,
+    fixed limit, Omaha), replayed by the engine and exported: PokerKit's PokerStars parser
+    (no-limit hold'em, all it reads) and the OHH reckoning end on the engine's stacks and
+    winners. Hands whose odd chip PokerKit splits otherwise than Rule 20-A are left out:
+    PokerKit would split it its own way again."""
+    from pokertable.bench.phh_corpus import generate
+
+    corpus = generate(60, seed=31)
+    checked = {"pokerstars": 0, "ohh": 0}
+    for index, doc in enumerate(corpus.hands):
+        if corpus.expected_stacks[index] != corpus.pokerkit_stacks[index]:
+            continue  # R20-A's odd chip
+        hand = read_hand(doc, f"corpus {index}", started_ms=0)
+        stacks = {s.player: s.stack for s in hand.end.seats}
+        won = {s.player for s in hand.end.seats if hand.won(s.seat) > 0}
+        assert ohh_outcome(hand_to_ohh(hand, CONTEXT, index)) == (stacks, won), doc
+        checked["ohh"] += 1
+        if hand.end.variant is Variant.NLHE:
+            text = hand_to_pokerstars(hand, CONTEXT, index)
+            assert pokerkit_outcomes(text) == [(stacks, won)], text
+            checked["pokerstars"] += 1
+    assert checked["ohh"] >= 50 and checked["pokerstars"] >= 15, checked

@@ -84,17 +84,21 @@ def ohh_outcome(hand: dict[str, Any]) -> tuple[dict[str, int], set[str]]:
     names = {p.id: p.name for p in model.players}
     stacks = {p.name: int(p.starting_stack) for p in model.players}
     put: dict[str, int] = defaultdict(int)
+    live: dict[str, int] = defaultdict(int)  # what players match: all but the dead antes
     for round_ in model.rounds:
         for action in round_.actions:
             if action.action in PUT_IN and action.player_id is not None:
-                put[names[action.player_id]] += int(action.amount or 0)
+                name = names[action.player_id]
+                put[name] += int(action.amount or 0)
+                if action.action != "Post Ante":
+                    live[name] += int(action.amount or 0)
     pots = sum(int(p.amount) for p in model.pots)
-    ranked = sorted(put.items(), key=lambda kv: kv[1], reverse=True)
-    if sum(put.values()) > pots:  # the uncalled part of the largest contribution
+    ranked = sorted(live.items(), key=lambda kv: kv[1], reverse=True)
+    if sum(put.values()) > pots:  # the uncalled part of the largest live contribution
         top, amount = ranked[0]
         second = ranked[1][1] if len(ranked) > 1 else 0
         assert sum(put.values()) - pots == amount - second, "chips vanished from the pots"
-        put[top] = second
+        put[top] -= amount - second
     winners: set[str] = set()
     for pot in model.pots:
         assert sum(int(w.win_amount) for w in pot.player_wins or []) == int(pot.amount)
