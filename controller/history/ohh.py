@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from pokertable.controller.engine.model import Street, Variant
+from pokertable.controller.history.render import ExportError
 from pokertable.controller.history.tracker import ExportContext, FinishedHand
 
 SPEC_VERSION = "1.4.6"
@@ -159,7 +160,7 @@ def render_ohh(hands: Iterable[dict[str, Any]]) -> str:
 
 
 def read_ohh(text: str) -> list[dict[str, Any]]:
-    """The hands of an ``.ohh`` file (objects separated by blank lines); ValueError if not."""
+    """The hands of an ``.ohh`` file (objects separated by blank lines); ExportError if not."""
     decoder = json.JSONDecoder()
     hands: list[dict[str, Any]] = []
     at = 0
@@ -168,7 +169,10 @@ def read_ohh(text: str) -> list[dict[str, Any]]:
             at += 1
         if at == len(text):
             return hands
-        value, at = decoder.raw_decode(text, at)
+        try:
+            value, at = decoder.raw_decode(text, at)
+        except json.JSONDecodeError as exc:
+            raise ExportError(f"hand {len(hands) + 1}: not JSON: {exc}") from exc
         if not isinstance(value, dict) or "ohh" not in value:
-            raise ValueError(f'hand {len(hands) + 1}: not an {{"ohh": ...}} object')
+            raise ExportError(f'hand {len(hands) + 1}: not an {{"ohh": ...}} object')
         hands.append(value)

@@ -50,7 +50,7 @@ from pokertable.controller.rules import TDA_2024, RuleProfile
 
 
 class ExportError(ControllerError, ValueError):
-    """A hand the PHH format (as ``controller.phh`` reads it) cannot express."""
+    """A hand a hand-history format cannot express, or a file that is not one."""
 
 
 DEAD_SMALL_BLIND = "_dead_small_blind"  # our user-defined PHH fields (see the module doc)

@@ -22,7 +22,7 @@ from pokertable.controller.engine import HandSetup, start_hand
 from pokertable.controller.engine.model import ActionRecord, HandState, Phase, SeatState, Street
 from pokertable.controller.engine.showdown import strength
 from pokertable.controller.history.phh import PhhError, parse_hand
-from pokertable.controller.history.render import BUTTON_SEAT
+from pokertable.controller.history.render import BUTTON_SEAT, ExportError
 from pokertable.controller.history.replay import replay_hand
 from pokertable.controller.rules import TDA_2024, RuleProfile
 
@@ -40,7 +40,7 @@ class ExportContext:
 
     def __post_init__(self) -> None:
         if not self.tournament.isdigit():
-            raise ValueError(f"tournament number {self.tournament!r} must be digits")
+            raise ExportError(f"tournament number {self.tournament!r} must be digits")
 
 
 @dataclass(frozen=True, slots=True)

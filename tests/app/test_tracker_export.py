@@ -29,7 +29,7 @@ from pokertable.controller.engine.model import HandState, Level, Phase, Street, 
 from pokertable.controller.history.ohh import hand_to_ohh, read_ohh, render_ohh
 from pokertable.controller.history.phh import PhhError
 from pokertable.controller.history.pokerstars import hand_to_pokerstars, join_hands
-from pokertable.controller.history.render import hand_to_phh, replayed_stacks
+from pokertable.controller.history.render import ExportError, hand_to_phh, replayed_stacks
 from pokertable.controller.history.tracker import ExportContext, FinishedHand, read_hand
 from tests.app.test_phh_export import JournaledTable, _play_session, _play_to_showdown
 from tests.app.tracker_readers import ohh_outcome, pokerkit_outcomes
@@ -212,8 +212,12 @@ def test_the_phh_fields_added_are_the_spec_fields_pokerkit_reads() -> None:
 
 
 def test_an_ohh_file_that_is_not_ohh_is_named() -> None:
-    with pytest.raises(ValueError, match="hand 2: not an"):
+    with pytest.raises(ExportError, match="hand 2: not an"):
         read_ohh(json.dumps({"ohh": {}}) + "\n\n" + json.dumps({"other": 1}) + "\n\n")
+    with pytest.raises(ExportError, match="hand 1: not JSON"):
+        read_ohh("{oops")
+    with pytest.raises(ExportError, match="must be digits"):
+        ExportContext(event="e", tournament="T#1")
 
 
 def test_an_incomplete_hand_is_not_exported() -> None:
