@@ -224,7 +224,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--event", help="the tournament's name in the file (default: the venue)")
     export.add_argument(
         "--tournament-number",
-        help="digits trackers key the tournament on (default: the first hand's date, YYYYMMDD)",
+        help="digits trackers key the tournament on (default: the venue's first hand's date, "
+        "YYYYMMDD)",
     )
     export.add_argument(
         "--initial-stack",
@@ -303,7 +304,8 @@ def _export(args: argparse.Namespace, store: HandStore) -> int:
     for record in records:
         if record.phh is not None and not record.verified:
             print(f"warning: {record.name}: {record.problem}", file=sys.stderr)
-    first = min((r.started_ms or r.finished_ms for r in records), default=0)
+    # The venue's first hand dates the tournament: one number for a hand and for the whole.
+    first = min((r.started_ms or r.finished_ms for r in store.hands(args.venue)), default=0)
     number = args.tournament_number or datetime.fromtimestamp(first / 1000, tz=UTC).strftime(
         "%Y%m%d"
     )
