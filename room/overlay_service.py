@@ -66,7 +66,7 @@ class OverlayService:
         self._acked: queue.Queue[int] = queue.Queue()
         self._unacked: dict[int, int] = {}  # paho's message id -> the held message's key
         self._subscribed = threading.Event()
-        self.client = ServiceClient(f"relay-{table}", venue, relay_login)
+        self.client = ServiceClient(f"relay-{venue}-{table}", venue, relay_login)
         self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *_: self._subscribed.set()
         self.client.on_message = self._on_message

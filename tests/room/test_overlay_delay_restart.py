@@ -28,7 +28,7 @@ from tests.room.test_overlay_anonymous import Client
 
 DELAY_S = 6.0
 EVENTS, DELAYED_EVENTS = f"{PREFIX}/events", f"{PREFIX}/broadcast/events"
-RELAY_STATUS = "pokertable/v1/club/services/broadcaster/relay-t9"
+RELAY_STATUS = "pokertable/v1/club/services/broadcaster/relay-club-t9"
 
 
 class Viewer(Client):

@@ -155,7 +155,7 @@ def test_a_broadcast_relay_runs_from_the_room_toml(tmp_path: Path) -> None:
         url = line.split(": ", 1)[1].split(" ", 1)[0]
         with urllib.request.urlopen(f"{url}config.json", timeout=30) as response:
             assert b"relay-secret" not in response.read()
-        status = "pokertable/v1/club/services/broadcaster/relay-t9"
+        status = "pokertable/v1/club/services/broadcaster/relay-club-t9"
         wait_for(lambda: any(t == status and b'"online"' in p for t, p in list(watcher.seen)),
                  "the relay online", 120)
         delay_file = state / "broadcast-club-t9.sqlite3"

@@ -137,7 +137,7 @@ def test_no_login_can_take_over_a_room_service_or_act_beyond_its_role(
     recorder = Recorder(port)
     assert recorder.ready.wait(30)
     expected = {"clock/clock", "director/seating", "archive/archive-club",
-                "broadcaster/relay-t9"}
+                "broadcaster/relay-club-t9"}
     wait_for(lambda: expected <= {t.split("/services/", 1)[1] for t, p in recorder.seen
                                   if "/services/" in t and '"online"' in p},
              "every service online")
