@@ -9,7 +9,6 @@ derived from its password) keeps the hand_complete published while it is down.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,16 +25,6 @@ from tests.room.test_takeover_drill import _attacker
 
 pytestmark = pytest.mark.needs("mosquitto")
 T9 = "pokertable/v1/club/t9"
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
-    process = MosquittoProcess.from_shipped(tmp_path, users=USERS)
-    process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
 
 
 def _archive(broker: MosquittoProcess, db: Path, key: Path | None) -> ArchiveService:
@@ -93,6 +82,7 @@ def test_an_archive_killed_mid_hand_stores_the_hand_whole_only_with_its_key(
         with second.stored:
             assert second.stored.wait_for(
                 lambda: second.store.hands("club", "t9") != [], timeout=60)
+        assert len(second.store.hands("club", "t9")) == 1  # stored once
         record = second.store.get("club", "t9", event["data"]["hand_number"])
         assert record is not None and record.phh is not None
         every_card = all(c in record.phh for seat_cards in cards.values() for c in seat_cards)

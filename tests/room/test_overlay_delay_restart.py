@@ -14,7 +14,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,16 +49,6 @@ class Viewer(Client):
     def relay_states(self) -> list[str]:
         with self.arrivals:
             return [p["state"] for _, t, p in self.arrived if t == RELAY_STATUS]
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
-    process = MosquittoProcess.from_shipped(tmp_path, users=USERS)
-    process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
 
 
 def _relay(broker: MosquittoProcess, delay_file: Path, log: Path) -> subprocess.Popen[bytes]:

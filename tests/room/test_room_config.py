@@ -129,11 +129,10 @@ def test_a_service_runs_from_the_room_toml(tmp_path: Path) -> None:
 
 
 @pytest.mark.needs("mosquitto")
-def test_a_broadcast_relay_runs_from_the_room_toml(tmp_path: Path) -> None:
+def test_a_broadcast_relay_runs_from_the_room_toml(tmp_path: Path, broker: MosquittoProcess
+                                                   ) -> None:
     """``--service relay-<table>``: the relay with its login from the password file, online
     on the broker, its delay file (0600) in the unit's state directory, its page served."""
-    broker = MosquittoProcess.from_shipped(tmp_path, users=USERS)
-    broker.start()
     path = _room(tmp_path, **{"port = 1883": f"port = {broker.port}",
                               "http_port = 8083": "http_port = 0"})
     (tmp_path / "broadcaster.secret").write_text(USERS["broadcaster"] + "\n")
@@ -164,4 +163,3 @@ def test_a_broadcast_relay_runs_from_the_room_toml(tmp_path: Path) -> None:
         process.terminate()
         process.wait(30)
         watcher.stop()
-        broker.stop()

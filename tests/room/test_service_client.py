@@ -54,7 +54,9 @@ def test_a_service_says_the_broker_is_unreachable_then_connects_when_it_is_up(
         broker.stop()
 
 
-def test_two_venues_relays_of_a_same_named_table_share_a_broker(tmp_path: Path) -> None:
+def test_two_venues_relays_of_a_same_named_table_share_a_broker(
+    tmp_path: Path, broker: MosquittoProcess
+) -> None:
     """The relay's service name carries its venue (``relay-<venue>-<table>``), as the
     archive's does: two venues' relays of table ``t9`` on one broker have distinct names
     and ids, both stay connected, and each venue's status names its own relay."""
@@ -62,8 +64,6 @@ def test_two_venues_relays_of_a_same_named_table_share_a_broker(tmp_path: Path) 
     from pokertable.room.overlay_service import OverlayService
     from tests.room.test_overlay_anonymous import Client
 
-    broker = MosquittoProcess.from_shipped(tmp_path, users=USERS)
-    broker.start()
     watcher = Client(broker.port, "director")
     relays = [OverlayService(host="127.0.0.1", port=broker.port, venue=venue, table="t9",
                              delay_s=60, relay_login=("broadcaster", USERS["broadcaster"]),
@@ -92,4 +92,3 @@ def test_two_venues_relays_of_a_same_named_table_share_a_broker(tmp_path: Path) 
         for relay in relays:
             relay.stop()
         watcher.stop()
-        broker.stop()

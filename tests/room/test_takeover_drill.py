@@ -37,7 +37,7 @@ BASE = "pokertable/v1/club"
 STRUCTURE = "[[step]]\nsmall_blind = 100\nbig_blind = 200\nminutes = 20\n"
 GUESSED_IDS = ("clock", "director", "broadcaster", "archive", "floor", "seating-club",
                "pokertable-archive-club", "pokertable-club-t9", "club/t9", "relay-t9",
-               "archive-club", "seating", "overlay")
+               "relay-club-t9", "archive-club", "seating", "overlay")
 # Who may command a table: director on cmd/director, floor on cmd/floor. Everything an
 # attacker sends below is outside its role.
 COMMAND_TOPICS = ("cmd/director", "cmd/floor", "cmd/clock", "cmd/director/ann")
