@@ -64,6 +64,9 @@ class FloorSection(PagesSection):
 
 class SeatingSection(LoginSection):
     profile: str = "tda-2024"
+    state_file: AnyPath | None = None
+    """Confirmed moves and the move under way across restarts (default
+    seating-<venue>.json in the unit's state directory)."""
 
 
 class ArchiveSection(LoginSection):
@@ -199,8 +202,9 @@ def _floor_argv(config: RoomConfig) -> tuple[list[str], dict[str, str]]:
 def _seating_argv(config: RoomConfig) -> tuple[list[str], dict[str, str]]:
     seating, broker = config.seating, config.broker
     assert seating is not None
+    state = ["--state-file", str(seating.state_file)] if seating.state_file else []
     return (["--venue", config.room.venue, "--broker", f"{broker.host}:{broker.port}",
-             "--user", seating.user, "--profile", seating.profile],
+             "--user", seating.user, "--profile", seating.profile, *state],
             {"POKERTABLE_SEATING_PASSWORD": _password(seating.password_file, "seating")})
 
 
