@@ -273,7 +273,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     section = config.services().get(args.service)
     if section is None:
-        print(f"pokertable room: {args.config}: no [{args.service}] section", file=sys.stderr)
+        print(f"pokertable room: {args.config}: no [{_section_key(args.service)}] section",
+              file=sys.stderr)
         return EX_CONFIG
     logging.basicConfig(level=(args.log_level or config.room.log_level).upper(),
                         format="%(levelname)s %(name)s: %(message)s")

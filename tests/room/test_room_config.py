@@ -163,3 +163,12 @@ def test_a_broadcast_relay_runs_from_the_room_toml(tmp_path: Path, broker: Mosqu
         process.terminate()
         process.wait(30)
         watcher.stop()
+
+
+@pytest.mark.parametrize(("service", "section"), [("relay-t8", "relay.t8"), ("clok", "clok")])
+def test_a_service_the_file_does_not_name_is_one_line_and_exit_78(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], service: str, section: str
+) -> None:
+    path = _room(tmp_path)
+    assert cli.main(["room", "--config", str(path), "--service", service]) == 78
+    assert capsys.readouterr().err == f"pokertable room: {path}: no [{section}] section\n"
