@@ -464,6 +464,15 @@ def load_saved_desk(path: Path) -> dict[str, Any]:
     return saved
 
 
+def state_file_for(args: argparse.Namespace) -> Path:
+    """Where the desk keeps its state; with ``--fresh`` the old state is set aside."""
+    path: Path = args.state_file or Path(os.environ.get("STATE_DIRECTORY", ".")) / (
+        f"seating-{args.venue}.json")
+    if args.fresh and path.exists():
+        path.replace(path.with_name(path.name + ".old"))
+    return path
+
+
 def save_desk(path: Path, text: str) -> None:
     """Write (0600: it names players and stacks), flush to disk, then rename over the old
     file: a kill leaves one or the other."""
@@ -504,6 +513,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="JSON file keeping confirmed moves, the move under way and waivers across "
         "restarts (default seating-<venue>.json in $STATE_DIRECTORY, else the current folder)",
     )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="a new tournament: set the saved state aside (renamed .old) and start empty",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -516,8 +530,7 @@ def run(args: argparse.Namespace) -> int:
             profile=args.profile,
             seed=args.seed,
             login=(args.user, os.environ.get("POKERTABLE_SEATING_PASSWORD", "")),
-            state_file=args.state_file
-            or Path(os.environ.get("STATE_DIRECTORY", ".")) / f"seating-{args.venue}.json",
+            state_file=state_file_for(args),
         )
     except (ProfileError, ValueError) as error:
         print(f"pokertable seating: {error}", file=sys.stderr)

@@ -115,3 +115,19 @@ def test_a_state_file_that_is_not_the_desks_stops_it_in_one_line_with_exit_78(
     assert err.count("\n") == 1 and f"seating state {bad}: " in err
     assert err.endswith("(move it aside to start afresh)\n")
     assert bad.read_text() == text  # never overwritten
+
+
+def test_fresh_sets_the_saved_desk_aside_for_a_new_tournament(tmp_path: Path) -> None:
+    import argparse
+
+    from pokertable.room.seating_service import add_arguments, state_file_for
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    saved = tmp_path / "seating-club.json"
+    saved.write_text('{"confirmed": []}')
+    args = parser.parse_args(["--venue", "club", "--state-file", str(saved)])
+    assert state_file_for(args) == saved and saved.exists()  # kept: the same tournament
+    fresh = parser.parse_args(["--venue", "club", "--state-file", str(saved), "--fresh"])
+    assert state_file_for(fresh) == saved and not saved.exists()
+    assert (tmp_path / "seating-club.json.old").read_text() == '{"confirmed": []}'
