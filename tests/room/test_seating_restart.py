@@ -29,9 +29,19 @@ __all__ = ["two_tables"]  # the fixture, shared with the desk's other test
 
 
 def _desk(rig: TableRig, state_file: Path, log: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "pokertable.room.seating_service", "--venue", "club",
-               "--broker", f"127.0.0.1:{rig.broker.port}", "--seed", "16",
-               "--state-file", str(state_file)]
+    command = [
+        sys.executable,
+        "-m",
+        "pokertable.room.seating_service",
+        "--venue",
+        "club",
+        "--broker",
+        f"127.0.0.1:{rig.broker.port}",
+        "--seed",
+        "16",
+        "--state-file",
+        str(state_file),
+    ]
     env = {**os.environ, "POKERTABLE_SEATING_PASSWORD": USERS["director"]}
     with log.open("ab") as out:
         return subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
@@ -51,26 +61,37 @@ def test_a_desk_killed_mid_move_loses_no_player_and_seats_him_once(
     for rig in (big, small):
         walk(rig, 1)
     state_file, log = tmp_path / "seating-club.json", tmp_path / "desk.log"
-    floor = Watcher(big.broker.port, "floor", ("pokertable/v1/club/seating",),
-                    client_id="restart-floor")
+    floor = Watcher(
+        big.broker.port, "floor", ("pokertable/v1/club/seating",), client_id="restart-floor"
+    )
     desks = [_desk(big, state_file, log)]
     frozen = False
     try:
         published = wait_for(
             lambda: next((p for p in reversed(floor.on("/seating")) if p["moves"]), None),
-            "a proposed move", timeout=120)
+            "a proposed move",
+            timeout=120,
+        )
         (move,) = published["moves"]
         assert (move["source"], move["seat"], move["destination"], move["to_seat"]) == (
-            "t9", 3, "t8", 4)
+            "t9",
+            3,
+            "t8",
+            4,
+        )
         assert small.process is not None
         os.kill(small.process.pid, signal.SIGSTOP)  # t8 hears nothing until it is thawed
         frozen = True
-        floor.publish("pokertable/v1/club/seating/control",
-                      {"command": "confirm_move", "id": move["id"]})
-        big.overlay.wait_state(lambda s: seat(s, 3)["status"] == "empty",
-                               "the player unseated at t9")
-        wait_for(lambda: (_saved(state_file).get("moving") or {}).get("phase") == "seating",
-                 "the desk's file: the move half done")
+        floor.publish(
+            "pokertable/v1/club/seating/control", {"command": "confirm_move", "id": move["id"]}
+        )
+        big.overlay.wait_state(
+            lambda s: seat(s, 3)["status"] == "empty", "the player unseated at t9"
+        )
+        wait_for(
+            lambda: (_saved(state_file).get("moving") or {}).get("phase") == "seating",
+            "the desk's file: the move half done",
+        )
         desks[0].send_signal(signal.SIGKILL)  # mid-move: unseated at t9, not seated at t8
         desks[0].wait(30)
         assert oct(state_file.stat().st_mode & 0o777) == "0o600"
@@ -79,16 +100,26 @@ def test_a_desk_killed_mid_move_loses_no_player_and_seats_him_once(
         os.kill(small.process.pid, signal.SIGCONT)
         frozen = False
         desks.append(_desk(big, state_file, log))
-        wait_for(lambda: _saved(state_file).get("moving", "") is None
-                 and any(d.get("id") == move["id"] for d in _saved(state_file)["done"]),
-                 "the restarted desk to finish the move", timeout=120)
+        wait_for(
+            lambda: (
+                _saved(state_file).get("moving", "") is None
+                and any(d.get("id") == move["id"] for d in _saved(state_file)["done"])
+            ),
+            "the restarted desk to finish the move",
+            timeout=120,
+        )
         (done,) = [d for d in _saved(state_file)["done"] if d.get("id") == move["id"]]
         assert done["ok"], done
-        moved = small.overlay.wait_state(lambda s: seat(s, 4)["player"] == "Nine3",
-                                         "the player seated at t8")
+        moved = small.overlay.wait_state(
+            lambda s: seat(s, 4)["player"] == "Nine3", "the player seated at t8"
+        )
         left = big.overlay.state() or {}
-        seated = [(name, s["seat"]) for name, state in (("t9", left), ("t8", moved))
-                  for s in state["seats"] if s["player"] == "Nine3" and s["status"] != "empty"]
+        seated = [
+            (name, s["seat"])
+            for name, state in (("t9", left), ("t8", moved))
+            for s in state["seats"]
+            if s["player"] == "Nine3" and s["status"] != "empty"
+        ]
         assert seated == [("t8", 4)], "the player lost or seated twice"
         assert seat(moved, 4)["stack"] == 10_000
         assert sum(s["stack"] for s in left["seats"] + moved["seats"]) == 90_000
