@@ -338,7 +338,10 @@ class SeatingService:
     def _run(self) -> None:
         resumed = self._moving
         if resumed is not None:  # killed mid-move: finish it before anything else
-            self._finish(resumed[0], self._resume(*resumed))
+            result = self._resume(*resumed)
+            if self._stop.is_set():
+                return  # stopped mid-move: the file still says so, the next start resumes
+            self._finish(resumed[0], result)
         while not self._stop.is_set():
             with self._lock:
                 while not self._confirmed and not self._stop.is_set():
@@ -348,7 +351,10 @@ class SeatingService:
                 move = self._confirmed.pop(0)
                 self._moving = (move, "unseating" if move.source else "seating")
             self._save()
-            self._finish(move, self._carry_out(move))
+            result = self._carry_out(move)
+            if self._stop.is_set():
+                return
+            self._finish(move, result)
 
     def _finish(self, move: Move, result: dict[str, Any]) -> None:
         with self._lock:
@@ -365,15 +371,14 @@ class SeatingService:
 
     def _resume(self, move: Move, phase: str) -> dict[str, Any]:
         """The move a killed desk was making, finished from what the tables show."""
+        needed = {move.source or move.destination, move.destination}
         with self._lock:  # the tables' retained states arrive once the desk subscribes
-            known = self._lock.wait_for(
-                lambda: self._stop.is_set() or {move.source or move.destination,
-                                                 move.destination} <= set(self._states),
-                timeout=REPLY_S)
-            if not known or self._stop.is_set():
-                self._confirmed.insert(0, move)  # not now: it stays confirmed
-                return {"id": move.id, "player": move.player, "ok": False,
-                        "error": "the tables' states did not arrive; the move is kept"}
+            while not (self._stop.is_set() or needed <= set(self._states)):
+                if not self._lock.wait(timeout=REPLY_S):  # nothing is right without them
+                    LOG.warning("seating: move %s waits for the states of %s", move.id,
+                                ", ".join(sorted(needed - set(self._states))))
+            if self._stop.is_set():
+                return {"id": move.id, "player": move.player, "ok": False, "error": "stopped"}
             at_destination = self._seated(move.destination, move.to_seat, move.player)
             at_source = bool(move.source) and self._seated(move.source, move.seat, move.player)
         LOG.warning("seating: resuming move %s (%s): %s", move.id, phase,
@@ -412,6 +417,8 @@ class SeatingService:
                     ),
                     timeout=600,
                 )
+            if self._stop.is_set():  # nothing sent: the move is still to be made
+                return {**result, "error": "stopped"}
             out = self._command(
                 move.source, "unseat_player", seat=move.seat, player=move.player, stack=move.stack
             )
