@@ -1,6 +1,7 @@
 """Mutation testing of the broker ACL (mqtt/broker/pokertable.acl): a benchmark-style job.
 
     nice -n 19 .venv/bin/python -m pokertable.bench.acl_mutation [--jobs 2] [--out DIR]
+        [--lines 10-12,24]   # only the mutants of these ACL lines
 
 Cosmic Ray mutates Python only; the ACL is a mosquitto config, so this job makes its own
 mutants: for every line that grants something (``topic``/``pattern``) it drops the line,
@@ -80,6 +81,22 @@ def mutants(text: str) -> Iterator[Mutant]:
                 )
 
 
+def line_numbers(text: str) -> set[int]:
+    """``10-12,24`` as {10, 11, 12, 24}: an argparse type.
+
+    >>> sorted(line_numbers("10-12,24"))
+    [10, 11, 12, 24]
+    """
+    found: set[int] = set()
+    try:
+        for part in text.split(","):
+            first, _, last = part.partition("-")
+            found.update(range(int(first), int(last or first) + 1))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not line numbers (10-12,24)") from None
+    return found
+
+
 def run_mutant(mutant: Mutant, index: int, out: Path, timeout_s: float) -> tuple[str, str]:
     """(outcome, pytest output tail): killed, survived or timeout (counted killed)."""
     acl = out / f"acl-{index:03d}.acl"
@@ -102,9 +119,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutants run at once")
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds per mutant")
     parser.add_argument("--list", action="store_true", help="only list the mutants")
+    parser.add_argument("--lines", type=line_numbers,
+                        help="only the mutants of these ACL lines (e.g. 10-12,24)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    found = list(mutants(ACL.read_text(encoding="utf-8")))
+    found = [m for m in mutants(ACL.read_text(encoding="utf-8"))
+             if args.lines is None or m.line in args.lines]
     if args.list:
         for m in found:
             print(f"{m.line:3d} {m.what}")

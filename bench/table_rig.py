@@ -49,6 +49,7 @@ USERS = {
     "floor": "floor-secret",
     "clock": "clock-secret",
     "archive": "archive-secret",
+    "director/ann": "ann-secret",  # one person as director (the ACL's example block)
 }
 TIMING = {"present_after": 2, "absent_after": 2, "settle_ms": 80, "heartbeat_ms": 500}
 PREFIX = "pokertable/v1/club/t9"

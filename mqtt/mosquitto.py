@@ -174,13 +174,17 @@ class MosquittoProcess:
         )
         log.close()
         deadline = time.monotonic() + timeout
+        # every listener: mosquitto opens the WebSocket one after the plain one
+        waiting = [port for port in (self.port, self.ws_port) if port is not None]
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
                 self._proc = None
                 raise BrokerError(f"mosquitto exited: {self.log_path.read_text()[-2000:]}")
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
+                with socket.create_connection(("127.0.0.1", waiting[0]), timeout=0.2):
+                    waiting.pop(0)
+                    if not waiting:
+                        return
             except OSError:
                 time.sleep(0.02)
         self.stop()

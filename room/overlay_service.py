@@ -66,7 +66,7 @@ class OverlayService:
         self._acked: queue.Queue[int] = queue.Queue()
         self._unacked: dict[int, int] = {}  # paho's message id -> the held message's key
         self._subscribed = threading.Event()
-        self.client = ServiceClient(f"relay-{table}", venue, relay_login)
+        self.client = ServiceClient(f"relay-{venue}-{table}", venue, relay_login)
         self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *_: self._subscribed.set()
         self.client.on_message = self._on_message
@@ -170,6 +170,10 @@ def page_config(ws_url: str, layout: dict[str, Any]) -> dict[str, Any]:
     return {"ws_url": ws_url, "layout": layout}
 
 
+class LayoutError(ValueError):
+    """A layout file that cannot be read or has keys the page does not know."""
+
+
 def load_layout(path: Path | None) -> dict[str, Any]:
     """The default layout with a JSON file's keys over it; unknown keys are an error."""
     layout: dict[str, Any] = json.loads(json.dumps(DEFAULT_LAYOUT))
@@ -177,12 +181,16 @@ def load_layout(path: Path | None) -> dict[str, Any]:
         return layout
     try:
         given: dict[str, Any] = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError) as error:
-        raise SystemExit(f"pokertable overlay: --layout {path}: {error}") from None
+    except OSError as error:
+        raise LayoutError(f"{path}: {error.strerror or error}") from None
+    except ValueError as error:
+        raise LayoutError(f"{path}: {error}") from None
+    if not isinstance(given, dict):
+        raise LayoutError(f"{path}: not a JSON object")
     unknown = set(given) - set(DEFAULT_LAYOUT)
     if unknown:
-        raise SystemExit(f"pokertable overlay: --layout {path}: unknown keys "
-                         f"{sorted(unknown)}; known: {sorted(DEFAULT_LAYOUT)}")
+        raise LayoutError(f"{path}: unknown keys {sorted(unknown)}; known: "
+                          f"{sorted(DEFAULT_LAYOUT)}")
     for key, value in given.items():
         layout[key] = {**layout[key], **value} if isinstance(layout[key], dict) else value
     return layout
@@ -211,7 +219,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "stale_after_s (see docs/overlay.md)")
     parser.add_argument("--delay-file", type=Path,
                         help="SQLite file holding the delayed feed across restarts (default "
-                        "broadcast-<venue>-<table>.sqlite3 in the working directory; 0600)")
+                        "broadcast-<venue>-<table>.sqlite3 in $STATE_DIRECTORY, else the "
+                        "working directory; 0600)")
     parser.add_argument("--relay-user", default="broadcaster",
                         help="login that reads the secure feed and writes broadcast/")
 
@@ -227,14 +236,19 @@ def run(args: argparse.Namespace) -> int:
     if args.delay < 0:
         print("pokertable overlay: --delay must be 0 or more seconds", file=sys.stderr)
         return 2
-    page = page_config(args.ws_url, load_layout(args.layout))
+    try:
+        page = page_config(args.ws_url, load_layout(args.layout))
+    except LayoutError as error:
+        print(f"pokertable overlay: --layout {error}", file=sys.stderr)
+        return 78
     if args.delay < PUBLIC_AFTER_S:
         print(f"pokertable overlay: warning: --delay {args.delay:g} s; the page is public "
               "(anonymous on the broker's WebSocket listener) and shows hole cards this late "
               "(docs/overlay.md)", file=sys.stderr)
     from pokertable.room.delay_store import DelayStoreError
 
-    delay_file = args.delay_file or Path(f"broadcast-{args.venue}-{args.table}.sqlite3")
+    delay_file = args.delay_file or Path(os.environ.get("STATE_DIRECTORY", ".")) / (
+        f"broadcast-{args.venue}-{args.table}.sqlite3")
     try:
         service = OverlayService(
             host=host, port=port, venue=args.venue, table=args.table,

@@ -4,7 +4,9 @@ One file says where the broker is, which services run and with which logins; pas
 stay in files of their own (``password_file``, mode 0600), never on a command line or in
 a unit file. ``--check`` validates it (pydantic, as ``table.toml``) and ends; ``--service
 NAME`` runs one service, which is what the systemd template unit
-``deploy/pokertable-room@.service`` starts, one instance per service (docs/room.md).
+``deploy/pokertable-room@.service`` starts, one instance per service (docs/room.md): the
+clock, the floor console, the seating desk, the archive and one broadcast relay per
+broadcast table (``[relay.<table>]``, service ``relay-<table>``).
 
 A bad file is one line naming the field, exit 78 (configuration).
 """
@@ -23,6 +25,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 EX_CONFIG = 78
+RELAY = "relay-"
 NAME = r"^[A-Za-z0-9_-]{1,64}$"
 AnyPath = Annotated[Path, Field(strict=False)]  # TOML has strings; numbers stay strict
 
@@ -61,11 +64,24 @@ class FloorSection(PagesSection):
 
 class SeatingSection(LoginSection):
     profile: str = "tda-2024"
+    state_file: AnyPath | None = None
+    """Confirmed moves and the move under way across restarts (default
+    seating-<venue>.json in the unit's state directory)."""
 
 
 class ArchiveSection(LoginSection):
     db: str = Field(min_length=1)
     key_file: AnyPath | None = None
+
+
+class RelaySection(LoginSection, PagesSection):
+    """``[relay.<table>]``: the broadcast relay and overlay page of one table."""
+
+    delay_s: float = Field(default=1800.0, ge=0)
+    delay_file: AnyPath | None = None
+    """The held feed across restarts (default broadcast-<venue>-<table>.sqlite3 in the
+    unit's state directory)."""
+    layout: AnyPath | None = None
 
 
 class RoomSection(_Strict):
@@ -80,10 +96,15 @@ class RoomConfig(_Strict):
     floor: FloorSection | None = None
     seating: SeatingSection | None = None
     archive: ArchiveSection | None = None
+    relay: dict[Annotated[str, Field(pattern=NAME)], RelaySection] = {}
+    """One broadcast relay per broadcast table, keyed by the table's id."""
 
     def services(self) -> dict[str, BaseModel]:
-        named = {"clock": self.clock, "floor": self.floor, "seating": self.seating,
-                 "archive": self.archive}
+        """Every service the file runs, by the name ``--service`` (and the unit) takes."""
+        named: dict[str, BaseModel | None] = {
+            "clock": self.clock, "floor": self.floor, "seating": self.seating,
+            "archive": self.archive}
+        named |= {f"{RELAY}{table}": section for table, section in self.relay.items()}
         return {name: section for name, section in named.items() if section is not None}
 
 
@@ -107,13 +128,22 @@ def load_room_config(path: Path) -> RoomConfig:
         raise RoomConfigError(f"{path}: {field}: {first['msg']}") from None
     ports: dict[int, str] = {}
     for name, section in config.services().items():
+        field = _section_key(name)
         if isinstance(section, LoginSection):
-            _password(section.password_file, f"{path}: {name}.password_file")
+            _password(section.password_file, f"{path}: {field}.password_file")
         if isinstance(section, PagesSection) and section.http_port:
             if section.http_port in ports:
-                raise RoomConfigError(f"{path}: {name}.http_port: {section.http_port} is also "
+                raise RoomConfigError(f"{path}: {field}.http_port: {section.http_port} is also "
                                       f"{ports[section.http_port]}'s")
             ports[section.http_port] = name
+    for table, relay in config.relay.items():
+        if relay.layout is not None:
+            from pokertable.room.overlay_service import LayoutError, load_layout
+
+            try:
+                load_layout(relay.layout)
+            except LayoutError as error:
+                raise RoomConfigError(f"{path}: relay.{table}.layout: {error}") from None
     if config.clock is not None:
         from pokertable.room.clock import StructureError, parse_structure
 
@@ -126,6 +156,13 @@ def load_room_config(path: Path) -> RoomConfig:
             raise RoomConfigError(f"{path}: clock.structure: {config.clock.structure}: "
                                   f"{error}") from None
     return config
+
+
+def _section_key(service: str) -> str:
+    """Where a service's section is in the file: ``relay-t07`` is ``relay.t07``."""
+    if service.startswith(RELAY):
+        return f"relay.{service.removeprefix(RELAY)}"
+    return service
 
 
 def _password(path: Path, where: str) -> str:
@@ -165,8 +202,9 @@ def _floor_argv(config: RoomConfig) -> tuple[list[str], dict[str, str]]:
 def _seating_argv(config: RoomConfig) -> tuple[list[str], dict[str, str]]:
     seating, broker = config.seating, config.broker
     assert seating is not None
+    state = ["--state-file", str(seating.state_file)] if seating.state_file else []
     return (["--venue", config.room.venue, "--broker", f"{broker.host}:{broker.port}",
-             "--user", seating.user, "--profile", seating.profile],
+             "--user", seating.user, "--profile", seating.profile, *state],
             {"POKERTABLE_SEATING_PASSWORD": _password(seating.password_file, "seating")})
 
 
@@ -179,12 +217,35 @@ def _archive_argv(config: RoomConfig) -> tuple[list[str], dict[str, str]]:
             {"POKERTABLE_ARCHIVE_PASSWORD": _password(archive.password_file, "archive")})
 
 
-SERVICES: dict[str, tuple[str, Callable[[RoomConfig], tuple[list[str], dict[str, str]]]]] = {
+def _relay_argv(config: RoomConfig, table: str) -> tuple[list[str], dict[str, str]]:
+    relay, broker = config.relay[table], config.broker
+    argv = ["--venue", config.room.venue, "--table", table, "--broker",
+            f"{broker.host}:{broker.port}", "--relay-user", relay.user, "--ws-url",
+            broker.ws_url, "--http-port", str(relay.http_port), "--bind", relay.bind,
+            "--delay", repr(relay.delay_s)]
+    if relay.delay_file is not None:
+        argv += ["--delay-file", str(relay.delay_file)]
+    if relay.layout is not None:
+        argv += ["--layout", str(relay.layout)]
+    return argv, {"POKERTABLE_RELAY_PASSWORD": _password(relay.password_file, f"relay.{table}")}
+
+
+Build = Callable[[RoomConfig], tuple[list[str], dict[str, str]]]
+SERVICES: dict[str, tuple[str, Build]] = {
     "clock": ("pokertable.room.clock_service", _clock_argv),
     "floor": ("pokertable.room.floor_service", _floor_argv),
     "seating": ("pokertable.room.seating_service", _seating_argv),
     "archive": ("pokertable.room.archive_service", _archive_argv),
 }
+RELAY_MODULE = "pokertable.room.overlay_service"
+
+
+def _service(name: str) -> tuple[str, Build]:
+    """The module and the argument builder of service ``name`` (``relay-<table>`` too)."""
+    if name.startswith(RELAY):
+        table = name.removeprefix(RELAY)
+        return RELAY_MODULE, lambda config: _relay_argv(config, table)
+    return SERVICES[name]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -193,8 +254,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--check", action="store_true",
                         help="validate the file and what it names, then exit")
-    action.add_argument("--service", choices=sorted(SERVICES),
-                        help="run this service of the room (one systemd unit each)")
+    action.add_argument("--service", metavar="NAME",
+                        help="run this service of the room (one systemd unit each): "
+                        f"{', '.join(SERVICES)} or {RELAY}<table>")
     parser.add_argument("--log-level", choices=("debug", "info", "warning", "error"),
                         help="override room.log_level (logs go to stderr: journald)")
 
@@ -211,13 +273,14 @@ def run(args: argparse.Namespace) -> int:
         return 0
     section = config.services().get(args.service)
     if section is None:
-        print(f"pokertable room: {args.config}: no [{args.service}] section", file=sys.stderr)
+        print(f"pokertable room: {args.config}: no [{_section_key(args.service)}] section",
+              file=sys.stderr)
         return EX_CONFIG
     logging.basicConfig(level=(args.log_level or config.room.log_level).upper(),
                         format="%(levelname)s %(name)s: %(message)s")
     import importlib
 
-    module_name, build = SERVICES[args.service]
+    module_name, build = _service(args.service)
     argv, secrets = build(config)
     os.environ.update(secrets)  # read by the service at start; never on a command line
     module: Any = importlib.import_module(module_name)

@@ -8,6 +8,13 @@ retained, on ``<venue>/seating``, and takes the floor's controls on
 ``unseat_player`` at the source table, once the player is out of the hand, then
 ``seat_player`` at the destination with the stack he took (docs/tournament-server.md).
 At a colour-up break (the clock's status) it computes each table's chip race (R24).
+
+What the desk has been asked and is doing is kept in a state file (``--state-file``): a
+``kill -9`` or a reboot loses no confirmed move, no waiver, and above all no player in the
+middle of a move (unseated at one table, not yet seated at the other). A restarted desk
+finishes the move it was making from what the two tables' states show: the player is
+already at the destination (done), still at the source (the whole move again), or at
+neither (seated at the destination with the stack he took).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from pokertable.controller.rules.profiles import ProfileError, load_profile
@@ -57,6 +65,7 @@ class SeatingService:
         profile: str = "tda-2024",
         seed: int | None = None,
         within: int = 1,
+        state_file: Path | None = None,
     ) -> None:
         from pokertable.mqtt.topics import ROOT, check_name
         from pokertable.room.service_client import ServiceClient
@@ -76,6 +85,11 @@ class SeatingService:
         self._levels: list[tuple[int, int]] = []  # levels the clock announced, in order
         self._adjustments = 0  # chips late-arrival reductions and races took or added
         self._replies: dict[str, dict[str, Any]] = {}
+        self._moving: tuple[Move, str] | None = None  # the move under way and its phase
+        self.state_file = state_file
+        self._saved = ""
+        if state_file is not None and state_file.exists():
+            self._restore(load_saved_desk(state_file))
         self._lock = threading.Condition()
         self._stop = threading.Event()
         self.subscribed = threading.Event()
@@ -268,10 +282,66 @@ class SeatingService:
             self.client.publish(
                 f"{self.base}/seating", json.dumps(self.snapshot()), qos=1, retain=True
             )
+        self._save()
+
+    # -- what survives a restart -------------------------------------------------------
+
+    def _saved_state(self) -> dict[str, Any]:
+        moving = self._moving
+        return {
+            "proposed": [m.as_json() for m in self._proposed],
+            "confirmed": [m.as_json() for m in self._confirmed],
+            "moving": None if moving is None else {"move": moving[0].as_json(),
+                                                   "phase": moving[1]},
+            "done": self._done[-20:],
+            "waived": sorted(self._waived),
+            "holding": sorted(self._holding),
+            "races": self._races,
+            "raced_break": self._raced_break,
+            "levels": self._levels,
+            "adjustments": self._adjustments,
+        }
+
+    def _restore(self, saved: dict[str, Any]) -> None:
+        try:
+            self._proposed = [move_from_json(m) for m in saved["proposed"]]
+            self._confirmed = [move_from_json(m) for m in saved["confirmed"]]
+            moving = saved["moving"]
+            self._moving = None if moving is None else (move_from_json(moving["move"]),
+                                                        str(moving["phase"]))
+            self._done = list(saved["done"])
+            self._waived, self._holding = set(saved["waived"]), set(saved["holding"])
+            self._races, self._raced_break = dict(saved["races"]), saved["raced_break"]
+            self._levels = [(int(sb), int(bb)) for sb, bb in saved["levels"]]
+            self._adjustments = int(saved["adjustments"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"seating state {self.state_file}: {error!r} (move it aside to "
+                             "start afresh)") from None
+
+    def _save(self) -> None:
+        """Write the state file when what it holds changed (not at every table state)."""
+        if self.state_file is None:
+            return
+        with self._lock:
+            text = json.dumps(self._saved_state())
+            if text == self._saved:
+                return
+            try:
+                save_desk(self.state_file, text)
+            except OSError as error:
+                LOG.error("seating: could not save its state to %s: %s", self.state_file, error)
+                return
+            self._saved = text
 
     # -- carrying out a confirmed move -------------------------------------------------
 
     def _run(self) -> None:
+        resumed = self._moving
+        if resumed is not None:  # killed mid-move: finish it before anything else
+            result = self._resume(*resumed)
+            if self._stop.is_set():
+                return  # stopped mid-move: the file still says so, the next start resumes
+            self._finish(resumed[0], result)
         while not self._stop.is_set():
             with self._lock:
                 while not self._confirmed and not self._stop.is_set():
@@ -279,12 +349,45 @@ class SeatingService:
                 if self._stop.is_set():
                     return
                 move = self._confirmed.pop(0)
+                self._moving = (move, "unseating" if move.source else "seating")
+            self._save()
             result = self._carry_out(move)
-            with self._lock:
-                self._done.append(result)
-                if result["ok"]:
-                    self._proposed = [m for m in self._proposed if m.id != move.id]
-            self._publish()
+            if self._stop.is_set():
+                return
+            self._finish(move, result)
+
+    def _finish(self, move: Move, result: dict[str, Any]) -> None:
+        with self._lock:
+            self._moving = None
+            self._done.append(result)
+            if result["ok"]:
+                self._proposed = [m for m in self._proposed if m.id != move.id]
+        self._publish()
+
+    def _seated(self, table: str, seat: int, player: str) -> bool:
+        """Whether ``table``'s latest state has ``player`` in ``seat``."""
+        found = view(table, self._states.get(table, {})).players.get(seat)
+        return found is not None and found[0] == player
+
+    def _resume(self, move: Move, phase: str) -> dict[str, Any]:
+        """The move a killed desk was making, finished from what the tables show."""
+        needed = {move.source or move.destination, move.destination}
+        with self._lock:  # the tables' retained states arrive once the desk subscribes
+            while not (self._stop.is_set() or needed <= set(self._states)):
+                if not self._lock.wait(timeout=REPLY_S):  # nothing is right without them
+                    LOG.warning("seating: move %s waits for the states of %s", move.id,
+                                ", ".join(sorted(needed - set(self._states))))
+            if self._stop.is_set():
+                return {"id": move.id, "player": move.player, "ok": False, "error": "stopped"}
+            at_destination = self._seated(move.destination, move.to_seat, move.player)
+            at_source = bool(move.source) and self._seated(move.source, move.seat, move.player)
+        LOG.warning("seating: resuming move %s (%s): %s", move.id, phase,
+                    "done" if at_destination else "again" if at_source else "seating him")
+        if at_destination:
+            return {"id": move.id, "player": move.player, "ok": True, "error": None}
+        if at_source:
+            return self._carry_out(move)
+        return self._carry_out(move, unseated=True)
 
     def _command(self, table: str, command: str, **fields: Any) -> dict[str, Any]:
         request_id = f"seating-{time.time_ns():x}"
@@ -301,9 +404,11 @@ class SeatingService:
             )
             return self._replies.pop(request_id, {"ok": False, "error": "no reply"})
 
-    def _carry_out(self, move: Move) -> dict[str, Any]:
+    def _carry_out(self, move: Move, *, unseated: bool = False) -> dict[str, Any]:
+        """Unseat at the source (unless ``unseated`` already), then seat at the destination;
+        a refused seat puts him back where he was."""
         result: dict[str, Any] = {"id": move.id, "player": move.player, "ok": False}
-        if move.source:
+        if move.source and not unseated:
             with self._lock:  # a player in a hand moves when it is over (R11-A)
                 self._lock.wait_for(
                     lambda: (
@@ -312,14 +417,23 @@ class SeatingService:
                     ),
                     timeout=600,
                 )
+            if self._stop.is_set():  # nothing sent: the move is still to be made
+                return {**result, "error": "stopped"}
             out = self._command(
                 move.source, "unseat_player", seat=move.seat, player=move.player, stack=move.stack
             )
             if not out.get("ok"):
                 return {**result, "error": f"{move.source}: {out.get('error')}"}
+            with self._lock:
+                self._moving = (move, "seating")
+            self._save()
         out = self._command(
             move.destination, "seat_player", seat=move.to_seat, player=move.player, stack=move.stack
         )
+        with self._lock:  # a seat_player a killed desk sent first may have seated him
+            there = self._seated(move.destination, move.to_seat, move.player)
+        if not out.get("ok") and there:
+            return {**result, "ok": True, "error": None}
         if not out.get("ok") and move.source:  # put him back where he was
             self._command(
                 move.source, "seat_player", seat=move.seat, player=move.player, stack=move.stack
@@ -335,6 +449,47 @@ def _moved(table: TableView, move: Move) -> TableView:
     if table.table == move.destination:
         players[move.to_seat] = (move.player, move.stack)
     return replace(table, players=players)
+
+
+def move_from_json(data: dict[str, Any]) -> Move:
+    """A move as ``Move.as_json`` wrote it."""
+    return Move(str(data["source"]), int(data["seat"]), str(data["player"]),
+                int(data["stack"]), str(data["destination"]), int(data["to_seat"]),
+                tuple(str(r) for r in data["rule_ids"]), str(data["reason"]), bool(data["td"]))
+
+
+def load_saved_desk(path: Path) -> dict[str, Any]:
+    """The desk's saved state; a ValueError naming the file when it is not one."""
+    try:
+        saved = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"seating state {path}: {error} (move it aside to start afresh)"
+                         ) from None
+    if not isinstance(saved, dict):
+        raise ValueError(f"seating state {path}: not a JSON object (move it aside to start "
+                         "afresh)")
+    return saved
+
+
+def state_file_for(args: argparse.Namespace) -> Path:
+    """Where the desk keeps its state; with ``--fresh`` the old state is set aside."""
+    path: Path = args.state_file or Path(os.environ.get("STATE_DIRECTORY", ".")) / (
+        f"seating-{args.venue}.json")
+    if args.fresh and path.exists():
+        path.replace(path.with_name(path.name + ".old"))
+    return path
+
+
+def save_desk(path: Path, text: str) -> None:
+    """Write (0600: it names players and stacks), flush to disk, then rename over the old
+    file: a kill leaves one or the other."""
+    partial = path.with_name(path.name + ".tmp")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(partial, path)
 
 
 DESCRIPTION = (
@@ -359,6 +514,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="seed of the seat draws and race cards (default: random)",
     )
+    parser.add_argument(
+        "--state-file",
+        type=Path,
+        help="JSON file keeping confirmed moves, the move under way and waivers across "
+        "restarts (default seating-<venue>.json in $STATE_DIRECTORY, else the current folder)",
+    )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="a new tournament: set the saved state aside (renamed .old) and start empty",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -371,10 +537,11 @@ def run(args: argparse.Namespace) -> int:
             profile=args.profile,
             seed=args.seed,
             login=(args.user, os.environ.get("POKERTABLE_SEATING_PASSWORD", "")),
+            state_file=state_file_for(args),
         )
     except (ProfileError, ValueError) as error:
         print(f"pokertable seating: {error}", file=sys.stderr)
-        return 2
+        return 78 if "seating state" in str(error) else 2
     service.start()
     return run_until_interrupted(service)
 

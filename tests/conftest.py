@@ -75,6 +75,8 @@ PARTS: dict[str, Part] = {
         lambda: shutil.which("systemd-analyze") is not None, "apt-get install -y systemd",
         ci_only=True,
     ),
+    # An install script really run into a temporary root (useradd, chown) needs root.
+    "root": Part(lambda: os.geteuid() == 0, "run the tests as root (CI does)", ci_only=True),
 }
 
 # Fixtures that stand for a part: a test using one needs that part.

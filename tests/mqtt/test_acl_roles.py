@@ -8,7 +8,10 @@ login receiving anything on a topic shows it may read it. After every probe is
 acknowledged (mosquitto routes a message before it acknowledges it), the director
 publishes a barrier on the venue clock, which every login reads: a login that has the
 barrier has everything it will ever get. Then one test per login compares what it read and
-wrote with what docs/mqtt.md gives its role.
+wrote with what docs/mqtt.md gives its role. The anonymous pages' client (the clock display,
+the leaderboard, the overlay page) is one more "login": anonymous, on the WebSocket
+listener, it reads only the venue clock and its status, the leaderboard, the delayed
+broadcast feed and the services' status, and writes nothing.
 
 The expectations are written from the roles' descriptions, not read from the ACL file;
 ``POKERTABLE_TEST_ACL`` names another ACL to run instead of the shipped one (the ACL
@@ -48,11 +51,13 @@ CMD_FLOOR, CMD_CLOCK, CMD_ANN = f"{T7}/cmd/floor", f"{T7}/cmd/clock", f"{T7}/cmd
 CMD_OTHERS = {CMD_FLOOR, CMD_CLOCK, CMD_ANN}
 HOLE_CARDS, EQUITIES, BROADCAST = f"{T7}/secure/hole_cards/1", f"{T7}/secure/equities", (
     f"{T7}/broadcast/state")
+# A room service's status, under its own login (the clock's here): every login and page reads.
+SERVICE = f"{V}/services/clock/clock"
 T8_STATE, T8_DIRECTOR, T8_HOLE_CARDS = f"{T8}/state", f"{T8}/cmd/director", (
     f"{T8}/secure/hole_cards/1")
 PROBES = (CLOCK, CLOCK_STATUS, CLOCK_CONTROL, LEADERBOARD, SEATING, SEATING_CONTROL, STATE,
           EVENTS, STATUS, REPLY, DIRECTOR, REBIRTH, HOLE_CARDS, EQUITIES, BROADCAST, T8_STATE,
-          T8_DIRECTOR, T8_HOLE_CARDS, CMD_FLOOR, CMD_CLOCK, CMD_ANN)
+          T8_DIRECTOR, T8_HOLE_CARDS, CMD_FLOOR, CMD_CLOCK, CMD_ANN, SERVICE)
 PUBLIC = {STATE, EVENTS, STATUS, REPLY, T8_STATE}  # a table's public tree, both tables
 
 
@@ -63,7 +68,12 @@ class Role:
 
 
 def _role(reads: set[str], writes: set[str]) -> Role:
-    return Role(frozenset(reads | {CLOCK}), frozenset(writes))  # every login reads the clock
+    # every login reads the clock and the room services' status
+    return Role(frozenset(reads | {CLOCK, SERVICE}), frozenset(writes))
+
+
+ANONYMOUS = "anonymous"
+"""No login, on the WebSocket listener: the pages that hold no secret."""
 
 
 # docs/mqtt.md "Roles": one login per table (its own subtree only), the room's services.
@@ -75,7 +85,7 @@ ROLES: dict[str, Role] = {
     # The clock sends no director command: cmd/clock only (clock_expired, resume_runout).
     "clock": _role(
         {CLOCK_STATUS, CLOCK_CONTROL, LEADERBOARD, STATE, T8_STATE, STATUS, REPLY},
-        {CLOCK, CLOCK_STATUS, LEADERBOARD, CMD_CLOCK},
+        {CLOCK, CLOCK_STATUS, LEADERBOARD, CMD_CLOCK, SERVICE},
     ),
     "director": _role(
         {CLOCK_STATUS, LEADERBOARD, SEATING, SEATING_CONTROL, DIRECTOR, REBIRTH, T8_DIRECTOR}
@@ -104,6 +114,10 @@ ROLES: dict[str, Role] = {
     ),
     "archive": _role({EVENTS, HOLE_CARDS, T8_HOLE_CARDS}, set()),
     "broadcast": _role({BROADCAST}, set()),
+    # The clock display, the leaderboard and the overlay page: read-only. The ACL's
+    # `pattern` lines apply to anonymous clients too: the venue clock and the services'
+    # status (a `%u` pattern matches no anonymous client).
+    ANONYMOUS: _role({CLOCK_STATUS, LEADERBOARD, BROADCAST}, set()),
 }
 LOGINS = PASSWORDS | {"archive": "archive-pw", "director/ann": "ann-pw"}
 BARRIER = "barrier"
@@ -130,9 +144,12 @@ class Exchange:
         return {t for login in self.logins.values() for t, w in login.received if w == name}
 
 
-def _connect(name: str, port: int) -> Login:
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"acl-{uuid.uuid4().hex[:10]}")
-    client.username_pw_set(name, LOGINS[name])
+def _connect(name: str, broker: MosquittoProcess) -> Login:
+    anonymous = name == ANONYMOUS
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"acl-{uuid.uuid4().hex[:10]}",
+                         transport="websockets" if anonymous else "tcp")
+    if not anonymous:
+        client.username_pw_set(name, LOGINS[name])
     login = Login(name, client)
 
     def on_connect(c: mqtt.Client, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
@@ -152,6 +169,8 @@ def _connect(name: str, port: int) -> Login:
 
     client.on_connect, client.on_subscribe, client.on_message = (
         on_connect, on_subscribe, on_message)
+    port = broker.ws_port if anonymous else broker.port
+    assert port is not None
     client.connect("127.0.0.1", port, keepalive=30)
     client.loop_start()
     return login
@@ -168,7 +187,7 @@ def exchange(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Exchange]:
     logins: dict[str, Login] = {}
     try:
         for name in ROLES:
-            logins[name] = _connect(name, broker.port)
+            logins[name] = _connect(name, broker)
         for login in logins.values():
             assert login.ready.wait(30), f"{login.name}: no SUBACK"
         sent = [

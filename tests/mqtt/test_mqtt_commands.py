@@ -177,3 +177,22 @@ def test_a_command_sent_the_moment_the_table_is_online_is_heard(broker, tmp_path
         bridge.stop(drain_timeout=0.5)
         director.loop_stop()
         director.disconnect()
+
+
+def test_a_command_from_a_login_that_commands_no_table_is_logged_and_ignored(
+    broker, bridge, subscribers, caplog
+):
+    """Bad input (issue #27): ``cmd/overlay`` is a topic the overlay login may write (its
+    own name) but not a login that commands tables: the table logs it and acts on nothing."""
+    import logging
+
+    from pokertable.bench.waiting import wait_for
+
+    caplog.set_level(logging.WARNING, logger="pokertable.mqtt.bridge")
+    overlay = subscribers(broker.port, [T.reply]).start()
+    topic = f"{T.base}/cmd/overlay"
+    overlay.publish(topic, {"command": "pause", "request_id": "o1"})
+    wait_for(lambda: any(topic in r.getMessage() for r in caplog.records), "the warning")
+    assert [r.getMessage() for r in caplog.records if topic in r.getMessage()] == [
+        f"ignored a message on {topic}: not a login that commands tables"]
+    assert bridge.inbound.empty() and bridge.rejected.empty()

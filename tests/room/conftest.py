@@ -1,4 +1,5 @@
-"""Shared parts of the room's tests: a real table to watch, and Debian's Chromium."""
+"""Shared parts of the room's tests: a real table to watch, a broker for the room's
+services, and Debian's Chromium."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from pokertable.bench.table_rig import TableRig
+from pokertable.bench.table_rig import USERS, TableRig
+from pokertable.mqtt.mosquitto import MosquittoProcess
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -35,6 +37,18 @@ def table(tmp_path: Path) -> Iterator[Callable[..., TableRig]]:
     yield make
     for rig in reversed(made):  # the table that owns the broker closes last
         rig.close()
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
+    """mosquitto with the shipped config and ACL and the rig's logins (``USERS``), both
+    listeners up: the room's services without a table (the restart drills)."""
+    process = MosquittoProcess.from_shipped(tmp_path, users=USERS)
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,16 +46,6 @@ class ClockWatch(Recorder):
         with self.lock:
             return [json.loads(p)["state"] for t, p in self.seen
                     if t == f"{BASE}/services/clock/clock"]
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
-    process = MosquittoProcess.from_shipped(tmp_path, users=USERS)
-    process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
 
 
 def _start_clock(broker: MosquittoProcess, workdir: Path) -> subprocess.Popen[bytes]:

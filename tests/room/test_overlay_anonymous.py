@@ -10,12 +10,9 @@ screenshot in docs/overlay.md (overlay-offline.png) is from this test.
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import urllib.request
 import uuid
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -78,25 +75,6 @@ class Client:
     def stop(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
-    process = MosquittoProcess.from_shipped(tmp_path, users=USERS)
-    process.start()
-    wait_for(lambda: _listening(process.ws_port), "the WebSocket listener")
-    try:
-        yield process
-    finally:
-        process.stop()
-
-
-def _listening(port: int | None) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port or 0), timeout=1):
-            return True
-    except OSError:
-        return False
 
 
 def _state(hand_id: str, player: str) -> dict[str, Any]:

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from tests.room.test_overlay_anonymous import Client
 
 DELAY_S = 6.0
 EVENTS, DELAYED_EVENTS = f"{PREFIX}/events", f"{PREFIX}/broadcast/events"
-RELAY_STATUS = "pokertable/v1/club/services/broadcaster/relay-t9"
+RELAY_STATUS = "pokertable/v1/club/services/broadcaster/relay-club-t9"
 
 
 class Viewer(Client):
@@ -50,16 +49,6 @@ class Viewer(Client):
     def relay_states(self) -> list[str]:
         with self.arrivals:
             return [p["state"] for _, t, p in self.arrived if t == RELAY_STATUS]
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
-    process = MosquittoProcess.from_shipped(tmp_path, users=USERS)
-    process.start()
-    try:
-        yield process
-    finally:
-        process.stop()
 
 
 def _relay(broker: MosquittoProcess, delay_file: Path, log: Path) -> subprocess.Popen[bytes]:

@@ -52,3 +52,43 @@ def test_a_service_says_the_broker_is_unreachable_then_connects_when_it_is_up(
         client.say_offline_and_disconnect()
         client.loop_stop()
         broker.stop()
+
+
+def test_two_venues_relays_of_a_same_named_table_share_a_broker(
+    tmp_path: Path, broker: MosquittoProcess
+) -> None:
+    """The relay's service name carries its venue (``relay-<venue>-<table>``), as the
+    archive's does: two venues' relays of table ``t9`` on one broker have distinct names
+    and ids, both stay connected, and each venue's status names its own relay."""
+    from pokertable.bench.table_rig import USERS
+    from pokertable.room.overlay_service import OverlayService
+    from tests.room.test_overlay_anonymous import Client
+
+    watcher = Client(broker.port, "director")
+    relays = [OverlayService(host="127.0.0.1", port=broker.port, venue=venue, table="t9",
+                             delay_s=60, relay_login=("broadcaster", USERS["broadcaster"]),
+                             page_config={"ws_url": "ws://127.0.0.1:1"},
+                             delay_file=tmp_path / f"{venue}.sqlite3")
+              for venue in ("club", "hall")]
+    try:
+        for relay in relays:
+            relay.start()
+        statuses = {f"pokertable/v1/{venue}/services/broadcaster/relay-{venue}-t9": venue
+                    for venue in ("club", "hall")}
+
+        def online() -> set[str]:
+            with watcher.lock:
+                return {statuses[t] for t, p in watcher.seen
+                        if t in statuses and b'"online"' in p}
+
+        wait_for(lambda: online() == {"club", "hall"}, "both venues' relays online", 60)
+        assert [r.client.service for r in relays] == ["relay-club-t9", "relay-hall-t9"]
+        ids = [r.client._client_id.decode() for r in relays]
+        assert ids[0].startswith("relay-club-t9-") and ids[1].startswith("relay-hall-t9-")
+        assert all(r.client.is_connected() for r in relays)
+        with watcher.lock:
+            assert not [t for t, p in watcher.seen if b'"lost"' in p]
+    finally:
+        for relay in relays:
+            relay.stop()
+        watcher.stop()
