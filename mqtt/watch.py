@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import queue
+import sys
 import time
 import uuid
 from collections import deque
@@ -203,9 +204,10 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     try:
         client.connect(args.host, args.port, keepalive=10)
-    except OSError as err:
-        console.print(f"[red]cannot reach broker {args.host}:{args.port}: {err}")
-        return 2
+    except OSError as err:  # the machine's problem, not ours: EX_UNAVAILABLE
+        print(f"pokertable watch: broker {args.host}:{args.port} unreachable: {err}",
+              file=sys.stderr)
+        return 69
     client.loop_start()
     room = Room()
     try:

@@ -78,3 +78,14 @@ def test_room_detects_gap_and_ignores_duplicates():
     assert result is not None and result[1] is True
     view = room.view("casino", "t07")
     assert view.gaps == 1 and [e["seq"] for e in view.events] == [1, 3]
+
+
+def test_watch_names_an_unreachable_broker_and_exits_unavailable(capsys):
+    """Nothing listens on the port: one line naming host:port, exit 69 (EX_UNAVAILABLE)."""
+    from pokertable.mqtt.mosquitto import free_port
+
+    port = free_port()
+    assert watch.run(_args(port, venue="casino", table="t07")) == 69
+    err = capsys.readouterr().err
+    assert err.startswith(f"pokertable watch: broker 127.0.0.1:{port} unreachable: ") and \
+        err.count("\n") == 1, err
