@@ -53,7 +53,7 @@ def figures(repeats: int = 5) -> dict[str, dict[str, Any]]:
         subprocess.run(argv, check=True, capture_output=True, env=_ENV)  # writes the bytecode
         wall = Figure(f"{name}_wall_s", "s", PEER_NAME, higher_is_better=False)
         cpu = Figure(f"{name}_cpu_s", "s CPU", PEER_NAME, higher_is_better=False,
-                     target="<= 0.3 s")  # fmt: skip
+                     target="<= 0.1 s")  # fmt: skip
         for _ in range(max(repeats, MIN_REPEATS)):
             ours = _timed(argv)
             peer = _timed(peer_argv)
