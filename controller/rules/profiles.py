@@ -134,8 +134,10 @@ def load(
     for key in _SECONDS:
         value = getattr(profile, key)
         if value is not None and value < 0:
-            raise ProfileError(f"{name}: parameter {key!r}: Input should be greater than or "
-                               f"equal to 0 (got {value!r})")
+            raise ProfileError(
+                f"{name}: parameter {key!r}: Input should be greater than or "
+                f"equal to 0 (got {value!r})"
+            )
     return LoadedProfile(profile, str(head.get("title", name)), MappingProxyType(sources))
 
 

@@ -73,7 +73,11 @@ def test_demo_without_amqtt_names_the_demo_extra_and_exits_unavailable(
     path = os.pathsep.join(p for p in (str(tmp_path), os.environ.get("PYTHONPATH")) if p)
     run = subprocess.run(
         [sys.executable, "-m", "pokertable.controller.cli", "demo", *argv],
-        capture_output=True, text=True, timeout=300, check=False, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        stdin=subprocess.DEVNULL,
         env={**os.environ, "PYTHONPATH": path},
     )
     assert run.returncode == 69, run.stderr  # EX_UNAVAILABLE, not 70 "a bug"
