@@ -41,6 +41,7 @@ from pokertable.controller.demo.dealer import (
 from pokertable.controller.demo.room import (
     FLOOR_PAUSE_S,
     DemoError,
+    DemoUnavailable,
     LiveView,
     SimulatedDirector,
     TournamentClock,
@@ -300,7 +301,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         app.on_output = dealer.observe
         dealer.buses = runtime.buses
         if runtime.bridge is not None and not runtime.bridge.wait_connected(args.stall_limit):
-            raise DemoError(f"the table cannot reach the MQTT broker at {host}:{port}")
+            raise DemoUnavailable(f"the table cannot reach the MQTT broker at {host}:{port}")
         for bus in runtime.buses:
             for supervisor in bus.supervisors.values():
                 supervisor.wait_connected(timeout=args.stall_limit)

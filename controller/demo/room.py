@@ -82,13 +82,13 @@ class RoomClient:
         self._subscriptions = list(subscriptions or [])
         try:
             self.client.connect(self.host, self.port)
-        except OSError as exc:
-            raise DemoError(
+        except OSError as exc:  # the machine's, not the demo's: exit 69
+            raise DemoUnavailable(
                 f"cannot reach the MQTT broker at {self.host}:{self.port}: {exc}"
             ) from None
         self.client.loop_start()
         if not self._connected.wait(self.stall_s) or not self._subscribed.wait(self.stall_s):
-            raise DemoError(
+            raise DemoUnavailable(
                 f"no CONNACK/SUBACK from the MQTT broker at {self.host}:{self.port} "
                 f"in {self.stall_s:.0f} s"
             )

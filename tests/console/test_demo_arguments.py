@@ -85,3 +85,16 @@ def test_demo_without_amqtt_names_the_demo_extra_and_exits_unavailable(
         "pokertable demo: demos with their own MQTT broker need amqtt: "
         "pip install 'pokertable-controller[demo]'" + instead
     ], run.stderr
+
+
+@pytest.mark.needs("micropython")
+def test_demo_with_a_broker_nobody_answers_names_it_and_exits_unavailable(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from pokertable.mqtt.mosquitto import free_port
+
+    port = free_port()  # nothing listens there
+    code = cli.main(["demo", "--hands", "1", "--broker", f"127.0.0.1:{port}"])
+    err = capsys.readouterr().err
+    assert code == 69, err  # EX_UNAVAILABLE: the machine's broker, not a bug in the demo
+    assert err.count("\n") == 1 and f"127.0.0.1:{port}" in err and "a bug" not in err
