@@ -44,6 +44,7 @@ ZONES = ["seat1.bet", "seat1.cards", "seat2.bet", "seat2.cards", "board", "burn"
 _WAIT_S = 3.0
 _QUIET_S = 0.03  # after the first message, how long the table must stay quiet
 _NEVER_QUIET_S = 30.0  # a table still publishing after this is broken, not busy
+_REBIRTH_WAIT_S = 5.0  # heartbeats every 0.5 s: the controller asks within a second
 _SILENT_IN_A_ROW = 10  # frames with no message in a row: the table is not reading them
 
 
@@ -106,7 +107,15 @@ class _Subscriber:
 
 
 class _Node:
-    """A reader node on the pty master: birth, heartbeats, settled snapshots."""
+    """A reader node on the pty master: birth, heartbeats, settled snapshots, and answers to
+    the controller's commands as the firmware gives them (a REBIRTH or CMD_SNAPSHOT is
+    answered with the snapshots asked for; LED commands are read and dropped).
+
+    Answering matters: pyserial discards what waits on the port when the controller opens
+    it, so the birth sent before is lost and the controller, hearing the node mid-life,
+    asks for it again. A node that stayed deaf left the bet zones unread until their first
+    chip, which the table then read on top of an unseen posted blind (docs/interpretation.md).
+    """
 
     def __init__(self) -> None:
         self.master, self.slave = os.openpty()
@@ -117,6 +126,8 @@ class _Node:
         self._stop = threading.Event()
         self.zones: dict[str, list[bytes]] = {z: [] for z in ZONES}
         self._beat = threading.Thread(target=self._heartbeats, daemon=True)
+        self._listen = threading.Thread(target=self._commands, daemon=True)
+        self.reborn = threading.Event()  # a REBIRTH answered: the controller has every zone
 
     def send(self, msg_type: int, payload: bytes) -> int:
         """Write one frame; returns perf_counter_ns right after its last byte."""
@@ -129,13 +140,36 @@ class _Node:
             return time.perf_counter_ns()
 
     def birth(self) -> None:
+        self._birth()
+        self._beat.start()
+        self._listen.start()
+
+    def _birth(self) -> None:
         self.send(wire.MSG_BIRTH, wire.pack_birth(1, "bench", "none", ZONES))
         for zone in ZONES:
             self.snapshot(zone)
-        self._beat.start()
 
     def snapshot(self, zone: str) -> int:
         return self.send(wire.MSG_SNAPSHOT, wire.pack_snapshot(zone, True, self.zones[zone]))
+
+    def _commands(self) -> None:
+        """Read what the controller sends; answer as the node's firmware does."""
+        decoder = wire.FrameDecoder()
+        while not self._stop.is_set():
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                return  # closed
+            if not data:
+                return
+            for _node, msg_type, _seq, payload in decoder.feed(data):
+                if msg_type == wire.MSG_CMD_REBIRTH:
+                    self._birth()
+                    self.reborn.set()
+                elif msg_type == wire.MSG_CMD_SNAPSHOT:
+                    zone = wire.unpack_snapshot_request(payload)
+                    for name in [zone] if zone in self.zones else ZONES:
+                        self.snapshot(name)
 
     def _heartbeats(self) -> None:
         started = time.monotonic()
@@ -191,6 +225,12 @@ class _Table:
         stage("the controller's first state (pokertable run on the bench's pty)")
         if not self.sub.wait_first(60):  # the controller is up and published its state
             self._broken("published no state within 60 s")
+        # The birth went out before the controller opened the port, which drops it: the
+        # controller asks again on the first heartbeat (0.5 s). Play starts once it has the
+        # first view of every zone, as at a real table. (Were the birth not dropped, nobody
+        # asks: the wait ends at its bound.)
+        stage("the controller's REBIRTH after the first heartbeat")
+        self.node.reborn.wait(_REBIRTH_WAIT_S)
         self.sub.wait_quiet()
         self.chip = 0
         self.card = 0
@@ -268,20 +308,25 @@ class _Table:
             stage(f"hand {self.hands} of the e2e table (frames on the pty, messages over MQTT)")
             self.command("hand_start")
             # Heads-up the button posts the small blind, is dealt the last card and acts
-            # first preflop (TDA2024-34B): the big blind's card first, then the button
-            # calls with one chip and the dealer folds the big blind. A first card to the
-            # wrong seat is a misdeal (TDA2024-35A2), a chip pushed out of turn is held,
-            # one on the big blind's option is a silent raise for the floor: none is the
-            # message this figure times, and a frame without one costs the bench _WAIT_S.
+            # first preflop (TDA2024-34B). The blinds go out as chips first, as players
+            # put them out (silent: they are what the seats posted). Then the big blind's
+            # card first, the button calls with one more chip, and the dealer folds the
+            # big blind. A first card to the wrong seat is a misdeal (TDA2024-35A2), a chip
+            # pushed out of turn is held, one on the big blind's option is a silent raise
+            # for the floor, and a lone chip that brings a read zone to exactly the posted
+            # blind is the blind, not a call (Add. 46): none is the message this figure
+            # times, and a frame without one costs the bench _WAIT_S.
             button = 2 if self.hands % 2 else 1  # first_button = 2, moving one seat a hand
+            for seat, chips in ((button, 1), (3 - button, 2)):  # 100 and 200 in 100 chips
+                self.node.zones[f"seat{seat}.bet"] = [self._hundred() for _ in range(chips)]
+                self.untimed(f"seat{seat}.bet")
             for _round in range(2):
                 for seat in (3 - button, button):
                     zone = f"seat{seat}.cards"
                     self.node.zones[zone].append(SyntheticTags.card_uid(1, self.card % 52))
                     self.card += 1
                     timed(zone)
-            self.node.zones[f"seat{button}.bet"] = [SyntheticTags.chip_uid(100 + self.chip)]
-            self.chip = (self.chip + 1) % 100
+            self.node.zones[f"seat{button}.bet"].append(self._hundred())
             timed(f"seat{button}.bet")
             self.command("fold")
             for zone in ("seat1.cards", "seat2.cards", "seat1.bet", "seat2.bet"):
@@ -289,6 +334,11 @@ class _Table:
                 self.untimed(zone)
             self.command("confirm")
         return out, silent
+
+    def _hundred(self) -> bytes:
+        """The next of the hundred 100 chips (SyntheticTags indices 100-199)."""
+        self.chip = (self.chip + 1) % 100
+        return SyntheticTags.chip_uid(100 + self.chip)
 
     def close(self) -> None:
         self.process.terminate()

@@ -6,7 +6,7 @@ module asks our engine anything: every action is a random legal PokerKit action.
 
 Stacks are random and often short, so all-ins, several side pots and split pots are
 common. Every blind poster covers his forced bets (short forced bets are where the TDA
-and PokerKit legitimately differ: rules-spec A4/A5). Two more places where the TDA rules
+and PokerKit legitimately differ: open questions A4/A5). Two more places where the TDA rules
 and PokerKit differ are worked out here from the rule text alone, beside PokerKit:
 
 - Rule 47 re-opening: PokerKit lets a player who already acted raise after short all-ins

@@ -20,7 +20,7 @@ from pokertable.controller.errors import ControllerError
 DISTRIBUTION = "pokertable-controller"
 
 
-PROVIDES = {"broadcast": ("numpy",)}
+PROVIDES = {"broadcast": ("numpy",), "demo": ("amqtt",)}
 """Extra -> the import names it brings (pyproject.toml's [project.optional-dependencies])."""
 
 
@@ -28,12 +28,17 @@ class MissingExtra(ControllerError, ImportError):
     """An optional dependency is not installed; the message names the extra to install."""
 
 
-def needs_extra(missing: ModuleNotFoundError, extra: str, purpose: str) -> ImportError:
-    """The error to raise for ``missing``: MissingExtra naming ``extra``, or ``missing``
-    itself when it is not the optional dependency (something it needs) but a real fault."""
+def needs_extra(
+    missing: ModuleNotFoundError, extra: str, purpose: str, *, instead: str = ""
+) -> ImportError:
+    """The error to raise for ``missing``: MissingExtra naming ``extra`` (and ``instead``, a
+    way round it, when there is one), or ``missing`` itself when it is not the optional
+    dependency (something it needs) but a real fault."""
     name = (missing.name or "").split(".")[0]
     if name not in PROVIDES.get(extra, ()):
         return missing
     return MissingExtra(
-        f"{purpose} need {name}: pip install '{DISTRIBUTION}[{extra}]'", name=name
+        f"{purpose} need {name}: pip install '{DISTRIBUTION}[{extra}]'"
+        + (f", or {instead}" if instead else ""),
+        name=name,
     )

@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import queue
+import sys
 import time
 import uuid
 from collections import deque
@@ -21,6 +22,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.panel import Panel
@@ -109,8 +111,14 @@ def _level_text(state: dict[str, Any]) -> str:
     return text
 
 
-def render_table(view: TableView) -> RenderableType:
-    """A detailed panel: seats, board, pots, action and floor alerts."""
+def render_table(view: TableView, console: Console | None = None,
+                 height: int | None = None) -> RenderableType:
+    """A detailed panel: seats, board, pots, action, floor alerts and the latest rulings.
+
+    Given the ``console`` and the ``height`` it may fill (a live terminal, 80x24 included),
+    every seat, the header and the floor's calls are kept and the rulings that fit are the
+    newest: a full panel drops the oldest rulings, never the bottom of the view.
+    """
     state = view.state
     title = Text(f"{view.venue} / {view.table}  [{view.status}]")
     if state is None:
@@ -124,26 +132,52 @@ def render_table(view: TableView) -> RenderableType:
         f"{state.get('street') or 'between hands'}   board {board}   pot {pots}   "
         f"to call {state.get('to_call', 0)}" + ("   " + " ".join(flags) if flags else "")
     )
-    seats = Table(expand=True)
+    # One line a seat and one rule under the column names: nine seats fit a 24-line terminal.
+    seats = Table(expand=True, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for column in ("seat", "player", "stack", "bet", "status", "cards"):
-        seats.add_column(column, justify="right" if column in ("stack", "bet") else "left")
+        seats.add_column(column, justify="right" if column in ("stack", "bet") else "left",
+                         no_wrap=True, overflow="ellipsis")
     for seat in state.get("seats", []):
         marks = ("D " if seat["seat"] == state.get("button") else "") + (
             "▶ " if seat["seat"] == state.get("action_on") else "")
         seats.add_row(f"{marks}{seat['seat']}", seat.get("player") or "-", str(seat["stack"]),
                       str(seat["bet"]), seat["status"], "▮" * int(seat.get("cards_held", 0)))
-    parts: list[RenderableType] = [header, seats]
+    kept: list[RenderableType] = [header, seats]
     for alert in state.get("alerts", []):
-        parts.append(Text(f"FLOOR {alert['id']} [{', '.join(alert['rule_ids'])}] "
-                          f"{alert['text']} options: {', '.join(alert['options'])}",
-                          style="bold yellow"))
-    for event in view.events:
-        for ruling in event.get("rulings", []):
-            parts.append(Text(f"#{event['seq']} {event['kind']}: [{', '.join(ruling['rule_ids'])}] "
-                              f"{ruling['text']}", style="dim"))
+        kept.append(Text(f"FLOOR {alert['id']} [{', '.join(alert['rule_ids'])}] "
+                         f"{alert['text']} options: {', '.join(alert['options'])}",
+                         style="bold yellow"))
+    rulings = [
+        Text(f"#{event['seq']} {event['kind']}: [{', '.join(ruling['rule_ids'])}] "
+             f"{ruling['text']}", style="dim")
+        for event in view.events for ruling in event.get("rulings", [])
+    ]
+    tail: list[RenderableType] = []
     if view.gaps:
-        parts.append(Text(f"{view.gaps} sequence gap(s) seen; rebirth requested", style="red"))
-    return Panel(Group(*parts), title=title)
+        tail.append(Text(f"{view.gaps} sequence gap(s) seen; rebirth requested", style="red"))
+    if console is not None and height is not None:
+        rulings = _newest_that_fit(console, rulings, height - 2 - _lines(console, *kept, *tail))
+    return Panel(Group(*kept, *rulings, *tail), title=title)
+
+
+_PANEL_SIDES = 4  # a panel's two borders and its padding of one column each side
+
+
+def _lines(console: Console, *parts: RenderableType) -> int:
+    """How many terminal lines ``parts`` take inside a panel as wide as the console."""
+    options = console.options.update(width=max(1, console.width - _PANEL_SIDES), height=None)
+    return sum(len(console.render_lines(part, options, pad=False)) for part in parts)
+
+
+def _newest_that_fit(console: Console, rulings: list[Text], room: int) -> list[Text]:
+    """The newest rulings whose wrapped lines fit in ``room`` lines, oldest first."""
+    kept: list[Text] = []
+    for ruling in reversed(rulings):
+        room -= _lines(console, ruling)
+        if room < 0:
+            break
+        kept.append(ruling)
+    return kept[::-1]
 
 
 def render_room(room: Room) -> RenderableType:
@@ -163,9 +197,12 @@ def render_room(room: Room) -> RenderableType:
     return grid
 
 
-def render(room: Room, single: bool) -> RenderableType:
+def render(room: Room, single: bool, console: Console | None = None,
+           height: int | None = None) -> RenderableType:
+    """The view: one table in detail (fitted to ``height`` lines of ``console`` when given),
+    else a line per table."""
     if single and room.tables:
-        return render_table(next(iter(room.tables.values())))
+        return render_table(next(iter(room.tables.values())), console, height)
     return render_room(room)
 
 
@@ -203,9 +240,10 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     try:
         client.connect(args.host, args.port, keepalive=10)
-    except OSError as err:
-        console.print(f"[red]cannot reach broker {args.host}:{args.port}: {err}")
-        return 2
+    except OSError as err:  # the machine's problem, not ours: EX_UNAVAILABLE
+        print(f"pokertable watch: broker {args.host}:{args.port} unreachable: {err}",
+              file=sys.stderr)
+        return 69
     client.loop_start()
     room = Room()
     try:
@@ -255,10 +293,11 @@ def _run_live(client: mqtt.Client, inbox: queue.Queue[tuple[str, bytes]], room: 
               single: bool, console: Console, timeout: float | None) -> int:
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
-        with Live(render(room, single), console=console, refresh_per_second=4) as live:
+        with Live(render(room, single, console, console.height), console=console,
+                  refresh_per_second=4) as live:
             while deadline is None or time.monotonic() < deadline:
                 if _drain(client, inbox, room, 0.25):
-                    live.update(render(room, single))
+                    live.update(render(room, single, console, console.height))
     except KeyboardInterrupt:
         pass
     return 0

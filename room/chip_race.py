@@ -6,7 +6,7 @@ the cards in; the result the dealer follows out. TDA 2024 R24-A/C: whole new chi
 exchanged at equal value; the odd chips are raced off "starting in seat 1, with a maximum
 of one chip awarded to a player"; a player "can't be raced out" (he gets one chip of the
 lowest denomination still in play); odd chips that do not win are removed without
-compensation. The mechanics the rule leaves open (rules-spec A17) are the usual ones, and
+compensation. The mechanics the rule leaves open (open question A17) are the usual ones, and
 the result says so: one card per odd chip, dealt round by round from seat 1; the highest
 card by suit wins the first new chip, the next highest held by another player the next;
 the number of new chips raced is the odd chips' total value in new chips, a half or more
@@ -156,7 +156,7 @@ def chip_race(
             new * denomination - line.removed,
         )
     notes.append(
-        "race mechanics are not in the rule (rules-spec A17): one card per odd "
+        "race mechanics are not in the rule (open question A17): one card per odd "
         "chip from seat 1, highest card by suit first, new chips raced = odd "
         "chips' value rounded to the nearest new chip"
     )

@@ -5,7 +5,7 @@ TDA 2024 R8-A sells late entrants full stacks and seats them by the same random 
 new players. The ACE league instead blinds a late arrival's stack down for every level he
 missed, frozen when he arrives: "during the 200-400 round their stack will be reduced by
 300, if its during the 300-600 round ... by 900" (ACE R8). The formula is not stated
-(rules-spec A30); one small blind plus one big blind per completed level is the reading
+(open question A30); one small blind plus one big blind per completed level is the reading
 that fits both examples, and the result says it is an interpretation.
 
 >>> from pokertable.controller.rules.profiles import load_profile
@@ -53,7 +53,8 @@ def late_stack(
         starting_stack - reduction,
         reduction,
         (rule,),
-        "reduced by one small and one big blind per level missed (interpretation, rules-spec A30)",
+        "reduced by one small and one big blind per level missed (interpretation, open "
+        "question A30)",
     )
 
 

@@ -136,7 +136,7 @@ def worst_seat(table: TableView) -> int | None:
     The seat right after last hand's big blind takes the big blind next hand (a single big
     blind, R11-A); an open seat between the small blind and the button waits for the button
     (R10-A), so it comes last. Never the small blind: that is last hand's big-blind seat,
-    which is occupied. (rules-spec A25: "worst position" is not defined further.)
+    which is occupied. (open question A25: "worst position" is not defined further.)
     """
     reference = table.reference_big_blind()
     empty = table.empty_seats()
@@ -236,7 +236,7 @@ class Halt:
 
 def halts(tables: Sequence[TableView], rules: RuleProfile) -> list[Halt]:
     """Tables 3 or more players short of the fullest; TDA 2024 waits for the blinds to be
-    impacted: the seat clockwise of last hand's big blind is open (rules-spec A2)."""
+    impacted: the seat clockwise of last hand's big blind is open (open question A2)."""
     if len(tables) < 2:
         return []
     most = max(t.count for t in tables)
@@ -256,7 +256,7 @@ def halts(tables: Sequence[TableView], rules: RuleProfile) -> list[Halt]:
     return out
 
 
-SUIT_ORDER = SUITS  # clubs < diamonds < hearts < spades (rules-spec A20: a config matter)
+SUIT_ORDER = SUITS  # clubs < diamonds < hearts < spades (open question A20: a config matter)
 
 
 def card_key(card: str) -> tuple[int, int]:

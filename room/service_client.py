@@ -78,21 +78,30 @@ class ServiceClient(mqtt.Client):
         self.username_pw_set(*login)
         self.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
         self.will_set(self.status_topic, service_status(venue, service, "lost"), 1, retain=True)
-        # Never silent about the broker: each failed attempt and each lost connection.
+        # Never silent about the broker, never a line per retry: one line when it cannot be
+        # reached or is lost, one when it answers again.
+        self.failed_attempts = 0  # since the broker last answered
         self.on_connect_fail = self._unreachable
         self.on_disconnect = self._disconnected
 
     def _unreachable(self, client: mqtt.Client, userdata: Any) -> None:
-        LOG.warning("%s: broker %s:%s unreachable; trying again within %d s", self.service,
-                    self.host, self.port, RECONNECT_MAX_S)
+        self.failed_attempts += 1
+        if self.failed_attempts == 1:
+            LOG.warning("%s: broker %s:%s unreachable; trying again every %d s until it answers",
+                        self.service, self.host, self.port, RECONNECT_MAX_S)
 
     def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                       properties: Any) -> None:
         if getattr(reason, "is_failure", False):
             LOG.warning("%s: lost the broker %s:%s (%s); reconnecting within %d s",
                         self.service, self.host, self.port, reason, RECONNECT_MAX_S)
+            self.failed_attempts = max(self.failed_attempts, 1)  # the retries say nothing more
 
     def say_online(self) -> None:
+        """Connected: ``online`` (retained), and a line if the broker had been unreachable."""
+        if self.failed_attempts:
+            LOG.warning("%s: broker %s:%s answers again", self.service, self.host, self.port)
+            self.failed_attempts = 0
         self.publish(self.status_topic, service_status(self.venue, self.service, "online"), 1,
                      retain=True)
 

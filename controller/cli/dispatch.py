@@ -120,6 +120,20 @@ def version() -> str:
         return "unknown (not installed; pip install -e . in the checkout)"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the version is looked up only when asked for (importlib.metadata and
+    the email package it loads were a fifth of every command's start-up)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None
+                 ) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"{parser.prog} {version()}")  # stdout, as argparse's own "version" action
+        parser.exit()
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; only ``command``'s module is imported (all of them when None).
 
@@ -131,8 +145,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="The smart poker table controller: RFID readers, a TDA rules engine, MQTT.",
     )
     parser.add_argument(
-        "--version", action="version", version=f"%(prog)s {version()}",
-        help="print the installed version and exit",
+        "--version", action=_VersionAction, help="print the installed version and exit"
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (module, help_text) in _available().items():

@@ -41,12 +41,14 @@ from pokertable.controller.demo.dealer import (
 from pokertable.controller.demo.room import (
     FLOOR_PAUSE_S,
     DemoError,
+    DemoUnavailable,
     LiveView,
     SimulatedDirector,
     TournamentClock,
     Viewer,
 )
 from pokertable.controller.demo.tables import add_table_arguments, run_tables
+from pokertable.controller.extras import needs_extra
 from pokertable.controller.table.session import TableSession
 from pokertable.room.serving import broker_address
 
@@ -214,6 +216,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def own_broker(ws_port: int | None, *, instead: str = "") -> Any:
+    """The demo's in-process broker, started; without amqtt (the ``demo`` extra) a
+    ``MissingExtra`` that names the extra and ``instead``: exit 69, not a bug."""
+    try:
+        from pokertable.mqtt.inprocess_broker import AmqttBroker
+
+        broker = AmqttBroker(ws_port=ws_port)
+        broker.start()
+    except ModuleNotFoundError as missing:
+        raise needs_extra(
+            missing, "demo", "demos with their own MQTT broker", instead=instead
+        ) from None
+    return broker
+
+
 def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
     """The demo's core: a table, its room and the bots; raises DemoError when it stalls."""
     from pokertable.hardware.registry import TagRegistry
@@ -224,13 +241,11 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
     if args.broker:
         host, port = args.broker
     else:
-        from pokertable.mqtt.inprocess_broker import AmqttBroker
         from pokertable.mqtt.mosquitto import free_port
 
         # --overlay / --floor: the pages in a browser reach the broker over WebSockets
         ws = demo_overlay.ws_port(args) or (free_port() if getattr(args, "floor", False) else None)
-        broker = AmqttBroker(ws_port=ws)
-        broker.start()
+        broker = own_broker(ws, instead="give --broker HOST:PORT (a broker already running)")
         host, port = "127.0.0.1", broker.port
     pause = args.floor_pause
     if pause is None:
@@ -286,7 +301,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         app.on_output = dealer.observe
         dealer.buses = runtime.buses
         if runtime.bridge is not None and not runtime.bridge.wait_connected(args.stall_limit):
-            raise DemoError(f"the table cannot reach the MQTT broker at {host}:{port}")
+            raise DemoUnavailable(f"the table cannot reach the MQTT broker at {host}:{port}")
         for bus in runtime.buses:
             for supervisor in bus.supervisors.values():
                 supervisor.wait_connected(timeout=args.stall_limit)

@@ -82,13 +82,13 @@ class RoomClient:
         self._subscriptions = list(subscriptions or [])
         try:
             self.client.connect(self.host, self.port)
-        except OSError as exc:
-            raise DemoError(
+        except OSError as exc:  # the machine's, not the demo's: exit 69
+            raise DemoUnavailable(
                 f"cannot reach the MQTT broker at {self.host}:{self.port}: {exc}"
             ) from None
         self.client.loop_start()
         if not self._connected.wait(self.stall_s) or not self._subscribed.wait(self.stall_s):
-            raise DemoError(
+            raise DemoUnavailable(
                 f"no CONNACK/SUBACK from the MQTT broker at {self.host}:{self.port} "
                 f"in {self.stall_s:.0f} s"
             )
@@ -271,11 +271,12 @@ class Viewer:
         if self.changed is not None:
             self.changed()
 
-    def renderable(self) -> Any:
+    def renderable(self, console: Any = None, height: int | None = None) -> Any:
+        """The table as ``pokertable watch`` shows it, fitted to ``height`` lines if given."""
         from pokertable.mqtt.watch import render
 
         with self._lock:
-            return render(self.room, single=True)
+            return render(self.room, single=True, console=console, height=height)
 
     def stop(self) -> None:
         self.client.stop()
@@ -332,8 +333,14 @@ class LiveView:
         ]
         lines += [Text(line, style="yellow") for line in self.director.summary()]
         lines += [Text(note, style="dim red") for note in self.notes]
-        lines.append(self.viewer.renderable())
-        return Group(*lines)
+        console = self._live.console if self._live is not None else self.console
+        if console is None:
+            return Group(*lines, self.viewer.renderable())
+        # The table gets the terminal's lines left under ours: at 80x24 it keeps every seat
+        # and its newest rulings rather than run off the bottom.
+        options = console.options.update(height=None)
+        above = sum(len(console.render_lines(line, options, pad=False)) for line in lines)
+        return Group(*lines, self.viewer.renderable(console, console.height - above))
 
 
 class _NoteHandler(logging.Handler):

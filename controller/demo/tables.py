@@ -178,10 +178,9 @@ def play_tables(
     from pokertable.controller.app.runtime import TableRuntime
     from pokertable.controller.demo.archive import DemoArchive
     from pokertable.controller.demo.dealer import Dealer
-    from pokertable.controller.demo.main import _hand_line, _node_specs
+    from pokertable.controller.demo.main import _hand_line, _node_specs, own_broker
     from pokertable.hardware.registry import TagRegistry
     from pokertable.hardware.simulator import SyntheticTags, TableSimulator
-    from pokertable.mqtt.inprocess_broker import AmqttBroker
     from pokertable.mqtt.mosquitto import free_port
     from pokertable.room.clock_service import ClockService, display
     from pokertable.room.seating_service import SeatingService
@@ -194,8 +193,7 @@ def play_tables(
         tempfile.TemporaryDirectory(prefix="pokertable-demo-tables-") as folder,
     ):
         tmp = Path(folder)
-        broker = AmqttBroker(ws_port=free_port())
-        broker.start()
+        broker = own_broker(free_port())  # --tables runs its own broker, whatever --broker
         stack.callback(broker.stop)
         host, port = "127.0.0.1", broker.port
         archive = DemoArchive(

@@ -1,6 +1,6 @@
 """Betting rounds: whose turn it is, what they may do, and what an action does (R43, R47, R48, R54).
 
-All amounts are street totals ("raise to X"), as in rules-spec §0.3. Functions here are pure
+All amounts are street totals ("raise to X"), as the TDA rules state raises. Functions here are pure
 and return new state; legality is answered once, by ``options_for``, and both the engine's
 ``step`` and any "can I?" question use it.
 """

@@ -14,7 +14,7 @@ ValueError: duplicate card 'Kd' in 'As Kd Kd'
 from __future__ import annotations
 
 RANKS = "23456789TJQKA"
-SUITS = "cdhs"  # clubs < diamonds < hearts < spades (suit order is a config matter, rules-spec A20)
+SUITS = "cdhs"  # clubs < diamonds < hearts < spades (a config matter: open question A20)
 STANDARD_DECK: frozenset[str] = frozenset(r + s for r in RANKS for s in SUITS)
 
 

@@ -216,7 +216,7 @@ _STATUS = attrgetter("status")
 
 @dataclass(frozen=True, slots=True)
 class SeatState:
-    """One dealt-in seat during a hand. ``bet`` is the street total (own[p] in rules-spec §0.3)."""
+    """One dealt-in seat during a hand. ``bet`` is the street total: a raise is "to" X."""
 
     seat: int
     player: str

@@ -93,7 +93,7 @@ def split_pot(
     """Split ``amount`` among tied winners; odd units go clockwise from the button (R20-A).
 
     ``winners_clockwise`` lists the tied seats starting with the first seat left of the
-    button. Several odd units are handed out one per winner in that order (rules-spec A16).
+    button. Several odd units are handed out one per winner in that order (open question A16).
 
     >>> split_pot(101, [4, 2], 1)
     ((4, 51), (2, 50))
@@ -127,7 +127,7 @@ def split_hi_lo(
     stud caller lists the winners by high card by suit instead). When the same hands win
     both halves with identical value, Clubs NZ Add. 20-F and TDA 2011 R16 split the whole
     pot as evenly as possible (``odd_chip_identical_split_evenly``); TDA 2024 deleted that
-    clause (R20-D), so the halves are split on their own (rules-spec A16).
+    clause (R20-D), so the halves are split on their own (open question A16).
 
     >>> from pokertable.controller.rules import TDA_2024
     >>> split_hi_lo(66, [2, 5], [2, 5], 1, TDA_2024)

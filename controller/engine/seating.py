@@ -1,11 +1,11 @@
 """The table between hands: who sits where, where button and blinds go next (R32, R34-B, R8-A).
 
 Tournament play uses a dead button (R32). The TDA never spells out the mechanics, so we
-use the conventional algorithm of rules-spec §3: the big blind always advances exactly one
-active player; the small blind goes to last hand's big-blind seat (dead small blind if
-that player is gone); the button goes to last hand's small-blind position, which may be
-an empty seat (dead button). Heads-up, the button posts the small blind and nobody posts
-the big blind twice in a row (R34-B).
+use the conventional algorithm (docs/engine.md, dead button): the big blind always
+advances exactly one active player; the small blind goes to last hand's big-blind seat
+(dead small blind if that player is gone); the button goes to last hand's small-blind
+position, which may be an empty seat (dead button). Heads-up, the button posts the small
+blind and nobody posts the big blind twice in a row (R34-B).
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ A ``.phh`` file holds one hand; a ``.phhs`` file holds several as TOML tables.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,7 +60,7 @@ def load_hands(path: Path) -> Iterator[PhhHand]:
     """Every hand in a .phh or .phhs file, in file order."""
     try:
         data = phh_toml.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # tomllib's TOMLDecodeError and bad UTF-8 included
         raise PhhError(f"{path}: cannot read PHH: {exc}") from exc
     if "variant" in data:
         yield parse_hand(data, str(path))

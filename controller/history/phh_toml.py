@@ -15,7 +15,6 @@ so the answer is always ``tomllib``'s answer, errors included.
 from __future__ import annotations
 
 import re
-import tomllib
 from typing import Any
 
 _KEY = re.compile(r"[A-Za-z0-9_-]+\Z")
@@ -39,6 +38,8 @@ def loads(text: str) -> dict[str, Any]:
     try:
         return _flat(text)
     except _NotSimple:
+        import tomllib  # only for the files that need it: a flat hand's replay never does
+
         return tomllib.loads(text)
 
 

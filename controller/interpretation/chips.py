@@ -110,7 +110,7 @@ def _not_facing(ctx: BetContext, zone: ZoneView, rules: RuleProfile) -> Interpre
         as_raise = raise_to(ctx, total, zone.value, ids, rules, "chips pushed on the option")
         return floor(ctx, (*ids, rules.cite("floor_discretion")),
                      f"seat {ctx.seat} silently pushed {zone.value} on his big-blind option: "
-                     "check or raise is the TD's call (rules-spec A6)",
+                     "check or raise is the TD's call (open question A6)",
                      (option_from("check", as_check), option_from("raise", as_raise)))
     why = (f"a silent single chip is a bet of the chip ({total})" if single
            else f"{total} pushed in one motion")

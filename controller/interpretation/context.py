@@ -27,7 +27,7 @@ class BetContext:
     can_raise: bool
     reopened: bool
     betting: Betting
-    heads_up: bool  # two players contest the pot (R51-B(1), rules-spec A10)
+    heads_up: bool  # two players contest the pot (R51-B(1), open question A10)
     opening_bet: bool  # the amount faced is the round's opening bet (R51-B(2))
     pot: int  # all chips in the pot and in front of players (R57)
     players_in_hand: int

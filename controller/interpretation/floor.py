@@ -28,7 +28,7 @@ def premature(decl: Declaration, waiting_on: int, rules: RuleProfile) -> FloorRu
     else:
         ids = (rules.cite("wait_for_amount"), rules.cite("floor_discretion"))
         text = (f"seat {decl.seat} declared {decl.kind} before seat {waiting_on}'s amount was "
-                "clear: whether it binds is the TD's call (rules-spec A14)")
+                "clear: whether it binds is the TD's call (open question A14)")
     options = (
         FloorOption("binding", f"seat {decl.seat}'s {decl.kind} binds when the action reaches "
                     "him"),

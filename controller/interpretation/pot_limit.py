@@ -33,7 +33,7 @@ def ambiguous_amount(ctx: BetContext, spoken: int, rules: RuleProfile) -> tuple[
 
     The highest reasonable amount not above the pot (the pot counts bets not yet pulled in);
     T11 R44 takes the lesser value instead. None when no legal meaning is within the pot
-    (rules-spec A21: the TD decides between the legal meanings).
+    (open question A21: the TD decides between the legal meanings).
 
     >>> from pokertable.controller.engine.model import Betting
     >>> ctx = BetContext(seat=1, call_to=0, own=0, inc=400, stack=100000, min_to=400,

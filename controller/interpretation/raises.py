@@ -107,7 +107,7 @@ def fifty_standard(ctx: BetContext, total: int, zone: int, ids: tuple[str, ...],
         return floor(ctx, (*ids, rules.cite("floor_discretion")),
                      f"seat {ctx.seat} put {portion} over {ctx.call_to}: 50% of the last raise "
                      f"({ctx.inc}) and 50% of the previous bet ({ctx.call_to}) disagree; the TD "
-                     "chooses the basis (rules-spec A31)",
+                     "chooses the basis (open question A31)",
                      (option_from("last_increment", by_increment),
                       option_from("previous_bet", by_bet)))
     if rules.fifty_basis is FiftyBasis.PREVIOUS_BET:

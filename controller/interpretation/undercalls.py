@@ -4,7 +4,7 @@ An undercall is less than the call, without "call" declared first and not all in
 or against the round's opening bet, it is a mandatory full call; anywhere else the TD
 chooses between a full call and forfeiting the intended undercall and folding. A chip that is
 relatively tiny to the bet always goes to the TD (R41), even where R51-B would force a call
-(rules-spec A11: both rules are cited).
+(open question A11: both rules are cited).
 """
 
 from __future__ import annotations

@@ -125,6 +125,41 @@ def judge_first_card(t: TrackedHand, rules: RuleProfile, at_ms: int, now: bool =
         f"the first card went to seat {seat}; it belongs to seat {expected}", seat)
 
 
+def first_card_proven(t: TrackedHand) -> bool:
+    """The readers proved the first card went where it belongs: its seat alone was read
+    within one read window of the deal's first read, and the window has passed."""
+    return t.deal.first_judged and t.deal.first_window == (first_seat(t),)
+
+
+def dealer_first_card(t: TrackedHand, rules: RuleProfile) -> Step:
+    """The dealer saw the first card go to the wrong seat, where the readers could not order
+    the first cards (R35-A2): the misdeal is declared, as the dealer's confirm of one the
+    table proved. Refused once substantial action has occurred (R35-D), before any card
+    is read, or when the readers proved the first card went to its seat."""
+    rule = (rules.cite("misdeal_first_card"),)
+    expected = first_seat(t)
+    if t.sa(rules):
+        return t, [Ruling(RulingKind.REJECTED, (rules.cite("no_misdeal_after_sa"),),
+                          "substantial action has occurred: a misdeal can no longer be "
+                          "declared; the hand proceeds (R35-D)", code="no_misdeal_after_sa")]
+    if t.deal.first_read_ms is None:
+        return t, [Ruling(RulingKind.REJECTED, rule, "no card of the deal has been read yet: "
+                          "nothing to declare a first-card misdeal on", code="first_card_unread")]
+    if first_card_proven(t):
+        return t, [Ruling(RulingKind.REJECTED, rule,
+                          f"the readers saw the first card at seat {expected}, where it "
+                          "belongs, with no other seat read within one read window: no "
+                          "misdeal", code="first_card_proven", seat=expected)]
+    heads_up = (f"heads-up the first card goes to the big blind, seat {expected}, and the "
+                "button is dealt the last (R34-B)" if len(t.hand.seats) == 2
+                else f"it belongs to seat {expected}")
+    t, rulings = offer_misdeal(
+        t, rules, "misdeal_first_card", "misdeal_first_card",
+        f"the dealer saw the first card go to the wrong seat; {heads_up}")
+    t, declared = confirm_misdeal(t, rules)
+    return t, rulings + declared
+
+
 def _card_after_deal(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -> Step:
     need = t.hand.variant.hole_cards
     if not t.hand.has_seat(seat):

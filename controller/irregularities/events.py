@@ -93,6 +93,15 @@ class ConfirmMisdeal:
 
 
 @dataclass(frozen=True, slots=True)
+class DealerFirstCard:
+    """Dealer entry: the first card went to the wrong seat (R35-A2), which the readers could
+    not order. Heads-up they never can at dealing speed: the button's and the big blind's
+    first cards land within one read window of each other."""
+
+    at_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class CorrectButton:
     """The floor orders the button put where the table says it belongs (R34-A)."""
 
@@ -136,6 +145,7 @@ TableEvent = (
     | Absent
     | Present
     | ConfirmMisdeal
+    | DealerFirstCard
     | CorrectButton
     | CorrectLevel
     | KillHand

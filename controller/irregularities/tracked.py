@@ -49,6 +49,7 @@ from pokertable.controller.irregularities.events import (
     CorrectButton,
     CorrectLevel,
     DealerExposure,
+    DealerFirstCard,
     FloorDecision,
     KillHand,
     LevelStarted,
@@ -149,6 +150,8 @@ def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
             t, rulings = presence.set_presence(t, event.seat, isinstance(event, Present), rules)
         case ConfirmMisdeal():
             t, rulings = dealing.confirm_misdeal(t, rules)
+        case DealerFirstCard():
+            t, rulings = dealing.dealer_first_card(t, rules)
         case CorrectButton():
             t, rulings = _correct_button(t, rules)
         case CorrectLevel():

@@ -3,7 +3,7 @@
 Rules are data. The engine reads a ``RuleProfile`` and never branches on the name of a
 ruleset; TDA 2024 is the default and other editions are the same dataclass with other
 values, loaded from the TOML rulebooks in ``controller/rules/rulebooks/`` (``profiles.py``).
-Every row of the ruleset-difference tables (rules-spec §19) is a parameter here, with an
+Every row of the ruleset-difference tables (docs/profiles.md) is a parameter here, with an
 enum of its allowed values where it is not a number or a switch; docs/profiles.md gives
 each one's meaning and value per edition. Every ruling cites rules via
 ``profile.cite(concept)`` so that a TDA 2011 table cites TDA 2011 rule numbers.
@@ -20,23 +20,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Annotated, overload
+from typing import overload
 
-from annotated_types import Ge
-
-Seconds = Annotated[int, Ge(0)]
-"""A duration in whole seconds; negative values are refused when a profile loads."""
+Seconds = int
+"""A duration in whole seconds; ``profiles.load`` refuses a negative one, naming it. (Not
+``Annotated[int, Ge(0)]``: annotated_types and typing_extensions were a tenth of every
+replay's start-up, for one bound.)"""
 
 
 class BbaShortOrder(StrEnum):
-    """How a big-blind-ante poster who cannot cover both splits his chips (RP-11, rules-spec A4)."""
+    """How a big-blind-ante poster who cannot cover both splits his chips (RP-11, open
+    question A4)."""
 
     BIG_BLIND_FIRST = "big_blind_first"  # TDA 2024 RP-11: blind first, remainder to the ante
     ANTE_FIRST = "ante_first"  # Clubs NZ 2022 RP-11: ante first, remainder to the blind
 
 
 class ShortBlindCallTo(StrEnum):
-    """What the others must call when the big blind is short all-in (rules-spec A5)."""
+    """What the others must call when the big blind is short all-in (open question A5)."""
 
     FULL_LEVEL_BLIND = "full_level_blind"  # common floor practice: the level's big blind
     POSTED_AMOUNT = "posted_amount"  # only what the short blind actually posted
@@ -61,7 +62,7 @@ class ReopenRule(StrEnum):
     FLOOR_ON_CUMULATIVE = "floor_on_cumulative"
 
 
-# --- profile enums (issue 8): one per ruleset-difference row of rules-spec §19 ---
+# --- profile enums (issue 8): one per ruleset-difference row (docs/profiles.md) ---
 
 
 class OfficialLanguage(StrEnum):
@@ -500,7 +501,7 @@ class RuleProfile:
     misdeal_boxed_cards: int = 2  # R35-A1: this many boxed cards on the initial deal
     redeal_absent_players_play: bool = True  # R35-C: away at the original deal, plays the re-deal
     button_short_replace: bool = True  # R37: missing button cards replaced (if the game permits)
-    # --- profile parameters (issue 8): rules-spec §19 rows; docs/profiles.md explains each ---
+    # --- profile parameters (issue 8): ruleset-difference rows; docs/profiles.md explains each ---
     # 19.1 language, clock, levels, disputes
     official_language: OfficialLanguage = OfficialLanguage.HOUSE_POSTED  # R6
     clock_seconds: Seconds = 25  # R29: time to act once a clock is called

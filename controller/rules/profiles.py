@@ -131,7 +131,18 @@ def load(
         raise ProfileError(
             f"{name}: parameter {key!r}: {err['msg']} (got {err.get('input')!r})"
         ) from None
+    for key in _SECONDS:
+        value = getattr(profile, key)
+        if value is not None and value < 0:
+            raise ProfileError(
+                f"{name}: parameter {key!r}: Input should be greater than or "
+                f"equal to 0 (got {value!r})"
+            )
     return LoadedProfile(profile, str(head.get("title", name)), MappingProxyType(sources))
+
+
+_SECONDS = tuple(f.name for f in fields(RuleProfile) if "Seconds" in str(f.type))
+"""The durations of a profile (``Seconds``): never negative."""
 
 
 def load_profile(

@@ -12,7 +12,7 @@ from pokertable.controller.interpretation.events import (
     Declaration,
     DeclKind,
 )
-from pokertable.controller.irregularities.events import ConfirmMisdeal
+from pokertable.controller.irregularities.events import ConfirmMisdeal, DealerFirstCard
 from pokertable.controller.table.hand_for_hand import press_hand_start
 from pokertable.controller.table.hands import confirm_showdown, reader_step, run_event
 from pokertable.controller.table.inputs import (
@@ -65,6 +65,17 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
         ):
             # The table proved a misdeal (R35-A): the dealer's confirm declares it.
             return reader_step(session, ConfirmMisdeal(press.at_ms), out, press.at_ms, "misdeal")
+        if (
+            tracked is not None
+            and tracked.misdeal is None
+            and not tracked.over
+            and not hand.board
+            and not hand.face_up
+        ):
+            # Before any board card, the dealer's confirm is the first card he saw go to the
+            # wrong seat (R35-A2), which the readers cannot order heads-up at dealing speed:
+            # the layer declares it, or says why not (after substantial action, R35-D).
+            return reader_step(session, DealerFirstCard(press.at_ms), out, press.at_ms, "misdeal")
         return confirm_showdown(session, press.at_ms, out)
     if press.button == ConsoleButton.UNDO:
         warn(

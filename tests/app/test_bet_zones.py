@@ -8,6 +8,8 @@ These tests drive ``TableSession`` with tagged chips, as the readers report them
 
 from __future__ import annotations
 
+from typing import Any
+
 from pokertable.controller.table.inputs import ChipItem, ChipsMoved
 from tests.app.rules_table import RulesTable
 
@@ -123,3 +125,68 @@ def test_TDA2024_46_a_blind_read_only_on_the_seats_turn_is_the_blind_not_a_call(
     texts = [r["text"] for r in table.rulings(table.push(1, 100))]  # now she calls
     assert (table.hand.action_on, table.hand.seat(1).bet) == (2, 200)
     assert "seat 1 calls to 200" in texts, texts
+
+
+_DECK = [rank + suit for suit in "shdc" for rank in "23456789TJQKA"]
+
+
+def _heads_up_hand(
+    table: RulesTable, hand_no: int, *, blinds_out: bool
+) -> tuple[int, list[dict[str, Any]]]:
+    """Start a heads-up hand, put the blinds' chips out (or not), deal, and push one 100
+    chip for the button (the small blind, first to act, TDA2024-34B). Returns the button
+    and the rulings that chip caused."""
+    table.press("hand_start")
+    button = table.hand.button
+    big = 3 - button
+    if blinds_out:
+        assert not table.rulings(table.push(button, 100)) + table.rulings(table.push(big, 100, 100))
+    cards = iter(_DECK[4 * (hand_no - 1) : 4 * hand_no])
+    table.deal({s: (next(cards), next(cards)) for s in (big, button)})
+    return button, table.rulings(table.push(button, 100))
+
+
+def _end_hand(table: RulesTable) -> None:
+    """The dealer folds the big blind, pulls the chips and cards in, and confirms."""
+    table.press("fold")
+    table.collect()
+    for seat in (1, 2):
+        for card in table.session.cards_at(seat):
+            table.cleared(f"seat{seat}.cards", card)
+    table.press("confirm")
+
+
+def test_TDA2024_50A_heads_up_small_blind_calls_with_one_chip_in_every_hand() -> None:
+    """The e2e bench's hands: the readers have seen both bet zones (their first view), the
+    blinds go out as chips, and the button's one more 100 chip is a call to 200, published
+    in every hand, whichever seat has the button."""
+    table = RulesTable({1: 1_000_000, 2: 1_000_000}, button=2)
+    for seat in (1, 2):  # the readers' first view: both bet zones empty
+        table(ChipsMoved(f"seat{seat}.bet", seat, (), (), table.ms(), complete=True))
+    for hand_no in range(1, 5):
+        button, rulings = _heads_up_hand(table, hand_no, blinds_out=True)
+        assert button == (2 if hand_no % 2 else 1)
+        assert f"seat {button} calls to 200" in [r["text"] for r in rulings], (hand_no, rulings)
+        assert "TDA2024-50A" in {i for r in rulings for i in r["rule_ids"]}
+        assert (table.hand.action_on, table.hand.seat(button).bet) == (3 - button, 200)
+        _end_hand(table)
+
+
+def test_TDA2024_46_a_lone_chip_that_is_the_posted_blind_is_the_blind_from_hand_two_on() -> None:
+    """Why the e2e bench saw the small blind's calling chip publish nothing from hand 2 on:
+    it never put the blinds' chips out. In hand 1 the button's zone had never been read, so
+    its posted 100 is taken to lie there unseen and the chip is the call on top. Once the
+    zone has been read (hand 1's chips collected), a lone 100 chip brings it to exactly the
+    posted small blind: that is the blind read late (Add. 46), not a call; play stays."""
+    table = RulesTable({1: 1_000_000, 2: 1_000_000}, button=1)
+    table(ChipsMoved("seat2.bet", 2, (), (), table.ms(), complete=True))  # seat 1 never read
+    button, rulings = _heads_up_hand(table, 1, blinds_out=False)
+    assert button == 1 and "seat 1 calls to 200" in [r["text"] for r in rulings]
+    _end_hand(table)
+    button, rulings = _heads_up_hand(table, 2, blinds_out=False)
+    assert button == 2 and rulings == []
+    hand = table.hand
+    assert (hand.action_on, hand.seat(2).bet, hand.seat(2).acted) == (2, 100, False)
+    # Her next 100 is the call.
+    texts = [r["text"] for r in table.rulings(table.push(2, 100))]
+    assert "seat 2 calls to 200" in texts and table.hand.action_on == 1

@@ -23,7 +23,7 @@ from tests.app.session_table import Table, _deal
 
 
 def _bb_option_by_chips(table: Table) -> None:
-    """Cat calls, Ann completes, Bob pushes 500 on his option without a word (rules-spec A6)."""
+    """Cat calls, Ann completes, Bob pushes 500 on his option without a word (open question A6)."""
     table.press("hand_start")
     _deal(table)
     table.press("check_call")

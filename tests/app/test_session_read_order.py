@@ -7,6 +7,8 @@ found once the window has passed.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.app.rules_table import RulesTable
 from tests.app.session_table import Table
 
@@ -185,3 +187,74 @@ def test_TDA2024_35A2_reads_out_of_order_with_wall_clock_times_are_no_misdeal() 
     tracked = table.session.tracked
     assert tracked is not None and tracked.misdeal is None
     assert not _alerts(table), _alerts(table)
+
+
+def _heads_up(profile: str = "tda-2024") -> RulesTable:
+    """Heads-up, button 2 (the small blind, dealt the last card, R34-B); seat 1 is the big
+    blind, whose seat the first card belongs to."""
+    table = RulesTable({1: 5000, 2: 5000}, button=2, profile=profile)
+    table.press("hand_start")
+    assert (table.hand.button, table.hand.big_blind_seat) == (2, 1)
+    return table
+
+
+def _button_first(table: RulesTable) -> None:
+    """The dealer starts at the button: 2, 1, 2, 1, each card read as it lands."""
+    for seat, card in ((2, "As"), (1, "Ks"), (2, "Ad"), (1, "Kd")):
+        table.card(f"seat{seat}.cards", card)
+
+
+@pytest.mark.parametrize(
+    ("profile", "rule_id"), [("tda-2024", "TDA2024-35A2"), ("tda-2011", "TDA2011-31")]
+)
+def test_TDA2024_35A2_heads_up_first_card_to_the_button_the_dealers_confirm_is_a_misdeal(
+    profile: str, rule_id: str
+) -> None:
+    """Heads-up the two first cards always land within one read window, so the readers
+    cannot prove which came first and raise nothing; the dealer saw it, and his confirm
+    before substantial action declares the misdeal under the profile's rule; the re-deal
+    is the same hand with the same button (R35-C)."""
+    table = _heads_up(profile)
+    _button_first(table)
+    tracked = table.session.tracked
+    assert tracked is not None and tracked.misdeal is None and not table.rulings()
+    hand_id = table.hand.hand_id
+    said = table.rulings(table.press("confirm"))
+    offered = [r for r in said if r["text"].startswith("Misdeal: the dealer saw the first")]
+    assert offered and offered[0]["rule_ids"][0] == rule_id, said
+    assert "heads-up the first card goes to the big blind, seat 1" in offered[0]["text"]
+    assert any(r["text"].startswith("Misdeal declared") for r in said), said
+    assert table.session.tracked is not None
+    assert table.session.tracked.status.value == "misdeal"
+    table.press("hand_start")  # the re-deal
+    assert table.hand.hand_id.startswith(hand_id + "-redeal")
+    assert (table.hand.button, table.hand.big_blind_seat) == (2, 1)
+
+
+def test_TDA2024_35D_heads_up_first_card_to_the_button_after_substantial_action_stands() -> None:
+    """The button calls and the big blind checks (SA, R36): the dealer's confirm is refused
+    (R35-D) and the hand goes on."""
+    table = _heads_up()
+    _button_first(table)
+    table.push(2, 100)  # the button completes to 200
+    table.press("check_call")  # the big blind checks his option
+    said = table.rulings(table.press("confirm"))
+    assert [(r["kind"], r["rule_ids"]) for r in said] == [("alert", ["TDA2024-35D"])]
+    assert "a misdeal can no longer be declared" in said[0]["text"]
+    assert table.session.tracked is not None
+    assert table.session.tracked.status.value != "misdeal"
+
+
+def test_TDA2024_35A2_a_first_card_the_readers_proved_in_place_is_no_misdeal() -> None:
+    """The big blind's card was read alone for a whole read window before the button's:
+    the first card went where it belongs, and the dealer's confirm is refused."""
+    table = _heads_up()
+    table.card("seat1.cards", "Ks")
+    table.t += table.session.config.card_read_window_ms
+    for seat, card in ((2, "As"), (1, "Kd"), (2, "Ad")):
+        table.card(f"seat{seat}.cards", card)
+    said = table.rulings(table.press("confirm"))
+    assert [(r["kind"], r["rule_ids"]) for r in said] == [("alert", ["TDA2024-35A2"])]
+    assert "the readers saw the first card at seat 1, where it belongs" in said[0]["text"]
+    assert table.session.tracked is not None and table.session.tracked.misdeal is None
+    assert table.hand.action_on == 2  # play goes on: the button acts first (R34-B)

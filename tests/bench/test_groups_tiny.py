@@ -30,3 +30,6 @@ def test_every_bench_group_runs_at_tiny_size_without_a_terminal(group: str) -> N
     figures = json.loads(out)[group]["figures"]
     assert figures, err.decode()[-2000:]
     assert not [name for name, fig in figures.items() if "error" in fig], figures
+    # Every frame the e2e rig times must cause a message (the blinds go out as chips, the
+    # node answers the controller's REBIRTH): a silent one is a rig or table fault.
+    assert not [fig["note"] for fig in figures.values() if "no message" in fig.get("note", "")]

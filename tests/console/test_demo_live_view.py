@@ -20,7 +20,7 @@ class TableStub:
         self.changed: object = None
         self.text = "seat 1 Ada 10000"
 
-    def renderable(self) -> Text:
+    def renderable(self, console: object = None, height: int | None = None) -> Text:
         return Text(self.text)
 
 

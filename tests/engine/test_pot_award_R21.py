@@ -49,7 +49,7 @@ def test_TDA24_21_mucked_all_in_leaves_one_pot_for_the_same_live_hands(tmp_path:
 
 def test_TDA24_21_a_tabled_loser_keeps_his_pot_apart(tmp_path: Path) -> None:
     """The same hand with p3 tabling his losing hand: his all-in still parts the main pot
-    from the side pot (each split on its own, R21), as the rules-spec and the corpus say."""
+    from the side pot (each split on its own, R21), as the rules and the corpus say."""
     tabled = MUCKED_ALL_IN.replace("'p3 sm']", "'p3 sm 5s6s']")
     state = _replay(tmp_path, "tabled.phh", tabled).state
     assert [(p.amount, p.eligible) for p in state.pots] == [(17, (2, 3, 4)), (17, (2, 4))]
@@ -83,7 +83,7 @@ def _random_hand(rng: random.Random):  # type: ignore[no-untyped-def]
 
     n = rng.randint(3, 9)
     antes = [rng.choice((0, 0, 1, 3))] * n
-    low = antes[0] + 3  # blind posters cover their forced bets (short blinds: rules-spec A4)
+    low = antes[0] + 3  # blind posters cover their forced bets (short blinds: open question A4)
     starting = [rng.randint(low, 12) if rng.random() < 0.5 else rng.randint(13, 80)
                 for _ in range(n)]
     game = pk.NoLimitTexasHoldem(
@@ -133,7 +133,7 @@ def test_TDA24_21_pots_awarded_like_pokerkit_on_random_hands(tmp_path: Path) -> 
     two may not differ by rule: no pot split at all, or no tabled hand lost a pot (PokerKit
     also kills tabled losers and merges their layers, R21 keeps them apart) and no pot split
     three or more ways (PokerKit gives every odd chip to the first winner, R20-A one each,
-    rules-spec A16)."""
+    open question A16)."""
     import pokerkit as pk
 
     from pokertable.bench.phh_corpus import _tda_stacks
@@ -148,7 +148,7 @@ def test_TDA24_21_pots_awarded_like_pokerkit_on_random_hands(tmp_path: Path) -> 
             result = _replay(tmp_path, f"h{index}.phh", text)
         except PhhError as exc:
             if "TDA2024-47" in str(exc) or "TDA2024-43" in str(exc):
-                continue  # R47 re-opening / R43 short all-in raises: rules-spec A4/A5
+                continue  # R47 re-opening / R43 short all-in raises: open questions A4/A5
             raise AssertionError(f"{exc}\n{text}") from exc  # the hand, to replay it
         ours = [result.state.seat(i + 1).stack for i in range(len(starting))]
         assert ours == _tda_stacks(state, starting), text

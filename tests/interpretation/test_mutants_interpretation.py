@@ -575,7 +575,7 @@ def test_TDA11_37_the_50pct_basis_floor_says_how_much_went_over_the_call() -> No
     _, out = run(hand, push(4, 500, 1000))
     assert ruled(out).text == (
         "seat 4 put 400 over 1100: 50% of the last raise (600) and 50% of the previous bet "
-        "(1100) disagree; the TD chooses the basis (rules-spec A31)")
+        "(1100) disagree; the TD chooses the basis (open question A31)")
 
 
 def test_TDA24_47_no_limit_chips_over_a_lone_all_in_are_a_call_for_want_of_a_raiser() -> None:
@@ -694,7 +694,7 @@ def test_TDA24_54B_pot_facing_a_bet_cites_the_call_counted_into_the_pot() -> Non
 
 def test_A6_a_one_chip_big_blind_on_his_option_is_still_the_floors_call() -> None:
     # A level of 1-1: the big blind faces only his own one-chip blind; a silent 5 chip is
-    # check or raise for the TD (rules-spec A6), not a bet of the chip.
+    # check or raise for the TD (open question A6), not a bet of the chip.
     hand = preflop({1: 500, 2: 500, 3: 500}, button=3, sb=1, bb=2, small=1, big=1)
     hand, _ = run(hand, say(3, "call"), push(3, 1), say(1, "call"))
     _, out = hand.step(push(2, 5))

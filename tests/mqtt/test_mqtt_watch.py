@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 from pathlib import Path
 
 from mqtt_samples import sample_event, sample_state
+from rich.console import Console
 
 from pokertable.mqtt import watch
 from pokertable.mqtt.bridge import TableBridge
@@ -78,3 +80,56 @@ def test_room_detects_gap_and_ignores_duplicates():
     assert result is not None and result[1] is True
     view = room.view("casino", "t07")
     assert view.gaps == 1 and [e["seq"] for e in view.events] == [1, 3]
+
+
+def test_watch_names_an_unreachable_broker_and_exits_unavailable(capsys):
+    """Nothing listens on the port: one line naming host:port, exit 69 (EX_UNAVAILABLE)."""
+    from pokertable.mqtt.mosquitto import free_port
+
+    port = free_port()
+    assert watch.run(_args(port, venue="casino", table="t07")) == 69
+    err = capsys.readouterr().err
+    assert err.startswith(f"pokertable watch: broker 127.0.0.1:{port} unreachable: ") and \
+        err.count("\n") == 1, err
+
+
+def _busy_table() -> watch.Room:
+    """Nine seats, two floor calls and more rulings than an 80x24 terminal holds."""
+    room = watch.Room()
+    seats = [{"seat": n, "player": f"Player{n}-Longname", "stack": 123_456 + n, "bet": 800 * n,
+              "status": "active", "cards_held": 2} for n in range(1, 10)]
+    state = sample_state(seats=seats, button=9, action_on=4, paused=True,
+                         pots=[{"amount": 26_000, "eligible": [1, 3]},
+                               {"amount": 9_600, "eligible": [1]}],
+                         alerts=[{"id": f"h-0042/F{n}", "rule_ids": ["TDA2024-45B"],
+                                  "kind": "string_bet", "options": ["call", "raise"],
+                                  "text": f"seat {n} moved chips twice: the floor decides"}
+                                 for n in (1, 2)])
+    topics = TableTopics("casino", "t07")
+    room.apply(topics.state, json.dumps({**state, "session": "s", "seq": 1}).encode())
+    for seq in range(1, 7):
+        rulings = [{"rule_ids": ["TDA2024-43", "TDA2024-45B"], "kind": "accepted", "seat": 1,
+                    "text": f"ruling {seq}.{k}: seat 1 bets by chips in one motion, a long "
+                            "sentence as the floor would read it, wrapped onto a second line"}
+                   for k in (1, 2)]
+        room.apply(topics.events, json.dumps({**sample_event(seq), "session": "s", "seq": seq,
+                                              "rulings": rulings}).encode())
+    return room
+
+
+def test_the_live_view_of_a_busy_table_fits_80x24_with_every_seat_and_the_newest_ruling():
+    out = io.StringIO()
+    console = Console(file=out, width=80, height=24, force_terminal=True, color_system=None)
+    console.print(watch.render(_busy_table(), True, console, console.height))
+    lines = out.getvalue().splitlines()
+    assert len(lines) <= 24, "\n".join(lines)  # nothing runs off the bottom of the terminal
+    text = "\n".join(lines)
+    for n in range(1, 10):
+        assert f"Player{n}-Longname" in text, text
+    assert "FLOOR h-0042/F1" in text and "FLOOR h-0042/F2" in text
+    inside = " ".join(" ".join(line.strip("│ ").split()) for line in lines)
+    newest = ("ruling 6.2: seat 1 bets by chips in one motion, a long sentence as the floor "
+              "would read it, wrapped onto a second line")
+    assert newest in inside, text  # the newest ruling, in full
+    assert "ruling 1.1" not in text  # the oldest made room
+    assert all(len(line) <= 80 for line in lines)

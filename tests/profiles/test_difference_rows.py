@@ -1,4 +1,4 @@
-"""Every row of the ruleset-difference tables (rules-spec §19.1-19.6) is a named parameter;
+"""Every row of the ruleset-difference tables (docs/profiles.md) is a named parameter;
 where a layer reads it, the same events under two profiles show both behaviours.
 
 Rows whose ruling is the same in every profile (the difference is only the rule number)
@@ -39,7 +39,8 @@ T11 = load_profile("tda-2011")
 NZ = load_profile("clubs-nz-2022")
 ACE = load_profile("ace-league")
 
-# rules-spec §19 config key -> the RuleProfile parameters that carry it ("rule:" = citation)
+# config key of a difference row (docs/profiles.md) -> the RuleProfile parameters that
+# carry it ("rule:" = citation)
 ROWS: dict[str, tuple[str, ...]] = {
     # 19.1
     "language.official": ("official_language",),

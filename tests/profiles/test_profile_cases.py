@@ -29,7 +29,7 @@ from pokertable.controller.rules import (
     PriorChipsOrder,
     RuleProfile,
 )
-from pokertable.controller.rules.profiles import load_profile
+from pokertable.controller.rules.profiles import ProfileError, load_profile
 from tests.engine.helpers import preflop as engine_preflop
 from tests.interpretation.helpers import (
     check,
@@ -305,3 +305,10 @@ def test_NZ22_35A_D1_wrong_number_of_cards_misdeal_T24_floor_NZ() -> None:
     ruling = find(table.deal(order), "card_count_floor")
     assert ruling.kind is RulingKind.FLOOR and ruling.rule_ids == ("NZ2022-35A",)
     assert table.t.misdeal is None
+
+
+@pytest.mark.parametrize("key", ["clock_seconds", "clock_countdown_seconds",
+                                 "clock_min_wait_seconds"])
+def test_R29_a_negative_clock_duration_is_refused_naming_the_parameter(key: str) -> None:
+    with pytest.raises(ProfileError, match=rf"parameter '{key}': .*greater than or equal to 0"):
+        load_profile("tda-2024", {key: -1})

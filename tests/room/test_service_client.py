@@ -4,6 +4,10 @@ connects once the broker is up, and publishes its retained status."""
 from __future__ import annotations
 
 import logging
+import queue
+import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -44,10 +48,16 @@ def test_a_service_says_the_broker_is_unreachable_then_connects_when_it_is_up(
     client.loop_start()
     broker = MosquittoProcess.from_shipped(tmp_path, port=port)
     try:
-        wait_for(lambda: any("unreachable" in r.getMessage() for r in caplog.records),
-                 "the warning that the broker is unreachable")
+        wait_for(lambda: client.failed_attempts >= 3, "three failed connection attempts")
         broker.start()
         assert connected.wait(60), "the service did not connect once the broker was up"
+        said = [r.getMessage() for r in caplog.records]
+        # One line for the outage however many retries, naming the broker; one when it answers.
+        assert said == [
+            f"clock: broker 127.0.0.1:{port} unreachable; trying again every 5 s until it answers",
+            f"clock: broker 127.0.0.1:{port} answers again",
+        ], said
+        assert client.failed_attempts == 0
     finally:
         client.say_offline_and_disconnect()
         client.loop_stop()
@@ -92,3 +102,28 @@ def test_two_venues_relays_of_a_same_named_table_share_a_broker(
         for relay in relays:
             relay.stop()
         watcher.stop()
+
+
+def test_pokertable_seating_says_in_one_line_which_broker_it_cannot_reach() -> None:
+    """The seating desk started before the broker: one line naming host:port on stderr, and
+    it keeps running (retrying) until stopped."""
+    port = free_port()
+    desk = subprocess.Popen(
+        [sys.executable, "-m", "pokertable.controller.cli", "seating", "--venue", "club",
+         "--broker", f"127.0.0.1:{port}"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    assert desk.stderr is not None
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in desk.stderr],
+                              daemon=True)
+    reader.start()
+    try:
+        first = lines.get(timeout=60)  # a bound for a broken desk, not a timing
+        assert first.rstrip("\n") == (f"seating: broker 127.0.0.1:{port} unreachable; trying "
+                                      "again every 5 s until it answers"), first
+        assert desk.poll() is None  # still running: it retries
+    finally:
+        desk.send_signal(signal.SIGINT)
+        desk.wait(60)
+    assert desk.returncode in (0, 130)
