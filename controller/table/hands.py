@@ -39,13 +39,15 @@ from pokertable.controller.irregularities.events import TableEvent as ReaderEven
 from pokertable.controller.irregularities.hand import HandStatus, TrackedHand
 from pokertable.controller.rules import RuleProfile
 from pokertable.controller.table.color_up import check_removed
+from pokertable.controller.table.found_chips import settle_found_chips
 from pokertable.controller.table.inputs import (
     CardCleared,
     CardDetected,
     ChipsMoved,
 )
 from pokertable.controller.table.outputs import event_out, raise_floor, warn
-from pokertable.controller.table.penalties import on_penalty
+from pokertable.controller.table.penalties import on_penalty, remove_disqualified
+from pokertable.controller.table.published import published_hand  # PHH for the archive
 from pokertable.controller.table.runout_hold import hold_runout, refuse_while_held
 from pokertable.controller.table.stack_zones import stack_moved
 from pokertable.controller.table.state import Channel, Output, TableSession
@@ -152,10 +154,6 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
         {"seat": a.seat, "pot": a.pot_index, "amount": a.amount, "hand": a.hand_name}
         for a in hand.awards
     ]
-    from pokertable.controller.table.published import (
-        published_hand,  # PHH for the room's archive
-    )
-
     data = {"awards": awards, "board": list(hand.board), **published_hand(session)}
     out.append(event_out(session, "hand_complete", (), data, at_ms))
     session = evolve(
@@ -165,12 +163,8 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
         last_finish=(hand.hand_id, at_ms, session.paused),
     )
     if session.found_chips:  # R62: chips found during the hand that are settled now
-        from pokertable.controller.table.floor import settle_found_chips
-
         session = settle_found_chips(session, out, at_ms)
     if session.disqualified:  # R71-D: waited for the hand the player was in
-        from pokertable.controller.table.penalties import remove_disqualified
-
         session = remove_disqualified(session, out, at_ms)
     return session
 
