@@ -193,15 +193,39 @@ def _module_name(path: Path, root: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _type_only(path: Path) -> list[str]:
+    """The imports under ``if TYPE_CHECKING:``: they name types for the checker and run
+    nothing (the engine's action record names the event type, which names the engine's
+    streets)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in (n for stmt in node.body for n in ast.walk(stmt)):
+                if isinstance(inner, ast.Import):
+                    found += [alias.name for alias in inner.names]
+                elif isinstance(inner, ast.ImportFrom) and inner.module and not inner.level:
+                    found += [f"{inner.module}.{alias.name}" for alias in inner.names]
+    return found
+
+
+def _runtime_imports(path: Path) -> list[str]:
+    """``_imports`` less those under ``TYPE_CHECKING``."""
+    found = _imports(path)
+    for name in _type_only(path):
+        found.remove(name)
+    return found
+
+
 def _module_graph(root: Path) -> dict[str, set[str]]:
-    """Module -> the modules of ``root`` it imports, wherever the import stands: at the top,
-    inside a function, under ``TYPE_CHECKING``. ``from package import name`` is the submodule
-    when there is one, else the package (whose ``__init__`` runs)."""
+    """Module -> the modules of ``root`` it imports when it runs, wherever the import stands:
+    at the top or inside a function (not under ``TYPE_CHECKING``, which runs nothing).
+    ``from package import name`` is the submodule when there is one, else the package (whose
+    ``__init__`` runs)."""
     files = {_module_name(p, root): p for p in root.rglob("*.py") if "__pycache__" not in p.parts}
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         targets = set()
-        for module in _imports(path):
+        for module in _runtime_imports(path):
             while module and module not in files:
                 module = module.rpartition(".")[0]
             if module and module != name:
@@ -255,14 +279,17 @@ def test_the_allowed_cycles_only_shrink() -> None:
 
 def test_the_cycle_check_sees_imports_inside_functions(tmp_path: Path) -> None:
     """Two modules that import each other, one of them only inside a function, are a cycle;
-    a ``from package import module`` counts as the module."""
+    a ``from package import module`` counts as the module; a type-only import does not."""
     package = tmp_path / "controller" / "table"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "hands.py").write_text("def finish():\n"
                                       "    from pokertable.controller.table import floor\n")
     (package / "floor.py").write_text("from pokertable.controller.table.hands import finish\n")
-    (package / "state.py").write_text("import pokertable.controller.table.hands\n")
+    (package / "state.py").write_text(
+        "from typing import TYPE_CHECKING\nimport pokertable.controller.table.hands\n"
+        "if TYPE_CHECKING:\n    from pokertable.controller.table.floor import Floor\n"
+    )
     graph = _module_graph(tmp_path / "controller")
     assert graph["pokertable.controller.table.state"] == {"pokertable.controller.table.hands"}
     assert _cycles(graph) == {("pokertable.controller.table.floor",

@@ -183,8 +183,16 @@ def step(
     for r in rulings:
         if r.kind is _REJECTED:
             return state, rulings
+    if new.actions is not state.actions and isinstance(event, PlayerAction):
+        new = _recorded(new, event)
     new, more = settle(new, rules)
     return new, (rulings + more if more else rulings)
+
+
+def _recorded(state: HandState, event: PlayerAction) -> HandState:
+    """The action's record keeps the event, so the log replays exactly (``ActionRecord``)."""
+    last = state.actions[-1]
+    return evolve(state, actions=(*state.actions[:-1], evolve(last, action=event)))
 
 
 # --- cards ---------------------------------------------------------------------------------

@@ -112,7 +112,7 @@ class EventRunBase:
         self.rulings.extend(r for r in out if r.text not in said)  # nothing said twice
         self.pending = held.settle_held(self.pending, out)  # R53-A: held chips bound or back
         self.pending = evolve(self.pending,
-                              log=(*self.pending.log, LogEntry(before, action, zone_before)))
+                              log=(*self.pending.log, LogEntry(before, new, zone_before)))
         self._commit(action.seat, reading, self._dues(action, reading, before, zone_before))
         self._after_engine()
         return True

@@ -485,7 +485,7 @@ class EventRun(EventRunBase):
                 self.alert(action.seat, "floor_discretion", f"correction not possible: seat "
                            f"{action.seat}'s {action.kind} no longer fits", "amend_failed")
                 return False
-            new_log.append(LogEntry(before, action, zone))
+            new_log.append(LogEntry(before, state, zone))
         old = self.state
         self.state = state
         self.pending = evolve(self.pending, log=tuple(new_log))
