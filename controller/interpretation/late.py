@@ -25,6 +25,7 @@ from pokertable.controller.engine.events import ActionKind, CountFoundChips, Pla
 from pokertable.controller.engine.model import HandState, Phase, Street, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation.context import context_for
+from pokertable.controller.interpretation.decisions import Steps
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.raises import option_from
 from pokertable.controller.interpretation.undercalls import forfeit_option
@@ -47,7 +48,7 @@ class Run(Protocol):
 
     def zone(self, seat: int) -> SeatZone: ...
 
-    def amend(self, index: int, replacement: PlayerAction) -> bool: ...
+    def amend(self, index: int, replacement: PlayerAction) -> Steps[bool]: ...
 
     def note_ruling(self, reading: Interpretation) -> None: ...
 
@@ -61,7 +62,7 @@ class ShortBetNoticed:
     at_ms: int = 0
 
 
-def correct_short_bet(run: Run, event: ShortBetNoticed) -> None:
+def correct_short_bet(run: Run, event: ShortBetNoticed) -> Steps[None]:
     """R52-A: raise the short bet to the minimum for all bettors, or say why it stands."""
     rules = run.rules
     state = run.state
@@ -102,7 +103,7 @@ def correct_short_bet(run: Run, event: ShortBetNoticed) -> None:
     target = opts.min_to
     fixed = PlayerAction(event.seat, entry.action.kind, target, event.at_ms)
     before = {s.seat: s.bet for s in state.seats}
-    if not run.amend(index, fixed):
+    if not (yield from run.amend(index, fixed)):
         return
     owed = {s.seat: s.bet - before[s.seat] for s in run.state.seats if s.bet > before[s.seat]}
     who = ", ".join(f"seat {s} adds {n}" for s, n in sorted(owed.items()))
