@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import shutil
+import threading
 import time
 import zlib
 from collections.abc import Iterator
@@ -145,7 +146,10 @@ class Journal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fsync = fsync
         # Lines written and lines known fsynced: ``sync`` may run on another thread than
-        # ``append`` (the engine thread commits the group the reader thread wrote).
+        # ``append`` (the engine thread commits the group the reader thread wrote), so both,
+        # and ``close``, take ``_lock`` (a leaf: nothing is taken under it, ``LOCK_ORDER``
+        # in table_app.py). A group's fsync runs outside it, so an append never waits for one.
+        self._lock = threading.Lock()
         self._written = 0
         self._synced = 0
         self._count = self._open_check()
@@ -185,25 +189,37 @@ class Journal:
         ``sync`` also fsyncs it, and every line before it, to survive a power cut;
         without it the line waits for the next ``sync()`` (group commit).
         """
-        index = self._count
         if self._sealer is not None:
             record = self._sealer.seal_record(record)
-        line = encode_record(index, record)
-        done = self._file.write(line)
-        while done < len(line):  # a short write (a full disk raises instead)
-            done += self._file.write(line[done:])
-        self._written += 1
-        if sync and self._fsync:
-            os.fsync(self._file.fileno())
-            self._synced = self._written
-        self._count += 1
+        with self._lock:
+            index = self._count
+            line = encode_record(index, record)
+            done = self._file.write(line)
+            while done < len(line):  # a short write (a full disk raises instead)
+                done += self._file.write(line[done:])
+            self._written += 1
+            if sync and self._fsync:
+                os.fsync(self._file.fileno())
+                self._synced = self._written
+            self._count += 1
         return index
 
     def sync(self) -> None:
-        """fsync the lines appended without ``sync`` (one fsync for the whole group)."""
-        target = self._written
-        if target > self._synced and self._fsync and not self._file.closed:
-            os.fsync(self._file.fileno())
+        """fsync the lines appended without ``sync`` (one fsync for the whole group).
+
+        Safe on another thread than ``append``'s: the fsync runs on a duplicate of the file
+        descriptor, outside the lock, so appends go on meanwhile and a ``close`` under way
+        cannot pull the descriptor from under it."""
+        with self._lock:
+            target = self._written
+            if target <= self._synced or not self._fsync or self._file.closed:
+                return
+            fd = os.dup(self._file.fileno())
+        try:
+            os.fsync(fd)  # every line written before ``target`` was read is covered
+        finally:
+            os.close(fd)
+        with self._lock:
             self._synced = max(self._synced, target)
 
     def records(self) -> Iterator[dict[str, Any]]:
@@ -226,7 +242,8 @@ class Journal:
     def close(self) -> None:
         if not self._file.closed:
             self.sync()
-        self._file.close()
+        with self._lock:
+            self._file.close()
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,11 @@ Locks, outermost first (``LOCK_ORDER``; a thread holding one takes only later on
    ``PahoClient._write_lock`` come after it and are never held across a publish);
 5. ``Outbox._lock`` (mqtt/outbox.py): one SQLite connection;
 6. ``TableApp._lock``: the session for readers on other threads (``snapshot``); nothing
-   is taken under it, so outputs are emitted after it is released.
+   is taken under it, so outputs are emitted after it is released;
+7. ``Journal._lock`` (app/journal.py): a line's write and the journal's counts, taken by
+   ``process`` (under ``TableApp._engine``) and by the engine thread's group commit
+   (``run``, holding nothing); nothing is taken under it, and the group's fsync runs
+   outside it, so a reader appending inline never waits for an fsync.
 
 Leaf locks, taken one at a time under ``TableApp._engine`` by the LED sink:
 ``DealerConsole._lock``, ``TableBus._leds_lock``, ``NodeLink._write_lock`` (none of them
@@ -88,6 +92,7 @@ LOCK_ORDER = (
     "TableBridge._pump_lock",
     "Outbox._lock",
     "TableApp._lock",
+    "Journal._lock",
 )
 
 OUTPUTS_PER_INPUT = 256  # origin = journal index * this + output index (state is last)
@@ -305,6 +310,7 @@ class TableApp:
                     with self._pending_lock:
                         self._pending -= 1
                 if self._pending == 0:
+                    # Not under ``_engine``: a reader may append meanwhile (``Journal._lock``).
                     self.journal.sync()
         finally:
             self._inline = False

@@ -343,3 +343,33 @@ def describe(session: TableSession) -> str:
         f"hand {hand.hand_id} {hand.phase.name.lower()} street {hand.street.name.lower()}, "
         f"action on {hand.action_on}, floor alerts: {alerts}"
     )
+
+
+def node_specs(players: int) -> list[Any]:
+    """The simulated reader nodes: three seats to a node, then the board, burn and muck."""
+    from pokertable.hardware.simulator import NodeSpec
+
+    specs: list[Any] = []
+    seats = list(range(1, players + 1))
+    for i in range(0, len(seats), 3):
+        zones = tuple(f"seat{s}.{z}" for s in seats[i : i + 3] for z in ("bet", "stack", "cards"))
+        specs.append(NodeSpec(len(specs) + 1, zones))
+    specs.append(NodeSpec(len(specs) + 1, ("board", "burn", "muck")))
+    return specs
+
+
+def hand_line(session: TableSession, number: int, total: int) -> str:
+    """One finished hand as the demo prints it."""
+    hand = session.hand
+    assert hand is not None
+    names = {s.seat: s.player for s in hand.seats}
+    wins = "; ".join(
+        f"{names[a.seat]} wins {a.amount}" + (f" with {a.hand_name}" if a.hand_name else "")
+        for a in hand.awards
+    )
+    board = " ".join(hand.board) or "-"
+    of = f"/{total}" if total else ""
+    return (
+        f"hand {number}{of} {hand.hand_id} L{hand.level.number} "
+        f"{hand.level.small_blind}/{hand.level.big_blind}: board {board}: {wins}"
+    )

@@ -37,6 +37,8 @@ from pokertable.controller.demo.dealer import (
     NODE_TIMING,
     STALL_S,
     Dealer,
+    hand_line,
+    node_specs,
 )
 from pokertable.controller.demo.room import (
     FLOOR_PAUSE_S,
@@ -46,10 +48,9 @@ from pokertable.controller.demo.room import (
     SimulatedDirector,
     TournamentClock,
     Viewer,
+    own_broker,
 )
 from pokertable.controller.demo.tables import add_table_arguments, run_tables
-from pokertable.controller.extras import needs_extra
-from pokertable.controller.table.session import TableSession
 from pokertable.room.serving import broker_address
 
 # --- the command --------------------------------------------------------------------------
@@ -158,18 +159,6 @@ def _config(
     )
 
 
-def _node_specs(players: int) -> list[Any]:
-    from pokertable.hardware.simulator import NodeSpec
-
-    specs: list[Any] = []
-    seats = list(range(1, players + 1))
-    for i in range(0, len(seats), 3):
-        zones = tuple(f"seat{s}.{z}" for s in seats[i : i + 3] for z in ("bet", "stack", "cards"))
-        specs.append(NodeSpec(len(specs) + 1, zones))
-    specs.append(NodeSpec(len(specs) + 1, ("board", "burn", "muck")))
-    return specs
-
-
 @dataclass
 class DemoResult:
     """What a run did, for the summary line and for tests."""
@@ -216,21 +205,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def own_broker(ws_port: int | None, *, instead: str = "") -> Any:
-    """The demo's in-process broker, started; without amqtt (the ``demo`` extra) a
-    ``MissingExtra`` that names the extra and ``instead``: exit 69, not a bug."""
-    try:
-        from pokertable.mqtt.inprocess_broker import AmqttBroker
-
-        broker = AmqttBroker(ws_port=ws_port)
-        broker.start()
-    except ModuleNotFoundError as missing:
-        raise needs_extra(
-            missing, "demo", "demos with their own MQTT broker", instead=instead
-        ) from None
-    return broker
-
-
 def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
     """The demo's core: a table, its room and the bots; raises DemoError when it stalls."""
     from pokertable.hardware.registry import TagRegistry
@@ -261,7 +235,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         stack.callback(registry.close)
         SyntheticTags.enroll(registry)
         sim = TableSimulator(
-            registry, _node_specs(args.players), node_config=NODE_TIMING,
+            registry, node_specs(args.players), node_config=NODE_TIMING,
             simulated_time=not getattr(args, "real_time", False),
         )
         stack.callback(sim.close)
@@ -339,19 +313,5 @@ def _play(dealer: Dealer, clock: TournamentClock, args: argparse.Namespace,
         hands += 1
         if view is None:
             elapsed = time.monotonic() - started
-            print(f"{_hand_line(session, hands, args.hands)} ({elapsed:.1f} s)", flush=True)
+            print(f"{hand_line(session, hands, args.hands)} ({elapsed:.1f} s)", flush=True)
     return hands
-def _hand_line(session: TableSession, number: int, total: int) -> str:
-    hand = session.hand
-    assert hand is not None
-    names = {s.seat: s.player for s in hand.seats}
-    wins = "; ".join(
-        f"{names[a.seat]} wins {a.amount}" + (f" with {a.hand_name}" if a.hand_name else "")
-        for a in hand.awards
-    )
-    board = " ".join(hand.board) or "-"
-    of = f"/{total}" if total else ""
-    return (
-        f"hand {number}{of} {hand.hand_id} L{hand.level.number} "
-        f"{hand.level.small_blind}/{hand.level.big_blind}: board {board}: {wins}"
-    )

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pokertable.controller.errors import ControllerError
+from pokertable.controller.extras import needs_extra
 
 # A floor person first looks at the table; the pause makes the call visible in the view.
 FLOOR_PAUSE_S = 1.2
@@ -352,3 +353,18 @@ class _NoteHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.notes.append(f"{record.levelname.lower()}: {record.getMessage()}"[:200])
+
+
+def own_broker(ws_port: int | None, *, instead: str = "") -> Any:
+    """The demo's in-process broker, started; without amqtt (the ``demo`` extra) a
+    ``MissingExtra`` that names the extra and ``instead``: exit 69, not a bug."""
+    try:
+        from pokertable.mqtt.inprocess_broker import AmqttBroker
+
+        broker = AmqttBroker(ws_port=ws_port)
+        broker.start()
+    except ModuleNotFoundError as missing:
+        raise needs_extra(
+            missing, "demo", "demos with their own MQTT broker", instead=instead
+        ) from None
+    return broker

@@ -177,8 +177,8 @@ def play_tables(
     ``args.phh_dir`` keeps the PHH files (else a temp dir, gone when the demo ends)."""
     from pokertable.controller.app.runtime import TableRuntime
     from pokertable.controller.demo.archive import DemoArchive
-    from pokertable.controller.demo.dealer import Dealer
-    from pokertable.controller.demo.main import _hand_line, _node_specs, own_broker
+    from pokertable.controller.demo.dealer import Dealer, hand_line, node_specs
+    from pokertable.controller.demo.room import own_broker
     from pokertable.hardware.registry import TagRegistry
     from pokertable.hardware.simulator import SyntheticTags, TableSimulator
     from pokertable.mqtt.mosquitto import free_port
@@ -243,7 +243,7 @@ def play_tables(
             stack.callback(registry.close)
             SyntheticTags.enroll(registry)
             sim = TableSimulator(
-                registry, _node_specs(SEATS), node_config=_timing(),
+                registry, node_specs(SEATS), node_config=_timing(),
                 simulated_time=not getattr(args, "real_time", False),
             )
             stack.callback(sim.close)
@@ -278,7 +278,7 @@ def play_tables(
                 if sum(1 for s in dealer.app.snapshot().table.seats if s.stack > 0) >= 2:
                     session = dealer.play_hand()
                     played += 1  # counted for the archive
-                    out.append(f"{table} {_hand_line(session, hand + 1, hands)}")
+                    out.append(f"{table} {hand_line(session, hand + 1, hands)}")
             if hand == 0:
                 out.append(_balance(watch, dealers, args.stall_limit))
         watch.client.publish(

@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
+    from pokertable.controller.engine.events import PlayerAction
     from pokertable.controller.rules import RuleProfile
 
 _T = TypeVar("_T")
@@ -252,7 +253,10 @@ class Award:
 
 @dataclass(frozen=True, slots=True)
 class ActionRecord:
-    """A voluntary action in turn, kept for substantial action (R36) and hand histories."""
+    """A voluntary action in turn, kept for substantial action (R36) and hand histories.
+
+    ``HandState.actions`` is the hand's one log of actions: the layers above replay, amend
+    and count from it (``action`` is the event as the engine accepted it)."""
 
     street: Street
     seat: int
@@ -260,6 +264,9 @@ class ActionRecord:
     to: int  # street total after the action
     chips_in: bool  # whether the action put chips in (R36)
     all_in: bool
+    # The event recorded (None: built outside ``step``). Not compared: two records of the
+    # same action are equal however it was asked for (all in, or a call of all his chips).
+    action: PlayerAction | None = field(default=None, compare=False)
 
 
 def is_substantial(actions: Iterable[tuple[str, bool]], rules: RuleProfile) -> bool:

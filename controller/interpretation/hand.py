@@ -1,8 +1,8 @@
 """``InterpretedHand``: the engine's hand plus betting zones, words and pending floor rulings.
 
 One event runs to completion: chips and words become an ``Interpretation``; a decided one is
-applied as a ``PlayerAction`` by one ``Applier`` (``engine.step`` unless the table passes
-the irregularities layer's); a TD decision is parked as a FLOOR
+handed back as an ``Apply`` decision (``decisions``), which ``step`` and ``interpret`` apply
+with the engine and the live table with the irregularities layer; a TD decision is parked as a FLOOR
 ruling that blocks that seat (and, for an unclear amount, the table, R50-B) until a
 ``FloorDecision`` arrives. Bad input yields an ALERT and changes nothing.
 
@@ -27,25 +27,29 @@ from pokertable.controller.engine import HandSetup
 from pokertable.controller.engine import state_machine as engine
 from pokertable.controller.engine.model import HandState
 from pokertable.controller.engine.rulings import Ruling, RulingKind
-from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
-from pokertable.controller.interpretation.run_base import (
-    Applier,
+from pokertable.controller.interpretation.decisions import (
+    Applied,
+    Apply,
     EngineEvent,
-    TableEvent,
-    engine_applier,
+    Steps,
+    on_engine,
 )
+from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
+from pokertable.controller.interpretation.run_base import TableEvent
 from pokertable.controller.interpretation.runner import EventRun
 from pokertable.controller.interpretation.zones import Pending
 from pokertable.controller.rules import TDA_2024, RuleProfile
 
 __all__ = [
-    "Applier",
+    "Applied",
+    "Apply",
     "EngineEvent",
     "InterpretedHand",
     "Outcome",
+    "Steps",
     "TableEvent",
-    "engine_applier",
     "interpret",
+    "interpret_steps",
 ]
 
 
@@ -86,20 +90,22 @@ class InterpretedHand:
         return cls.of(state, rules), rulings
 
     def step(self, event: TableEvent) -> tuple[InterpretedHand, Outcome]:
-        run = EventRun(self.state, self.pending, self.rules)
-        run.handle(event)
-        return (InterpretedHand(run.state, run.pending, self.rules),
-                Outcome(tuple(run.interps), tuple(run.rulings)))
+        state, pending, outcome = interpret(self.state, self.pending, event, self.rules)
+        return InterpretedHand(state, pending, self.rules), outcome
 
 
-def interpret(state: HandState, pending: Pending, event: TableEvent,
-              rules: RuleProfile = TDA_2024,
-              apply: Applier | None = None) -> tuple[HandState, Pending, Outcome]:
-    """The pure step as a function: (state, pending, event) -> (state, pending, outcome).
-
-    ``apply`` is the one layer that applies decided actions (default: the engine)."""
-    run = EventRun(state, pending, rules, apply)
-    run.handle(event)
+def interpret_steps(state: HandState, pending: Pending, event: TableEvent,
+                    rules: RuleProfile = TDA_2024) -> Steps[tuple[HandState, Pending, Outcome]]:
+    """The pure step as a run of decisions: it yields each ``Apply`` and is sent what the
+    applying layer made of it; it returns (state, pending, outcome). It holds no code of the
+    caller's, so it cannot call back into it."""
+    run = EventRun(state, pending, rules)
+    yield from run.handle(event)
     return run.state, run.pending, Outcome(tuple(run.interps), tuple(run.rulings))
 
 
+def interpret(state: HandState, pending: Pending, event: TableEvent,
+              rules: RuleProfile = TDA_2024) -> tuple[HandState, Pending, Outcome]:
+    """The pure step as a function, its decisions applied by the engine alone:
+    (state, pending, event) -> (state, pending, outcome)."""
+    return on_engine(interpret_steps(state, pending, event, rules), rules)

@@ -17,24 +17,40 @@ action: the callers who covered him add them now.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from pokertable.controller.engine import betting
 from pokertable.controller.engine import state_machine as engine
 from pokertable.controller.engine.events import ActionKind, CountFoundChips, PlayerAction
-from pokertable.controller.engine.model import Phase, Street, evolve
+from pokertable.controller.engine.model import HandState, Phase, Street, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation.context import context_for
+from pokertable.controller.interpretation.decisions import Steps
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.raises import option_from
 from pokertable.controller.interpretation.undercalls import forfeit_option
+from pokertable.controller.interpretation.zones import Pending, SeatZone
 from pokertable.controller.rules import RuleProfile
 
-if TYPE_CHECKING:
-    from pokertable.controller.interpretation.runner import EventRun
-    from pokertable.controller.interpretation.zones import Pending
-
 UNDERCALL = "undercall_full_call"  # the interpretation's code for a mandatory full call
+
+
+class Run(Protocol):
+    """What the corrections need of the event being run (``runner.EventRun``), named here
+    so this module need not import the runner that imports it."""
+
+    rules: RuleProfile
+    state: HandState
+    pending: Pending
+    rulings: list[Ruling]
+
+    def alert(self, seat: int | None, concept: str, text: str, code: str) -> None: ...
+
+    def zone(self, seat: int) -> SeatZone: ...
+
+    def amend(self, index: int, replacement: PlayerAction) -> Steps[bool]: ...
+
+    def note_ruling(self, reading: Interpretation) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +62,7 @@ class ShortBetNoticed:
     at_ms: int = 0
 
 
-def correct_short_bet(run: EventRun, event: ShortBetNoticed) -> None:
+def correct_short_bet(run: Run, event: ShortBetNoticed) -> Steps[None]:
     """R52-A: raise the short bet to the minimum for all bettors, or say why it stands."""
     rules = run.rules
     state = run.state
@@ -87,7 +103,7 @@ def correct_short_bet(run: EventRun, event: ShortBetNoticed) -> None:
     target = opts.min_to
     fixed = PlayerAction(event.seat, entry.action.kind, target, event.at_ms)
     before = {s.seat: s.bet for s in state.seats}
-    if not run.amend(index, fixed):
+    if not (yield from run.amend(index, fixed)):
         return
     owed = {s.seat: s.bet - before[s.seat] for s in run.state.seats if s.bet > before[s.seat]}
     who = ", ".join(f"seat {s} adds {n}" for s, n in sorted(owed.items()))
@@ -99,7 +115,7 @@ def correct_short_bet(run: EventRun, event: ShortBetNoticed) -> None:
         kind=RulingKind.CORRECTED, text=text, code="short_bet_corrected"))
 
 
-def undercall_in_sequence(run: EventRun, reading: Interpretation) -> Interpretation:
+def undercall_in_sequence(run: Run, reading: Interpretation) -> Interpretation:
     """R51-C: a second undercall while the first undercaller still owes his full call."""
     if reading.code != UNDERCALL and not (
         reading.floor is not None and run.rules.cite("call_undercall") in reading.rule_ids
@@ -154,7 +170,7 @@ def _owing_undercaller(pending: Pending, seat: int) -> int | None:
     return None
 
 
-def count_on_earlier_street(run: EventRun, seat: int, amount: int) -> None:
+def count_on_earlier_street(run: Run, seat: int, amount: int) -> None:
     """R62: found chips ruled part of an all-in made on a street that has closed: the
     engine adds them to his all-in and the callers who covered him match them."""
     new, out = engine.step(run.state, CountFoundChips(seat, amount), run.rules)

@@ -1,27 +1,19 @@
-"""The core of ``EventRun``: its scratch state and the one place decided actions are applied.
+"""The core of ``EventRun``: its scratch state and the one place it decides to apply.
 
 ``EventRunBase`` holds the hand, the betting zones and what the event said so far, and hands
-every decided action to the ``Applier`` (the engine, or the irregularities layer at the live
-table); ``runner.EventRun`` adds the routing of chips, words and floor decisions.
+every decided action back to its caller as an ``Apply`` decision (``decisions``): it never
+applies one itself; ``runner.EventRun`` adds the routing of chips, words and floor decisions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from pokertable.controller.engine import state_machine as engine
-from pokertable.controller.engine.events import (
-    DealBoard,
-    DealHole,
-    MuckHand,
-    PlayerAction,
-    ShowHand,
-)
+from pokertable.controller.engine.events import PlayerAction
 from pokertable.controller.engine.model import HandState, Phase, SeatStatus, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation import floor as floors
 from pokertable.controller.interpretation import held
 from pokertable.controller.interpretation.context import BetContext, context_for
+from pokertable.controller.interpretation.decisions import Applied, Apply, EngineEvent, Steps
 from pokertable.controller.interpretation.events import (
     Declaration,
     InterpretationEvent,
@@ -31,26 +23,20 @@ from pokertable.controller.interpretation.outcome import FloorRuling, Interpreta
 from pokertable.controller.interpretation.zones import LogEntry, Pending, SeatZone
 from pokertable.controller.rules import RuleProfile
 
-EngineEvent = PlayerAction | DealHole | DealBoard | ShowHand | MuckHand
 TableEvent = InterpretationEvent | ShortBetNoticed | EngineEvent
-Applier = Callable[[HandState, EngineEvent], tuple[HandState, tuple[Ruling, ...]]]
-"""Applies one decided action or engine event to the hand; a REJECTED ruling changes nothing."""
-
-
-def engine_applier(rules: RuleProfile) -> Applier:
-    """The engine alone (the layer's own tests, replays, tools without card readers)."""
-    return lambda state, event: engine.step(state, event, rules)
 
 
 class EventRunBase:
     """Scratch for one event: the only mutable object, discarded when the event is done."""
 
-    def __init__(self, state: HandState, pending: Pending, rules: RuleProfile,
-                 apply: Applier | None = None) -> None:
+    def __init__(self, state: HandState, pending: Pending, rules: RuleProfile) -> None:
         self.state, self.pending, self.rules = state, pending, rules
-        self.apply = apply or engine_applier(rules)
         self.interps: list[Interpretation] = []
         self.rulings: list[Ruling] = []
+
+    def decide(self, event: EngineEvent) -> Steps[Applied]:
+        """Hand ``event`` back to the caller to apply to the hand; get what that made."""
+        return (yield Apply(self.state, event))
 
     def alert(self, seat: int | None, concept: str, text: str, code: str) -> None:
         self.rulings.append(alert(seat, self.rules.cite(concept), text, code))
@@ -94,10 +80,10 @@ class EventRunBase:
                                          kind=RulingKind.FLOOR, code="floor")
         self._note(evolve(base, floor=numbered))
 
-    def _engine_action(self, action: PlayerAction, reading: Interpretation | None) -> bool:
+    def _engine_action(self, action: PlayerAction, reading: Interpretation | None) -> Steps[bool]:
         before = self.state
         zone_before = self.zone(action.seat)
-        new, out = self.apply(before, action)
+        new, out = yield from self.decide(action)
         rejected = [r for r in out if r.kind is RulingKind.REJECTED]
         if rejected:
             self.alert(action.seat, "floor_discretion",
@@ -112,9 +98,9 @@ class EventRunBase:
         self.rulings.extend(r for r in out if r.text not in said)  # nothing said twice
         self.pending = held.settle_held(self.pending, out)  # R53-A: held chips bound or back
         self.pending = evolve(self.pending,
-                              log=(*self.pending.log, LogEntry(before, action, zone_before)))
+                              log=(*self.pending.log, LogEntry(before, new, zone_before)))
         self._commit(action.seat, reading, self._dues(action, reading, before, zone_before))
-        self._after_engine()
+        yield from self._after_engine()
         return True
 
     def _dues(self, action: PlayerAction, reading: Interpretation | None, before: HandState,
@@ -144,7 +130,7 @@ class EventRunBase:
             undercall=reading is not None and completes_undercall(reading, self.rules),
         ))
 
-    def _after_engine(self) -> None:
+    def _after_engine(self) -> Steps[None]:
         state = self.state
         if state.street != self.pending.street or state.phase is Phase.COMPLETE:
             self.pending = self.pending.next_street(state.street)
@@ -154,13 +140,13 @@ class EventRunBase:
             return
         zone = self.zone(seat)
         if zone.motion and not zone.motion_open and not zone.held:
-            self._rule_turn(seat, zone, 0)  # chips put out early are ruled in turn
+            yield from self._rule_turn(seat, zone, 0)  # chips put out early are ruled in turn
         elif zone.declaration is not None and not zone.waiting:
             self.put(evolve(zone, declaration=None))
-            self._words(zone.declaration, evolve(zone, declaration=None))
+            yield from self._words(zone.declaration, evolve(zone, declaration=None))
 
-    def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int) -> None:
+    def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int) -> Steps[None]:
         raise NotImplementedError  # chips ruled in turn: ``runner.EventRun``
 
-    def _words(self, decl: Declaration, zone: SeatZone) -> None:
+    def _words(self, decl: Declaration, zone: SeatZone) -> Steps[None]:
         raise NotImplementedError  # words ruled in turn: ``runner.EventRun``

@@ -1,10 +1,10 @@
 """The event runner behind ``InterpretedHand.step``: one event, run to completion.
 
 ``EventRun`` is the only mutable object of the layer and lives for one event: it routes chips,
-words, floor decisions and pot counts, decides actions and hands them to one ``Applier``
-(``engine.step`` on its own; at the live table the irregularities layer's ``TrackedHand``
-step, which also holds out-of-turn actions, R53), and keeps the betting zones in step with
-the hand (prior chips, chips owed, change, R52 replays).
+words, floor decisions and pot counts, decides actions and yields them to its caller as
+``Apply`` decisions (applied by ``engine.step`` on its own; at the live table by the
+irregularities layer's ``TrackedHand`` step, which also holds out-of-turn actions, R53), and
+keeps the betting zones in step with the hand (prior chips, chips owed, change, R52 replays).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from pokertable.controller.interpretation import floor as floors
 from pokertable.controller.interpretation import held
 from pokertable.controller.interpretation.chips import ZoneView, read_chips
 from pokertable.controller.interpretation.context import BetContext, context_for
+from pokertable.controller.interpretation.decisions import EngineEvent, Steps
 from pokertable.controller.interpretation.declarations import combine
 from pokertable.controller.interpretation.events import (
     KNOWN_KINDS,
@@ -49,11 +50,7 @@ from pokertable.controller.interpretation.late import (
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.pot_limit import judge_count_error, quote
 from pokertable.controller.interpretation.raises import call
-from pokertable.controller.interpretation.run_base import (
-    EngineEvent,
-    EventRunBase,
-    TableEvent,
-)
+from pokertable.controller.interpretation.run_base import EventRunBase, TableEvent
 from pokertable.controller.interpretation.zones import LogEntry, SeatZone, remove_chips
 from pokertable.controller.rules import OverbetChange
 
@@ -63,32 +60,32 @@ class EventRun(EventRunBase):
 
     # --- dispatch ------------------------------------------------------------------------
 
-    def handle(self, event: TableEvent) -> None:
+    def handle(self, event: TableEvent) -> Steps[None]:
         match event:
             case ChipMotion():
-                self._motion(event)
+                yield from self._motion(event)
             case PriorChipsPulled():
                 self._pull(event)
             case Declaration():
-                self._declaration(event)
+                yield from self._declaration(event)
             case FloorDecision():
-                self._decide(event)
+                yield from self._decide(event)
             case PotCountGiven():
                 self._count(event)
             case CountErrorNoticed():
-                self._count_error()
+                yield from self._count_error()
             case ChipsFoundBehind():
                 self._found_behind(event)
             case ShortBetNoticed():
-                correct_short_bet(self, event)
+                yield from correct_short_bet(self, event)
             case _:
-                self._engine_event(event)
+                yield from self._engine_event(event)
 
     # --- validation (bad input: alert, no state change) ----------------------------------
 
     # --- chips ---------------------------------------------------------------------------
 
-    def _motion(self, event: ChipMotion) -> None:
+    def _motion(self, event: ChipMotion) -> Steps[None]:
         if not self._seat_ok(event.seat, "chips arrived"):
             return
         bad = [c for c in event.chips if c.kind not in KNOWN_KINDS
@@ -112,15 +109,15 @@ class EventRun(EventRunBase):
         zone = self.zone(event.seat)
         if zone.motion_open and event.at_ms - zone.motion_last_ms > self.rules.motion_window_ms:
             self.put(evolve(zone, motion_open=False))
-            self._settled(event.seat)
+            yield from self._settled(event.seat)
             zone = self.zone(event.seat)
         self.put(evolve(zone, motion=zone.motion + event.chips, motion_open=not event.settled,
                         motion_last_ms=event.at_ms,
                         combined_gesture=zone.combined_gesture or event.combined_gesture))
         if event.settled:
-            self._settled(event.seat, event.at_ms, zone_read=event.zone_read)
+            yield from self._settled(event.seat, event.at_ms, zone_read=event.zone_read)
 
-    def _settled(self, seat: int, at_ms: int = 0, *, zone_read: bool = False) -> None:
+    def _settled(self, seat: int, at_ms: int = 0, *, zone_read: bool = False) -> Steps[None]:
         zone = self.zone(seat)
         if not zone.motion:
             return
@@ -128,10 +125,10 @@ class EventRun(EventRunBase):
         if zone_read and seat == self.state.action_on and self._late_blind(me, zone):
             return
         if seat == self.state.action_on and self._blocked_for(seat) is None:
-            self._rule_turn(seat, zone, at_ms)
+            yield from self._rule_turn(seat, zone, at_ms)
             return
         if (self.pending.log and self.pending.log[-1].action.seat == seat) or zone.owed:
-            self._fulfil(seat, zone)
+            yield from self._fulfil(seat, zone)
             return
         if not me.acted and chip_value(zone.prior) < me.bet and seat != self.state.action_on:
             self._as_posted(zone)  # posting a blind: these chips are the posted bet (Add. 46)
@@ -148,7 +145,7 @@ class EventRun(EventRunBase):
             self.alert(seat, "wait_for_amount",
                        f"seat {seat} put chips out before seat {blocking.seat}'s ruling: held "
                        "until the floor decides", "amount_pending")
-        elif not self._hold_out_of_turn(zone, at_ms):
+        elif not (yield from self._hold_out_of_turn(zone, at_ms)):
             self.alert(seat, "acting_in_turn",
                        f"seat {seat} put {zone.value} out of turn (action on seat "
                        f"{self.state.action_on}): chips held", "out_of_turn")
@@ -174,7 +171,7 @@ class EventRun(EventRunBase):
         return True
 
     def _hold_out_of_turn(self, zone: SeatZone, at_ms: int,
-                          decl: Declaration | None = None) -> bool:
+                          decl: Declaration | None = None) -> Steps[bool]:
         """R53-A: chips or words out of turn are the action they would be now; the applying
         layer holds it until the action reaches the seat (the engine alone refuses it)."""
         if zone.held:
@@ -184,7 +181,7 @@ class EventRun(EventRunBase):
         action = reading.player_action(at_ms) if reading is not None else None
         if action is None:
             return False
-        new, out = self.apply(self.state, action)
+        new, out = yield from self.decide(action)
         if any(r.kind is RulingKind.REJECTED for r in out):
             return False
         # Held words hold the chips that follow them too: they are the same action (R53-A).
@@ -193,7 +190,7 @@ class EventRun(EventRunBase):
         self.state = new
         return True
 
-    def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int) -> None:
+    def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int) -> Steps[None]:
         ctx = self.ctx(seat)
         if ctx is None:
             return
@@ -203,9 +200,9 @@ class EventRun(EventRunBase):
         else:
             reading = read_chips(ctx, view, self.rules)
         reading = undercall_in_sequence(self, reading)  # R51-C
-        self._apply(self._restrict(reading, zone, ctx), at_ms)
+        yield from self._apply(self._restrict(reading, zone, ctx), at_ms)
 
-    def _fulfil(self, seat: int, zone: SeatZone) -> None:
+    def _fulfil(self, seat: int, zone: SeatZone) -> Steps[None]:
         """Chips after this seat's ruling: they pay what is owed; the rest is change or R56."""
         value = chip_value(zone.motion)
         pay = min(value, zone.owed)
@@ -223,8 +220,8 @@ class EventRun(EventRunBase):
                        f"the bet of {total} was ruled: string bet", "string_bet")
             self._register(ruling, seat)
             return
-        if excess and mine_last and last is not None and self._overbet_after_call(
-                seat, zone, last, value, excess):
+        if excess and mine_last and last is not None and (yield from self._overbet_after_call(
+                seat, zone, last, value, excess)):
             return
         if excess:
             zone = evolve(zone, change=zone.change + excess)
@@ -241,7 +238,7 @@ class EventRun(EventRunBase):
         self.rulings.append(self.interps[-1].to_ruling())
 
     def _overbet_after_call(self, seat: int, zone: SeatZone, last: LogEntry, value: int,
-                            excess: int) -> bool:
+                            excess: int) -> Steps[bool]:
         """ACE R61: over-betting unasked is a raise "even if you declare call"."""
         if (self.rules.overbet_change is not OverbetChange.RAISE_EVEN_IF_CALL_DECLARED
                 or last.action.kind is not ActionKind.CALL or zone.chip_defined
@@ -255,7 +252,7 @@ class EventRun(EventRunBase):
                 reading.total <= ctx.call_to or reading.floor is not None:
             return False
         self.put(evolve(zone, owed=0))
-        if not self._amend_last(seat, reading.total):
+        if not (yield from self._amend_last(seat, reading.total)):
             return False
         zone = self.zone(seat)
         self.put(evolve(zone, owed=max(0, zone.owed - excess)))
@@ -297,7 +294,7 @@ class EventRun(EventRunBase):
 
     # --- words ---------------------------------------------------------------------------
 
-    def _declaration(self, decl: Declaration) -> None:
+    def _declaration(self, decl: Declaration) -> Steps[None]:
         if not self._seat_ok(decl.seat, f"a '{decl.kind}' declaration"):
             return
         amount = decl.amount
@@ -322,7 +319,8 @@ class EventRun(EventRunBase):
         if decl.seat != self.state.action_on:
             mine_last = bool(self.pending.log) and self.pending.log[-1].action.seat == decl.seat
             if mine_last and self.zone(decl.seat).chip_defined and decl.precedence in (
-                    Precedence.VERBAL_FIRST, Precedence.SIMULTANEOUS) and self._late_words(decl):
+                    Precedence.VERBAL_FIRST, Precedence.SIMULTANEOUS) and (
+                    yield from self._late_words(decl)):
                 return
             if mine_last and decl.precedence is Precedence.CHIPS_FIRST:
                 self.rulings.append(Ruling(
@@ -330,7 +328,7 @@ class EventRun(EventRunBase):
                     f"seat {decl.seat}: the chips came first and defined the bet",
                     seat=decl.seat, code="chips_defined"))
                 return
-            if not self._hold_out_of_turn(self.zone(decl.seat), decl.at_ms, decl):
+            if not (yield from self._hold_out_of_turn(self.zone(decl.seat), decl.at_ms, decl)):
                 self.alert(decl.seat, "acting_in_turn", f"seat {decl.seat} declared {decl.kind} "
                            f"but the action is on seat {self.state.action_on}", "out_of_turn")
             return
@@ -339,9 +337,9 @@ class EventRun(EventRunBase):
             self.alert(decl.seat, "prior_chips_pulled", f"seat {decl.seat} pulled back prior "
                        "chips facing a raise: he may not fold; call or raise", "fold_not_allowed")
             return
-        self._words(decl, zone)
+        yield from self._words(decl, zone)
 
-    def _words(self, decl: Declaration, zone: SeatZone) -> None:
+    def _words(self, decl: Declaration, zone: SeatZone) -> Steps[None]:
         ctx = self.ctx(decl.seat)
         if ctx is None:
             return
@@ -355,7 +353,7 @@ class EventRun(EventRunBase):
             self.put(evolve(zone, no_raise=True))
             self._note(reading)
             return
-        self._apply(self._restrict(reading, zone, ctx), decl.at_ms)
+        yield from self._apply(self._restrict(reading, zone, ctx), decl.at_ms)
 
     def _restrict(self, reading: Interpretation, zone: SeatZone,
                   ctx: BetContext) -> Interpretation:
@@ -374,13 +372,13 @@ class EventRun(EventRunBase):
         """Publish an interpretation (for the correction modules beside the runner)."""
         self._note(reading)
 
-    def amend(self, index: int, replacement: PlayerAction) -> bool:
+    def amend(self, index: int, replacement: PlayerAction) -> Steps[bool]:
         """Replay this street with one action replaced (R52-A late corrections)."""
-        return self._amend(index, replacement)
+        return (yield from self._amend(index, replacement))
 
     # --- applying rulings ----------------------------------------------------------------
 
-    def _apply(self, reading: Interpretation, at_ms: int) -> None:
+    def _apply(self, reading: Interpretation, at_ms: int) -> Steps[None]:
         if reading.floor is not None:
             zone = self.zone(reading.seat)
             self.put(evolve(zone, waiting=False))
@@ -395,10 +393,10 @@ class EventRun(EventRunBase):
                                                 self.rules.cite("accepted_action")))
         action = reading.player_action(at_ms)
         assert action is not None
-        if not self._engine_action(action, reading):
+        if not (yield from self._engine_action(action, reading)):
             return
 
-    def _engine_event(self, event: EngineEvent) -> None:
+    def _engine_event(self, event: EngineEvent) -> Steps[None]:
         if isinstance(event, PlayerAction):
             if not self._seat_ok(event.seat, f"a {event.kind}"):
                 return
@@ -409,18 +407,18 @@ class EventRun(EventRunBase):
                            f"seat {event.seat} must wait: a ruling or an amount is pending",
                            "amount_pending")
                 return
-            self._engine_action(event, None)
+            yield from self._engine_action(event, None)
             return
-        new, out = self.apply(self.state, event)
+        new, out = yield from self.decide(event)
         self.rulings.extend(out)
         if any(r.kind is RulingKind.REJECTED for r in out):
             return
         self.state = new
-        self._after_engine()
+        yield from self._after_engine()
 
     # --- floor decisions and amendments ---------------------------------------------------
 
-    def _decide(self, decision: FloorDecision) -> None:
+    def _decide(self, decision: FloorDecision) -> Steps[None]:
         ruling = self.pending.floor(decision.ruling_id)
         if ruling is None:
             self.alert(None, "floor_discretion", f"no pending floor ruling "
@@ -446,15 +444,15 @@ class EventRun(EventRunBase):
         if ruling.topic == floors.PREMATURE:
             if option.name == "binding" and ruling.held is not None:
                 self.put(evolve(zone, declaration=ruling.held, waiting=False))
-            self._after_engine()
+            yield from self._after_engine()
             return
         if ruling.topic == floors.CHIPS_BEHIND:
-            self._chips_behind_decided(ruling, option.name == "in_action")
+            yield from self._chips_behind_decided(ruling, option.name == "in_action")
             return
         if ruling.topic == floors.STRING_BET:
             if option.action is None:
                 self.put(evolve(zone, change=zone.change + ruling.excess))
-            elif self._amend_last(ruling.seat, option.total):
+            elif (yield from self._amend_last(ruling.seat, option.total)):
                 zone = self.zone(ruling.seat)  # the later chips are already in the zone
                 self.put(evolve(zone, owed=max(0, zone.owed - ruling.excess)))
             return
@@ -463,15 +461,15 @@ class EventRun(EventRunBase):
         own = self.state.seat(ruling.seat).bet
         value = zone.view(own).value
         reading = floors.chosen(ruling, option, decision, value, own)
-        self._apply(evolve(reading, chip_defined=bool(zone.motion)), decision.at_ms)
+        yield from self._apply(evolve(reading, chip_defined=bool(zone.motion)), decision.at_ms)
 
-    def _amend_last(self, seat: int, total: int) -> bool:
+    def _amend_last(self, seat: int, total: int) -> Steps[bool]:
         index = max(i for i, e in enumerate(self.pending.log) if e.action.seat == seat)
         kind = ActionKind.RAISE if self.pending.log[index].before.call_to else ActionKind.BET
-        return self._amend(index, PlayerAction(seat, kind, total))
+        return (yield from self._amend(index, PlayerAction(seat, kind, total)))
 
     def _amend(self, index: int, replacement: PlayerAction,
-               start: HandState | None = None) -> bool:
+               start: HandState | None = None) -> Steps[bool]:
         """Replay this street from ``index`` with one action replaced (R40-A, R52, R56, R62)."""
         log = self.pending.log
         state = start or log[index].before
@@ -485,7 +483,7 @@ class EventRun(EventRunBase):
                 self.alert(action.seat, "floor_discretion", f"correction not possible: seat "
                            f"{action.seat}'s {action.kind} no longer fits", "amend_failed")
                 return False
-            new_log.append(LogEntry(before, action, zone))
+            new_log.append(LogEntry(before, state, zone))
         old = self.state
         self.state = state
         self.pending = evolve(self.pending, log=tuple(new_log))
@@ -494,10 +492,10 @@ class EventRun(EventRunBase):
             if diff > 0:
                 zone = self.zone(s.seat)
                 self.put(evolve(zone, owed=zone.owed + diff))
-        self._after_engine()
+        yield from self._after_engine()
         return True
 
-    def _late_words(self, decl: Declaration) -> bool:
+    def _late_words(self, decl: Declaration) -> Steps[bool]:
         """R40-A: words spoken first but entered after the chips were ruled replace that ruling."""
         index = len(self.pending.log) - 1
         entry = self.pending.log[index]
@@ -513,7 +511,7 @@ class EventRun(EventRunBase):
                        "late_words_unclear")
             return True
         note = " (words spoken first, entered after the chips: R40-A)"
-        if action != entry.action and not self._amend(index, action):
+        if action != entry.action and not (yield from self._amend(index, action)):
             return True
         chips = zone.prior + zone.motion
         self.put(SeatZone(decl.seat, prior_start=chips, prior=chips, owed=reading.add,
@@ -534,7 +532,7 @@ class EventRun(EventRunBase):
             return
         self._register(floors.chips_behind(event.seat, value, self.rules), event.seat)
 
-    def _chips_behind_decided(self, ruling: FloorRuling, in_action: bool) -> None:
+    def _chips_behind_decided(self, ruling: FloorRuling, in_action: bool) -> Steps[None]:
         if not in_action:
             return
         seat = ruling.seat
@@ -547,7 +545,7 @@ class EventRun(EventRunBase):
         me = before.seat(seat)
         start = before.with_seat(evolve(me, stack=me.stack + ruling.excess))
         owed_before = self.zone(seat).owed
-        if self._amend(index, PlayerAction(seat, ActionKind.ALL_IN), start):
+        if (yield from self._amend(index, PlayerAction(seat, ActionKind.ALL_IN), start)):
             self.put(evolve(self.zone(seat), owed=owed_before))  # the chips are already out
 
     # --- pot-limit counts (R54-A, R52-B) -------------------------------------------------
@@ -569,7 +567,7 @@ class EventRun(EventRunBase):
             self.alert(event.seat, "pl_miscount", f"pot count quoted {given.quoted}; a pot-sized "
                        f"bet for seat {event.seat} is {given.correct}", "pot_miscount")
 
-    def _count_error(self) -> None:
+    def _count_error(self) -> Steps[None]:
         given = self.pending.quote
         if given is None:
             self.alert(None, "pl_miscount", "no pot count on this street to correct",
@@ -594,7 +592,7 @@ class EventRun(EventRunBase):
             return
         action = self.state.actions[given.actions_before]
         kind = ActionKind(action.kind)
-        if self._amend(index, PlayerAction(given.seat, kind, given.correct)):
+        if (yield from self._amend(index, PlayerAction(given.seat, kind, given.correct))):
             self._note(Interpretation(
                 seat=given.seat, action=kind, total=given.correct,
                 add=given.correct - verdict.bet_to, complete_to=given.correct, rule_ids=ids,

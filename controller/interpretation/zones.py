@@ -60,11 +60,19 @@ class SeatZone:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """An action applied on this street and the state before it (for R52 amendments)."""
+    """An action this layer applied on this street, with the states around it (for R52
+    amendments). The action itself is the engine's record (``HandState.actions``, the one
+    log of the hand): ``after`` holds it, right after what ``before`` holds."""
 
     before: HandState
-    action: PlayerAction
+    after: HandState
     zone: SeatZone | None = None  # the actor's zone before the action (late words, R40-A)
+
+    @property
+    def action(self) -> PlayerAction:
+        recorded = self.after.actions[len(self.before.actions)].action
+        assert recorded is not None  # every record ``engine.step`` makes keeps its event
+        return recorded
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,12 +107,17 @@ class TrackedHand:
     kill_at_deal: frozenset[int] = frozenset()  # re-deal: seats killed whatever their presence
     misdeal: MisdealOffer | None = None
     redeal_of: str | None = None  # the original hand: a re-deal is the same hand (R35-C)
-    played: tuple[PlayerAction, ...] = ()  # actions the engine accepted, for exact rebuilds
     killed: tuple[int, ...] = ()  # seats whose hands were killed (not folded in turn)
     alerts: tuple[Ruling, ...] = ()  # every alert and floor call of the hand, published
     # The readers scan antennas in turn and the Pi polls nodes in turn: cards placed within
     # this many ms of each other may be reported in any order (0: reports are in deal order).
     read_window_ms: int = 0
+
+    @property
+    def played(self) -> tuple[PlayerAction, ...]:
+        """The actions the engine accepted, for exact rebuilds: read from the engine's log of
+        the hand (``HandState.actions``), its one owner."""
+        return tuple(r.action for r in self.hand.actions if r.action is not None)
 
     @property
     def over(self) -> bool:
@@ -154,8 +159,7 @@ def apply_engine(t: TrackedHand, event: Event, rules: RuleProfile) -> Step:
     hand, rulings = engine.step(t.hand, event, rules)
     if any(r.kind is RulingKind.REJECTED for r in rulings):
         return t, list(rulings)
-    played = (*t.played, event) if isinstance(event, PlayerAction) else t.played
-    return evolve(t, hand=hand, played=played), list(rulings)
+    return evolve(t, hand=hand), list(rulings)
 
 
 def note(t: TrackedHand, rulings: list[Ruling]) -> TrackedHand:

@@ -24,13 +24,11 @@ from pokertable.controller.irregularities.events import (
 from pokertable.controller.irregularities.hand import HandStatus
 from pokertable.controller.table.clock_requests import request_refusal
 from pokertable.controller.table.console import console_press
-from pokertable.controller.table.floor import (
-    LATE_COMMANDS,
+from pokertable.controller.table.floor import LATE_COMMANDS, late_command, seated_during_misdeal
+from pokertable.controller.table.found_chips import (
     found_chips_decided,
     found_not_in_action,
     is_found_after_hand,
-    late_command,
-    seated_during_misdeal,
 )
 from pokertable.controller.table.hand_for_hand import deal_next, set_hand_for_hand
 from pokertable.controller.table.hands import reader_step, run_event

@@ -22,14 +22,14 @@ from pokertable.controller.engine.model import (
     SeatStatus,
     evolve,
 )
-from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.engine.seating import after_hand, next_hand
 from pokertable.controller.interpretation.events import ChipItem as ZoneChip
 from pokertable.controller.interpretation.events import (
     ChipMotion,
     PriorChipsPulled,
 )
-from pokertable.controller.interpretation.hand import EngineEvent, TableEvent, interpret
+from pokertable.controller.interpretation.hand import Outcome, TableEvent, interpret_steps
 from pokertable.controller.interpretation.held import settle_held
 from pokertable.controller.interpretation.zones import Pending
 from pokertable.controller.irregularities import tracked as irregular
@@ -39,31 +39,40 @@ from pokertable.controller.irregularities.events import TableEvent as ReaderEven
 from pokertable.controller.irregularities.hand import HandStatus, TrackedHand
 from pokertable.controller.rules import RuleProfile
 from pokertable.controller.table.color_up import check_removed
+from pokertable.controller.table.found_chips import settle_found_chips
 from pokertable.controller.table.inputs import (
     CardCleared,
     CardDetected,
     ChipsMoved,
 )
 from pokertable.controller.table.outputs import event_out, raise_floor, warn
-from pokertable.controller.table.penalties import on_penalty
+from pokertable.controller.table.penalties import on_penalty, remove_disqualified
+from pokertable.controller.table.published import published_hand  # PHH for the archive
 from pokertable.controller.table.runout_hold import hold_runout, refuse_while_held
 from pokertable.controller.table.stack_zones import stack_moved
 from pokertable.controller.table.state import Channel, Output, TableSession
 
 
-class TrackedApplier:
-    """The one layer that applies decided actions: the irregularities layer's step over the
-    hand's ``TrackedHand``. Lives for one input; ``tracked`` is the result."""
-
-    def __init__(self, tracked: TrackedHand, rules: RuleProfile) -> None:
-        self.tracked, self.rules = tracked, rules
-
-    def __call__(
-        self, state: HandState, event: EngineEvent
-    ) -> tuple[HandState, tuple[Ruling, ...]]:
-        current = self.tracked if self.tracked.hand is state else evolve(self.tracked, hand=state)
-        self.tracked, said = irregular.step(current, event, self.rules)
-        return self.tracked.hand, tuple(said)
+def interpret_at_table(
+    tracked: TrackedHand, pending: Pending, event: TableEvent, rules: RuleProfile
+) -> tuple[TrackedHand, Pending, Outcome]:
+    """Interpretation decides; this is the one place the live table applies what it decided:
+    the irregularities layer's step over the hand's ``TrackedHand`` (deal close, R37, R53
+    held actions, SA follow-ups), which deals to the engine. Nothing is called back: each
+    decision comes out of the run as data and its result goes back in."""
+    steps = interpret_steps(tracked.hand, pending, event, rules)
+    try:
+        decision = next(steps)
+        while True:
+            if tracked.hand is not decision.state:  # an R52 replay moved the hand on
+                tracked = evolve(tracked, hand=decision.state)
+            tracked, said = irregular.step(tracked, decision.event, rules)
+            decision = steps.send((tracked.hand, tuple(said)))
+    except StopIteration as done:
+        hand, pending, outcome = done.value
+    if tracked.hand is not hand:  # an R52 correction replayed the street in the engine
+        tracked = evolve(tracked, hand=hand)
+    return tracked, pending, outcome
 
 
 def run_event(
@@ -92,14 +101,8 @@ def run_event(
     session = _judge_due(session, out, at_ms, acting=False)
     assert session.hand is not None and session.tracked is not None
     before = session.hand
-    # Interpretation decides; the irregularities layer applies (deal close, R37, R53 held
-    # actions, SA follow-ups): one pipeline, one owner of the hand.
-    applier = TrackedApplier(session.tracked, rules)
-    hand, pending, outcome = interpret(before, session.pending, event, rules, applier)
-    rulings = outcome.rulings
-    tracked = applier.tracked
-    if tracked.hand is not hand:  # an R52 correction replayed the street in the engine
-        tracked = evolve(tracked, hand=hand)
+    tracked, pending, outcome = interpret_at_table(session.tracked, session.pending, event, rules)
+    hand, rulings = tracked.hand, outcome.rulings
     session = evolve(session, tracked=tracked)
     data: dict[str, Any] = {}
     if isinstance(event, PlayerAction):
@@ -152,10 +155,6 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
         {"seat": a.seat, "pot": a.pot_index, "amount": a.amount, "hand": a.hand_name}
         for a in hand.awards
     ]
-    from pokertable.controller.table.published import (
-        published_hand,  # PHH for the room's archive
-    )
-
     data = {"awards": awards, "board": list(hand.board), **published_hand(session)}
     out.append(event_out(session, "hand_complete", (), data, at_ms))
     session = evolve(
@@ -165,12 +164,8 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
         last_finish=(hand.hand_id, at_ms, session.paused),
     )
     if session.found_chips:  # R62: chips found during the hand that are settled now
-        from pokertable.controller.table.floor import settle_found_chips
-
         session = settle_found_chips(session, out, at_ms)
     if session.disqualified:  # R71-D: waited for the hand the player was in
-        from pokertable.controller.table.penalties import remove_disqualified
-
         session = remove_disqualified(session, out, at_ms)
     return session
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from pokertable.controller.history.render import ExportError, hand_to_phh
-from pokertable.controller.table.session import TableSession
+from pokertable.controller.table.state import TableSession
 
 
 def published_hand(session: TableSession) -> dict[str, Any]:

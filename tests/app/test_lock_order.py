@@ -92,6 +92,7 @@ def test_locks_are_taken_in_the_documented_order(tmp_path: Path) -> None:
         app._engine = RecordedLock("TableApp._engine", log)  # type: ignore[assignment]
         app._pending_lock = RecordedLock("TableApp._pending_lock", log)  # type: ignore[assignment]
         app._lock = RecordedLock("TableApp._lock", log)  # type: ignore[assignment]
+        app.journal._lock = RecordedLock("Journal._lock", log)  # type: ignore[assignment]
         app.on_output = record_applier
         return bridge
 
@@ -135,4 +136,5 @@ def test_locks_are_taken_in_the_documented_order(tmp_path: Path) -> None:
     assert ("BusSession._lock", "TableApp._engine") in seen  # a reader applies inline
     assert ("TableApp._engine", "Outbox._lock") in seen  # applying publishes
     assert ("TableApp._engine", "TableApp._lock") in seen
+    assert ("TableApp._engine", "Journal._lock") in seen  # applying journals the input
     assert ("TableBridge._pump_lock", "Outbox._lock") in seen

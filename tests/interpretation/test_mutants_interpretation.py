@@ -27,7 +27,7 @@ from pokertable.controller.interpretation.zones import Pending, SeatZone
 from pokertable.controller.irregularities.killed import kill_hand
 from pokertable.controller.rules import TDA_2024
 from pokertable.controller.rules.profiles import load_profile
-from pokertable.controller.table.hands import TrackedApplier
+from pokertable.controller.table.hands import interpret_at_table
 from tests.interpretation.helpers import (
     options,
     postflop,
@@ -404,14 +404,12 @@ def test_TDA24_46_prior_chips_paid_in_two_motions_are_not_read_as_pulled_back() 
 def test_TDA24_53A_held_chips_become_the_bet_when_the_held_call_binds() -> None:
     # At the table the irregularities layer applies actions (R53): seat 4's chips pushed out
     # of turn are held; when seat 3 calls, seat 4's held call binds and his 100 are his bet,
-    # no longer held (as the session runs it, through ``interpret`` and its applier).
+    # no longer held (as the session runs it, through ``interpret_at_table``).
     table = Table(setup({1: 5000, 2: 5000, 3: 5000, 4: 5000}, button=4, sb=1, bb=2))
     table.deal()
     tracked, pending = table.t, Pending(street=table.t.hand.street)
     for event in (push(4, 100), say(3, "call")):
-        applier = TrackedApplier(tracked, TDA_2024)
-        _, pending, out = interpret(tracked.hand, pending, event, TDA_2024, applier)
-        tracked = applier.tracked
+        tracked, pending, out = interpret_at_table(tracked, pending, event, TDA_2024)
     assert ("oot_binding", 4) in [(r.code, r.seat) for r in out.rulings]
     zone = pending.zone(4)
     assert (zone.held, chip_value(zone.prior), tracked.hand.seat(4).bet) == (False, 100, 100)
@@ -636,9 +634,7 @@ def test_TDA24_53A_a_call_said_out_of_turn_binds_when_the_action_reaches_him() -
     table.deal()
     tracked, pending = table.t, Pending(street=table.t.hand.street)
     for event in (say(4, "call"), say(3, "call")):
-        applier = TrackedApplier(tracked, TDA_2024)
-        _, pending, out = interpret(tracked.hand, pending, event, TDA_2024, applier)
-        tracked = applier.tracked
+        tracked, pending, out = interpret_at_table(tracked, pending, event, TDA_2024)
     assert ("oot_binding", 4) in [(r.code, r.seat) for r in out.rulings]
     assert (tracked.hand.seat(4).bet, tracked.hand.action_on) == (100, 1)
 
