@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pokertable.mqtt.payloads import SCHEMA_VERSION
 from pokertable.room.chipcounts import Entries, as_csv, leaderboard
 from pokertable.room.clock import Change, StructureError, TournamentClock, parse_structure
 from pokertable.room.finishing import Finishes, players_left
@@ -270,8 +271,9 @@ class ClockService:
                 self._export(board)
             if board != self._last_board:
                 self._last_board = board
-                self.client.publish(f"{self.base}/leaderboard", json.dumps(board), qos=1,
-                                    retain=True)
+                self.client.publish(f"{self.base}/leaderboard",
+                                    json.dumps({"schema_version": SCHEMA_VERSION, **board}),
+                                    qos=1, retain=True)
             players = board["players_left"]
             status = clock.display(now, players or None,
                                    board["chips_in_play"] if players else None)
@@ -280,6 +282,7 @@ class ClockService:
             status["player_clocks"] = countdown
             with self._lock:
                 status["refused"] = [self.refused[t] for t in sorted(self.refused)]
+            status["schema_version"] = SCHEMA_VERSION
             self.client.publish(f"{self.base}/clock/status", json.dumps(status), qos=1,
                                 retain=True)
             wait_ms = 1000 - now % 1000

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pokertable.mqtt.payloads import SCHEMA_VERSION
 from pokertable.room.inbound import message_object
 from pokertable.room.serving import add_bind_argument, broker_address, run_until_interrupted
 from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer, PortTaken
@@ -158,7 +159,10 @@ class OverlayService:
                 self.store.remove(key)
 
     def _publish(self, leaf: str, payload: dict[str, Any], retain: bool) -> int:
-        """Hands the message to paho (queued while the broker is away); its message id."""
+        """Hands the message to paho (queued while the broker is away); its message id.
+        The relay's own payloads (equities, heartbeat) get the tree's ``schema_version``;
+        the table's carry theirs."""
+        payload = {"schema_version": SCHEMA_VERSION, **payload}
         info = self.client.publish(f"{self.topics.base}/{leaf}", json.dumps(payload), qos=1,
                                    retain=retain)
         return info.mid
