@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from pokertable.mqtt.payloads import SCHEMA_VERSION
+from pokertable.mqtt.topics import VENUE_LEAVES
 from pokertable.room.chipcounts import Entries, as_csv, leaderboard
 from pokertable.room.clock import Change, StructureError, TournamentClock, parse_structure
 from pokertable.room.finishing import Finishes, players_left
+from pokertable.room.ha_discovery import clock_discovery, table_discovery
 from pokertable.room.hand_for_hand import HandForHand
 from pokertable.room.inbound import message_object
 from pokertable.room.player_clocks import PlayerClocks
@@ -73,7 +75,8 @@ class ClockService:
     def __init__(self, *, host: str, port: int, venue: str, structure_text: str,
                  login: tuple[str, str], export_dir: Path | None = None,
                  hand_for_hand: HandForHand | None = None,
-                 finishes: Finishes | None = None, state_file: Path | None = None) -> None:
+                 finishes: Finishes | None = None, state_file: Path | None = None,
+                 ha_prefix: str | None = None) -> None:
         from pokertable.mqtt.topics import ROOT, check_name
         from pokertable.room.service_client import ServiceClient
 
@@ -109,6 +112,8 @@ class ClockService:
         self._stop = threading.Event()
         self.subscribed = threading.Event()
         self.login = login[0]
+        self.ha_prefix = ha_prefix  # Home Assistant discovery (opt-in): its topic prefix
+        self._discovered: set[str] = set()  # tables announced to Home Assistant
         self._level_requests: dict[str, int] = {}  # request id -> the level it announced
         self.refused: dict[str, dict[str, Any]] = {}  # table -> the level it refused, why
         self.client = ServiceClient("clock", venue, login)
@@ -134,6 +139,26 @@ class ClockService:
         client.subscribe([(f"{self.base}/+/state", 1), (f"{self.base}/+/status", 1),
                           (f"{self.base}/+/reply", 1), (f"{self.base}/clock/control", 1)])
         self.client.say_online()
+        if self.ha_prefix is not None:  # again on every connect: a broker may forget
+            self._discover(clock_discovery(self.venue, self.login, self.ha_prefix))
+            for table in sorted(self._discovered):
+                self._discover(table_discovery(self.venue, table, self.ha_prefix))
+
+    def _discover(self, configs: list[tuple[str, dict[str, Any]]]) -> None:
+        for topic, config in configs:
+            self.client.publish(topic, json.dumps(config), qos=1, retain=True)
+
+    def _announce_table(self, table: str) -> None:
+        """A table seen for the first time becomes a Home Assistant device."""
+        if self.ha_prefix is None or table in self._discovered or table in VENUE_LEAVES:
+            return  # (``clock/status`` matches ``+/status`` too: not a table)
+        try:
+            configs = table_discovery(self.venue, table, self.ha_prefix)
+        except ValueError as error:  # not a table name (a foreign topic under the venue)
+            LOG.warning("clock: no Home Assistant discovery for %r: %s", table, error)
+            return
+        self._discovered.add(table)
+        self._discover(configs)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         payload = message_object(message, LOG, "clock")
@@ -145,6 +170,7 @@ class ClockService:
             self._reply(message.topic.split("/")[-2], payload)
         elif message.topic.endswith("/status"):
             table = message.topic.split("/")[-2]
+            self._announce_table(table)
             with self._lock:
                 if payload.get("state") == "online":
                     self._offline.discard(table)
@@ -374,6 +400,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="minutes taken off the clock per hand-for-hand hand (RP-8-C: 2)")
     parser.add_argument("--http-port", type=int, default=8082,
                         help="port of the display page (default 8082; 0 picks a free one)")
+    parser.add_argument("--ha-discovery", nargs="?", const="homeassistant", metavar="PREFIX",
+                        help="announce every table and the clock to Home Assistant by MQTT "
+                        "discovery under PREFIX (default homeassistant; docs/home-assistant.md)")
     add_bind_argument(parser)
 
 
@@ -396,7 +425,8 @@ def run(args: argparse.Namespace) -> int:
                                login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")),
                                export_dir=args.export_dir,
                                hand_for_hand=room_h4h,
-                               finishes=Finishes(payoff))
+                               finishes=Finishes(payoff),
+                               ha_prefix=args.ha_discovery)
     except (OSError, StructureError, ValueError) as error:
         print(f"pokertable clock: {args.structure}: {error}", file=sys.stderr)
         return 78
