@@ -32,13 +32,24 @@ from pokertable.room.finishing import Finishes, players_left
 from pokertable.room.ha_discovery import clock_discovery, table_discovery
 from pokertable.room.hand_for_hand import HandForHand
 from pokertable.room.inbound import message_object
+from pokertable.room.payouts import (
+    Chart,
+    Payout,
+    PayoutError,
+    PrizePool,
+    icm_deal,
+    parse_chart,
+    payout_table,
+    prizes_for_finishes,
+)
 from pokertable.room.player_clocks import PlayerClocks
 from pokertable.room.serving import add_bind_argument, broker_address, run_until_interrupted
 from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer
 
 LOG = logging.getLogger(__name__)
 CONTROLS = ("pause", "resume", "add_seconds", "next_step", "previous_step", "go_to_level",
-            "entries", "export", "hand_for_hand", "deal_next")
+            "entries", "export", "hand_for_hand", "deal_next", "payouts", "icm_deal",
+            "end_deal")
 
 
 def _now_ms() -> int:
@@ -76,7 +87,8 @@ class ClockService:
                  login: tuple[str, str], export_dir: Path | None = None,
                  hand_for_hand: HandForHand | None = None,
                  finishes: Finishes | None = None, state_file: Path | None = None,
-                 ha_prefix: str | None = None) -> None:
+                 ha_prefix: str | None = None, prize_pool: PrizePool | None = None,
+                 chart: Chart | None = None) -> None:
         from pokertable.mqtt.topics import ROOT, check_name
         from pokertable.room.service_client import ServiceClient
 
@@ -104,8 +116,13 @@ class ClockService:
         self.player_clocks = PlayerClocks()
         self._told: list[tuple[str, dict[str, Any]]] = []  # table commands to send (locked)
         self.entries = Entries()
+        self.add_ons = 0  # add-ons sold (the prize pool; their chips are in ``entries``)
+        self.pool = prize_pool or PrizePool()
+        self.chart = chart  # None: the built-in payout chart (room.payouts)
+        self.deal: dict[str, Any] | None = None  # an ICM deal the director asked for
         self.export_dir = export_dir
         self._export_asked = False
+        self._ask_deal = False
         self._last_board: dict[str, Any] | None = None
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -227,9 +244,11 @@ class ClockService:
                 counts = {k: payload.get(k, 0) for k in ("players", "re_entries",
                                                         "starting_stack", "add_on_chips")}
                 adjustments = payload.get("adjustments", 0)  # the seating desk's, +/-
+                add_ons = payload.get("add_ons", self.add_ons)
                 if all(isinstance(v, int) and v >= 0 for v in counts.values()) and isinstance(
-                        adjustments, int):
+                        adjustments, int) and isinstance(add_ons, int) and add_ons >= 0:
                     self.entries = Entries(**counts, adjustments=adjustments)
+                    self.add_ons = add_ons
                 else:
                     LOG.warning("clock: entries need whole numbers >= 0: %r", counts)
             elif command == "export":
@@ -240,13 +259,64 @@ class ClockService:
                 self._told.append(("hand_for_hand", {"enabled": payload["enabled"]}))
             elif command == "deal_next":  # the director releases a hand the room still holds
                 self._told.append(("deal_next", {}))
+            elif command == "payouts":
+                self._set_payouts(payload)
+            elif command == "icm_deal":
+                self._ask_deal = True
+            elif command == "end_deal":
+                self.deal = None
             else:
                 LOG.warning("clock: unknown control %r (known: %s)", command, CONTROLS)
+
+    def _set_payouts(self, payload: dict[str, Any]) -> None:
+        """Prices, rake, guarantee and (optionally) a payout table CSV from the floor;
+        a bad one is logged and changes nothing."""
+        try:
+            fields: dict[str, Any] = {**self._pool_fields()}
+            fields.update((k, payload[k]) for k in ("buy_in", "re_entry", "add_on",
+                                                    "rake_percent", "guarantee") if k in payload)
+            pool = PrizePool(**fields)
+            chart = parse_chart(payload["table_csv"]) if payload.get("table_csv") else self.chart
+        except (PayoutError, TypeError) as error:
+            LOG.warning("clock: payouts refused: %s", error)
+            return
+        self.pool, self.chart = pool, chart
+
+    def _pool_fields(self) -> dict[str, Any]:
+        return {"buy_in": self.pool.buy_in, "re_entry": self.pool.re_entry,
+                "add_on": self.pool.add_on, "rake_percent": self.pool.rake_percent,
+                "guarantee": self.pool.guarantee}
+
+    def _prizes(self, board: dict[str, Any]) -> tuple[int, list[Payout]]:
+        """The prize pool and the payout table for the entrants so far (locked)."""
+        entrants = self.entries.players + self.entries.re_entries
+        if not entrants:  # no entries recorded: the players the room has seen
+            entrants = board["players_left"] + len(board["eliminated"])
+        total = self.pool.total(self.entries.players, self.entries.re_entries, self.add_ons)
+        try:
+            return total, payout_table(entrants, total, self.chart)
+        except PayoutError as error:
+            LOG.warning("clock: %s", error)
+            return total, []
 
     def _board(self) -> dict[str, Any]:
         with self._lock:
             board = leaderboard(self._states, self.entries)
             board["eliminated"] = self.finishes.rows()
+            pool, payouts = self._prizes(board)
+            for row, prize in zip(board["eliminated"],
+                                  prizes_for_finishes(board["eliminated"], payouts), strict=True):
+                row["prize"] = prize  # tied on one hand: the places covered, shared (RP-8-A)
+            board["prize_pool"] = pool
+            board["payouts"] = [p.as_json() for p in payouts]
+            if self._ask_deal:
+                self._ask_deal = False
+                try:
+                    self.deal = icm_deal([(r["player"], r["stack"]) for r in board["rows"]],
+                                         payouts)
+                except PayoutError as error:
+                    LOG.warning("clock: ICM deal: %s", error)
+                    self.deal = {"error": str(error)}
             return board
 
     def _export(self, board: dict[str, Any]) -> None:
@@ -308,6 +378,13 @@ class ClockService:
             status["player_clocks"] = countdown
             with self._lock:
                 status["refused"] = [self.refused[t] for t in sorted(self.refused)]
+                status["deal"] = self.deal
+            status["prize_pool"] = board["prize_pool"]
+            status["payouts"] = board["payouts"]
+            status["places_paid"] = len(board["payouts"])
+            paid = {p["place"]: p["amount"] for p in board["payouts"]}
+            status["next_payout"] = ({"place": players, "amount": paid[players]}
+                                     if players in paid else None)
             status["schema_version"] = SCHEMA_VERSION
             self.client.publish(f"{self.base}/clock/status", json.dumps(status), qos=1,
                                 retain=True)
@@ -400,6 +477,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="minutes taken off the clock per hand-for-hand hand (RP-8-C: 2)")
     parser.add_argument("--http-port", type=int, default=8082,
                         help="port of the display page (default 8082; 0 picks a free one)")
+    parser.add_argument("--buy-in", type=int, default=0,
+                        help="price of an entry, for the prize pool (whole currency units)")
+    parser.add_argument("--re-entry", type=int, default=0, help="price of a re-entry")
+    parser.add_argument("--add-on", type=int, default=0, help="price of an add-on")
+    parser.add_argument("--rake-percent", type=float, default=0.0,
+                        help="the house's share of what was sold, in percent")
+    parser.add_argument("--guarantee", type=int, default=0,
+                        help="the least the prize pool holds, whatever was sold")
+    parser.add_argument("--payouts", type=Path,
+                        help="payout table CSV: place,percent[,min_entrants,max_entrants] "
+                        "(default: the built-in chart by entrants; docs/clock.md)")
     parser.add_argument("--ha-discovery", nargs="?", const="homeassistant", metavar="PREFIX",
                         help="announce every table and the clock to Home Assistant by MQTT "
                         "discovery under PREFIX (default homeassistant; docs/home-assistant.md)")
@@ -418,6 +506,13 @@ def run(args: argparse.Namespace) -> int:
 
     payoff = load_profile(args.rules).cite("hand_for_hand_payoff")  # RP-8-A ties
     try:
+        pool = PrizePool(args.buy_in, args.re_entry, args.add_on, args.rake_percent,
+                         args.guarantee)
+        chart = parse_chart(args.payouts.read_text("utf-8")) if args.payouts else None
+    except (OSError, PayoutError) as error:
+        print(f"pokertable clock: payouts: {error}", file=sys.stderr)
+        return 78
+    try:
         text = args.structure.read_text("utf-8")
         service = ClockService(host=host, port=port, venue=args.venue,
                                structure_text=text,
@@ -426,7 +521,7 @@ def run(args: argparse.Namespace) -> int:
                                export_dir=args.export_dir,
                                hand_for_hand=room_h4h,
                                finishes=Finishes(payoff),
-                               ha_prefix=args.ha_discovery)
+                               ha_prefix=args.ha_discovery, prize_pool=pool, chart=chart)
     except (OSError, StructureError, ValueError) as error:
         print(f"pokertable clock: {args.structure}: {error}", file=sys.stderr)
         return 78

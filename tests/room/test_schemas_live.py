@@ -41,7 +41,8 @@ HOLES = {1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")}
 def _doc_rows() -> list[tuple[str, str]]:
     """(topic, schema file) of every row of docs/mqtt.md's topic table."""
     text = DOC.read_text("utf-8")
-    table = text.split("## Topic tree", 1)[1].split("\n\n", 2)[2].split("\n\n", 1)[0]
+    start = text.index("| topic | dir |")
+    table = text[start:].split("\n\n", 1)[0]
     rows = []
     for line in table.splitlines()[2:]:
         cells = [c.strip() for c in line.strip("|").split("|")]
