@@ -163,7 +163,8 @@ def _entity(
     config: dict[str, Any] = {
         "name": name,
         "unique_id": f"{node}_{object_id}",
-        "object_id": f"{node}_{object_id}",
+        # the entity id HA gives it; ``object_id`` did this until HA deprecated it (2025.10)
+        "default_entity_id": f"{component}.{node}_{object_id}",
         "state_topic": state_topic,
         "device": device,
         "qos": 1,

@@ -14,7 +14,10 @@ Discovery"; sensor.mqtt and binary_sensor.mqtt configuration), not from our code
 * ``availability`` a list of maps, each with a ``topic``; ``availability_mode`` one of
   ``all``, ``any``, ``latest``; ``payload_available`` / ``payload_not_available`` default
   ``online`` / ``offline``; a binary sensor's state matches ``payload_on`` / ``payload_off``
-  (default ``ON`` / ``OFF``).
+  (default ``ON`` / ``OFF``);
+* ``object_id`` (``obj_id``) is gone: HA deprecated it in 2025.10 for
+  ``default_entity_id`` (``<component>.<id>``) and dropped it in 2026.4 (HA's own
+  deprecation warning, quoted in many integrations' issue trackers).
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ COMMON = {
     "json_attributes_template",
     "json_attributes_topic",
     "name",
-    "object_id",
+    "default_entity_id",
     "payload_available",
     "payload_not_available",
     "qos",
@@ -211,6 +214,8 @@ def test_the_check_catches_what_the_docs_forbid() -> None:
     assert ha_problems(topic, json.dumps(no_id).encode(), True) == [
         f"{topic}: a device only works with unique_id"
     ]
+    old = {**good, "obj_id": "x"}
+    assert "not documented" in ha_problems(topic, json.dumps(old).encode(), True)[0]
     typo = {**good, "stat_topic": "x"}
     assert "not documented" in ha_problems(topic, json.dumps(typo).encode(), True)[0]
 
