@@ -157,15 +157,15 @@ class OverlayService:
             except Exception:  # a bad message must not stop the broadcast
                 LOG.exception("overlay: could not relay %s", leaf)
 
-    def _feed_json(self) -> tuple[str, bytes]:
+    def _feed_json(self, query: dict[str, str]) -> tuple[str, bytes]:
         with self._feed_lock:
             return "application/json", json.dumps(self.feed.as_flat()).encode()
 
-    def _feed_seats(self) -> tuple[str, bytes]:
+    def _feed_seats(self, query: dict[str, str]) -> tuple[str, bytes]:
         with self._feed_lock:
             return "application/json", json.dumps(self.feed.rows()).encode()
 
-    def _feed_csv(self) -> tuple[str, bytes]:
+    def _feed_csv(self, query: dict[str, str]) -> tuple[str, bytes]:
         with self._feed_lock:
             return "text/csv; charset=utf-8", self.feed.as_csv().encode()
 

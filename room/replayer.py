@@ -22,7 +22,7 @@ import argparse
 import functools
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from pokertable.controller.evaluation.equity import equities
 from pokertable.controller.history import phh_toml
 from pokertable.controller.history.phh import PhhError, action_where, parse_hand, to_event
 from pokertable.controller.rules import TDA_2024, RuleProfile
+from pokertable.room.web import ROOM_DIR, PageServer
 
 EXAMPLE = str(Path(__file__).resolve().parents[1] / "docs" / "examples" / "side-pot.phh")
 _WORDS = {"f": "folds", "sm": "shows"}
@@ -166,30 +167,100 @@ def hand_steps(phh_text: str, rules: RuleProfile = TDA_2024, name: str = "hand")
     return {"hand": hand.name, "players": names, "steps": steps}
 
 
+def archive_routes(
+    store_url: str, venue: str, key_file: str | None = None
+) -> dict[str, Callable[[dict[str, str]], tuple[str, bytes]]]:
+    """``/hands.json`` (every archived hand of the venue) and ``/hand.json?table=&number=
+    [&session=]`` (one, step by step), read from the hand archive (``room.hand_store``)
+    at each request: hands archived since the page opened are there."""
+    from pokertable.room.hand_store import open_store
+
+    def hands(query: dict[str, str]) -> tuple[str, bytes]:
+        store = open_store(store_url, key_file)
+        try:
+            rows = [
+                {
+                    "table": r.table,
+                    "session": r.session,
+                    "hand_number": r.hand_number,
+                    "hand_id": r.hand_id,
+                    "players": list(r.players),
+                    "finished_ms": r.finished_ms,
+                    "verified": r.verified,
+                    "phh": r.problem is None,
+                }
+                for r in store.hands(venue)
+            ]
+        finally:
+            store.close()
+        return "application/json", json.dumps(rows).encode()
+
+    def hand(query: dict[str, str]) -> tuple[str, bytes]:
+        try:
+            table, number = query["table"], int(query["number"])
+        except (KeyError, ValueError):
+            raise LookupError("hand.json needs table= and number=") from None
+        store = open_store(store_url, key_file)
+        try:
+            record = store.get(venue, table, number, query.get("session"))
+        finally:
+            store.close()
+        if record is None or record.phh is None:
+            raise LookupError(f"no replayable hand {number} of table {table} in the archive")
+        try:
+            steps = hand_steps(record.phh, name=record.name)
+        except PhhError as error:
+            raise LookupError(f"{record.name}: {error}") from None
+        return "application/json", json.dumps(steps).encode()
+
+    return {"/hands.json": hands, "/hand.json": hand}
+
+
+def server(args: argparse.Namespace) -> PageServer:
+    """The replayer's page server: one PHH file, or the venue's hand archive."""
+    if args.db is not None:
+        return PageServer(
+            ROOM_DIR,
+            {"archive": True},
+            args.http_port,
+            page="replayer/",
+            bind=args.bind,
+            routes=archive_routes(args.db, args.venue, args.key_file),
+        )
+    body = json.dumps(hand_steps(args.phh.read_text("utf-8"), name=args.phh.name)).encode()
+    return PageServer(
+        ROOM_DIR,
+        {"archive": False},
+        args.http_port,
+        page="replayer/",
+        bind=args.bind,
+        routes={"/hand.json": lambda query: ("application/json", body)},
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Serve the replayer page for one PHH file (Ctrl-C stops it)."""
-    from pokertable.room.serving import run_until_interrupted
-    from pokertable.room.web import ROOM_DIR, PageServer
+    """Serve the replayer page for one PHH file or the hand archive (Ctrl-C stops it)."""
+    from pokertable.room.serving import add_bind_argument, run_until_interrupted
 
     parser = argparse.ArgumentParser(
         prog="python -m pokertable.room.replayer",
-        description="Step through one PHH hand in a browser.",
+        description="Step through archived hands in a browser: one PHH file, or every hand "
+        "of a venue's archive (--db, as `pokertable archive run` writes it).",
     )
-    parser.add_argument("phh", type=Path)
+    parser.add_argument("phh", type=Path, nargs="?", help="one .phh file")
+    parser.add_argument("--db", help="the hand archive: a SQLite file or postgresql:// URL")
+    parser.add_argument("--venue", help="the venue in the archive (with --db)")
+    parser.add_argument("--key-file", help="the archive's sealing key, if it has one")
     parser.add_argument("--http-port", type=int, default=8084)
+    add_bind_argument(parser)
     args = parser.parse_args(argv)
+    if (args.phh is None) == (args.db is None) or (args.db is not None and not args.venue):
+        parser.error("give one PHH file, or --db and --venue")
     try:
-        body = json.dumps(hand_steps(args.phh.read_text("utf-8"), name=args.phh.name)).encode()
+        pages = server(args)
     except (OSError, PhhError) as error:
         print(f"replayer: {error}", file=sys.stderr)
         return 65
-    pages = PageServer(
-        ROOM_DIR,
-        {},
-        args.http_port,
-        page="replayer/",
-        routes={"/hand.json": lambda: ("application/json", body)},
-    )
     pages.start()
     print(f"hand replayer: {pages.url}", flush=True)
     return run_until_interrupted(pages)

@@ -25,6 +25,7 @@ import logging
 import socket
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -43,8 +44,9 @@ IO_TIMEOUT_S = 30.0
 """No single read or write of a request or response may stall longer."""
 MAX_CONNECTIONS = 200
 LOOPBACK = "127.0.0.1"
-Route = Callable[[], tuple[str, bytes]]
-"""A dynamic page: (content type, body), built per request (the broadcast data feed)."""
+Route = Callable[[dict[str, str]], tuple[str, bytes]]
+"""A dynamic page: the request's query in, (content type, body) out, built per request
+(the broadcast data feed, the hand replayer's hands). A LookupError is a 404 naming it."""
 
 
 class _PageHandler(SimpleHTTPRequestHandler):
@@ -81,7 +83,12 @@ class _PageHandler(SimpleHTTPRequestHandler):
             self.wfile.write(body)
             return
         if path in self.routes:
-            content_type, body = self.routes[path]()
+            query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(self.path).query))
+            try:
+                content_type, body = self.routes[path](query)
+            except LookupError as error:
+                self.send_error(HTTPStatus.NOT_FOUND, str(error).strip("'\""))
+                return
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", content_type)
             self.send_header("Cache-Control", "no-store")

@@ -71,11 +71,38 @@ function show(index) {
   document.getElementById("last").disabled = at === hand.steps.length - 1;
 }
 
+async function listHands() {
+  // the archive: every hand of the venue, newest first, each a link to its replay
+  const hands = await (await fetch("/hands.json", { cache: "no-store" })).json();
+  document.querySelector("nav").hidden = true;
+  document.querySelector("main").hidden = true;
+  const list = document.getElementById("hands");
+  list.hidden = false;
+  list.replaceChildren(...hands.reverse().map((h) => {
+    const li = document.createElement("li");
+    const link = document.createElement("a");
+    const query = new URLSearchParams({ table: h.table, number: h.hand_number, session: h.session });
+    link.href = `?${query}`;
+    link.textContent = `${h.table} hand ${h.hand_number}: ${h.players.join(", ")}`;
+    link.dataset.table = h.table;
+    link.dataset.number = h.hand_number;
+    li.append(link);
+    if (!h.phh) li.append(" (no PHH)");
+    return li;
+  }));
+}
+
 async function main() {
-  const url = new URLSearchParams(location.search).get("hand") || "/hand.json";
+  const config = await (await fetch("/config.json", { cache: "no-store" })).json();
+  const params = new URLSearchParams(location.search);
+  if (config.archive && !params.has("table")) {
+    await listHands();
+    return;
+  }
+  const url = params.get("hand") || (config.archive ? `/hand.json?${params}` : "/hand.json");
   try {
     const response = await fetch(url, { cache: "no-store" });
-    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
     hand = await response.json();
   } catch (error) {
     const shown = document.getElementById("error");

@@ -54,7 +54,7 @@ def test_the_page_steps_through_the_hand(browser: Any) -> None:
         {},
         0,
         page="replayer/",
-        routes={"/hand.json": lambda: ("application/json", body.encode())},
+        routes={"/hand.json": lambda query: ("application/json", body.encode())},
     )
     pages.start()
     try:
@@ -81,5 +81,58 @@ def test_the_page_steps_through_the_hand(browser: Any) -> None:
         page.click("#last")
         page.wait_for_selector("#winners:has-text('Ann wins 9,200')", timeout=10_000)
         assert page.is_disabled("#next")
+    finally:
+        pages.stop()
+
+
+def test_the_archive_lists_its_hands_and_replays_one(tmp_path: Path, browser: Any) -> None:
+    """With the archive (``--db``) the page lists the venue's hands; a hand opens in the
+    replayer; a hand not in the archive is a 404 that names it."""
+    import argparse
+    import urllib.error
+    import urllib.request
+
+    from pokertable.room.hand_archive import HandRecord
+    from pokertable.room.hand_store import open_store
+    from pokertable.room.replayer import server
+
+    db = str(tmp_path / "hands.sqlite3")
+    store = open_store(db)
+    store.put(
+        HandRecord(
+            "casino",
+            "t07",
+            "s1",
+            42,
+            "h-0042",
+            None,
+            1,
+            Path(EXAMPLE).read_text("utf-8"),
+            ("Ann", "Bob", "Cat"),
+            (9200, 9600, 4200),
+            True,
+        )
+    )
+    store.close()
+    pages = server(
+        argparse.Namespace(
+            db=db, venue="casino", key_file=None, http_port=0, bind="127.0.0.1", phh=None
+        )
+    )
+    pages.start()
+    try:
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(
+                f"{pages.url.rsplit('/replayer/', 1)[0]}/hand.json?table=t07&number=99", timeout=30
+            )
+        assert missing.value.code == 404
+        assert "no replayable hand 99 of table t07" in str(missing.value.reason)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(pages.url)
+        page.click("#hands a[data-table='t07'][data-number='42']")
+        page.wait_for_selector("body[data-step='0']", state="attached", timeout=60_000)
+        assert page.inner_text("#hand") == "casino/t07 hand 42 (h-0042)"
+        page.click("#last")
+        page.wait_for_selector("#winners:has-text('Bob wins 9,600')", timeout=10_000)
     finally:
         pages.stop()
