@@ -136,3 +136,17 @@ def test_the_archive_lists_its_hands_and_replays_one(tmp_path: Path, browser: An
         page.wait_for_selector("#winners:has-text('Bob wins 9,600')", timeout=10_000)
     finally:
         pages.stop()
+
+
+def test_the_floor_console_links_to_the_replayer(browser: Any) -> None:
+    from pokertable.room.floor_service import console
+
+    pages = console("casino", "ws://127.0.0.1:1", replayer_url="http://hands.local:8084/")
+    pages.start()
+    try:
+        page = browser.new_page()
+        page.goto(pages.url)
+        page.wait_for_selector("#replayer:not([hidden])", timeout=60_000)
+        assert page.get_attribute("#replayer", "href") == "http://hands.local:8084/"
+    finally:
+        pages.stop()
