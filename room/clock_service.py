@@ -307,6 +307,10 @@ class ClockService:
             for row, prize in zip(board["eliminated"],
                                   prizes_for_finishes(board["eliminated"], payouts), strict=True):
                 row["prize"] = prize  # tied on one hand: the places covered, shared (RP-8-A)
+                if row["tied"] > 1 and not row["hand_for_hand"]:
+                    # no rule orders busts on one table's hand: an even split until the TD
+                    # decides (a house may rank by the chips each started the hand with)
+                    row["prize_td"] = True
             board["prize_pool"] = pool
             board["payouts"] = [p.as_json() for p in payouts]
             if self._ask_deal:

@@ -26,7 +26,7 @@ function showMoney(board) {
     const tr = document.createElement("tr");
     const place = row.tied > 1 ? `${row.place} (tied ${row.tied})` : row.place;
     tr.append(cell(place, true), cell(row.player), cell(row.table),
-      cell(row.prize ? row.prize.toLocaleString("en-US") : "", true));
+      cell(row.prize ? row.prize.toLocaleString("en-US") + (row.prize_td ? " (TD decides)" : "") : "", true));
     return tr;
   });
   document.querySelector("#eliminated tbody").replaceChildren(...out);

@@ -196,8 +196,13 @@ def test_clock_display_shows_payouts_rings_and_honours_the_mute(
         )
         # a table with five players left: the next one out finishes 5th, the first paid
         table = Table(
-            ((1, "Ann", 9000), (2, "Bob", 6000), (3, "Cat", 4000), (4, "Dan", 3500),
-             (5, "Eve", 2500)),
+            (
+                (1, "Ann", 9000),
+                (2, "Bob", 6000),
+                (3, "Cat", 4000),
+                (4, "Dan", 3500),
+                (5, "Eve", 2500),
+            ),
             first_button=5,
         )
         table_login = Watcher(broker.port, TABLE_LOGIN, (f"{PREFIX}/cmd/#",))
@@ -290,3 +295,55 @@ def test_clock_display_shows_payouts_rings_and_honours_the_mute(
             if watcher is not None:
                 watcher.stop()
         broker.stop()
+
+
+def _two_bust(hand_for_hand: int | None) -> Finishes:
+    """Two players out on one hand with five left before it: places 4 and 5, tied."""
+    seats = [
+        {
+            "seat": n,
+            "player": f"P{n}",
+            "stack": 0 if n <= 2 else 5000,
+            "status": "all_in" if n <= 2 else "active",
+        }
+        for n in range(1, 6)
+    ]
+    finishes = Finishes().seen(
+        "t1",
+        {"hand_id": "t1-h3", "street": "river", "seats": seats},
+        players_left=5,
+        hand_for_hand=hand_for_hand,
+    )
+    return finishes.seen(
+        "t1",
+        {"hand_id": "t1-h3", "street": "complete", "seats": seats[2:]},
+        players_left=3,
+        hand_for_hand=hand_for_hand,
+    )
+
+
+@pytest.mark.parametrize(("hand_for_hand", "td"), [(0, False), (None, True)])
+def test_the_leaderboard_pays_tied_busts_and_marks_what_the_td_decides(
+    hand_for_hand: int | None, td: bool
+) -> None:
+    """RP-8-A: on one hand-for-hand hand the tie shares 4th and 5th; on one table's hand
+    outside it no rule orders them: the same even split, marked for the TD."""
+    from pokertable.room.chipcounts import Entries
+
+    clock = ClockService(
+        host="127.0.0.1",
+        port=1,
+        venue="club",
+        structure_text=STRUCTURE,
+        login=("clock", "unused"),
+        prize_pool=PrizePool(buy_in=100),
+    )
+    clock.entries = Entries(players=20)
+    clock.finishes = _two_bust(hand_for_hand)
+    board = clock._board()
+    validate("leaderboard", {"schema_version": 1, **board})
+    assert [p["amount"] for p in board["payouts"]] == [800, 500, 320, 220, 160]
+    assert [(r["place"], r["prize"], r.get("prize_td", False)) for r in board["eliminated"]] == [
+        (4, 190, td),
+        (4, 190, td),
+    ]
