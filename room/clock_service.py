@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pokertable.mqtt.payloads import SCHEMA_VERSION
+from pokertable.mqtt.errors import PayloadError
+from pokertable.mqtt.payloads import SCHEMA_VERSION, validate
 from pokertable.mqtt.topics import VENUE_LEAVES
 from pokertable.room.chipcounts import Entries, as_csv, leaderboard
 from pokertable.room.clock import Change, StructureError, TournamentClock, parse_structure
@@ -219,6 +220,11 @@ class ClockService:
                           payload.get("error"))
 
     def _control(self, payload: dict[str, Any]) -> None:
+        try:  # mqtt/schemas/clock_control.json: a bad control is named and changes nothing
+            validate("clock_control", payload)
+        except PayloadError as error:
+            LOG.warning("clock: control refused: %s (field %s)", error, error.field)
+            return
         command, now = payload.get("command"), _now_ms()
         with self._lock:
             if command == "pause":

@@ -347,3 +347,18 @@ def test_the_leaderboard_pays_tied_busts_and_marks_what_the_td_decides(
         (4, 190, td),
         (4, 190, td),
     ]
+
+
+def test_a_bad_clock_control_is_refused_by_its_schema(caplog: pytest.LogCaptureFixture) -> None:
+    """``clock/control`` is checked against clock_control.json: a bad one names the field
+    and changes nothing; a good one acts."""
+    clock = ClockService(
+        host="127.0.0.1", port=1, venue="club", structure_text=STRUCTURE, login=("clock", "unused")
+    )
+    clock._control({"command": "payouts", "buy_in": "100"})
+    clock._control({"command": "go_to_level", "level": "2"})
+    assert clock.pool == PrizePool() and clock.clock.index == 0
+    assert "field buy_in" in caplog.text and "field level" in caplog.text
+    clock._control({"command": "payouts", "buy_in": 100, "table_csv": "place,percent\n1,100\n"})
+    clock._control({"command": "go_to_level", "level": 2, "note": "by ann (floor console)"})
+    assert clock.pool.buy_in == 100 and clock.clock.index == 1
