@@ -46,7 +46,7 @@ from pokertable.mqtt.inbound import (
 )
 from pokertable.mqtt.outbox import DEFAULT_MAX_BYTES, Outbox, PayloadSeal
 from pokertable.mqtt.paho_client import DirectWriteClient, no_delay
-from pokertable.mqtt.payloads import SchemaName, decode, validate
+from pokertable.mqtt.payloads import SCHEMA_VERSION, SchemaName, decode, validate
 from pokertable.mqtt.topics import COMMAND_ROLES, TableTopics, check_name, command_role
 
 log = logging.getLogger(__name__)
@@ -243,6 +243,7 @@ class TableBridge:
             session=self.session,
             seq=seq,
             ts_ms=data.get("ts_ms", self._clock_ms()),
+            schema_version=SCHEMA_VERSION,
         )
         return stamped
 
@@ -351,6 +352,7 @@ class TableBridge:
             "session": self.session,
             "seq": self._bd_seq,
             "ts_ms": self._clock_ms(),
+            "schema_version": SCHEMA_VERSION,
             "state": state,
             "schema": SCHEMA_TAG,
         }

@@ -23,11 +23,19 @@ from referencing import Registry, Resource
 from pokertable.mqtt.errors import PayloadError
 
 SCHEMA_DIR = Path(__file__).parent / "schemas"
+SCHEMA_VERSION = 1
+"""Every outbound payload's ``schema_version``: the major version of the ``pokertable/v1``
+tree. Fields are added without changing it (consumers ignore keys they do not know); a
+breaking change means 2 and a ``pokertable/v2`` prefix published side by side."""
 SchemaName = Literal[
-    "state", "event", "hole_cards", "status", "reply", "clock", "director", "rebirth"
+    "state", "event", "hole_cards", "status", "reply", "clock", "director", "rebirth",
+    "equities", "heartbeat", "clock_status", "clock_control", "leaderboard", "seating",
+    "seating_control", "service_status",
 ]
 SCHEMA_NAMES: tuple[SchemaName, ...] = (
     "state", "event", "hole_cards", "status", "reply", "clock", "director", "rebirth",
+    "equities", "heartbeat", "clock_status", "clock_control", "leaderboard", "seating",
+    "seating_control", "service_status",
 )
 _QUOTED = re.compile(r"'([^']+)'")
 # Inbound commands are a few hundred bytes; the broker configs cap payloads at 64 KiB too
@@ -78,8 +86,11 @@ def validate(name: SchemaName, payload: Any) -> None:
     """Raise PayloadError naming the field when ``payload`` breaks schema ``name``."""
     errors = list(validator(name).iter_errors(payload))
     # A failing nested field also makes its parent "unevaluated"; report the nested cause.
+    # An unknown key deep inside (``level.extra``) also makes its parent unevaluated
+    # above: the deepest one names it.
     specific = [e for e in errors if e.validator != "unevaluatedProperties"]
-    error = best_match(specific or errors)
+    error = (best_match(specific) if specific
+             else max(errors, key=lambda e: len(e.absolute_path), default=None))
     if error is not None:
         raise PayloadError(error.message, _field_of(error))
 

@@ -129,3 +129,44 @@ def parse_table_topic(topic: str) -> tuple[str, str, str]:
     if len(parts) < 5 or "/".join(parts[:2]) != ROOT:
         raise ValueError(f"not a {ROOT} table topic: {topic!r}")
     return parts[2], parts[3], "/".join(parts[4:])
+
+
+_TABLE_LEAVES: dict[str, str] = {
+    "state": "state", "events": "event", "status": "status", "reply": "reply",
+    "secure/equities": "equities", "cmd/rebirth": "rebirth",
+    "broadcast/state": "state", "broadcast/events": "event", "broadcast/status": "status",
+    "broadcast/equities": "equities", "broadcast/heartbeat": "heartbeat",
+}
+_VENUE_LEAVES: dict[str, str] = {
+    "clock": "clock", "clock/status": "clock_status", "clock/control": "clock_control",
+    "leaderboard": "leaderboard", "seating": "seating", "seating/control": "seating_control",
+}
+
+
+def schema_for_topic(topic: str) -> str:
+    """The schema (a file in ``mqtt/schemas``) of any topic of the tree; ValueError for a
+    topic outside it.
+
+    >>> schema_for_topic("pokertable/v1/casino/clock/status")
+    'clock_status'
+    >>> schema_for_topic("pokertable/v1/casino/t07/broadcast/hole_cards/3")
+    'hole_cards'
+    >>> schema_for_topic("pokertable/v1/casino/t07/cmd/director/ann")
+    'director'
+    """
+    parts = topic.split("/")
+    if len(parts) < 4 or "/".join(parts[:2]) != ROOT:
+        raise ValueError(f"not a {ROOT} topic: {topic!r}")
+    leaf = "/".join(parts[3:])
+    if leaf in _VENUE_LEAVES:
+        return _VENUE_LEAVES[leaf]
+    if parts[3] == "services" and len(parts) == 6:
+        return "service_status"
+    rest = "/".join(parts[4:])
+    if rest in _TABLE_LEAVES:
+        return _TABLE_LEAVES[rest]
+    if len(parts) == 7 and "/".join(parts[4:6]) in ("secure/hole_cards", "broadcast/hole_cards"):
+        return "hole_cards"
+    if len(parts) >= 6 and parts[4] == "cmd" and command_role("/".join(parts[5:])):
+        return "director"
+    raise ValueError(f"no schema for topic {topic!r}")

@@ -120,6 +120,10 @@ class BroadcastLane:
         heapq.heappush(self._held, _Held(release_s, key, message))
         self._order = max(self._order, key)
 
+    def held_leaves(self) -> list[str]:
+        """The topics of the messages still held back (a copy; for tests and status)."""
+        return [held.message.leaf for held in list(self._held)]
+
     def next_release_s(self) -> float | None:
         return self._held[0].release_s if self._held else None
 

@@ -24,18 +24,33 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pokertable.mqtt.errors import PayloadError
+from pokertable.mqtt.payloads import SCHEMA_VERSION, validate
+from pokertable.mqtt.topics import VENUE_LEAVES
 from pokertable.room.chipcounts import Entries, as_csv, leaderboard
 from pokertable.room.clock import Change, StructureError, TournamentClock, parse_structure
 from pokertable.room.finishing import Finishes, players_left
+from pokertable.room.ha_discovery import clock_discovery, table_discovery
 from pokertable.room.hand_for_hand import HandForHand
 from pokertable.room.inbound import message_object
+from pokertable.room.payouts import (
+    Chart,
+    Payout,
+    PayoutError,
+    PrizePool,
+    icm_deal,
+    parse_chart,
+    payout_table,
+    prizes_for_finishes,
+)
 from pokertable.room.player_clocks import PlayerClocks
 from pokertable.room.serving import add_bind_argument, broker_address, run_until_interrupted
 from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer
 
 LOG = logging.getLogger(__name__)
 CONTROLS = ("pause", "resume", "add_seconds", "next_step", "previous_step", "go_to_level",
-            "entries", "export", "hand_for_hand", "deal_next")
+            "entries", "export", "hand_for_hand", "deal_next", "payouts", "icm_deal",
+            "end_deal")
 
 
 def _now_ms() -> int:
@@ -72,7 +87,9 @@ class ClockService:
     def __init__(self, *, host: str, port: int, venue: str, structure_text: str,
                  login: tuple[str, str], export_dir: Path | None = None,
                  hand_for_hand: HandForHand | None = None,
-                 finishes: Finishes | None = None, state_file: Path | None = None) -> None:
+                 finishes: Finishes | None = None, state_file: Path | None = None,
+                 ha_prefix: str | None = None, prize_pool: PrizePool | None = None,
+                 chart: Chart | None = None) -> None:
         from pokertable.mqtt.topics import ROOT, check_name
         from pokertable.room.service_client import ServiceClient
 
@@ -100,14 +117,21 @@ class ClockService:
         self.player_clocks = PlayerClocks()
         self._told: list[tuple[str, dict[str, Any]]] = []  # table commands to send (locked)
         self.entries = Entries()
+        self.add_ons = 0  # add-ons sold (the prize pool; their chips are in ``entries``)
+        self.pool = prize_pool or PrizePool()
+        self.chart = chart  # None: the built-in payout chart (room.payouts)
+        self.deal: dict[str, Any] | None = None  # an ICM deal the director asked for
         self.export_dir = export_dir
         self._export_asked = False
+        self._ask_deal = False
         self._last_board: dict[str, Any] | None = None
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
         self.subscribed = threading.Event()
         self.login = login[0]
+        self.ha_prefix = ha_prefix  # Home Assistant discovery (opt-in): its topic prefix
+        self._discovered: set[str] = set()  # tables announced to Home Assistant
         self._level_requests: dict[str, int] = {}  # request id -> the level it announced
         self.refused: dict[str, dict[str, Any]] = {}  # table -> the level it refused, why
         self.client = ServiceClient("clock", venue, login)
@@ -133,6 +157,26 @@ class ClockService:
         client.subscribe([(f"{self.base}/+/state", 1), (f"{self.base}/+/status", 1),
                           (f"{self.base}/+/reply", 1), (f"{self.base}/clock/control", 1)])
         self.client.say_online()
+        if self.ha_prefix is not None:  # again on every connect: a broker may forget
+            self._discover(clock_discovery(self.venue, self.login, self.ha_prefix))
+            for table in sorted(self._discovered):
+                self._discover(table_discovery(self.venue, table, self.ha_prefix))
+
+    def _discover(self, configs: list[tuple[str, dict[str, Any]]]) -> None:
+        for topic, config in configs:
+            self.client.publish(topic, json.dumps(config), qos=1, retain=True)
+
+    def _announce_table(self, table: str) -> None:
+        """A table seen for the first time becomes a Home Assistant device."""
+        if self.ha_prefix is None or table in self._discovered or table in VENUE_LEAVES:
+            return  # (``clock/status`` matches ``+/status`` too: not a table)
+        try:
+            configs = table_discovery(self.venue, table, self.ha_prefix)
+        except ValueError as error:  # not a table name (a foreign topic under the venue)
+            LOG.warning("clock: no Home Assistant discovery for %r: %s", table, error)
+            return
+        self._discovered.add(table)
+        self._discover(configs)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         payload = message_object(message, LOG, "clock")
@@ -144,6 +188,7 @@ class ClockService:
             self._reply(message.topic.split("/")[-2], payload)
         elif message.topic.endswith("/status"):
             table = message.topic.split("/")[-2]
+            self._announce_table(table)
             with self._lock:
                 if payload.get("state") == "online":
                     self._offline.discard(table)
@@ -175,6 +220,11 @@ class ClockService:
                           payload.get("error"))
 
     def _control(self, payload: dict[str, Any]) -> None:
+        try:  # mqtt/schemas/clock_control.json: a bad control is named and changes nothing
+            validate("clock_control", payload)
+        except PayloadError as error:
+            LOG.warning("clock: control refused: %s (field %s)", error, error.field)
+            return
         command, now = payload.get("command"), _now_ms()
         with self._lock:
             if command == "pause":
@@ -200,9 +250,11 @@ class ClockService:
                 counts = {k: payload.get(k, 0) for k in ("players", "re_entries",
                                                         "starting_stack", "add_on_chips")}
                 adjustments = payload.get("adjustments", 0)  # the seating desk's, +/-
+                add_ons = payload.get("add_ons", self.add_ons)
                 if all(isinstance(v, int) and v >= 0 for v in counts.values()) and isinstance(
-                        adjustments, int):
+                        adjustments, int) and isinstance(add_ons, int) and add_ons >= 0:
                     self.entries = Entries(**counts, adjustments=adjustments)
+                    self.add_ons = add_ons
                 else:
                     LOG.warning("clock: entries need whole numbers >= 0: %r", counts)
             elif command == "export":
@@ -213,13 +265,68 @@ class ClockService:
                 self._told.append(("hand_for_hand", {"enabled": payload["enabled"]}))
             elif command == "deal_next":  # the director releases a hand the room still holds
                 self._told.append(("deal_next", {}))
+            elif command == "payouts":
+                self._set_payouts(payload)
+            elif command == "icm_deal":
+                self._ask_deal = True
+            elif command == "end_deal":
+                self.deal = None
             else:
                 LOG.warning("clock: unknown control %r (known: %s)", command, CONTROLS)
+
+    def _set_payouts(self, payload: dict[str, Any]) -> None:
+        """Prices, rake, guarantee and (optionally) a payout table CSV from the floor;
+        a bad one is logged and changes nothing."""
+        try:
+            fields: dict[str, Any] = {**self._pool_fields()}
+            fields.update((k, payload[k]) for k in ("buy_in", "re_entry", "add_on",
+                                                    "rake_percent", "guarantee") if k in payload)
+            pool = PrizePool(**fields)
+            chart = parse_chart(payload["table_csv"]) if payload.get("table_csv") else self.chart
+        except (PayoutError, TypeError) as error:
+            LOG.warning("clock: payouts refused: %s", error)
+            return
+        self.pool, self.chart = pool, chart
+
+    def _pool_fields(self) -> dict[str, Any]:
+        return {"buy_in": self.pool.buy_in, "re_entry": self.pool.re_entry,
+                "add_on": self.pool.add_on, "rake_percent": self.pool.rake_percent,
+                "guarantee": self.pool.guarantee}
+
+    def _prizes(self, board: dict[str, Any]) -> tuple[int, list[Payout]]:
+        """The prize pool and the payout table for the entrants so far (locked)."""
+        entrants = self.entries.players + self.entries.re_entries
+        if not entrants:  # no entries recorded: the players the room has seen
+            entrants = board["players_left"] + len(board["eliminated"])
+        total = self.pool.total(self.entries.players, self.entries.re_entries, self.add_ons)
+        try:
+            return total, payout_table(entrants, total, self.chart)
+        except PayoutError as error:
+            LOG.warning("clock: %s", error)
+            return total, []
 
     def _board(self) -> dict[str, Any]:
         with self._lock:
             board = leaderboard(self._states, self.entries)
             board["eliminated"] = self.finishes.rows()
+            pool, payouts = self._prizes(board)
+            for row, prize in zip(board["eliminated"],
+                                  prizes_for_finishes(board["eliminated"], payouts), strict=True):
+                row["prize"] = prize  # tied on one hand: the places covered, shared (RP-8-A)
+                if row["tied"] > 1 and not row["hand_for_hand"]:
+                    # no rule orders busts on one table's hand: an even split until the TD
+                    # decides (a house may rank by the chips each started the hand with)
+                    row["prize_td"] = True
+            board["prize_pool"] = pool
+            board["payouts"] = [p.as_json() for p in payouts]
+            if self._ask_deal:
+                self._ask_deal = False
+                try:
+                    self.deal = icm_deal([(r["player"], r["stack"]) for r in board["rows"]],
+                                         payouts)
+                except PayoutError as error:
+                    LOG.warning("clock: ICM deal: %s", error)
+                    self.deal = {"error": str(error)}
             return board
 
     def _export(self, board: dict[str, Any]) -> None:
@@ -270,8 +377,9 @@ class ClockService:
                 self._export(board)
             if board != self._last_board:
                 self._last_board = board
-                self.client.publish(f"{self.base}/leaderboard", json.dumps(board), qos=1,
-                                    retain=True)
+                self.client.publish(f"{self.base}/leaderboard",
+                                    json.dumps({"schema_version": SCHEMA_VERSION, **board}),
+                                    qos=1, retain=True)
             players = board["players_left"]
             status = clock.display(now, players or None,
                                    board["chips_in_play"] if players else None)
@@ -280,6 +388,14 @@ class ClockService:
             status["player_clocks"] = countdown
             with self._lock:
                 status["refused"] = [self.refused[t] for t in sorted(self.refused)]
+                status["deal"] = self.deal
+            status["prize_pool"] = board["prize_pool"]
+            status["payouts"] = board["payouts"]
+            status["places_paid"] = len(board["payouts"])
+            paid = {p["place"]: p["amount"] for p in board["payouts"]}
+            status["next_payout"] = ({"place": players, "amount": paid[players]}
+                                     if players in paid else None)
+            status["schema_version"] = SCHEMA_VERSION
             self.client.publish(f"{self.base}/clock/status", json.dumps(status), qos=1,
                                 retain=True)
             wait_ms = 1000 - now % 1000
@@ -371,6 +487,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="minutes taken off the clock per hand-for-hand hand (RP-8-C: 2)")
     parser.add_argument("--http-port", type=int, default=8082,
                         help="port of the display page (default 8082; 0 picks a free one)")
+    parser.add_argument("--buy-in", type=int, default=0,
+                        help="price of an entry, for the prize pool (whole currency units)")
+    parser.add_argument("--re-entry", type=int, default=0, help="price of a re-entry")
+    parser.add_argument("--add-on", type=int, default=0, help="price of an add-on")
+    parser.add_argument("--rake-percent", type=float, default=0.0,
+                        help="the house's share of what was sold, in percent")
+    parser.add_argument("--guarantee", type=int, default=0,
+                        help="the least the prize pool holds, whatever was sold")
+    parser.add_argument("--payouts", type=Path,
+                        help="payout table CSV: place,percent[,min_entrants,max_entrants] "
+                        "(default: the built-in chart by entrants; docs/clock.md)")
+    parser.add_argument("--ha-discovery", nargs="?", const="homeassistant", metavar="PREFIX",
+                        help="announce every table and the clock to Home Assistant by MQTT "
+                        "discovery under PREFIX (default homeassistant; docs/home-assistant.md)")
     add_bind_argument(parser)
 
 
@@ -386,6 +516,13 @@ def run(args: argparse.Namespace) -> int:
 
     payoff = load_profile(args.rules).cite("hand_for_hand_payoff")  # RP-8-A ties
     try:
+        pool = PrizePool(args.buy_in, args.re_entry, args.add_on, args.rake_percent,
+                         args.guarantee)
+        chart = parse_chart(args.payouts.read_text("utf-8")) if args.payouts else None
+    except (OSError, PayoutError) as error:
+        print(f"pokertable clock: payouts: {error}", file=sys.stderr)
+        return 78
+    try:
         text = args.structure.read_text("utf-8")
         service = ClockService(host=host, port=port, venue=args.venue,
                                structure_text=text,
@@ -393,7 +530,8 @@ def run(args: argparse.Namespace) -> int:
                                login=(args.user, os.environ.get("POKERTABLE_CLOCK_PASSWORD", "")),
                                export_dir=args.export_dir,
                                hand_for_hand=room_h4h,
-                               finishes=Finishes(payoff))
+                               finishes=Finishes(payoff),
+                               ha_prefix=args.ha_discovery, prize_pool=pool, chart=chart)
     except (OSError, StructureError, ValueError) as error:
         print(f"pokertable clock: {args.structure}: {error}", file=sys.stderr)
         return 78

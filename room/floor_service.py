@@ -31,22 +31,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the broker's WebSockets URL as the console's browser reaches it")
     parser.add_argument("--http-port", type=int, default=8081,
                         help="port of the console (default 8081; 0 picks a free one)")
+    parser.add_argument("--replayer-url",
+                        help="the hand replayer's address (python -m pokertable.room.replayer "
+                        "--db ...): the console links to it")
     add_bind_argument(parser)
 
 
-def console(venue: str, ws_url: str, http_port: int = 0, bind: str = LOOPBACK) -> PageServer:
+def console(venue: str, ws_url: str, http_port: int = 0, bind: str = LOOPBACK,
+            replayer_url: str | None = None) -> PageServer:
     """The console's page server (not started)."""
     from pokertable.mqtt.topics import check_name
     from pokertable.room.rule_texts import rule_texts
 
     # the rule text beside each rule id of a floor call, from the shipped rulebooks
-    config = {"venue": check_name("venue", venue), "ws_url": ws_url, "rules": rule_texts()}
+    config = {"venue": check_name("venue", venue), "ws_url": ws_url, "rules": rule_texts(),
+              "replayer_url": replayer_url}
     return PageServer(ROOM_DIR, config, http_port, page="floor/", bind=bind)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        server = console(args.venue, args.ws_url, args.http_port, args.bind)
+        server = console(args.venue, args.ws_url, args.http_port, args.bind,
+                         getattr(args, "replayer_url", None))
     except ValueError as error:
         print(f"pokertable floor: {error}", file=sys.stderr)
         return 2

@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pokertable.mqtt.payloads import SCHEMA_VERSION
+from pokertable.room.broadcast_feed import BroadcastFeed
 from pokertable.room.inbound import message_object
 from pokertable.room.serving import add_bind_argument, broker_address, run_until_interrupted
 from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer, PortTaken
@@ -72,8 +74,14 @@ class OverlayService:
         self.client.on_message = self._on_message
         self.client.on_publish = self._on_publish
         self.client.connect_async(host, port)
+        # the delayed feed as flat JSON and CSV for vMix, Singular, OBS (docs/overlay.md)
+        self.feed = BroadcastFeed(delay_s, table)
+        self._feed_lock = threading.Lock()
         self.pages = PageServer(PAGE_DIR, {**page_config, "base": self.topics.base}, http_port,
-                                bind=http_bind)
+                                bind=http_bind, routes={
+                                    "/feed.json": self._feed_json,
+                                    "/feed/seats.json": self._feed_seats,
+                                    "/feed.csv": self._feed_csv})
         self._worker = threading.Thread(target=self._run, name="broadcast-lane", daemon=True)
 
     @property
@@ -144,8 +152,22 @@ class OverlayService:
                         self._publish(out.leaf, out.payload, out.retain)
                 for key, out in self.lane.due_keyed(time.time()):
                     self._unacked[self._publish(out.leaf, out.payload, out.retain)] = key
+                    with self._feed_lock:
+                        self.feed.released(out.leaf, out.payload)
             except Exception:  # a bad message must not stop the broadcast
                 LOG.exception("overlay: could not relay %s", leaf)
+
+    def _feed_json(self, query: dict[str, str]) -> tuple[str, bytes]:
+        with self._feed_lock:
+            return "application/json", json.dumps(self.feed.as_flat()).encode()
+
+    def _feed_seats(self, query: dict[str, str]) -> tuple[str, bytes]:
+        with self._feed_lock:
+            return "application/json", json.dumps(self.feed.rows()).encode()
+
+    def _feed_csv(self, query: dict[str, str]) -> tuple[str, bytes]:
+        with self._feed_lock:
+            return "text/csv; charset=utf-8", self.feed.as_csv().encode()
 
     def _forget_acknowledged(self) -> None:
         while True:
@@ -158,7 +180,10 @@ class OverlayService:
                 self.store.remove(key)
 
     def _publish(self, leaf: str, payload: dict[str, Any], retain: bool) -> int:
-        """Hands the message to paho (queued while the broker is away); its message id."""
+        """Hands the message to paho (queued while the broker is away); its message id.
+        The relay's own payloads (equities, heartbeat) get the tree's ``schema_version``;
+        the table's carry theirs."""
+        payload = {"schema_version": SCHEMA_VERSION, **payload}
         info = self.client.publish(f"{self.topics.base}/{leaf}", json.dumps(payload), qos=1,
                                    retain=retain)
         return info.mid

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from pokertable.controller.rules.profiles import ProfileError, load_profile
+from pokertable.mqtt.payloads import SCHEMA_VERSION
 from pokertable.room.chip_race import chip_race
 from pokertable.room.inbound import message_object
 from pokertable.room.late_entry import late_stack, seat_late_entrant
@@ -280,7 +281,9 @@ class SeatingService:
     def _publish(self) -> None:
         with self._lock:  # one at a time: a stale snapshot must never be the last retained
             self.client.publish(
-                f"{self.base}/seating", json.dumps(self.snapshot()), qos=1, retain=True
+                f"{self.base}/seating",
+                json.dumps({"schema_version": SCHEMA_VERSION, **self.snapshot()}),
+                qos=1, retain=True,
             )
         self._save()
 

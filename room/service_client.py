@@ -28,6 +28,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from pokertable.mqtt.payloads import SCHEMA_VERSION
 from pokertable.mqtt.topics import ROOT
 
 LOG = logging.getLogger(__name__)
@@ -58,7 +59,8 @@ def service_status_topic(venue: str, login: str, service: str) -> str:
 
 
 def service_status(venue: str, service: str, state: str) -> str:
-    return json.dumps({"venue": venue, "service": service, "state": state,
+    return json.dumps({"schema_version": SCHEMA_VERSION, "venue": venue, "service": service,
+                       "state": state,
                        "ts_ms": time.time_ns() // 1_000_000})
 
 

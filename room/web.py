@@ -25,6 +25,8 @@ import logging
 import socket
 import threading
 import time
+import urllib.parse
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -42,6 +44,9 @@ IO_TIMEOUT_S = 30.0
 """No single read or write of a request or response may stall longer."""
 MAX_CONNECTIONS = 200
 LOOPBACK = "127.0.0.1"
+Route = Callable[[dict[str, str]], tuple[str, bytes]]
+"""A dynamic page: the request's query in, (content type, body) out, built per request
+(the broadcast data feed, the hand replayer's hands). A LookupError is a 404 naming it."""
 
 
 class _PageHandler(SimpleHTTPRequestHandler):
@@ -50,9 +55,11 @@ class _PageHandler(SimpleHTTPRequestHandler):
     server: _GuardedServer
     timeout = IO_TIMEOUT_S
 
-    def __init__(self, *args: Any, config: dict[str, Any], page: str, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, config: dict[str, Any], page: str,
+                 routes: dict[str, Route], **kwargs: Any) -> None:
         self.config = config
         self.page = page
+        self.routes = routes
         super().__init__(*args, **kwargs)
 
     def handle_one_request(self) -> None:
@@ -71,6 +78,21 @@ class _PageHandler(SimpleHTTPRequestHandler):
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", "application/json")
             self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if path in self.routes:
+            query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(self.path).query))
+            try:
+                content_type, body = self.routes[path](query)
+            except LookupError as error:
+                self.send_error(HTTPStatus.NOT_FOUND, str(error).strip("'\""))
+                return
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Access-Control-Allow-Origin", "*")  # graphics tools' pages
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -198,9 +220,10 @@ class PageServer:
     free one). ``page`` is the folder ``/`` leads to."""
 
     def __init__(self, directory: Path, config: dict[str, Any], port: int = 0,
-                 page: str = "", bind: str = LOOPBACK) -> None:
+                 page: str = "", bind: str = LOOPBACK,
+                 routes: dict[str, Route] | None = None) -> None:
         handler = functools.partial(_PageHandler, config=config, page=page,
-                                    directory=str(directory))
+                                    routes=dict(routes or {}), directory=str(directory))
         try:
             self.http = _GuardedServer((bind, port), handler)
         except OSError as exc:

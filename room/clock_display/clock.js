@@ -13,7 +13,85 @@ function blinds(level) {
   return `${chips(level.small_blind)} / ${chips(level.big_blind)}${ante}`;
 }
 
+function money(n) {
+  return Number(n).toLocaleString("en-US");
+}
+
+// Sounds at a new level and at a break, made in the page (no audio file to serve); the
+// mute button's choice is kept in this browser. Every sound the page would make is
+// logged in window.clockSounds ({kind, played}), so a test can see a muted one skipped.
+const sounds = { muted: localStorage.getItem("pokertable-clock-muted") === "1", last: null, audio: null };
+window.clockSounds = [];
+
+function setMuted(muted) {
+  sounds.muted = muted;
+  localStorage.setItem("pokertable-clock-muted", muted ? "1" : "0");
+  const button = document.getElementById("mute");
+  button.setAttribute("aria-pressed", String(muted));
+  button.textContent = muted ? "Sound off" : "Sound on";
+}
+
+function chime(kind) {
+  const played = !sounds.muted;
+  window.clockSounds.push({ kind, played });
+  if (!played) return;
+  try {
+    sounds.audio = sounds.audio || new AudioContext();
+    const notes = kind === "break" ? [660, 550, 440] : [440, 550, 660];
+    notes.forEach((hz, i) => {
+      const osc = sounds.audio.createOscillator();
+      const gain = sounds.audio.createGain();
+      osc.frequency.value = hz;
+      gain.gain.value = 0.2;
+      osc.connect(gain).connect(sounds.audio.destination);
+      const at = sounds.audio.currentTime + i * 0.35;
+      osc.start(at);
+      osc.stop(at + 0.3);
+    });
+  } catch (error) {
+    // no audio device: the display goes on silently
+  }
+}
+
+function showPrizes(status) {
+  const prizes = document.getElementById("prizes");
+  const payouts = status.payouts || [];
+  prizes.hidden = !payouts.length;
+  if (prizes.hidden) return;
+  document.getElementById("pool").textContent = `Prize pool ${money(status.prize_pool)}`;
+  const next = status.next_payout;
+  document.getElementById("next-payout").textContent = next
+    ? `Next out: ${next.place}${ordinal(next.place)} · ${money(next.amount)}`
+    : `${status.places_paid} places paid`;
+  const shown = payouts.slice(0, 10).map((p) => {
+    const li = document.createElement("li");
+    li.value = p.place;
+    li.dataset.place = p.place;
+    li.textContent = money(p.amount);
+    if (next && next.place === p.place) li.className = "next";
+    return li;
+  });
+  document.getElementById("payout-list").replaceChildren(...shown);
+  const deal = document.getElementById("deal");
+  deal.hidden = !status.deal;
+  if (status.deal) {
+    deal.textContent = status.deal.error ? `Deal: ${status.deal.error}` :
+      "ICM deal\n" + status.deal.rows.map((r) => `${r.player} ${money(r.stack)} chips: ${money(r.icm)}`).join("\n");
+    deal.style.whiteSpace = "pre-line";
+  }
+}
+
+function ordinal(n) {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return "th";
+  return { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+}
+
 function show(status) {
+  // a new step (not the first status after the page opened) rings once
+  if (sounds.last !== null && sounds.last !== status.step) chime(status.is_break ? "break" : "level");
+  sounds.last = status.step;
+  showPrizes(status);
   const seconds = Math.ceil(status.remaining_ms / 1000);
   const mm = String(Math.floor(seconds / 60)).padStart(2, "0");
   const ss = String(seconds % 60).padStart(2, "0");
@@ -57,6 +135,8 @@ function show(status) {
 }
 
 async function main() {
+  setMuted(sounds.muted);
+  document.getElementById("mute").addEventListener("click", () => setMuted(!sounds.muted));
   const config = await (await fetch("/config.json", { cache: "no-store" })).json();
   // no login: the broker's WebSocket listener lets an anonymous page read only this
   const client = mqtt.connect(config.ws_url, { reconnectPeriod: 2000 });

@@ -352,6 +352,11 @@ function connect(username, password) {
 async function main() {
   config = await (await fetch("/config.json", { cache: "no-store" })).json();
   document.getElementById("venue").textContent = config.venue;
+  if (config.replayer_url) {  // the archived hands, step by step (a disputed hand, R22)
+    const replayer = document.getElementById("replayer");
+    replayer.href = config.replayer_url;
+    replayer.hidden = false;
+  }
   for (const id of ["h4h-on", "h4h-off"]) {
     const button = document.getElementById(id);
     button.addEventListener("click", () => control({ command: "hand_for_hand",

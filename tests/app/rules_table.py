@@ -65,7 +65,7 @@ class RulesTable:
         for o in out:
             if o.channel == "event":
                 validate("event", {**o.payload, "venue": "v", "table": "t1", "session": "s",
-                                   "seq": 1})
+                                   "seq": 1, "schema_version": 1})
         self.out.extend(out)
         return out
 

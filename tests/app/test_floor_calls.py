@@ -35,13 +35,15 @@ def test_A6_bb_option_chips_floor_call_has_one_id_and_floor_decision_unblocks() 
     table = Table()
     _bb_option_by_chips(table)
     state = table_state(table.session, table.t)
-    validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1})
+    validate("state", {**state, "venue": "v", "table": "t1", "session": "s",
+                       "seq": 1, "schema_version": 1})
     [alert] = state["alerts"]
     assert alert["id"] == "t1-h00001/F1" and alert["kind"] == "bet_ruling"
     raised = [r for e in table.events() for r in e["rulings"] if r["kind"] == "floor"]
     assert [r["alert_id"] for r in raised] == [alert["id"]]
     for event in table.events():
-        validate("event", {**event, "venue": "v", "table": "t1", "session": "s", "seq": 1})
+        validate("event", {**event, "venue": "v", "table": "t1", "session": "s",
+                           "seq": 1, "schema_version": 1})
     refused = table.press("check_call")  # the dealer tries to go on: the floor must answer
     assert alert["id"] in refused[0].payload["rulings"][0]["text"]
     assert table.session.hand is not None and table.session.hand.action_on == 2

@@ -16,7 +16,8 @@ HOLES: dict[int, tuple[str, ...]] = {1: ("7c", "2d"), 2: ("Ks", "Kd"), 3: ("As",
 
 def _state(table: RulesTable) -> dict[str, Any]:
     state = table_state(table.session, table.t)
-    validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1})
+    validate("state", {**state, "venue": "v", "table": "t1", "session": "s",
+                       "seq": 1, "schema_version": 1})
     return state
 
 

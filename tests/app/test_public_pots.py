@@ -14,7 +14,8 @@ PLAYERS = ((1, "Ann", 5000), (2, "Bob", 3000), (3, "Cat", 1500), (4, "Dan", 5000
 
 def _state(table: Table) -> dict[str, Any]:
     state = table_state(table.session, table.t)
-    validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1})
+    validate("state", {**state, "venue": "v", "table": "t1", "session": "s",
+                       "seq": 1, "schema_version": 1})
     return state
 
 

@@ -31,7 +31,8 @@ def _play_folded(table: RulesTable, deck: Any = None) -> dict[str, Any]:
 
 def _state(table: RulesTable) -> dict[str, Any]:
     state = table_state(table.session, table.t)
-    validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1})
+    validate("state", {**state, "venue": "v", "table": "t1", "session": "s",
+                       "seq": 1, "schema_version": 1})
     return state
 
 

@@ -51,9 +51,11 @@ def test_a_hand_from_readers_and_console_with_a_side_pot() -> None:
     kinds = [e["kind"] for e in table.events()]
     assert kinds[0] == "hand_start" and "hand_complete" in kinds
     for event in table.events():
-        validate("event", {**event, "venue": "v", "table": "t1", "session": "s", "seq": 1})
+        validate("event", {**event, "venue": "v", "table": "t1", "session": "s",
+                           "seq": 1, "schema_version": 1})
     state = table_state(table.session, 999)
-    validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1})
+    validate("state", {**state, "venue": "v", "table": "t1", "session": "s",
+                       "seq": 1, "schema_version": 1})
 
 
 def test_undercall_and_out_of_turn_chips_raise_alerts_without_changing_state() -> None:

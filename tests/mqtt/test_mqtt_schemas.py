@@ -14,7 +14,8 @@ from mqtt_samples import sample_event, sample_hole_cards, sample_state
 from pokertable.mqtt.errors import PayloadError
 from pokertable.mqtt.payloads import SCHEMA_DIR, SCHEMA_NAMES, decode, load_schema, validate
 
-ORIGIN = {"venue": "casino", "table": "t07", "session": "s1", "seq": 1, "ts_ms": 1}
+ORIGIN = {"venue": "casino", "table": "t07", "session": "s1", "seq": 1, "ts_ms": 1,
+          "schema_version": 1}
 
 
 def test_every_schema_file_is_a_valid_2020_12_schema_and_shipped():

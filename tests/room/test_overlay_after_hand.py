@@ -57,7 +57,8 @@ def test_state_after_a_hand_names_the_winner_and_keeps_the_fold() -> None:
     states: list[dict[str, Any]] = []
     _play(table, lambda: states.append(table_state(table.session, table.t)))
     final = states[-1]
-    validate("state", {**final, "venue": "club", "table": "t9", "session": "s", "seq": 1})
+    validate("state", {**final, "venue": "club", "table": "t9", "session": "s",
+                       "seq": 1, "schema_version": 1})
     assert final["street"] == "complete"
     assert [(a["player"], a["amount"], a["hand_name"]) for a in final["awards"]] == [
         ("Bob", 500, "Pair")
