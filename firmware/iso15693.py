@@ -59,6 +59,7 @@ _DEBUG = const(False)
 
 # Request flags (ISO 15693-3 table 3/4).
 _INVENTORY_16_SLOTS = const(0x06)  # high data rate | inventory
+_INVENTORY_1_SLOT = const(0x26)  # high data rate | inventory | one slot
 _ADDRESSED_REQUEST = const(0x22)  # high data rate | addressed
 
 _CMD_INVENTORY = const(0x01)
@@ -101,6 +102,16 @@ class Iso15693Reader:
         self.rounds = 0
         self.complete = True
         self.resuming = False  # the last scan ran out of time; the next one carries on
+        # confirm: STAY QUIET every tag found and end with a silent unmasked round (a tag
+        # that missed its answer is found in the same inventory). Off, the inventory is
+        # the collision tree walk alone (complete once every collided slot was walked):
+        # about 4.5 ms of air less per tag, and a missed answer is left to the debounce.
+        self.confirm = True
+        # probe: start with a one-slot inventory; silence there is an empty zone (about
+        # 2.5 ms instead of a 20 ms round of 16 empty slots). Worth it where the zone was
+        # empty last time (the scanner sets it).
+        self.probe = False
+        self.probes = 0  # probes that found the zone empty
         # Per antenna: (found, pending subtrees, scans so far) of an unfinished inventory.
         self._resume: dict[int, tuple[list[bytes], list[tuple[int, int]], int]] = {}
 
@@ -173,6 +184,13 @@ class Iso15693Reader:
         rounds = 0
         self.complete = False
         self.resuming = False
+        if saved is None and self.probe:
+            heard = yield from self._probe()
+            if not heard:
+                self.probes += 1
+                self.complete = True
+                self.rounds = 0
+                return found
         unmasked = True  # the round about to run has no mask
         while len(found) < self.max_uids:
             if ticks_diff(self._clock.ticks_ms(), start_ms) >= self.max_scan_ms:
@@ -181,7 +199,7 @@ class Iso15693Reader:
                     self.resuming = True
                 break
             if not pending:
-                if slices > 1:
+                if slices > 1 or not self.confirm:
                     # Walked to the end over several scans: every collision subtree was
                     # resolved (tags found earlier lost STAY QUIET with the field, so the
                     # silent unmasked round cannot be the proof here).
@@ -245,10 +263,33 @@ class Iso15693Reader:
         for uid in new:
             if uid not in found and len(found) < self.max_uids:
                 found.append(uid)
-            yield from self._stay_quiet(uid)
+            if self.confirm:
+                yield from self._stay_quiet(uid)
         if _DEBUG:
             print("iso15693 round mask", mask, mask_len, "found", len(new))
         return answered
+
+    def _probe(self) -> "Generator[int, None, bool]":
+        """One-slot unmasked inventory: True if anyone answered (one tag or several)."""
+        chip = self._chip
+        req = self._req
+        req[0] = _INVENTORY_1_SLOT
+        req[1] = _CMD_INVENTORY
+        req[2] = 0
+        chip.start_transceive(memoryview(req)[:3])
+        irq = chip.poll_transceive()
+        while not irq:
+            yield 0
+            irq = chip.poll_transceive()
+        if not irq & IRQ_RX and chip.receiving(irq):
+            self.late_answers += 1
+            while not irq & IRQ_RX:
+                yield 0
+                irq = chip.poll_transceive()
+        if not irq & IRQ_RX:
+            return False
+        yield from self._wait_us(self._clock.ticks_us(), T2_US)  # the next request waits t2
+        return True
 
     def _slot_result(self, irq: int, new: list[bytes]) -> int:
         chip = self._chip

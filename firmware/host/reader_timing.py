@@ -67,6 +67,9 @@ def air_floor_us(n):
     return GUARD_US + slots + n * quiet + closing
 
 
+KNOBS = {}  # experiments: name=value on the command line
+
+
 def build(present_after, absent_after, settle_ms):
     clock = FakeClock(1000)
     machine.sim_clock = clock
@@ -89,8 +92,14 @@ def build(present_after, absent_after, settle_ms):
     cfg = node_config.validate({"zones": zones, "present_after": present_after,
                                 "absent_after": absent_after, "settle_ms": settle_ms,
                                 "refresh_ms": 0, "heartbeat_ms": 600000})
-    scanner = ZoneScanner(Iso15693Reader(chip), AntennaMux(pins), node_config.zone_list(cfg),
-                          clock, present_after, absent_after, settle_ms)
+    reader = Iso15693Reader(chip)
+    if "confirm" in KNOBS:
+        reader.confirm = bool(KNOBS["confirm"])
+    scanner = ZoneScanner(reader, AntennaMux(pins), node_config.zone_list(cfg),
+                          clock, present_after, absent_after, settle_ms,
+                          KNOBS.get("bet_present_after"), KNOBS.get("bet_settle_ms"))
+    if "slice_ms" in KNOBS:
+        scanner.slice_ms = KNOBS["slice_ms"]
     uart = UART(1)
     node = Node(SerialLink(uart, 1), scanner, clock, cfg, recover=chip.reset)
     return clock, field, node, uart
@@ -183,4 +192,7 @@ def main(trials):
     }))
 
 
+for _arg in sys.argv[2:]:
+    _k, _v = _arg.split("=")
+    KNOBS[_k] = int(_v)
 main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
