@@ -106,7 +106,7 @@ class Iso15693Reader:
         # that missed its answer is found in the same inventory). Off, the inventory is
         # the collision tree walk alone (complete once every collided slot was walked):
         # about 4.5 ms of air less per tag, and a missed answer is left to the debounce.
-        self.confirm = True
+        self.confirm = False
         # probe: start with a one-slot inventory; silence there is an empty zone (about
         # 2.5 ms instead of a 20 ms round of 16 empty slots). Worth it where the zone was
         # empty last time (the scanner sets it).

@@ -36,7 +36,8 @@ except ImportError:
 
 _SETTLE_RESCANS = 8  # at most this many extra scans of a zone waiting to settle
 _FAST_SUFFIX = ".bet"  # zones scanned between every slice of the others
-_SLICE_MS = 150  # one slice of another zone's inventory while bet zones wait
+_SLICE_MS = 60  # one slice of another zone's inventory while bet zones wait
+_CHANGE_SLICE_MS = 150  # the same for a zone whose chips are changing (it settles sooner)
 
 
 class _Zone:
@@ -94,6 +95,7 @@ class ZoneScanner:
         self._sweep: list[int] = []
         self._come_back = -1  # a changing zone whose inventory resumes after the sweep
         self.slice_ms = _SLICE_MS
+        self.change_slice_ms = _CHANGE_SLICE_MS
         self._full_ms = getattr(reader, "max_scan_ms", None)
         self._job: Any = None
         self._job_zone = 0
@@ -187,7 +189,9 @@ class ZoneScanner:
             reader = self._reader
             if self._full_ms is not None:
                 sliced = self._fast and i not in self._fast
-                reader.max_scan_ms = self.slice_ms if sliced else self._full_ms
+                z = self.zones[i]
+                slice_ms = self.change_slice_ms if (z.watch or z.hits or z.misses) else self.slice_ms
+                reader.max_scan_ms = slice_ms if sliced else self._full_ms
             if hasattr(reader, "probe"):
                 z = self.zones[i]
                 # A zone that held nothing is first asked in one slot (silence: empty).

@@ -26,6 +26,7 @@ from sim_field import (
     READER_EOF_US,
     READER_SOF_US,
     T1_US,
+    T2_US,
     TAG_BIT_US,
     TAG_EOF_US,
     TAG_SOF_US,
@@ -55,16 +56,16 @@ def uid(zone, i):
 
 
 def air_floor_us(n):
-    """ISO 15693 air time to inventory n tags at best: guard, one answer and one STAY
-    QUIET per tag in 16-slot rounds without a collision, and the silent closing round."""
+    """ISO 15693 air time to inventory n tags at best: the guard time, then 16-slot
+    rounds in which no two tags ever collide, one answer per tag (and t2 after it), the
+    empty slots' timeouts; no STAY QUIET, no host time. What any reader on this air
+    interface needs for one inventory; the node needs two to confirm a new chip."""
     request = READER_SOF_US + 5 * READER_BYTE_US + READER_EOF_US  # INVENTORY + CRC
-    answer = T1_US + TAG_SOF_US + 12 * 8 * TAG_BIT_US + TAG_EOF_US
-    quiet = READER_SOF_US + 12 * READER_BYTE_US + READER_EOF_US + RX_TIMEOUT_US
-    rounds = (n + 15) // 16
+    answer = T1_US + TAG_SOF_US + 12 * 8 * TAG_BIT_US + TAG_EOF_US + T2_US
+    rounds = max(1, (n + 15) // 16)
     empty = rounds * 16 - n
     slots = rounds * (request + 15 * READER_EOF_US) + n * answer + empty * RX_TIMEOUT_US
-    closing = request + 15 * READER_EOF_US + 16 * RX_TIMEOUT_US
-    return GUARD_US + slots + n * quiet + closing
+    return GUARD_US + slots
 
 
 KNOBS = {}  # experiments: name=value on the command line
@@ -97,9 +98,12 @@ def build(present_after, absent_after, settle_ms):
         reader.confirm = bool(KNOBS["confirm"])
     scanner = ZoneScanner(reader, AntennaMux(pins), node_config.zone_list(cfg),
                           clock, present_after, absent_after, settle_ms,
-                          KNOBS.get("bet_present_after"), KNOBS.get("bet_settle_ms"))
+                          KNOBS.get("bet_present_after"),
+                          KNOBS.get("bet_settle_ms", cfg["bet_settle_ms"]))
     if "slice_ms" in KNOBS:
         scanner.slice_ms = KNOBS["slice_ms"]
+    if "change_slice_ms" in KNOBS:
+        scanner.change_slice_ms = KNOBS["change_slice_ms"]
     uart = UART(1)
     node = Node(SerialLink(uart, 1), scanner, clock, cfg, recover=chip.reset)
     return clock, field, node, uart
