@@ -269,6 +269,51 @@ def case_a_late_answer_is_not_an_empty_zone():
     print("PASS a_late_answer_is_not_an_empty_zone late=%d" % reader.late_answers)
 
 
+def case_busy_rise_and_length_swept():
+    """Issue #28 goal 5: BUSY rises some time after a frame (§11.4.1: wait for it high,
+    then low) and stays high for a while; a driver that reads "BUSY low" before the
+    rise, or never waits, talks into the busy chip. Swept over both."""
+    for scale in (1, 5, 20):
+        for rise in (0, 10, 30, 60):
+            clock, field, fake, chip = rig()
+            fake.busy_scale = scale
+            fake.busy_rise_us = rise
+            chip.reset()
+            for i in range(5):
+                field.add(0, uid(i))
+            reader = Iso15693Reader(chip)
+            got = reader.scan()
+            check(sorted(got) == sorted(uid(i) for i in range(5)) and reader.complete,
+                  "BUSY x%d rise %d us: read %d of 5" % (scale, rise, len(got)))
+            check(fake.violations == [], "BUSY x%d rise %d us: %r" % (scale, rise,
+                                                                   fake.violations[:2]))
+    print("PASS busy_rise_and_length_swept")
+
+
+def case_tag_hold_times_swept():
+    """A tag keeps STAY QUIET across a field gap shorter than its hold time. The driver's
+    5 ms field-off covers holds up to 5 ms with STAY QUIET on (confirm); the default
+    inventory sends no STAY QUIET, so no hold time can hide a tag from it."""
+    from iso15693 import FIELD_OFF_US
+
+    for hold in (0, 1500, 4900, 8000, 20000):
+        for confirm in (True, False):
+            _clock, field, fake, chip = rig()
+            field.tag_hold_us = hold
+            chip.reset()
+            for i in range(8):
+                field.add(0, uid(i))
+            reader = Iso15693Reader(chip)
+            reader.confirm = confirm
+            counts = [len(reader.scan()) for _ in range(3)]
+            if confirm and hold > FIELD_OFF_US + 2000:  # off 5 ms + RF config and RF_ON
+                check(counts[1] < 8, "hold %d us: quiet tags answered %r" % (hold, counts))
+            else:
+                check(counts == [8, 8, 8], "hold %d us confirm %s: %r" % (hold, confirm, counts))
+            check(fake.violations == [], "violations %r" % fake.violations[:2])
+    print("PASS tag_hold_times_swept")
+
+
 def node_rig(zones, tags_per_zone):
     from link import Rs485Link
     from node import Node
