@@ -153,7 +153,7 @@ def percentile(xs, p):
 
 def main(trials):
     random.seed(28)
-    clock, field, node, uart = build(2, 3, 300)
+    clock, field, node, uart = build(KNOBS.get("present_after", 2), 3, 300)
     for s in range(SEATS):
         for i in range(STACK):
             field.add(s * 3 + 1, uid(s * 3 + 1, i))

@@ -83,9 +83,18 @@ def case_reset_sequence():
 
 
 def case_reads_1_to_30_tags():
+    """With STAY QUIET and the closing round (confirm, the driver real chips were timed
+    with) the model's scan times match theirs; without (the default) every tag is still
+    read, in less time."""
+    for confirm in (True, False):
+        reads_1_to_30_tags(confirm)
+
+
+def reads_1_to_30_tags(confirm):
     clock, field, fake, chip = rig()
     chip.reset()
     reader = Iso15693Reader(chip)
+    reader.confirm = confirm
     figures = []
     for n in (0, 1, 2, 5, 10, 15, 20, 25, 30):
         field.clear(0)
@@ -100,11 +109,11 @@ def case_reads_1_to_30_tags():
         figures.append("%d:%dms" % (n, ms))
         if n == 0:
             check(20 <= ms <= 70, "empty zone scan %d ms, real chips take ~40-65 ms" % ms)
-        if n == 20:
+        if n == 20 and confirm:
             check(250 <= ms <= 500, "20-chip scan %d ms, real chips take ~0.3-0.45 s" % ms)
     check(fake.violations == [], "datasheet violations %r" % fake.violations[:3])
     check(field.early_requests == 0, "requests before the tags powered up")
-    print("PASS reads_1_to_30_tags", " ".join(figures))
+    print("PASS reads_1_to_30_tags", "confirm" if confirm else "fast", " ".join(figures))
 
 
 def case_back_to_back_scans_see_everyone():
@@ -182,7 +191,7 @@ def case_150_chip_zone_completes_and_reports_removals():
     chip.reset()
     for i in range(150):
         field.add(0, uid(i))
-    reader = Iso15693Reader(chip)
+    reader = Iso15693Reader(chip, max_scan_ms=500)  # 150 tags take ~1.5 s: 3+ scans
     scanner = ZoneScanner(reader, None, [("s1.stack", 0)], clock, 1, 1, 0)
 
     def run_until(done, limit_s=120):
