@@ -190,7 +190,8 @@ class ZoneScanner:
             if self._full_ms is not None:
                 sliced = self._fast and i not in self._fast
                 z = self.zones[i]
-                slice_ms = self.change_slice_ms if (z.watch or z.hits or z.misses) else self.slice_ms
+                changing = z.watch or z.hits or z.misses
+                slice_ms = self.change_slice_ms if changing else self.slice_ms
                 reader.max_scan_ms = slice_ms if sliced else self._full_ms
             if hasattr(reader, "probe"):
                 z = self.zones[i]

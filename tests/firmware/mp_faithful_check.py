@@ -284,7 +284,7 @@ def case_busy_rise_and_length_swept():
     rise, or never waits, talks into the busy chip. Swept over both."""
     for scale in (1, 5, 20):
         for rise in (0, 10, 30, 60):
-            clock, field, fake, chip = rig()
+            _clock, field, fake, chip = rig()
             fake.busy_scale = scale
             fake.busy_rise_us = rise
             chip.reset()

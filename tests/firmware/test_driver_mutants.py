@@ -54,7 +54,11 @@ def test_driver_mutant_is_caught(micropython: Path, tmp_path: Path, name: str) -
     env["MICROPYPATH"] = os.pathsep.join([str(copy / "host"), str(copy), str(HERE)])
     proc = subprocess.run(
         [str(micropython), str(HERE / "mp_faithful_check.py"), case],
-        capture_output=True, text=True, env=env, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
     )
     assert proc.returncode != 0 and f"PASS {case}" not in proc.stdout, (
         f"mutant {name} survived {case}:\n{proc.stdout}"
