@@ -2,9 +2,12 @@
 
 A stack of chips puts 20+ tags in one field. A 16-slot inventory lets each tag answer
 in the slot given by the 4 UID bits after the mask; a slot where two or more answer
-collides, and that slot's bits are appended to the mask for a sub-round. Identified
-tags are sent STAY QUIET so they drop out; a final unmasked round confirms that
-nobody is left (a tag that was drowned out answers there). Usage::
+collides, and that slot's bits are appended to the mask for a sub-round; the inventory
+is complete when no collided (or garbled) slot is left to walk into. No STAY QUIET is
+needed for that: a sub-round's mask keeps every tag identified elsewhere silent. With
+`confirm` on, identified tags are also sent STAY QUIET and a final unmasked round must
+be silent (a tag that missed its answer is found in the same scan, for ~4.5 ms of air
+per tag). A zone that was empty is first asked in one slot (`probe`). Usage::
 
     reader = Iso15693Reader(chip, clock)
     uids = reader.scan()                  # field on, inventory, field off (blocking)

@@ -12,7 +12,9 @@ turn besides its bus traffic (`LOOP_US`), and the RF air times of ISO/IEC 15693-
 26.48 kbit/s (`sim_field`). Prints one JSON line: the bet latency (a 10-chip bet pushed
 into a bet zone at a random moment while 40-chip stacks sit in the stack zones, until the
 node sends the settled snapshot that holds it), the settle time of a 40-chip stack put
-down, and the ISO 15693 air-time floor for the same tags (no host time at all).
+down, and the ISO 15693 air-time floor of one inventory of the same tags (no host time).
+Arguments after the trial count override settings for experiments, e.g.
+`confirm=1 slice_ms=150 change_slice_ms=150 bet_settle_ms=300 present_after=1`.
 """
 
 import json
