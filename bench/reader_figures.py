@@ -3,9 +3,10 @@
 Runs ``firmware/host/reader_timing.py`` (the real node firmware on the datasheet PN5180
 fake, on simulated time charged at RP2040 MicroPython costs; its docstring and
 docs/wire-protocol.md, "Node timing model", give the calibration) under the MicroPython
-unix port. The peer column is the ISO 15693 air-time floor for the same tags: what a
-reader with no host time at all could not beat. Figures are simulated time, so they do
-not depend on this machine's load.
+unix port. The peer column is the ISO 15693 air-time floor of one inventory of the same
+tags (no collisions, no STAY QUIET, no host time): what no reader could beat; a new chip
+needs two inventories (present_after 2). Figures are simulated time, so they do not
+depend on this machine's load.
 
     pokertable bench --only readers
 """
@@ -21,7 +22,7 @@ from typing import Any
 from pokertable.hardware.simulator import default_micropython
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
-PEER_NAME = "ISO 15693 air-time floor (same tags, no host time)"
+PEER_NAME = "ISO 15693 air-time floor, one inventory of the same tags (no host time)"
 
 
 def measure(trials: int = 20) -> dict[str, Any]:

@@ -2,9 +2,12 @@
 
 A stack of chips puts 20+ tags in one field. A 16-slot inventory lets each tag answer
 in the slot given by the 4 UID bits after the mask; a slot where two or more answer
-collides, and that slot's bits are appended to the mask for a sub-round. Identified
-tags are sent STAY QUIET so they drop out; a final unmasked round confirms that
-nobody is left (a tag that was drowned out answers there). Usage::
+collides, and that slot's bits are appended to the mask for a sub-round; the inventory
+is complete when no collided (or garbled) slot is left to walk into. No STAY QUIET is
+needed for that: a sub-round's mask keeps every tag identified elsewhere silent. With
+`confirm` on, identified tags are also sent STAY QUIET and a final unmasked round must
+be silent (a tag that missed its answer is found in the same scan, for ~4.5 ms of air
+per tag). A zone that was empty is first asked in one slot (`probe`). Usage::
 
     reader = Iso15693Reader(chip, clock)
     uids = reader.scan()                  # field on, inventory, field off (blocking)
@@ -59,6 +62,7 @@ _DEBUG = const(False)
 
 # Request flags (ISO 15693-3 table 3/4).
 _INVENTORY_16_SLOTS = const(0x06)  # high data rate | inventory
+_INVENTORY_1_SLOT = const(0x26)  # high data rate | inventory | one slot
 _ADDRESSED_REQUEST = const(0x22)  # high data rate | addressed
 
 _CMD_INVENTORY = const(0x01)
@@ -101,6 +105,16 @@ class Iso15693Reader:
         self.rounds = 0
         self.complete = True
         self.resuming = False  # the last scan ran out of time; the next one carries on
+        # confirm: STAY QUIET every tag found and end with a silent unmasked round (a tag
+        # that missed its answer is found in the same inventory). Off, the inventory is
+        # the collision tree walk alone (complete once every collided slot was walked):
+        # about 4.5 ms of air less per tag, and a missed answer is left to the debounce.
+        self.confirm = False
+        # probe: start with a one-slot inventory; silence there is an empty zone (about
+        # 2.5 ms instead of a 20 ms round of 16 empty slots). Worth it where the zone was
+        # empty last time (the scanner sets it).
+        self.probe = False
+        self.probes = 0  # probes that found the zone empty
         # Per antenna: (found, pending subtrees, scans so far) of an unfinished inventory.
         self._resume: dict[int, tuple[list[bytes], list[tuple[int, int]], int]] = {}
 
@@ -173,6 +187,13 @@ class Iso15693Reader:
         rounds = 0
         self.complete = False
         self.resuming = False
+        if saved is None and self.probe:
+            heard = yield from self._probe()
+            if not heard:
+                self.probes += 1
+                self.complete = True
+                self.rounds = 0
+                return found
         unmasked = True  # the round about to run has no mask
         while len(found) < self.max_uids:
             if ticks_diff(self._clock.ticks_ms(), start_ms) >= self.max_scan_ms:
@@ -181,7 +202,7 @@ class Iso15693Reader:
                     self.resuming = True
                 break
             if not pending:
-                if slices > 1:
+                if slices > 1 or not self.confirm:
                     # Walked to the end over several scans: every collision subtree was
                     # resolved (tags found earlier lost STAY QUIET with the field, so the
                     # silent unmasked round cannot be the proof here).
@@ -245,10 +266,33 @@ class Iso15693Reader:
         for uid in new:
             if uid not in found and len(found) < self.max_uids:
                 found.append(uid)
-            yield from self._stay_quiet(uid)
+            if self.confirm:
+                yield from self._stay_quiet(uid)
         if _DEBUG:
             print("iso15693 round mask", mask, mask_len, "found", len(new))
         return answered
+
+    def _probe(self) -> "Generator[int, None, bool]":
+        """One-slot unmasked inventory: True if anyone answered (one tag or several)."""
+        chip = self._chip
+        req = self._req
+        req[0] = _INVENTORY_1_SLOT
+        req[1] = _CMD_INVENTORY
+        req[2] = 0
+        chip.start_transceive(memoryview(req)[:3])
+        irq = chip.poll_transceive()
+        while not irq:
+            yield 0
+            irq = chip.poll_transceive()
+        if not irq & IRQ_RX and chip.receiving(irq):
+            self.late_answers += 1
+            while not irq & IRQ_RX:
+                yield 0
+                irq = chip.poll_transceive()
+        if not irq & IRQ_RX:
+            return False
+        yield from self._wait_us(self._clock.ticks_us(), T2_US)  # the next request waits t2
+        return True
 
     def _slot_result(self, irq: int, new: list[bytes]) -> int:
         chip = self._chip

@@ -96,6 +96,7 @@ def build(cfg: dict, board: dict, wdt: Any = None) -> Node:
         cfg["present_after"],
         cfg["absent_after"],
         cfg["settle_ms"],
+        bet_settle_ms=cfg["bet_settle_ms"],
     )
     u = board["uart"]
     uart = UART(u["id"], baudrate=cfg["baudrate"], tx=Pin(u["tx"]), rx=Pin(u["rx"]), timeout=0)

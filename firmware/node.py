@@ -276,7 +276,12 @@ class Node:
             merged = dict(self.cfg)
             merged.update(update)
             cfg = node_config.validate(merged)
-            self.scanner.configure(cfg["present_after"], cfg["absent_after"], cfg["settle_ms"])
+            self.scanner.configure(
+                cfg["present_after"],
+                cfg["absent_after"],
+                cfg["settle_ms"],
+                bet_settle_ms=cfg["bet_settle_ms"],
+            )
         except ValueError:
             self.config_errors += 1
             return False

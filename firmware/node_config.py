@@ -23,6 +23,7 @@ DEFAULTS = {
     "present_after": 2,
     "absent_after": 3,
     "settle_ms": 300,
+    "bet_settle_ms": 60,  # zones named *.bet: scanned every ~0.1 s, a bet is quick to settle
     "heartbeat_ms": 1000,
     "refresh_ms": 1000,  # one zone's full snapshot per period, zones in turn; 0 = off
 }
@@ -33,6 +34,7 @@ _INT_FIELDS = (
     ("present_after", 1, 100),
     ("absent_after", 1, 100),
     ("settle_ms", 0, 60000),
+    ("bet_settle_ms", 0, 60000),
     ("heartbeat_ms", 100, 600000),
     ("refresh_ms", 0, 600000),
 )

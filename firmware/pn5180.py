@@ -96,6 +96,7 @@ _EEPROM_VERSIONS = const(0x10)  # product, firmware, EEPROM version: 2 bytes eac
 _RX_BUF_LEN = const(508)  # the chip's receive buffer (§11.4.3.2)
 _CMD_BUF_LEN = const(2 + 64)  # command byte + argument + largest frame we send
 _DEFAULT_TIMEOUT_MS = const(50)
+_BUSY_RISE_MAX_US = const(100)  # §11.4.1 step 3: BUSY rises this soon after a frame (bound)
 _RESET_LOW_US = const(50)  # Table 129: >= 10 us
 _BOOT_US = const(3000)  # Table 141: tboot 2.5 ms typical before any SPI frame
 _BOOT_TIMEOUT_MS = const(100)  # tboot max depends on EEPROM XTAL_BOOT_TIME
@@ -138,6 +139,17 @@ class Pn5180:
             if ticks_diff(deadline, self._clock.ticks_ms()) <= 0:
                 raise ReaderTimeout("PN5180 BUSY still high after %d ms" % self.timeout_ms)
 
+    def _wait_busy_rise(self) -> None:
+        """§11.4.1 steps 3-5: after a frame BUSY goes high, then low. Wait for the rise
+        (a "BUSY low" read right after the frame may come before it) up to its bound: a
+        pulse too short to catch is over by then."""
+        busy = self._busy
+        clock = self._clock
+        t0 = clock.ticks_us()
+        while not busy.value():
+            if ticks_diff(clock.ticks_us(), t0) >= _BUSY_RISE_MAX_US:
+                return
+
     def _cmd(self, n: int, rx_len: int = 0) -> memoryview:
         """Send _cmd_buf[:n] as one SPI frame; optionally read rx_len bytes back.
 
@@ -147,6 +159,7 @@ class Pn5180:
         self._wait_busy(deadline)
         self._cs.value(0)
         self._spi.write(self._cmd_buf[:n])
+        self._wait_busy_rise()
         self._cs.value(1)
         self._wait_busy(deadline)
         if not rx_len:
@@ -154,6 +167,7 @@ class Pn5180:
         rx = self._rx_buf[:rx_len]
         self._cs.value(0)
         self._spi.readinto(rx, 0xFF)
+        self._wait_busy_rise()
         self._cs.value(1)
         self._wait_busy(deadline)
         if _DEBUG:

@@ -36,7 +36,8 @@ except ImportError:
 
 _SETTLE_RESCANS = 8  # at most this many extra scans of a zone waiting to settle
 _FAST_SUFFIX = ".bet"  # zones scanned between every slice of the others
-_SLICE_MS = 150  # one slice of another zone's inventory while bet zones wait
+_SLICE_MS = 60  # one slice of another zone's inventory while bet zones wait
+_CHANGE_SLICE_MS = 150  # the same for a zone whose chips are changing (it settles sooner)
 
 
 class _Zone:
@@ -52,6 +53,7 @@ class _Zone:
         self.fault: str | None = None  # why this zone cannot be scanned (None = in service)
         self.incomplete = False  # the last inventory could not finish: tags may be missing
         self.watch = False  # its set changed: scanned again until it has settled
+        self.counted: set[bytes] = set()  # sighted in this (resumed) inventory so far
 
 
 class ZoneScanner:
@@ -64,6 +66,8 @@ class ZoneScanner:
         present_after: int = 2,
         absent_after: int = 3,
         settle_ms: int = 300,
+        bet_present_after: int | None = None,
+        bet_settle_ms: int | None = None,
     ) -> None:
         if not zones:
             raise ValueError("zones: at least one zone is needed")
@@ -84,29 +88,52 @@ class ZoneScanner:
         # slices of `slice_ms` (the reader's inventory resumes at the next slice), so a
         # bet waits for one slice, not for every stack on the node.
         self._fast = [i for i, z in enumerate(self.zones) if z.name.endswith(_FAST_SUFFIX)]
+        self._bets = list(self._fast)  # their own debounce and settle (bet_*)
         self._others = [i for i in range(len(self.zones)) if i not in self._fast]
         if not self._others:
             self._others, self._fast = self._fast, []
         self._sweep: list[int] = []
+        self._come_back = -1  # a changing zone whose inventory resumes after the sweep
         self.slice_ms = _SLICE_MS
+        self.change_slice_ms = _CHANGE_SLICE_MS
         self._full_ms = getattr(reader, "max_scan_ms", None)
         self._job: Any = None
         self._job_zone = 0
         self._rescans = 0  # immediate rescans of the zone just scanned
         self.scans = 0
         self.skipped = 0  # zone scans skipped: another reader's field was on
-        self.configure(present_after, absent_after, settle_ms)
+        self.configure(present_after, absent_after, settle_ms, bet_present_after, bet_settle_ms)
 
-    def configure(self, present_after: int, absent_after: int, settle_ms: int) -> None:
-        if present_after < 1:
-            raise ValueError("present_after: must be >= 1, got %r" % (present_after,))
-        if absent_after < 1:
-            raise ValueError("absent_after: must be >= 1, got %r" % (absent_after,))
-        if settle_ms < 0:
-            raise ValueError("settle_ms: must be >= 0, got %r" % (settle_ms,))
+    def configure(
+        self,
+        present_after: int,
+        absent_after: int,
+        settle_ms: int,
+        bet_present_after: int | None = None,
+        bet_settle_ms: int | None = None,
+    ) -> None:
+        """Debounce and settle; bet zones may have their own (None: the same as the rest)."""
+        if bet_present_after is None:
+            bet_present_after = present_after
+        if bet_settle_ms is None:
+            bet_settle_ms = settle_ms
+        for name, v, lo in (("present_after", present_after, 1), ("absent_after", absent_after, 1),
+                            ("settle_ms", settle_ms, 0),
+                            ("bet_present_after", bet_present_after, 1),
+                            ("bet_settle_ms", bet_settle_ms, 0)):
+            if v < lo:
+                raise ValueError("%s: must be >= %d, got %r" % (name, lo, v))
         self.present_after = present_after
         self.absent_after = absent_after
         self.settle_ms = settle_ms
+        self.bet_present_after = bet_present_after
+        self.bet_settle_ms = bet_settle_ms
+
+    def _present_after(self, index: int) -> int:
+        return self.bet_present_after if index in self._bets else self.present_after
+
+    def _settle_ms(self, index: int) -> int:
+        return self.bet_settle_ms if index in self._bets else self.settle_ms
 
     def zone_names(self) -> list[str]:
         """The zones in service (the ones BIRTH announces)."""
@@ -162,7 +189,14 @@ class ZoneScanner:
             reader = self._reader
             if self._full_ms is not None:
                 sliced = self._fast and i not in self._fast
-                reader.max_scan_ms = self.slice_ms if sliced else self._full_ms
+                z = self.zones[i]
+                changing = z.watch or z.hits or z.misses
+                slice_ms = self.change_slice_ms if changing else self.slice_ms
+                reader.max_scan_ms = slice_ms if sliced else self._full_ms
+            if hasattr(reader, "probe"):
+                z = self.zones[i]
+                # A zone that held nothing is first asked in one slot (silence: empty).
+                reader.probe = not (z.present or z.hits or z.misses)
             if not hasattr(reader, "scan_steps"):  # a blocking reader: one step is a scan
                 try:
                     seen = reader.scan()
@@ -190,24 +224,34 @@ class ZoneScanner:
         one that just changed is watched until it settles (a bet reaches the Pi settled in
         about settle_ms, not after a round of every stack on the node)."""
         last = self.zones[self._job_zone]
-        limit = max(self.present_after, self.absent_after) - 1
+        limit = max(self._present_after(self._job_zone), self.absent_after) - 1
         pending = last.fault is None and last.scans and (last.hits or last.misses)
-        if pending and self._rescans < limit:
+        if getattr(self._reader, "resuming", False) and (pending or last.watch):
+            # A changing zone's inventory is only part way: the bets get their sweep,
+            # then the same inventory goes on (one inventory, however many slices).
+            self._come_back = self._job_zone
+        elif pending and self._rescans < limit:
             self._rescans += 1
             return self._job_zone
-        settling = last.fault is None and last.watch and not last.settled and (
-            ticks_diff(self._clock.ticks_ms(), last.last_unstable_ms) <= self.settle_ms
-        )
-        if settling and self._rescans < limit + _SETTLE_RESCANS:
-            self._rescans += 1
-            return self._job_zone
-        self._rescans = 0
+        else:
+            settling = last.fault is None and last.watch and not last.settled and (
+                ticks_diff(self._clock.ticks_ms(), last.last_unstable_ms)
+                <= self._settle_ms(self._job_zone)
+            )
+            if settling and self._rescans < limit + _SETTLE_RESCANS:
+                self._rescans += 1
+                return self._job_zone
+            self._rescans = 0
         if self._fast and self._job_zone not in self._fast and not self._sweep:
             self._sweep = list(self._fast)  # another zone's slice ended: sweep the bets
         while self._sweep:
             i = self._sweep.pop(0)
             if self.zones[i].fault is None:
                 return i
+        back = self._come_back
+        self._come_back = -1
+        if back >= 0 and self.zones[back].fault is None:
+            return back
         others = self._others
         for _ in range(len(others)):
             i = others[self._next % len(others)]
@@ -232,7 +276,8 @@ class ZoneScanner:
         # Cut short but resumable (the reader carries on at the next scan) is progress;
         # cut short for good (too many tags, too many scans) is flagged to the Pi.
         cannot_complete = not complete and not getattr(self._reader, "resuming", False)
-        snap = self.update(index, seen, self._clock.ticks_ms(), complete)
+        carry = not complete and getattr(self._reader, "resuming", False)
+        snap = self.update(index, seen, self._clock.ticks_ms(), complete, carry)
         if cannot_complete != z.incomplete:
             z.incomplete = cannot_complete
             if snap is None:
@@ -240,23 +285,40 @@ class ZoneScanner:
         return snap
 
     def update(
-        self, index: int, seen_uids: list[bytes], now: int, complete: bool = True
+        self, index: int, seen_uids: list[bytes], now: int, complete: bool = True,
+        carry: bool = False,
     ) -> tuple[str, bool, list[bytes]] | None:
         """Fold one inventory of zone `index` into the debounce state.
 
         An incomplete inventory (cut short by its time budget) only confirms sightings:
-        a UID it did not reach is not a miss.
+        a UID it did not reach is not a miss. `carry`: the inventory goes on at the next
+        scan and `seen_uids` will be reported again, so each UID counts as one sighting
+        per inventory, not one per slice.
+
+        The settle time runs from the last change in what the inventories saw (a UID
+        seen first, a present one missed, a pending one gone again), not from the
+        debounce confirming it: two consecutive inventories that saw the same set
+        settle_ms apart are a settled zone, whatever present_after asked.
         """
         z = self.zones[index]
         z.scans += 1
         seen = set(seen_uids)
+        counted = z.counted
+        z.counted = seen if carry else set()
         changed = False
+        unstable = False
+        present_after = self._present_after(index)
         for uid in seen:
             if uid in z.present:
-                z.misses.pop(uid, None)
+                if z.misses.pop(uid, None) is not None:
+                    unstable = True  # back after a miss
                 continue
+            if uid in counted:
+                continue  # sighted in an earlier slice of this inventory
             n = z.hits.get(uid, 0) + 1
-            if n >= self.present_after:
+            if n == 1:
+                unstable = True  # first sighting
+            if n >= present_after:
                 z.present.add(uid)
                 z.hits.pop(uid, None)
                 changed = True
@@ -266,23 +328,29 @@ class ZoneScanner:
             for uid in list(z.hits):
                 if uid not in seen:
                     del z.hits[uid]  # sightings must be consecutive
+                    unstable = True
             for uid in list(z.present):
                 if uid in seen:
                     continue
                 n = z.misses.get(uid, 0) + 1
+                if n == 1:
+                    unstable = True  # first miss
                 if n >= self.absent_after:
                     z.present.discard(uid)
                     z.misses.pop(uid, None)
                     changed = True
                 else:
                     z.misses[uid] = n
-        if changed or z.hits or z.misses:
+        if unstable:
             z.last_unstable_ms = now
+        quiet = not (unstable or z.hits or z.misses) and complete and (
+            ticks_diff(now, z.last_unstable_ms) >= self._settle_ms(index)
+        )
         if changed:
-            z.settled = False
-            z.watch = True
-            return self._publish(z, False)
-        if not z.settled and ticks_diff(now, z.last_unstable_ms) >= self.settle_ms:
+            z.settled = quiet
+            z.watch = not quiet
+            return self._publish(z, quiet)
+        if not z.settled and quiet:
             z.settled = True
             z.watch = False
             return self._publish(z, True)

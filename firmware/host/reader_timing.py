@@ -12,7 +12,9 @@ turn besides its bus traffic (`LOOP_US`), and the RF air times of ISO/IEC 15693-
 26.48 kbit/s (`sim_field`). Prints one JSON line: the bet latency (a 10-chip bet pushed
 into a bet zone at a random moment while 40-chip stacks sit in the stack zones, until the
 node sends the settled snapshot that holds it), the settle time of a 40-chip stack put
-down, and the ISO 15693 air-time floor for the same tags (no host time at all).
+down, and the ISO 15693 air-time floor of one inventory of the same tags (no host time).
+Arguments after the trial count override settings for experiments, e.g.
+`confirm=1 slice_ms=150 change_slice_ms=150 bet_settle_ms=300 present_after=1`.
 """
 
 import json
@@ -26,6 +28,7 @@ from sim_field import (
     READER_EOF_US,
     READER_SOF_US,
     T1_US,
+    T2_US,
     TAG_BIT_US,
     TAG_EOF_US,
     TAG_SOF_US,
@@ -55,16 +58,19 @@ def uid(zone, i):
 
 
 def air_floor_us(n):
-    """ISO 15693 air time to inventory n tags at best: guard, one answer and one STAY
-    QUIET per tag in 16-slot rounds without a collision, and the silent closing round."""
+    """ISO 15693 air time to inventory n tags at best: the guard time, then 16-slot
+    rounds in which no two tags ever collide, one answer per tag (and t2 after it), the
+    empty slots' timeouts; no STAY QUIET, no host time. What any reader on this air
+    interface needs for one inventory; the node needs two to confirm a new chip."""
     request = READER_SOF_US + 5 * READER_BYTE_US + READER_EOF_US  # INVENTORY + CRC
-    answer = T1_US + TAG_SOF_US + 12 * 8 * TAG_BIT_US + TAG_EOF_US
-    quiet = READER_SOF_US + 12 * READER_BYTE_US + READER_EOF_US + RX_TIMEOUT_US
-    rounds = (n + 15) // 16
+    answer = T1_US + TAG_SOF_US + 12 * 8 * TAG_BIT_US + TAG_EOF_US + T2_US
+    rounds = max(1, (n + 15) // 16)
     empty = rounds * 16 - n
     slots = rounds * (request + 15 * READER_EOF_US) + n * answer + empty * RX_TIMEOUT_US
-    closing = request + 15 * READER_EOF_US + 16 * RX_TIMEOUT_US
-    return GUARD_US + slots + n * quiet + closing
+    return GUARD_US + slots
+
+
+KNOBS = {}  # experiments: name=value on the command line
 
 
 def build(present_after, absent_after, settle_ms):
@@ -89,8 +95,17 @@ def build(present_after, absent_after, settle_ms):
     cfg = node_config.validate({"zones": zones, "present_after": present_after,
                                 "absent_after": absent_after, "settle_ms": settle_ms,
                                 "refresh_ms": 0, "heartbeat_ms": 600000})
-    scanner = ZoneScanner(Iso15693Reader(chip), AntennaMux(pins), node_config.zone_list(cfg),
-                          clock, present_after, absent_after, settle_ms)
+    reader = Iso15693Reader(chip)
+    if "confirm" in KNOBS:
+        reader.confirm = bool(KNOBS["confirm"])
+    scanner = ZoneScanner(reader, AntennaMux(pins), node_config.zone_list(cfg),
+                          clock, present_after, absent_after, settle_ms,
+                          KNOBS.get("bet_present_after"),
+                          KNOBS.get("bet_settle_ms", cfg["bet_settle_ms"]))
+    if "slice_ms" in KNOBS:
+        scanner.slice_ms = KNOBS["slice_ms"]
+    if "change_slice_ms" in KNOBS:
+        scanner.change_slice_ms = KNOBS["change_slice_ms"]
     uart = UART(1)
     node = Node(SerialLink(uart, 1), scanner, clock, cfg, recover=chip.reset)
     return clock, field, node, uart
@@ -140,7 +155,7 @@ def percentile(xs, p):
 
 def main(trials):
     random.seed(28)
-    clock, field, node, uart = build(2, 3, 300)
+    clock, field, node, uart = build(KNOBS.get("present_after", 2), 3, 300)
     for s in range(SEATS):
         for i in range(STACK):
             field.add(s * 3 + 1, uid(s * 3 + 1, i))
@@ -183,4 +198,7 @@ def main(trials):
     }))
 
 
+for _arg in sys.argv[2:]:
+    _k, _v = _arg.split("=")
+    KNOBS[_k] = int(_v)
 main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)

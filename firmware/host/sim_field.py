@@ -104,6 +104,11 @@ T_RESET_MIN_US = 10  # Table 129: t(reset) >= 10 us
 T_BOOT_US = 2500  # Table 141: tboot typ 2.5 ms (min 2.3), then IDLE_IRQ (§11.2.2)
 BUSY_US = {0x07: 60, 0x11: 450, 0x16: 40, 0x17: 40}  # assumed; default below (H2 measures)
 BUSY_DEFAULT_US = 12
+# §11.4.1: after a frame's data the host waits for BUSY to go high, deasserts NSS and
+# waits for BUSY low. The rise takes a while after the last byte (no figure given;
+# assumed, H2 measures it): a host that only checks "BUSY low" right after the frame
+# can see the line before it rose and talk into the busy chip.
+BUSY_RISE_US = 10
 T_IDT_US = 330  # RF_ON with collision avoidance listens ~TIDT (ISO 18092: 4096/fc) first
 FC = 13560000
 # ISO/IEC 15693-2 at fc/512 (Table 64): 1-of-4 coding, 75.52 us per 2 bits.
@@ -313,6 +318,8 @@ class FakePn5180:
         self._cs = cs
         self.yield_us = yield_us  # real-time host: sleep this long while polled and waiting
         self.busy_scale = busy_scale
+        self.busy_rise_us = BUSY_RISE_US  # last byte in -> BUSY high (swept by the tests)
+        self._busy_from = 0  # BUSY rises here after the last frame
         self.stuck_busy = False
         self.violations: list[str] = []
         self.resets = 0
@@ -328,6 +335,7 @@ class FakePn5180:
         self._power_on(self._now())
         busy.sim_drive(self._busy_level)
         rst.sim_on_change(self._on_rst)
+
 
     # ---- time and events
     def _now(self) -> int:
@@ -362,6 +370,7 @@ class FakePn5180:
         self._rf_error_cause = 0
         self._state = ST_IDLE
         self._busy_until = 0
+        self._busy_from = 0
         self._timer_at = -1
         self._tx_active = False
         self._tx_corrupt = False
@@ -394,10 +403,14 @@ class FakePn5180:
             return 1
         if not self.booted:
             return 0  # pulled down during reset (§11.2.1.2), not driven before start-up
-        if self._now() < self._busy_until:
+        now = self._now()
+        if now < self._busy_from:
+            return 0  # the frame ended but BUSY has not risen yet
+        if now < self._busy_until:
             self._idle_wait()
             return 1
         return 0
+
 
     def _on_rst(self, pin, old, new) -> None:  # type: ignore[no-untyped-def]
         now = self._now()
@@ -424,17 +437,22 @@ class FakePn5180:
             self._violate("SPI frame during reset or start-up (Table 141): lost")
             return b"\xff" * len(tx)
         if self.stuck_busy or now < self._busy_until:
-            self._violate("SPI frame while BUSY was high (§11.4.1): lost")
+            if now < self._busy_from:
+                self._violate("SPI frame before BUSY rose after the last one (§11.4.1): lost")
+            else:
+                self._violate("SPI frame while BUSY was high (§11.4.1): lost")
             return b"\xff" * len(tx)
         self.frames += 1
         if self._read_reply is not None:
             reply = self._read_reply
             self._read_reply = None
-            self._busy_until = now + BUSY_DEFAULT_US * self.busy_scale
+            self._busy_from = now + self.busy_rise_us
+            self._busy_until = self._busy_from + BUSY_DEFAULT_US * self.busy_scale
             return (reply + b"\xff" * len(tx))[: len(tx)]
         self.commands += 1
         self._command(tx)
-        self._busy_until = self._now() + BUSY_US.get(tx[0], BUSY_DEFAULT_US) * self.busy_scale
+        self._busy_from = self._now() + self.busy_rise_us
+        self._busy_until = self._busy_from + BUSY_US.get(tx[0], BUSY_DEFAULT_US) * self.busy_scale
         return b"\xff" * len(tx)
 
     @staticmethod

@@ -206,6 +206,7 @@ class SimNode:
             cfg["present_after"],
             cfg["absent_after"],
             cfg["settle_ms"],
+            bet_settle_ms=cfg["bet_settle_ms"],
         )
         if cfg["transport"] == "rs485":
             # Multi-drop behaviour on the pty: silent until the Pi polls this address.

@@ -42,6 +42,8 @@ def test_wave1_driver_fails_against_the_faithful_fake(micropython: Path) -> None
         "a_zone_that_cannot_complete_is_flagged",
         "crc_only_collisions_and_crc_errors_lose_no_tag",  # goal 5: CRC error != empty slot
         "a_late_answer_is_not_an_empty_zone",  # SOF seen as TIMER1 ran out
+        "busy_rise_and_length_swept",  # goal 5: BUSY high after a frame, then low
+        "tag_hold_times_swept",  # goal 5: STAY QUIET kept across short field gaps
         "node_answers_polls_while_scanning_20_chip_stacks",
         "node_survives_reader_faults",
         "trace_record_and_replay",  # a recorded SPI session replayed as the chip

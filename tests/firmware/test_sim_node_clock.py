@@ -28,8 +28,10 @@ SCRIPT = [
     f"DEL seat1.bet {CHIPS[0]}",
     "CLEAR seat1.cards",
 ]
-CONFIG = {"present_after": 2, "absent_after": 2, "settle_ms": 80, "heartbeat_ms": 300,
-          "refresh_ms": 0}
+# Settle windows longer than two inventories of a zone: the confirming snapshot is never
+# the settled one, so a host faster or slower than the model cannot change the frames.
+CONFIG = {"present_after": 2, "absent_after": 2, "settle_ms": 300, "bet_settle_ms": 300,
+          "heartbeat_ms": 300, "refresh_ms": 0}
 
 
 class Node:

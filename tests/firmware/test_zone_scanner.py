@@ -102,8 +102,32 @@ def test_pending_chip_holds_off_settling() -> None:
     reader.seen[0] = []  # A is leaving: misses pending, not settled yet
     for _ in range(4):
         assert step(sc, clock, 60) is None
-    assert step(sc, clock, 60) == ("bet", False, [])
-    assert step(sc, clock, 100) == ("bet", True, [])
+    # Gone on the 5th miss; the inventories have seen an empty zone since the first miss
+    # 240 ms ago (over settle_ms): settled at once.
+    assert step(sc, clock, 60) == ("bet", True, [])
+
+
+def test_settle_runs_from_the_first_sighting_not_the_debounce() -> None:
+    """present_after 2: the second inventory confirms A; the zone settles there only if
+    the two inventories that saw the same set lie settle_ms apart (issue #28 speed)."""
+    sc, reader, clock = make(present_after=2, absent_after=2, settle_ms=100)
+    reader.seen[0] = [A]
+    assert step(sc, clock, 10) is None  # first sighting
+    assert step(sc, clock, 60) == ("bet", False, [A])  # confirmed 60 ms later: not settled
+    assert step(sc, clock, 60) == ("bet", True, [A])  # 120 ms of the same sightings
+    sc2, reader2, clock2 = make(present_after=2, absent_after=2, settle_ms=100)
+    reader2.seen[0] = [A]
+    assert step(sc2, clock2, 10) is None
+    assert step(sc2, clock2, 150) == ("bet", True, [A])  # one snapshot, already settled
+
+
+def test_a_resumed_inventory_counts_one_sighting_per_tag() -> None:
+    """A stack read over two slices reports A at both slice ends: one sighting, so
+    present_after 2 still needs a second inventory (the debounce is not halved)."""
+    sc, _reader, _clock = make(present_after=2, absent_after=2, settle_ms=0)
+    assert sc.update(0, [A], 10, complete=False, carry=True) is None  # slice 1
+    assert sc.update(0, [A, B], 20, complete=True) is None  # slice 2: same inventory
+    assert sc.update(0, [A, B], 30) == ("bet", True, [A, B])  # second inventory
 
 
 def test_empty_zone_settles_after_boot() -> None:
@@ -293,11 +317,11 @@ def test_a_pending_change_is_confirmed_at_once_not_a_round_later() -> None:
     reader.seen[0] = [A]
     got = [step(sc, clock, 1) for _ in range(4)]
     assert mux.history == [0, 0, 1, 2]
-    assert got[1] == ("bet", False, [A])
+    assert got[1] == ("bet", True, [A])  # settle_ms 0: two equal inventories settle it
     reader.seen[0] = []  # A leaves: the first miss is confirmed by the very next scan
     got = [step(sc, clock, 1) for _ in range(3)]
     assert mux.history[4:] == [0, 0, 1]
-    assert got[1] == ("bet", False, [])
+    assert got[1] == ("bet", True, [])
 
 
 class SlicedReader(ScriptedReader):

@@ -191,3 +191,29 @@ def test_a_node_that_never_stops_talking_is_cut_off_and_the_others_are_still_hea
     assert all(c[1] > 0 and c[3] > 0 and c[2] == 0 for c in cycles)  # 1 and 3 always heard
     assert bus.collisions == 0  # the master waited for the noise to end before polling on
     assert session.frames == sum(s.node.link.frames_sent for s in nodes)
+
+
+def test_a_poll_cut_mid_byte_by_the_master_is_dropped_and_the_bus_goes_on() -> None:
+    """Bad input of issue #28: the Pi's port dies mid-frame (a POLL cut inside a byte: the
+    receivers get its bits up to the cut, the rest of the byte read as ones). No node
+    answers the torn frame, and the next poll cycle hears every node."""
+    bus = TimedBus()
+    session = Recording(registry(), bus)
+    port = MasterPort(bus)
+    master = Rs485Master(port, [1, 2], session, monotonic=bus.clock.monotonic)
+    cfg = {"present_after": 1, "absent_after": 1, "settle_ms": 0, "heartbeat_ms": 100,
+           "refresh_ms": 0}
+    nodes = [make_node(bus, n, [f"seat{n}.bet"], cfg) for n in (1, 2)]
+    nodes[0].antenna.seen[0] = chips(0, 3)
+    poll = b"\x00" + wire.encode_frame(1, wire.MSG_POLL, 7, b"")
+    cut = len(poll) // 2
+    torn = poll[:cut] + bytes([poll[cut] | 0xF0])  # the high bits lost: idle line = ones
+    port.write(torn)
+    port.flush()
+    bus.advance_to(bus.clock.now_us + 50_000)  # 50 ms: an answer would have started
+    assert port.read(4096) == b""  # nobody answered the torn POLL
+    assert nodes[0].node.link.polls == 0
+    heard = [master.poll_cycle() for _ in range(3)]
+    assert all(h[1] > 0 and h[2] > 0 for h in heard[1:])  # both nodes heard again
+    assert bus.collisions == 0
+    assert session.interpreter.zone_view("seat1.bet") == frozenset(u.hex() for u in chips(0, 3))
