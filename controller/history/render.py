@@ -91,6 +91,8 @@ def _actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> lis
         cards = "".join(s.hole) if known else "??" * hand.variant.hole_cards
         lines.append(f"d dh {player[s.seat]} {cards}")
     for street in Street:
+        if street is Street.SEVENTH:  # stud's fifth round: no board street
+            break
         if street is not Street.PREFLOP:
             dealt = hand.board[Street(street - 1).board_size : street.board_size]
             if len(dealt) < street.board_size - Street(street - 1).board_size:
