@@ -398,7 +398,12 @@ def apply_stud_action(
             "bring_in_required",
         )
     raising = kind is ActionKind.BET or kind is ActionKind.RAISE or kind is ActionKind.ALL_IN
-    if raising and state.street is _THIRD and 0 < state.call_to < small:
+    if (
+        raising
+        and state.street is _THIRD
+        and 0 < state.call_to < small
+        and not state.bets_this_street
+    ):
         return _complete(state, seat, event, rules)
     if (
         raising
