@@ -21,8 +21,8 @@ the award; betting itself (``betting``, ``actions``) is shared with the board ga
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -268,13 +268,15 @@ def bring_in_seat(state: HandState) -> int:
     return min(keyed)[1]
 
 
-def showing_value(variant: Variant, up: Sequence[str]) -> tuple[tuple[int, ...], ...]:
+@lru_cache(maxsize=8192)
+def showing_value(variant: Variant, up: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
     """The showing hand's worth for opening a street; larger opens (straights and flushes do
     not count; razz: the lowest hand opens, pairs being worse)."""
     ranks = _rank_of(variant)
-    groups = sorted(
-        Counter(ranks[c[0]] for c in up).items(), key=lambda rc: (rc[1], rc[0]), reverse=True
-    )
+    counts: dict[int, int] = {}
+    for c in up:
+        counts[ranks[c[0]]] = counts.get(ranks[c[0]], 0) + 1
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
     pattern = tuple(count for _, count in groups)
     order = tuple(rank for rank, _ in groups)
     if variant is Variant.RAZZ:
@@ -463,35 +465,45 @@ def _cards(state: HandState, seat: SeatState) -> tuple[str, ...]:
     return seat.hole + state.board
 
 
-def high_hand(cards: Sequence[str]) -> tuple[int, str, tuple[str, ...]]:
-    """Best five: its value, its name and, of the fives worth that, the one whose high card
-    by suit is highest (the five-card hand R20-B looks at)."""
-    best, name = holdem_strength(cards, ())
+def high_hand(cards: Sequence[str]) -> tuple[int, str]:
+    """The best five of the cards: its value (larger is stronger) and its name."""
+    return holdem_strength(cards, ())
+
+
+def high_five(cards: Sequence[str], value: int) -> tuple[str, ...]:
+    """Of the fives worth ``value``, the one whose high card by suit is highest: the
+    five-card hand R20-B looks at (asked only of tied winners)."""
     if len(cards) <= 5:
-        return best, name, tuple(cards)
-    fives = [five for five in combinations(cards, 5) if holdem_strength(five, ())[0] == best]
-    return best, name, max(fives, key=lambda f: _top(f, _HIGH_RANK))
+        return tuple(cards)
+    fives = [five for five in combinations(cards, 5) if holdem_strength(five, ())[0] == value]
+    return max(fives, key=lambda f: _top(f, _HIGH_RANK))
 
 
-def razz_low(cards: Sequence[str]) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    """Best A-5 low of any five: (pattern, ranks) smaller is better, and its five cards."""
-    best: tuple[tuple[int, ...], tuple[str, ...]] | None = None
-    for five in combinations(cards, 5):
-        groups = sorted(
-            Counter(_LOW_RANK[c[0]] for c in five).items(),
-            key=lambda rc: (rc[1], rc[0]),
-            reverse=True,
-        )
-        key = (tuple(n for _, n in groups), tuple(r for r, _ in groups))
-        value = (*key[0], 0, *key[1])
-        if (
-            best is None
-            or value < best[0]
-            or (value == best[0] and _top(five, _LOW_RANK) > _top(best[1], _LOW_RANK))
-        ):
-            best = (value, five)
-    assert best is not None
-    return best
+RazzLow = tuple[int, ...]  # pattern, 0, ranks from the top: smaller is better
+
+
+def _razz_value(five: Sequence[str]) -> RazzLow:
+    counts: dict[int, int] = {}
+    for c in five:
+        rank = _LOW_RANK[c[0]]
+        counts[rank] = counts.get(rank, 0) + 1
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    return (*[n for _, n in groups], 0, *[r for r, _ in groups])
+
+
+def razz_low(cards: Sequence[str]) -> RazzLow:
+    """The best A-5 low of any five cards: pairs count against it, straights and flushes do
+    not, the ace is low."""
+    ranks = sorted({_LOW_RANK[c[0]] for c in cards})
+    if len(ranks) >= 5:  # five different ranks: the five lowest
+        return (1, 1, 1, 1, 1, 0, *reversed(ranks[:5]))
+    return min(_razz_value(five) for five in combinations(cards, 5))
+
+
+def razz_five(cards: Sequence[str], value: RazzLow) -> tuple[str, ...]:
+    """Of the fives worth ``value``, the one whose high card by suit is highest (R20-B)."""
+    fives = [five for five in combinations(cards, 5) if _razz_value(five) == value]
+    return max(fives, key=lambda f: _top(f, _LOW_RANK))
 
 
 def _top(cards: Sequence[str], ranks: dict[str, int]) -> tuple[int, int]:
@@ -526,9 +538,9 @@ def award(
     stacks = {s.seat: s.stack for s in state.seats}
     unit = state.level.chip_unit
     variant = state.variant
-    highs: dict[int, tuple[int, str, tuple[str, ...]]] = {}
+    highs: dict[int, tuple[int, str]] = {}
     lows: dict[int, Low | None] = {}
-    razz: dict[int, tuple[tuple[int, ...], tuple[str, ...]]] = {}
+    razz: dict[int, RazzLow] = {}
     per_pot: list[tuple[list[Award], tuple[str, ...]]] = []
     for index, pot in enumerate(pots):
         contenders = [s.seat for s in claims[index]]
@@ -543,22 +555,25 @@ def award(
             for n in contenders:
                 if n not in razz:
                     razz[n] = razz_low(_cards(state, by_number[n]))
-            best = min(razz[n][0] for n in contenders)
-            winners = [n for n in contenders if razz[n][0] == best]
-            ordered = _by_suit(winners, {n: razz[n][1] for n in winners}, _LOW_RANK)
-            shares = split_pot(pot.amount, ordered, unit)
-            for n in winners:
-                value = razz[n][0]
-                names[n] = _low_name(value[value.index(0) + 1 :])
+            best = min(razz[n] for n in contenders)
+            winners = [n for n in contenders if razz[n] == best]
             if len(winners) > 1:
+                fives = {n: razz_five(_cards(state, by_number[n]), best) for n in winners}
+                winners = _by_suit(winners, fives, _LOW_RANK)
                 cited = (rules.cite("odd_chip_stud"),)
+            shares = split_pot(pot.amount, winners, unit)
+            for n in winners:
+                names[n] = _low_name(best[best.index(0) + 1 :])
         else:
             for n in contenders:
                 if n not in highs:
                     highs[n] = high_hand(_cards(state, by_number[n]))
             best_high = max(highs[n][0] for n in contenders)
             high_winners = [n for n in contenders if highs[n][0] == best_high]
-            high_order = _by_suit(high_winners, {n: highs[n][2] for n in high_winners}, _HIGH_RANK)
+            high_order = high_winners
+            if len(high_winners) > 1:
+                fives = {n: high_five(_cards(state, by_number[n]), best_high) for n in high_winners}
+                high_order = _by_suit(high_winners, fives, _HIGH_RANK)
             for n in high_winners:
                 names[n] = highs[n][1]
             low_order: list[int] = []
