@@ -271,3 +271,28 @@ def test_stud_rulings_cite_the_profiles_edition() -> None:
     assert t11.cite("odd_chip_stud") == "TDA2011-16" and TDA_2024.cite("odd_chip_stud") == (
         "TDA2024-20B"
     )
+
+
+def test_a_stud_phh_file_without_a_bring_in_is_refused_naming_the_field() -> None:
+    import pytest
+
+    from pokertable.controller.history.phh import PhhError, parse_hand
+
+    data = {
+        "variant": "F7S",
+        "antes": [1, 1],
+        "small_bet": 4,
+        "big_bet": 8,
+        "starting_stacks": [100, 100],
+        "actions": [],
+    }
+    with pytest.raises(PhhError, match="bring_in"):
+        parse_hand(data, "bad.phh")
+    hand = parse_hand({**data, "bring_in": 2}, "good.phh")
+    assert hand.setup.level.bring_in == 2 and hand.setup.level.big_blind == 4
+
+
+def test_pb_in_phh_is_the_bring_in() -> None:
+    from pokertable.controller.history.phh import to_event
+
+    assert to_event("p2 pb", 3, "here", 0) == PlayerAction(2, A.BRING_IN)
