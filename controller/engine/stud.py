@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from pokertable.controller.engine import betting
 from pokertable.controller.engine.actions import apply_action
+from pokertable.controller.engine.cards import STANDARD_DECK
 from pokertable.controller.engine.checks import check_new_cards, reject
 from pokertable.controller.engine.events import ActionKind, DealBoard, DealHole, PlayerAction
 from pokertable.controller.engine.low_hands import Low, best_low
@@ -66,6 +67,7 @@ _HIGH_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}  # stud: the
 _LOW_RANK = {r: i for i, r in enumerate("A23456789TJQK", start=1)}  # razz: the ace is low
 _SUIT = {"c": 0, "d": 1, "h": 2, "s": 3}  # clubs, diamonds, hearts, spades (low to high)
 STREET_NAMES = ("third", "fourth", "fifth", "sixth", "seventh")
+_NEXT_STREET = (Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH)
 
 
 def street_name(street: Street) -> str:
@@ -147,7 +149,7 @@ def pending_street(state: HandState) -> Street:
     """The street being dealt while the hand is in ``DEALING``."""
     if state.bring_in_seat is None:
         return _THIRD
-    return Street(state.street + 1)
+    return _NEXT_STREET[state.street]  # not ``Street(n)``: an enum call, costly per card
 
 
 def deal_hole(
@@ -204,15 +206,23 @@ def deal_hole(
             rules.cite("rules"),
             "card_count",
         )
-    bad = check_new_cards(state, event.cards, event.seat, rules)
-    if bad:
-        return bad
+    if count != 1 or not _fresh(state, event.cards[0]):  # one new card: no set of all cards
+        bad = check_new_cards(state, event.cards, event.seat, rules)
+        if bad:
+            return bad
     cards = tuple(event.cards)
     up = cards[2:] if street is _THIRD else () if street is _SEVENTH else cards
     state = state.with_seat(evolve(seat, hole=seat.hole + cards, up=seat.up + up))
     if all(len(s.hole) == target for s in state.seats if s.in_hand):
         return _open_street(state, street, rules)
     return state, ()
+
+
+def _fresh(state: HandState, card: str) -> bool:
+    """A known card that is not in play yet (else ``check_new_cards`` says what is wrong)."""
+    if card not in STANDARD_DECK or card in state.board:
+        return False
+    return all(card not in s.hole for s in state.seats)
 
 
 def deal_community(
