@@ -383,9 +383,9 @@ def apply_stud_action(
                 "no_bring_in",
             )
         amount = min(state.level.bring_in, seat.stack)
+        # He has acted: with nothing more than the bring-in in, the action does not come
+        # back to him, and a short all-in over it re-opens the betting only as R47-B says.
         state = betting.pay_and_finish(state, seat, amount, "bring_in", amount, call_to=amount)
-        # The bring-in is not a bet: completing it re-opens the betting to him (``matched``).
-        state = state.with_seat(evolve(state.seat(seat.seat), matched=0))
         return state, (
             Ruling(
                 _ACCEPTED,
@@ -462,6 +462,17 @@ def _complete(
         bets_this_street=state.bets_this_street + 1,
         last_aggressor=seat.seat,
     )
+    if full:
+        # The completion is the street's first full bet: it re-opens the betting to every
+        # player who acted on the bring-in, whatever the bring-in's size (R47-B counts
+        # short all-ins, not this).
+        state = evolve(
+            state,
+            seats=tuple(
+                evolve(s, matched=0) if s.acted and s.matched and s.seat != seat.seat else s
+                for s in state.seats
+            ),
+        )
     text = f"seat {seat.seat} completes the bring-in to {to}" + ("" if full else " all in")
     return state, (
         Ruling(_ACCEPTED, (rules.cite("complete"),), text, seat=seat.seat, code="complete"),

@@ -296,3 +296,26 @@ def test_pb_in_phh_is_the_bring_in() -> None:
     from pokertable.controller.history.phh import to_event
 
     assert to_event("p2 pb", 3, "here", 0) == PlayerAction(2, A.BRING_IN)
+
+
+def test_r47b_a_short_all_in_over_the_bring_in_does_not_reopen_it_for_the_bring_in() -> None:
+    """R47-B: bring-in 4, small bet 20; an all-in to 12 is 8 more, under half a bet: the
+    bring-in, who has acted, may call or fold but not raise (PokerKit lets him raise)."""
+    state = new_hand(Variant.STUD, {1: 16, 2: 118, 3: 530}, ante=4, bring_in=4, small=20)
+    state, _ = deal(state, {1: "9s7sJd", 2: "7dAc3d", 3: "2s2dTs"})
+    state = act(state, (2, A.BRING_IN, None), (3, A.CALL, None), (1, A.ALL_IN, None))
+    assert state.call_to == 12
+    ruling = refused(state, 2, A.RAISE, 32)
+    assert ruling.code == "not_reopened" and ruling.rule_ids == ("TDA2024-47B",)
+    assert act(state, (2, A.CALL, None)).seat(2).bet == 12
+
+
+def test_r47b_completing_even_a_large_bring_in_reopens_the_betting() -> None:
+    """The completion is a full bet whatever the bring-in: bring-in 15 on a small bet of 20,
+    completed to 20 (5 more), the bring-in and his caller may raise."""
+    state = new_hand(Variant.STUD, {1: 200, 2: 200, 3: 200}, ante=5, bring_in=15, small=20)
+    state, _ = deal(state, {1: "9s7sJd", 2: "7dAc3d", 3: "2s2dTs"})
+    assert state.bring_in_seat == 2  # the three of diamonds
+    state = act(state, (2, A.BRING_IN, None), (3, A.CALL, None), (1, A.RAISE, 20))
+    state = act(state, (2, A.RAISE, 40), (3, A.RAISE, 60))
+    assert state.call_to == 60 and state.bets_this_street == 3
