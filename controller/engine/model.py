@@ -216,7 +216,10 @@ class Street(IntEnum):
 
     @property
     def board_size(self) -> int:
-        return (0, 3, 4, 5, 5)[self]
+        """Board cards once the street is dealt. ``SEVENTH`` is no board street: its 6 is
+        more than a board holds, so a loop over the streets a board reached stops at the
+        river."""
+        return (0, 3, 4, 5, 6)[self]
 
 
 class Phase(StrEnum):
