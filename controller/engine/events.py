@@ -20,6 +20,7 @@ class ActionKind(StrEnum):
     BET = "bet"  # amount = street total
     RAISE = "raise"  # amount = street total ("raise to", R43-B)
     ALL_IN = "all_in"  # everything behind: a call or a raise depending on the stack
+    BRING_IN = "bring_in"  # stud: the low card posts the bring-in (PHH ``pb``, RP-10-E)
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,6 +144,9 @@ class Variant(StrEnum):
     NLHE = "NT"  # no-limit Texas hold'em
     PLO = "PO"  # pot-limit Omaha
     FLHE = "FT"  # fixed-limit Texas hold'em
+    STUD = "F7S"  # fixed-limit seven-card stud (engine/stud.py)
+    STUD_HILO = "F7S/8"  # fixed-limit seven-card stud hi-lo, eight or better
+    RAZZ = "FR"  # fixed-limit razz (seven-card stud, A-5 low)
 
     @property
     def betting(self) -> Betting:
@@ -151,10 +154,19 @@ class Variant(StrEnum):
 
     @property
     def hole_cards(self) -> int:
-        return 4 if self is Variant.PLO else 2
+        """Cards of the initial deal (stud: two down and one up)."""
+        return 4 if self is Variant.PLO else 3 if self._value_ in _STUD_CODES else 2
+
+    @property
+    def is_stud(self) -> bool:
+        """Seven-card stud games: antes and a bring-in, no button, no blinds, no board."""
+        return self._value_ in _STUD_CODES
 
 
-_BETTING_OF = {"NT": Betting.NO_LIMIT, "PO": Betting.POT_LIMIT, "FT": Betting.FIXED_LIMIT}
+_BETTING_OF = {"NT": Betting.NO_LIMIT, "PO": Betting.POT_LIMIT, "FT": Betting.FIXED_LIMIT,
+               "F7S": Betting.FIXED_LIMIT, "F7S/8": Betting.FIXED_LIMIT,
+               "FR": Betting.FIXED_LIMIT}
+_STUD_CODES = frozenset({"F7S", "F7S/8", "FR"})
 
 
 class AnteFormat(StrEnum):
@@ -173,6 +185,7 @@ class Level:
     ante: int = 0
     ante_format: AnteFormat = AnteFormat.NONE
     chip_unit: int = 1  # smallest denomination in play: odd chips are split in this unit (R20)
+    bring_in: int = 0  # stud: the forced bet of the low card (razz: the high card), RP-10-E
 
     def __post_init__(self) -> None:
         if not 0 <= self.small_blind <= self.big_blind or self.big_blind <= 0:
@@ -181,19 +194,33 @@ class Level:
             )
         if self.ante < 0 or self.chip_unit <= 0:
             raise ValueError(f"level {self.number}: ante must be >= 0 and chip_unit > 0")
+        if not 0 <= self.bring_in <= self.big_blind:
+            raise ValueError(f"level {self.number}: need 0 <= bring-in <= small bet")
         if self.ante and self.ante_format is AnteFormat.NONE:
             raise ValueError(f"level {self.number}: an ante of {self.ante} needs an ante_format")
 
 
 class Street(IntEnum):
+    """Betting rounds. Stud's third to sixth streets are the same numbers as pre-flop to
+    river (the small bet on the first two, the big bet after: TDA Add. 43), and stud has
+    a fifth round, ``SEVENTH``, that board games never reach."""
+
     PREFLOP = 0
     FLOP = 1
     TURN = 2
     RIVER = 3
+    SEVENTH = 4  # stud only
+    THIRD = 0  # stud names: aliases of the board games' rounds
+    FOURTH = 1
+    FIFTH = 2
+    SIXTH = 3
 
     @property
     def board_size(self) -> int:
-        return (0, 3, 4, 5)[self]
+        """Board cards once the street is dealt. ``SEVENTH`` is no board street: its 6 is
+        more than a board holds, so a loop over the streets a board reached stops at the
+        river."""
+        return (0, 3, 4, 5, 6)[self]
 
 
 class Phase(StrEnum):
@@ -231,6 +258,7 @@ class SeatState:
     hole: tuple[str, ...] = ()
     shown: bool = False
     mucked: bool = False
+    up: tuple[str, ...] = ()  # stud: the cards of ``hole`` dealt face up, in order (RP-10)
 
     @property
     def in_hand(self) -> bool:
@@ -327,6 +355,8 @@ class HandState:
     preflop_assumed_dead: int = field(default=0)  # R54-B: chips PL counts treat as posted
     board_repairs: tuple[BoardRepair, ...] = ()  # R39 / RP-5 repairs, in order (hand history)
     event_players_left: int | None = None  # players left in the event (R48), from the room
+    bring_in_seat: int | None = None  # stud: who was dealt the bring-in card (RP-10-E)
+    opener_seat: int | None = None  # stud: the showing hand that opens the street (RP-10-D)
 
     def seat(self, number: int) -> SeatState:
         for s in self.seats:

@@ -222,3 +222,6 @@ def award(
     return evolve(
         state, seats=seats, pots=pots, awards=awards, phase=_COMPLETE, action_on=None
     )
+
+
+contested_pots = _contested_pots  # the stud award (engine/stud.py) builds the same pots

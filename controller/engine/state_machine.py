@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.engine import betting
+from pokertable.controller.engine import betting, stud
 from pokertable.controller.engine.actions import apply_action
 from pokertable.controller.engine.blinds import post_forced_bets
 from pokertable.controller.engine.checks import check_new_cards, reject
@@ -68,6 +68,7 @@ _FIXED_LIMIT = Betting.FIXED_LIMIT
 _POT_LIMIT = Betting.POT_LIMIT
 _FLOP = Street.FLOP
 _RIVER = Street.RIVER
+_SEVENTH = Street.SEVENTH
 _INFO = RulingKind.INFO
 _REJECTED = RulingKind.REJECTED
 # Records built with plain stores (model.builder): one state and its seats per hand, and
@@ -120,6 +121,15 @@ def start_hand(
     setup: HandSetup, rules: RuleProfile = TDA_2024
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     """Post the forced bets and put the first player pre-flop on the action."""
+    if setup.variant.is_stud:  # antes only; the bring-in comes with third street
+        if not 2 <= len(setup.players) <= MAX_SEATS:
+            raise EngineError(f"hand {setup.hand_id}: {len(setup.players)} players")
+        try:
+            state, notes = stud.start_state(setup, rules)
+        except ValueError as exc:
+            raise EngineError(str(exc)) from exc
+        state, more = settle(state, rules)
+        return state, (*notes, *more)
     _validate(setup)
     seats = tuple([_seat_state(seat, name, stack) for seat, name, stack in sorted(setup.players)])
     posted = post_forced_bets(
@@ -165,11 +175,20 @@ def step(
     """Apply one event. A rejected event leaves the state exactly as it was."""
     match event:
         case PlayerAction():
-            new, rulings = apply_action(state, event, rules)
+            if state.variant.is_stud:
+                new, rulings = stud.apply_stud_action(state, event, rules)
+            else:
+                new, rulings = apply_action(state, event, rules)
         case DealHole():
-            new, rulings = _deal_hole(state, event, rules)
+            if state.variant.is_stud:
+                new, rulings = stud.deal_hole(state, event, rules)
+            else:
+                new, rulings = _deal_hole(state, event, rules)
         case DealBoard():
-            new, rulings = _deal_board(state, event, rules)
+            if state.variant.is_stud:
+                new, rulings = stud.deal_community(state, event, rules)
+            else:
+                new, rulings = _deal_board(state, event, rules)
         case ReplaceBoard():
             new, rulings = replace_board(state, event, rules)
         case CountFoundChips():
@@ -321,9 +340,10 @@ def settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Rulin
         phase = state.phase
         if phase is _COMPLETE:
             break
+        award_pots = stud.award if state.variant.is_stud else award
         if state.players_in_hand == 1:
             state = _return_uncalled(state, rulings, rules)
-            state = award(state, rulings, rules, uncontested=True)
+            state = award_pots(state, rulings, rules, uncontested=True)
             continue
         if phase is _BETTING:
             if state.action_on is not None:
@@ -333,7 +353,7 @@ def settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Rulin
         if phase is _SHOWDOWN and showdown_done(state, rules):
             # R17-B: all but one mucked without tabling: the last live hand wins uncontested.
             alone = sum(1 for s in state.in_hand if not s.mucked) == 1
-            state = award(state, rulings, rules, uncontested=alone)
+            state = award_pots(state, rulings, rules, uncontested=alone)
             continue
         break
     return state, tuple(rulings)
@@ -366,7 +386,7 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
 
 def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -> HandState:
     state = _return_uncalled(state, rulings, rules)
-    if state.street is _RIVER:
+    if state.street is (_SEVENTH if state.variant.is_stud else _RIVER):
         face_up = state.face_up
         if (
             not state.face_up

@@ -1,4 +1,4 @@
-"""Import of PHH, the uoftcprg Poker Hand History standard (variants NT, PO and FT).
+"""Import of PHH, the uoftcprg Poker Hand History standard (NT, PO, FT; stud F7S, F7S/8, FR).
 
 PHH lists players in position order: p1 is the small blind, the last player has the
 button; heads-up, p1 is the big blind and p2 the button/small blind (as PokerKit plays it).
@@ -88,7 +88,10 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
     code = data.get("variant")
     variant = _VARIANTS.get(str(code))
     if variant is None:
-        raise PhhError(f"{name}: unknown or unsupported variant {code!r} (NT, PO, FT)")
+        known = ", ".join(_VARIANTS)
+        raise PhhError(f"{name}: unknown or unsupported variant {code!r} ({known})")
+    if variant.is_stud:
+        return _parse_stud(data, name, variant)
     stacks = _int_list(data, "starting_stacks", name)
     n = len(stacks)
     if not 2 <= n <= 10:
@@ -147,6 +150,44 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
         big_blind_seat=bb_seat,
         players=tuple([(i + 1, str(players[i]), stacks[i]) for i in range(n)]),
         antes_by_seat=explicit,
+    )
+    return PhhHand(name=name, setup=setup, actions=tuple(actions), player_count=n)
+
+
+def _parse_stud(data: dict[str, Any], name: str, variant: Variant) -> PhhHand:
+    """Stud (F7S, F7S/8, FR): antes, ``bring_in``, ``small_bet`` and ``big_bet``; no button.
+
+    Players sit in PHH order, ``pN`` in seat N; the bring-in, not a position, starts the
+    action (RP-10-E).
+    """
+    stacks = _int_list(data, "starting_stacks", name)
+    n = len(stacks)
+    if not 2 <= n <= 8:
+        raise PhhError(f"{name}: {n} players; seven-card stud seats 2 to 8")
+    antes = _int_list(data, "antes", name, n) if "antes" in data else [0] * n
+    bring_in, small_bet, big_bet = (data.get(k) for k in ("bring_in", "small_bet", "big_bet"))
+    if not (isinstance(bring_in, int) and isinstance(small_bet, int) and small_bet > 0
+            and 0 < bring_in <= small_bet):
+        raise PhhError(f"{name}: stud needs 'bring_in' and 'small_bet' with "
+                       "0 < bring_in <= small_bet")
+    if big_bet != 2 * small_bet:
+        raise PhhError(f"{name}: 'big_bet' must be twice 'small_bet'")
+    even = len(set(antes)) == 1
+    level = Level(small_blind=0, big_blind=small_bet, bring_in=bring_in, ante=max(antes),
+                  ante_format=AnteFormat.PER_PLAYER if any(antes) else AnteFormat.NONE)
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not all([isinstance(a, str) for a in actions]):
+        raise PhhError(f"{name}: 'actions' must be a list of strings")
+    players = data.get("players") or [f"p{i + 1}" for i in range(n)]
+    setup = HandSetup(
+        hand_id=name,
+        variant=variant,
+        level=level,
+        button=n,
+        small_blind_seat=None,
+        big_blind_seat=1,
+        players=tuple([(i + 1, str(players[i]), stacks[i]) for i in range(n)]),
+        antes_by_seat=None if even else tuple((i + 1, a) for i, a in enumerate(antes)),
     )
     return PhhHand(name=name, setup=setup, actions=tuple(actions), player_count=n)
 
@@ -250,6 +291,8 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
             return ReplaceBoard(_street_named(street, where), known, why)
         case [player, "f"]:
             return PlayerAction(_player(player, n, where), _FOLD)
+        case [player, "pb"]:  # stud: the bring-in
+            return PlayerAction(_player(player, n, where), ActionKind.BRING_IN)
         case [player, "cc"]:
             kind = _CALL if call_to else _CHECK
             return PlayerAction(_player(player, n, where), kind)

@@ -106,6 +106,8 @@ def _actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> lis
         lines.append(f"d dh {player[s.seat]} {cards}")
     repaired = {r.street: r for r in hand.board_repairs}  # the last repair of a street
     for street in Street:
+        if street is Street.SEVENTH:  # stud's fifth round: no board street
+            break
         if street is not Street.PREFLOP:
             dealt = hand.board[Street(street - 1).board_size : street.board_size]
             if len(dealt) < street.board_size - Street(street - 1).board_size:

@@ -81,7 +81,7 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
             event = to_event(action, n, "", to_call)
         except PhhError:  # read it again to name the place (formatted only when needed)
             event = to_event(action, n, action_where(hand, index), to_call)
-        if event is None or _needless_check(state, event):
+        if event is None or _needless_check(state, event) or _shown_again(state, event):
             continue
         state, out = step(state, event, rules)
         for r in out:
@@ -109,6 +109,17 @@ def _needless_check(state: HandState, event: object) -> bool:
         return False
     with_chips = [s.seat for s in state.seats if s.status is _LIVE and s.stack > 0]
     return with_chips == [event.seat]
+
+
+def _shown_again(state: HandState, event: object) -> bool:
+    """Stud: a hand tabled at an all-in (R16) is shown again, all seven cards, after the
+    run-out; PHH records both, the second repeats what the table already sees."""
+    if not (isinstance(event, ShowHand) and state.variant.is_stud and event.cards):
+        return False
+    if not state.has_seat(event.seat):
+        return False
+    seat = state.seat(event.seat)
+    return seat.shown and set(event.cards) == set(seat.hole)
 
 
 def _to_call(state: HandState) -> int:

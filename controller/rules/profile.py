@@ -469,6 +469,14 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "balance_move": "11A",
         "balance_source": "11C",
         "balance_halt": "11D",
+        # --- stud citations (issue 30): engine/stud.py ---
+        "complete": "3",  # "complete" is an official betting term (completing the bring-in)
+        "bring_in": "RP-10E",  # the low card by suit brings in; all in for the ante: left of him
+        "stud_opener": "RP-10D",  # tied showing hands: the high card by suit opens
+        "stud_fourth_street": "RP-10F",  # no doubling on 4th street for a pair showing
+        "stud_short_stub": "RP-10H",  # a community card on 7th street
+        "odd_chip_stud": "20B",  # stud, razz, stud/8 ties: high card by suit in the five
+        "odd_chip_hi_lo": "20C",  # hi/lo: the odd chip of the total pot to the high side
     }
 )
 

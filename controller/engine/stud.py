@@ -1,0 +1,653 @@
+"""Seven-card stud, stud hi-lo eight or better and razz: what differs from the board games.
+
+Stud has no button, no blinds and no board. Every player antes; the third street is two
+cards down and one up; the low upcard by suit posts the bring-in (razz: the high upcard,
+the ace being low) and may complete instead (RP-10-E); fourth to sixth streets are one
+card up each, seventh one card down. From fourth street the best showing hand acts first
+(razz: the lowest), tied showing hands broken by the high card by suit (RP-10-D); bets are
+the small bet on third and fourth street and the big bet from fifth (TDA Add. 43), never
+doubled on fourth for an open pair (RP-10-F). When the stub cannot give every player a
+seventh card, one community card serves everybody (RP-10-H).
+
+At showdown stud plays the best five of seven, razz the best A-5 low (straights and flushes
+do not count, pairs do), stud/8 splits each pot between the best high and the best
+eight-or-better low (``low_hands``), the odd chip of a split pot to the high side (R20-C).
+Tied hands split with the odd chips by the high card by suit in each winner's five-card
+hand (R20-B), not clockwise from a button (R20-A).
+
+``state_machine`` sends stud hands here at the start, for the cards, the player actions and
+the award; betting itself (``betting``, ``actions``) is shared with the board games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from pokertable.controller.engine import betting
+from pokertable.controller.engine.actions import apply_action
+from pokertable.controller.engine.cards import STANDARD_DECK
+from pokertable.controller.engine.checks import check_new_cards, reject
+from pokertable.controller.engine.events import ActionKind, DealBoard, DealHole, PlayerAction
+from pokertable.controller.engine.low_hands import Low, best_low
+from pokertable.controller.engine.model import (
+    Award,
+    HandState,
+    Phase,
+    SeatState,
+    SeatStatus,
+    Street,
+    Variant,
+    evolve,
+)
+from pokertable.controller.engine.pots import build_pots, split_hi_lo, split_pot
+from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.showdown import contested_pots
+from pokertable.controller.evaluation import holdem_strength
+from pokertable.controller.rules import RuleProfile
+
+if TYPE_CHECKING:
+    from pokertable.controller.engine.state_machine import HandSetup
+
+_ACCEPTED = RulingKind.ACCEPTED
+_INFO = RulingKind.INFO
+_LIVE = SeatStatus.LIVE
+_ALL_IN = SeatStatus.ALL_IN
+_BETTING = Phase.BETTING
+_DEALING = Phase.DEALING
+_SHOWDOWN = Phase.SHOWDOWN
+_COMPLETE = Phase.COMPLETE
+_THIRD = Street.THIRD
+_FOURTH = Street.FOURTH
+_SEVENTH = Street.SEVENTH
+
+_HIGH_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}  # stud: the ace is high
+_LOW_RANK = {r: i for i, r in enumerate("A23456789TJQK", start=1)}  # razz: the ace is low
+_SUIT = {"c": 0, "d": 1, "h": 2, "s": 3}  # clubs, diamonds, hearts, spades (low to high)
+STREET_NAMES = ("third", "fourth", "fifth", "sixth", "seventh")
+_NEXT_STREET = (Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH)
+
+
+def street_name(street: Street) -> str:
+    return STREET_NAMES[street]
+
+
+def _rank_of(variant: Variant) -> dict[str, int]:
+    return _LOW_RANK if variant is Variant.RAZZ else _HIGH_RANK
+
+
+def _card_key(card: str, ranks: dict[str, int]) -> tuple[int, int]:
+    """A card's place by rank, then suit (the suit breaks ties: RP-10-D/E, R20-B)."""
+    return ranks[card[0]], _SUIT[card[1]]
+
+
+# --- the deal -----------------------------------------------------------------------------
+
+
+def start_state(setup: HandSetup, rules: RuleProfile) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Antes posted, waiting for third street (``state_machine.start_hand`` settles it).
+
+    The antes are dead money in the main pot; a player who cannot cover his is all in for
+    what he has. The bring-in comes with third street (RP-10-E).
+    """
+    level = setup.level
+    if level.bring_in <= 0:
+        raise ValueError(f"hand {setup.hand_id}: {setup.variant.name} needs a bring-in")
+    antes = (
+        dict(setup.antes_by_seat)
+        if setup.antes_by_seat is not None
+        else {seat: level.ante for seat, _, _ in setup.players}
+    )
+    seats = []
+    notes = []
+    for seat, name, stack in sorted(setup.players):
+        ante = min(antes.get(seat, 0), stack)
+        if ante < antes.get(seat, 0):
+            notes.append(
+                Ruling(
+                    _INFO,
+                    (rules.cite("antes"),),
+                    f"seat {seat} is all in for an ante of {ante}",
+                    seat=seat,
+                    code="forced_bet_short",
+                )
+            )
+        seats.append(
+            SeatState(
+                seat,
+                name,
+                stack - ante,
+                committed=ante,
+                dead=ante,
+                status=_ALL_IN if ante == stack else _LIVE,
+            )
+        )
+    state = HandState(
+        hand_id=setup.hand_id,
+        variant=setup.variant,
+        level=level,
+        button=setup.button,
+        small_blind_seat=None,
+        big_blind_seat=setup.big_blind_seat,
+        seats=tuple(seats),
+        phase=_DEALING,
+        action_on=None,
+        increment=level.big_blind,
+        event_players_left=setup.event_players_left,
+    )
+    return state, tuple(notes)
+
+
+def cards_for(street: Street) -> int:
+    """Cards a live hand holds once ``street`` is dealt (a community card counts as one)."""
+    return 3 + street
+
+
+def pending_street(state: HandState) -> Street:
+    """The street being dealt while the hand is in ``DEALING``."""
+    if state.bring_in_seat is None:
+        return _THIRD
+    return _NEXT_STREET[state.street]  # not ``Street(n)``: an enum call, costly per card
+
+
+def deal_hole(
+    state: HandState, event: DealHole, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Third street: two down and one up per player; fourth to sixth one up; seventh one down.
+
+    Cards for a street arrive while the previous betting round is still open are premature
+    (RP-5-D: the dealer returns them to the stub, reshuffles, and deals the street again).
+    """
+    seat = next((s for s in state.seats if s.seat == event.seat), None)
+    if state.phase is _COMPLETE or seat is None:
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat} is not dealt in to a running hand",
+            rules.cite("rules"),
+            "seat_not_dealt_in",
+        )
+    if state.phase is not _DEALING:
+        return reject(
+            state,
+            event.seat,
+            f"a card for seat {event.seat} before the betting "
+            f"on {street_name(state.street)} street is complete: premature",
+            rules.cite("premature_cards"),
+            "premature_card",
+        )
+    if not seat.in_hand:
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat} has no live hand: no more cards are dealt to it",
+            rules.cite("rules"),
+            "dead_hand",
+        )
+    street = pending_street(state)
+    count = 3 if street is _THIRD else 1
+    target = cards_for(street) - (1 if state.board else 0)
+    if len(seat.hole) >= target:
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat} already has its {street_name(street)} street card(s)",
+            rules.cite("rules"),
+            "already_dealt",
+        )
+    if len(event.cards) != count:
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat} got {len(event.cards)} card(s) on "
+            f"{street_name(street)} street; {count} expected",
+            rules.cite("rules"),
+            "card_count",
+        )
+    if count != 1 or not _fresh(state, event.cards[0]):  # one new card: no set of all cards
+        bad = check_new_cards(state, event.cards, event.seat, rules)
+        if bad:
+            return bad
+    cards = tuple(event.cards)
+    up = cards[2:] if street is _THIRD else () if street is _SEVENTH else cards
+    state = state.with_seat(evolve(seat, hole=seat.hole + cards, up=seat.up + up))
+    if all(len(s.hole) == target for s in state.seats if s.in_hand):
+        return _open_street(state, street, rules)
+    return state, ()
+
+
+def _fresh(state: HandState, card: str) -> bool:
+    """A known card that is not in play yet (else ``check_new_cards`` says what is wrong)."""
+    if card not in STANDARD_DECK or card in state.board:
+        return False
+    return all(card not in s.hole for s in state.seats)
+
+
+def deal_community(
+    state: HandState, event: DealBoard, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """RP-10-H: the stub is short for seventh street, so one card serves every player."""
+    if state.phase is not _DEALING or pending_street(state) is not _SEVENTH or state.board:
+        return reject(
+            state,
+            None,
+            "a community card is dealt only in place of the seventh street cards",
+            rules.cite("stud_short_stub"),
+            "premature_board",
+        )
+    if any(len(s.hole) > cards_for(Street.SIXTH) for s in state.seats if s.in_hand):
+        return reject(
+            state,
+            None,
+            "seventh street cards were already dealt",
+            rules.cite("stud_short_stub"),
+            "board_count",
+        )
+    if len(event.cards) != 1:
+        return reject(
+            state,
+            None,
+            "one community card replaces seventh street",
+            rules.cite("stud_short_stub"),
+            "board_count",
+        )
+    bad = check_new_cards(state, event.cards, None, rules)
+    if bad:
+        return bad
+    state = evolve(state, board=tuple(event.cards))
+    state, rulings = _open_street(state, _SEVENTH, rules)
+    note = Ruling(
+        _INFO,
+        (rules.cite("stud_short_stub"),),
+        "the stub is short: one community "
+        f"card {event.cards[0]} for every player; the first to act on sixth street "
+        "acts first",
+        code="community_card",
+    )
+    return state, (note, *rulings)
+
+
+def bring_in_seat(state: HandState) -> int:
+    """RP-10-E: the lowest upcard by suit brings in (razz: the highest, the ace low)."""
+    ranks = _rank_of(state.variant)
+    keyed = [(_card_key(s.up[0], ranks), s.seat) for s in state.seats if s.up]
+    if state.variant is Variant.RAZZ:
+        return max(keyed)[1]
+    return min(keyed)[1]
+
+
+@lru_cache(maxsize=8192)
+def showing_value(variant: Variant, up: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """The showing hand's worth for opening a street; larger opens (straights and flushes do
+    not count; razz: the lowest hand opens, pairs being worse)."""
+    ranks = _rank_of(variant)
+    counts: dict[int, int] = {}
+    for c in up:
+        counts[ranks[c[0]]] = counts.get(ranks[c[0]], 0) + 1
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    pattern = tuple(count for _, count in groups)
+    order = tuple(rank for rank, _ in groups)
+    if variant is Variant.RAZZ:
+        return tuple(-c for c in pattern), tuple(-r for r in order)
+    return pattern, order
+
+
+def opener(state: HandState) -> tuple[int, bool]:
+    """RP-10-D: the best showing hand, tied hands broken by the high card by suit; and
+    whether a tie was broken that way (PokerKit breaks it by seat instead)."""
+    ranks = _rank_of(state.variant)
+    keyed = [(showing_value(state.variant, s.up), s.seat, s.up) for s in state.in_hand]
+    best = max(k[0] for k in keyed)
+    tied = [k for k in keyed if k[0] == best]
+    seat = max(tied, key=lambda k: max(_card_key(c, ranks) for c in k[2]))[1]
+    return seat, len(tied) > 1
+
+
+def _open_street(
+    state: HandState, street: Street, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Every live hand holds its cards: the betting round of ``street`` opens."""
+    seats = tuple(
+        s
+        if s.bet == 0 and not s.acted and s.matched == 0
+        else evolve(s, bet=0, acted=False, matched=0)
+        for s in state.seats
+    )
+    state = evolve(state, seats=seats)
+    rulings: list[Ruling] = []
+    if street is _THIRD:
+        first = bring_in_seat(state)
+        state = evolve(state, bring_in_seat=first)
+        rulings.append(
+            Ruling(
+                _INFO,
+                (rules.cite("bring_in"),),
+                f"seat {first} has the bring-in card",
+                seat=first,
+                code="bring_in_card",
+            )
+        )
+        tie = False
+    else:
+        first, tie = opener(state)
+        rulings.append(
+            Ruling(
+                _INFO,
+                rules.cite("stud_opener", "show_order") if tie else (rules.cite("show_order"),),
+                f"seat {first} shows the {'low' if state.variant is Variant.RAZZ else 'high'} hand "
+                f"and acts first on {street_name(street)} street"
+                + (" (tied showing hands: the high card by suit)" if tie else ""),
+                seat=first,
+                code="opener",
+            )
+        )
+    # With fewer than two players left with chips nobody is on the action: ``settle``
+    # closes the street at once and the cards run out (R16).
+    return evolve(
+        state,
+        street=street,
+        phase=_BETTING,
+        call_to=0,
+        increment=state.level.big_blind * (1 if street <= _FOURTH else 2),
+        last_full_to=0,
+        bets_this_street=0,
+        last_aggressor=None,
+        opener_seat=first,
+        # RP-10-E: a bring-in all in for the ante: the action starts on his left.
+        action_on=betting.next_to_act_among(state.seats, 0, first - 1),
+    ), tuple(rulings)
+
+
+# --- actions --------------------------------------------------------------------------------
+
+
+def apply_stud_action(
+    state: HandState, event: PlayerAction, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """The bring-in, its completion and fourth street; everything else as in the board games."""
+    if state.phase is not _BETTING or event.seat != state.action_on:
+        return apply_action(state, event, rules)  # its refusals name the rule
+    seat = state.seat(event.seat)
+    kind = event.kind
+    small = state.level.big_blind
+    opening = state.street is _THIRD and state.call_to == 0
+    if kind is ActionKind.BRING_IN:
+        if not opening:
+            return reject(
+                state,
+                seat.seat,
+                "the bring-in is posted once, by the first to act on third street",
+                rules.cite("bring_in"),
+                "no_bring_in",
+            )
+        amount = min(state.level.bring_in, seat.stack)
+        # He has acted: with nothing more than the bring-in in, the action does not come
+        # back to him, and a short all-in over it re-opens the betting only as R47-B says.
+        state = betting.pay_and_finish(state, seat, amount, "bring_in", amount, call_to=amount)
+        return state, (
+            Ruling(
+                _ACCEPTED,
+                (rules.cite("bring_in"),),
+                f"seat {seat.seat} brings in for {amount}",
+                seat=seat.seat,
+                code="bring_in",
+            ),
+        )
+    if opening and (
+        kind is ActionKind.CHECK
+        or kind is ActionKind.CALL
+        or (kind is ActionKind.FOLD and seat.seat == state.bring_in_seat)
+    ):
+        return reject(
+            state,
+            seat.seat,
+            f"seat {seat.seat} must bring in for "
+            f"{state.level.bring_in} or complete to {small}"
+            + ("" if seat.seat == state.bring_in_seat else ", or fold"),
+            rules.cite("bring_in"),
+            "bring_in_required",
+        )
+    raising = kind is ActionKind.BET or kind is ActionKind.RAISE or kind is ActionKind.ALL_IN
+    if (
+        raising
+        and state.street is _THIRD
+        and 0 < state.call_to < small
+        and not state.bets_this_street
+    ):
+        return _complete(state, seat, event, rules)
+    if (
+        raising
+        and state.street is _FOURTH
+        and event.amount is not None
+        and event.amount > state.call_to + small
+    ):
+        return reject(
+            state,
+            seat.seat,
+            f"bets on fourth street are {small}: they are not doubled for a pair showing",
+            rules.cite("stud_fourth_street"),
+            "above_maximum",
+        )
+    return apply_action(state, event, rules)
+
+
+def _complete(
+    state: HandState, seat: SeatState, event: PlayerAction, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Raising the bring-in is completing it to the small bet (R3 "complete")."""
+    small = state.level.big_blind
+    all_in_to = seat.bet + seat.stack
+    to = min(small, all_in_to)
+    if to <= state.call_to:  # all in for no more than the bring-in: a call
+        return apply_action(state, evolve(event, kind=ActionKind.CALL, amount=None), rules)
+    if event.kind is not ActionKind.ALL_IN and event.amount != to:
+        return reject(
+            state,
+            seat.seat,
+            f"the bring-in of {state.call_to} is completed to {to}, not {event.amount}",
+            rules.cite("complete"),
+            "complete_amount",
+        )
+    full = to == small
+    state = betting.pay_and_finish(
+        state,
+        seat,
+        to,
+        "raise",
+        to,
+        call_to=to,
+        last_full_to=to if full else state.last_full_to,
+        bets_this_street=state.bets_this_street + 1,
+        last_aggressor=seat.seat,
+    )
+    if full:
+        # The completion is the street's first full bet: it re-opens the betting to every
+        # player who acted on the bring-in, whatever the bring-in's size (R47-B counts
+        # short all-ins, not this).
+        state = evolve(
+            state,
+            seats=tuple(
+                evolve(s, matched=0) if s.acted and s.matched and s.seat != seat.seat else s
+                for s in state.seats
+            ),
+        )
+    text = f"seat {seat.seat} completes the bring-in to {to}" + ("" if full else " all in")
+    return state, (
+        Ruling(_ACCEPTED, (rules.cite("complete"),), text, seat=seat.seat, code="complete"),
+    )
+
+
+# --- showdown -------------------------------------------------------------------------------
+
+
+def _cards(state: HandState, seat: SeatState) -> tuple[str, ...]:
+    return seat.hole + state.board
+
+
+def high_hand(cards: Sequence[str]) -> tuple[int, str]:
+    """The best five of the cards: its value (larger is stronger) and its name."""
+    return holdem_strength(cards, ())
+
+
+def high_five(cards: Sequence[str], value: int) -> tuple[str, ...]:
+    """Of the fives worth ``value``, the one whose high card by suit is highest: the
+    five-card hand R20-B looks at (asked only of tied winners)."""
+    if len(cards) <= 5:
+        return tuple(cards)
+    fives = [five for five in combinations(cards, 5) if holdem_strength(five, ())[0] == value]
+    return max(fives, key=lambda f: _top(f, _HIGH_RANK))
+
+
+RazzLow = tuple[int, ...]  # pattern, 0, ranks from the top: smaller is better
+
+
+def _razz_value(five: Sequence[str]) -> RazzLow:
+    counts: dict[int, int] = {}
+    for c in five:
+        rank = _LOW_RANK[c[0]]
+        counts[rank] = counts.get(rank, 0) + 1
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    return (*[n for _, n in groups], 0, *[r for r, _ in groups])
+
+
+def razz_low(cards: Sequence[str]) -> RazzLow:
+    """The best A-5 low of any five cards: pairs count against it, straights and flushes do
+    not, the ace is low."""
+    ranks = sorted({_LOW_RANK[c[0]] for c in cards})
+    if len(ranks) >= 5:  # five different ranks: the five lowest
+        return (1, 1, 1, 1, 1, 0, *reversed(ranks[:5]))
+    return min(_razz_value(five) for five in combinations(cards, 5))
+
+
+def razz_five(cards: Sequence[str], value: RazzLow) -> tuple[str, ...]:
+    """Of the fives worth ``value``, the one whose high card by suit is highest (R20-B)."""
+    fives = [five for five in combinations(cards, 5) if _razz_value(five) == value]
+    return max(fives, key=lambda f: _top(f, _LOW_RANK))
+
+
+def _top(cards: Sequence[str], ranks: dict[str, int]) -> tuple[int, int]:
+    """The high card by suit (R20-B)."""
+    return max(_card_key(c, ranks) for c in cards)
+
+
+def _low_five(cards: Sequence[str], low: Low) -> tuple[str, ...]:
+    """The cards of an eight-or-better low, the best suit of each rank."""
+    return tuple(
+        max((c for c in cards if _LOW_RANK[c[0]] == r), key=lambda c: _SUIT[c[1]]) for r in low
+    )
+
+
+def _low_name(ranks: Sequence[int]) -> str:
+    return "-".join("A23456789TJQK"[r - 1] for r in ranks) + " low"
+
+
+def _by_suit(
+    winners: list[int], fives: dict[int, tuple[str, ...]], ranks: dict[str, int]
+) -> list[int]:
+    """R20-B: tied winners ordered by the high card by suit in their five-card hands."""
+    return sorted(winners, key=lambda n: _top(fives[n], ranks), reverse=True)
+
+
+def award(
+    state: HandState, rulings: list[Ruling], rules: RuleProfile, *, uncontested: bool
+) -> HandState:
+    """Award every pot: ties split with odd chips by suit (R20-B), hi/lo halves (R20-C)."""
+    by_number = {s.seat: s for s in state.seats}
+    pots, claims = contested_pots(build_pots(state.seats), by_number)
+    stacks = {s.seat: s.stack for s in state.seats}
+    unit = state.level.chip_unit
+    variant = state.variant
+    highs: dict[int, tuple[int, str]] = {}
+    lows: dict[int, Low | None] = {}
+    razz: dict[int, RazzLow] = {}
+    per_pot: list[tuple[list[Award], tuple[str, ...]]] = []
+    for index, pot in enumerate(pots):
+        contenders = [s.seat for s in claims[index]]
+        names: dict[int, str] = {}
+        cited: tuple[str, ...] = (rules.cite("side_pots"),)
+        if len(contenders) == 1 or uncontested:
+            shares: tuple[tuple[int, int], ...] = ((contenders[0], pot.amount),)
+            names[contenders[0]] = ""
+            if uncontested:
+                cited = (rules.cite("uncontested"),)
+        elif variant is Variant.RAZZ:
+            for n in contenders:
+                if n not in razz:
+                    razz[n] = razz_low(_cards(state, by_number[n]))
+            best = min(razz[n] for n in contenders)
+            winners = [n for n in contenders if razz[n] == best]
+            if len(winners) > 1:
+                fives = {n: razz_five(_cards(state, by_number[n]), best) for n in winners}
+                winners = _by_suit(winners, fives, _LOW_RANK)
+                cited = (rules.cite("odd_chip_stud"),)
+            shares = split_pot(pot.amount, winners, unit)
+            for n in winners:
+                names[n] = _low_name(best[best.index(0) + 1 :])
+        else:
+            for n in contenders:
+                if n not in highs:
+                    highs[n] = high_hand(_cards(state, by_number[n]))
+            best_high = max(highs[n][0] for n in contenders)
+            high_winners = [n for n in contenders if highs[n][0] == best_high]
+            high_order = high_winners
+            if len(high_winners) > 1:
+                fives = {n: high_five(_cards(state, by_number[n]), best_high) for n in high_winners}
+                high_order = _by_suit(high_winners, fives, _HIGH_RANK)
+            for n in high_winners:
+                names[n] = highs[n][1]
+            low_order: list[int] = []
+            if variant is Variant.STUD_HILO:
+                for n in contenders:
+                    if n not in lows:
+                        lows[n] = best_low(_cards(state, by_number[n]))
+                qualified = [low for n in contenders if (low := lows[n]) is not None]
+                if qualified:
+                    best_low_value = min(qualified)
+                    low_winners = [n for n in contenders if lows[n] == best_low_value]
+                    fives = {
+                        n: _low_five(_cards(state, by_number[n]), best_low_value)
+                        for n in low_winners
+                    }
+                    low_order = _by_suit(low_winners, fives, _LOW_RANK)
+                    for n in low_winners:
+                        low_name = _low_name(best_low_value)
+                        names[n] = f"{names[n]} and {low_name}" if n in names else low_name
+            if low_order:
+                shares = split_hi_lo(pot.amount, high_order, low_order, unit, rules)
+                cited = rules.cite("odd_chip_hi_lo", "odd_chip_stud")
+            else:
+                shares = split_pot(pot.amount, high_order, unit)
+                if len(high_winners) > 1:
+                    cited = (rules.cite("odd_chip_stud"),)
+        awards = []
+        for n, amount in shares:
+            stacks[n] += amount
+            awards.append(Award(index, n, amount, names.get(n, "")))
+        per_pot.append((awards, cited))
+    for awards, cited in reversed(per_pot):  # side pots first, then the main pot (Add. 16)
+        for a in awards:
+            label = "main pot" if a.pot_index == 0 else f"side pot {a.pot_index}"
+            hand = f" with {a.hand_name}" if a.hand_name else ""
+            rulings.append(
+                Ruling(
+                    _INFO,
+                    cited,
+                    f"{label} {a.amount} to seat {a.seat}{hand}",
+                    seat=a.seat,
+                    code="pot_awarded",
+                )
+            )
+    seats = tuple(
+        s if s.bet == 0 and s.stack == stacks[s.seat] else evolve(s, stack=stacks[s.seat], bet=0)
+        for s in state.seats
+    )
+    return evolve(
+        state,
+        seats=seats,
+        pots=pots,
+        awards=tuple(a for awards, _ in per_pot for a in awards),
+        phase=_COMPLETE,
+        action_on=None,
+    )
