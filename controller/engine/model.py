@@ -143,6 +143,8 @@ class Variant(StrEnum):
     NLHE = "NT"  # no-limit Texas hold'em
     PLO = "PO"  # pot-limit Omaha
     FLHE = "FT"  # fixed-limit Texas hold'em
+    FLO8 = "FO/8"  # fixed-limit Omaha hi-lo eight or better
+    PLO8 = "PO/8"  # pot-limit Omaha hi-lo eight or better
 
     @property
     def betting(self) -> Betting:
@@ -150,10 +152,28 @@ class Variant(StrEnum):
 
     @property
     def hole_cards(self) -> int:
-        return 4 if self is Variant.PLO else 2
+        return 4 if self._value_ in _OMAHA else 2
+
+    @property
+    def omaha(self) -> bool:
+        """Exactly two hole cards and three board cards make a hand (both halves in hi-lo)."""
+        return self._value_ in _OMAHA
+
+    @property
+    def hi_lo(self) -> bool:
+        """The pot is split between the best high and the best eight-or-better low (R20-C)."""
+        return self._value_ in _HI_LO
 
 
-_BETTING_OF = {"NT": Betting.NO_LIMIT, "PO": Betting.POT_LIMIT, "FT": Betting.FIXED_LIMIT}
+_BETTING_OF = {
+    "NT": Betting.NO_LIMIT,
+    "PO": Betting.POT_LIMIT,
+    "FT": Betting.FIXED_LIMIT,
+    "FO/8": Betting.FIXED_LIMIT,
+    "PO/8": Betting.POT_LIMIT,
+}
+_OMAHA = frozenset({"PO", "FO/8", "PO/8"})
+_HI_LO = frozenset({"FO/8", "PO/8"})
 
 
 class AnteFormat(StrEnum):
@@ -248,6 +268,7 @@ class Award:
     seat: int
     amount: int
     hand_name: str = ""
+    half: str = ""  # hi-lo games: "high" or "low" (a hand that scoops gets one award of each)
 
 
 @dataclass(frozen=True, slots=True)

@@ -358,6 +358,7 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
     {
         "rules": "",
         "odd_chip": "20A",
+        "odd_chip_hi_lo": "20C",  # H/L split: the odd chip of the total pot to the high side
         "side_pots": "21",
         "dead_button": "32",
         "heads_up": "34B",
