@@ -45,7 +45,7 @@ class TableSection(_Strict):
     venue: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     seats: int = Field(default=10, ge=2, le=10)
-    variant: Literal["NT", "PO", "FT"] = "NT"
+    variant: Literal["NT", "PO", "FT", "FO/8", "PO/8"] = "NT"
     profile: str = "tda-2024"
     overrides: dict[str, str | int | float | bool] = Field(default_factory=dict)
     first_button: int | None = Field(default=None, ge=1, le=10)

@@ -149,7 +149,13 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
     assert hand is not None
     table = after_hand(session.table, hand)
     awards = [
-        {"seat": a.seat, "pot": a.pot_index, "amount": a.amount, "hand": a.hand_name}
+        {
+            "seat": a.seat,
+            "pot": a.pot_index,
+            "amount": a.amount,
+            "hand": a.hand_name,
+            **({"half": a.half} if a.half else {}),
+        }
         for a in hand.awards
     ]
     from pokertable.controller.table.published import (

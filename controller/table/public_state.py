@@ -178,10 +178,17 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
 
 
 def _awards(hand: HandState) -> list[dict[str, Any]]:
-    """Who won what once the hand is over: one entry per pot won (a split pot: one each)."""
+    """Who won what once the hand is over: one entry per pot won (a split pot: one each;
+    hi-lo: one per half won, ``half`` naming it, so both halves' winners show, R20-C)."""
     return [
-        {"pot": a.pot_index, "seat": a.seat, "player": hand.seat(a.seat).player,
-         "amount": a.amount, "hand_name": a.hand_name or None}
+        {
+            "pot": a.pot_index,
+            "seat": a.seat,
+            "player": hand.seat(a.seat).player,
+            "amount": a.amount,
+            "hand_name": a.hand_name or None,
+            **({"half": a.half} if a.half else {}),
+        }
         for a in hand.awards
     ]
 
