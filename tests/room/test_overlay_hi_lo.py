@@ -39,8 +39,14 @@ def test_overlay_after_an_omaha_hi_lo_hand_names_the_high_and_the_low_R20C(
     sender = None
     try:
         service = OverlayService(
-            host="127.0.0.1", port=broker.port, venue="club", table="t9", delay_s=0.5,
-            relay_login=("broadcaster", USERS["broadcaster"]), http_port=0, heartbeat_s=0.3,
+            host="127.0.0.1",
+            port=broker.port,
+            venue="club",
+            table="t9",
+            delay_s=0.5,
+            relay_login=("broadcaster", USERS["broadcaster"]),
+            http_port=0,
+            heartbeat_s=0.3,
             page_config=page_config(f"ws://127.0.0.1:{broker.ws_port}", load_layout(None)),
         )
         service.start()
@@ -57,8 +63,10 @@ def test_overlay_after_an_omaha_hi_lo_hand_names_the_high_and_the_low_R20C(
             assert sender is not None
             seq["n"] += 1
             state = table_state(table.session, table.t)
-            sender.publish(f"{PREFIX}/state", {**state, "venue": "club", "table": "t9",
-                                               "session": "s", "seq": seq["n"]})
+            sender.publish(
+                f"{PREFIX}/state",
+                {**state, "venue": "club", "table": "t9", "session": "s", "seq": seq["n"]},
+            )
 
         table.press("hand_start")
         for i in range(4):
