@@ -176,6 +176,17 @@ _OMAHA = frozenset({"PO", "FO/8", "PO/8"})
 _HI_LO = frozenset({"FO/8", "PO/8"})
 
 
+def game_named(code: object, where: str) -> Variant:
+    """The game of a PHH code (``"FO/8"``); a ValueError naming ``where`` and the games
+    this engine deals for anything else (a structure's or a config's typo, a room command)."""
+    for variant in Variant:
+        if variant.value == code:
+            return variant
+    known = ", ".join(v.value for v in Variant)
+    prefix = f"{where}: " if where else ""
+    raise ValueError(f"{prefix}unknown game {code!r} (this engine deals {known})")
+
+
 class AnteFormat(StrEnum):
     NONE = "none"
     PER_PLAYER = "per_player"
@@ -192,6 +203,7 @@ class Level:
     ante: int = 0
     ante_format: AnteFormat = AnteFormat.NONE
     chip_unit: int = 1  # smallest denomination in play: odd chips are split in this unit (R20)
+    game: Variant | None = None  # mixed games: the game this level plays (None: the table's)
 
     def __post_init__(self) -> None:
         if not 0 <= self.small_blind <= self.big_blind or self.big_blind <= 0:

@@ -360,6 +360,7 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "odd_chip": "20A",
         "odd_chip_hi_lo": "20C",  # H/L split: the odd chip of the total pot to the high side
         "side_pots": "21",
+        "mixed_game_button": "11B",  # mixed games: the button at a change of game
         "dead_button": "32",
         "heads_up": "34B",
         "new_player_deal_in": "8A",
