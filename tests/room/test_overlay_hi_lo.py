@@ -98,3 +98,28 @@ def test_overlay_after_an_omaha_hi_lo_hand_names_the_high_and_the_low_R20C(
         if service is not None:
             service.stop()
         broker.stop()
+
+
+def test_no_high_only_equities_are_published_during_a_hi_lo_hand() -> None:
+    """The relay's equities are high-only: in a hi-lo game they would mislead viewers, so
+    none go out (a PLO hand with the same cards gets them)."""
+    from pokertable.room.broadcast import BroadcastLane
+
+    for game, expected in (("PO/8", False), ("PO", True)):
+        table = Table(PLAYERS, first_button=3, variant=Variant(game))
+        table.press("hand_start")
+        for i in range(4):
+            for seat in (1, 2, 3):
+                table.card(f"seat{seat}.cards", HOLES[seat][i])
+        state = table_state(table.session, table.t)
+        assert state["game"] == game
+        lane = BroadcastLane(delay_s=0)
+        lane.on_message("state", state, now_s=0)
+        sent = []
+        for seat, cards in HOLES.items():
+            sent += lane.on_message(
+                f"secure/hole_cards/{seat}",
+                {"hand_id": state["hand_id"], "seat": seat, "cards": list(cards)},
+                now_s=0,
+            )
+        assert any(m.leaf == "secure/equities" for m in sent) is expected, game
