@@ -166,7 +166,7 @@ def test_R20C_identical_hands_both_halves_split_evenly_under_NZ_add_20F() -> Non
     assert results["tda"] == {1: 34, 2: 32}
 
 
-def test_fixed_limit_omaha_hi_lo_bets_in_fixed_amounts_R48() -> None:
+def test_fixed_limit_omaha_hi_lo_bets_one_small_bet_on_the_flop() -> None:
     """FO/8 is fixed limit: a bet on the flop is the small bet, a raise one more (not pot)."""
     state = limped(Variant.FLO8, Level(small_blind=50, big_blind=100))
     for seat, cards in {
