@@ -74,3 +74,18 @@ def test_TDA24_21_live_side_pot_without_a_low_of_its_own_goes_to_the_high() -> N
     assert by_pot == {(0, 2, "high"): 900, (0, 1, "low"): 900, (1, 2, "high"): 800}
     ids = {tuple(r["rule_ids"]) for r in table.rulings() if "side pot 1" in r["text"]}
     assert ids == {("TDA2024-20C", "TDA2024-21")}
+
+
+def test_live_hi_lo_hand_exported_as_phh_replays_to_the_same_stacks() -> None:
+    """The hand_complete event's PHH (the room's archive) names the game and replays."""
+    from pokertable.controller.history.render import replayed_stacks
+
+    for variant in (Variant.FLO8, Variant.PLO8):
+        table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3, variant=variant)
+        table.press("hand_start")
+        table.deal(HOLES)
+        _checked_down(table)
+        phh = table.events("hand_complete")[0]["data"]["phh"]
+        assert f'variant = "{variant.value}"' in phh, phh
+        stacks = replayed_stacks(phh, "live")
+        assert stacks == (5100, 5100, 4800)  # p1 small blind, p2 big blind, p3 button
