@@ -4,6 +4,8 @@ published state and the hand_complete event (R20-C, R21)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pokertable.controller.engine.model import Phase, Variant
 from pokertable.controller.table.public_state import table_state
 from pokertable.mqtt.payloads import validate
@@ -26,7 +28,7 @@ def _checked_down(table: RulesTable) -> None:
     table.press("confirm")  # the dealer: every live hand is tabled
 
 
-def _state(table: RulesTable) -> dict[str, object]:
+def _state(table: RulesTable) -> dict[str, Any]:
     state = table_state(table.session, table.t)
     validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1})
     return state
@@ -41,7 +43,7 @@ def test_TDA24_20C_live_omaha_hi_lo_high_and_low_halves_published() -> None:
     hand = table.hand
     assert hand.phase is Phase.COMPLETE
     awards = _state(table)["awards"]
-    assert [(a["seat"], a["half"], a["amount"], a["hand_name"]) for a in awards] == [  # type: ignore[index]
+    assert [(a["seat"], a["half"], a["amount"], a["hand_name"]) for a in awards] == [
         (2, "high", 300, "Trips"),
         (1, "low", 300, "7-5-3-2-A low"),
     ]
