@@ -37,7 +37,16 @@ import tomllib
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from pokertable.controller.engine.model import game_named
 
 ANTE_FORMATS = ("none", "per_player", "bb_ante", "button_ante")
 """The tables' ante formats (mqtt/schemas/common.json); a structure may also write ``ante``
@@ -58,6 +67,16 @@ class _LevelStep(BaseModel):
     ante: int = Field(default=0, ge=0)
     ante_format: Literal["none", "ante", "per_player", "bb_ante", "button_ante"] | None = None
     minutes: int = Field(ge=1, le=24 * 60)
+    # Mixed games (HORSE): the game of this level as a PHH code; its blinds and limits are
+    # the level's (fixed limit: the small bet is the big blind). None: the tables' game.
+    game: str | None = None
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, game: str | None) -> str | None:
+        if game is not None:
+            game_named(game, "")  # ValueError naming the games the tables deal
+        return game
 
     @model_validator(mode="after")
     def _consistent(self) -> _LevelStep:
@@ -107,6 +126,8 @@ class Step:
     ante_format: str = "none"
     color_up: tuple[int, ...] = ()
     """Denominations removed at this break (Rule 24's chip race)."""
+    game: str | None = None
+    """Mixed games: the level's game (PHH code), told to the tables with its blinds."""
 
     @property
     def is_break(self) -> bool:
@@ -117,8 +138,11 @@ class Step:
         return "Break" if self.is_break else f"Level {self.level_number}"
 
     def level_payload(self) -> dict[str, Any]:
-        return {"number": self.level_number, "small_blind": self.small_blind,
-                "big_blind": self.big_blind, "ante": self.ante, "ante_format": self.ante_format}
+        payload = {"number": self.level_number, "small_blind": self.small_blind,
+                   "big_blind": self.big_blind, "ante": self.ante, "ante_format": self.ante_format}
+        if self.game is not None:
+            payload["game"] = self.game
+        return payload
 
 
 def parse_structure(text: str) -> tuple[Step, ...]:
@@ -147,7 +171,7 @@ def parse_structure(text: str) -> tuple[Step, ...]:
             raise _one_line(where, error) from None
         number += 1
         steps.append(Step(level.minutes, number, level.small_blind, level.big_blind,
-                          level.ante, level.format()))
+                          level.ante, level.format(), game=level.game))
     if steps[0].is_break:
         raise StructureError("structure: the first step must be a level")
     return tuple(steps)

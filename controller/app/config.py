@@ -19,9 +19,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
-from pokertable.controller.engine.model import AnteFormat, Level, Variant
+from pokertable.controller.engine.model import AnteFormat, Level, Variant, game_named
 from pokertable.controller.errors import ControllerError
 from pokertable.controller.rules import RuleProfile
 from pokertable.controller.rules.profiles import ProfileError, load_profile
@@ -45,7 +52,7 @@ class TableSection(_Strict):
     venue: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     seats: int = Field(default=10, ge=2, le=10)
-    variant: Literal["NT", "PO", "FT"] = "NT"
+    variant: Literal["NT", "PO", "FT", "FO/8", "PO/8"] = "NT"
     profile: str = "tda-2024"
     overrides: dict[str, str | int | float | bool] = Field(default_factory=dict)
     first_button: int | None = Field(default=None, ge=1, le=10)
@@ -65,6 +72,14 @@ class LevelSection(_Strict):
     ante: int = Field(default=0, ge=0)
     ante_format: Literal["none", "bb_ante", "per_player"] = "none"
     chip_unit: int = Field(default=1, gt=0)
+    game: str | None = None  # mixed games: the level's game as a PHH code (None: table.variant)
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, game: str | None) -> str | None:
+        if game is not None:
+            game_named(game, "")  # ValueError naming the games the engine deals
+        return game
 
     def to_level(self) -> Level:
         fmt = {
@@ -79,6 +94,7 @@ class LevelSection(_Strict):
             ante=self.ante,
             ante_format=fmt,
             chip_unit=self.chip_unit,
+            game=None if self.game is None else game_named(self.game, "game"),
         )
 
 

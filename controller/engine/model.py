@@ -144,6 +144,8 @@ class Variant(StrEnum):
     NLHE = "NT"  # no-limit Texas hold'em
     PLO = "PO"  # pot-limit Omaha
     FLHE = "FT"  # fixed-limit Texas hold'em
+    FLO8 = "FO/8"  # fixed-limit Omaha hi-lo eight or better
+    PLO8 = "PO/8"  # pot-limit Omaha hi-lo eight or better
     STUD = "F7S"  # fixed-limit seven-card stud (engine/stud.py)
     STUD_HILO = "F7S/8"  # fixed-limit seven-card stud hi-lo, eight or better
     RAZZ = "FR"  # fixed-limit razz (seven-card stud, A-5 low)
@@ -155,18 +157,60 @@ class Variant(StrEnum):
     @property
     def hole_cards(self) -> int:
         """Cards of the initial deal (stud: two down and one up)."""
-        return 4 if self is Variant.PLO else 3 if self._value_ in _STUD_CODES else 2
+        code = self._value_
+        return 4 if code in _OMAHA else 3 if code in _STUD_CODES else 2
 
     @property
     def is_stud(self) -> bool:
         """Seven-card stud games: antes and a bring-in, no button, no blinds, no board."""
         return self._value_ in _STUD_CODES
 
+    @property
+    def omaha(self) -> bool:
+        """Exactly two hole cards and three board cards make a hand (both halves in hi-lo)."""
+        return self._value_ in _OMAHA
 
-_BETTING_OF = {"NT": Betting.NO_LIMIT, "PO": Betting.POT_LIMIT, "FT": Betting.FIXED_LIMIT,
-               "F7S": Betting.FIXED_LIMIT, "F7S/8": Betting.FIXED_LIMIT,
-               "FR": Betting.FIXED_LIMIT}
+    @property
+    def hi_lo(self) -> bool:
+        """The pot is split between the best high and the best eight-or-better low (R20-C)."""
+        return self._value_ in _HI_LO
+
+
+_BETTING_OF = {
+    "NT": Betting.NO_LIMIT,
+    "PO": Betting.POT_LIMIT,
+    "FT": Betting.FIXED_LIMIT,
+    "FO/8": Betting.FIXED_LIMIT,
+    "PO/8": Betting.POT_LIMIT,
+    "F7S": Betting.FIXED_LIMIT,
+    "F7S/8": Betting.FIXED_LIMIT,
+    "FR": Betting.FIXED_LIMIT,
+}
+_OMAHA = frozenset({"PO", "FO/8", "PO/8"})
+_HI_LO = frozenset({"FO/8", "PO/8"})
 _STUD_CODES = frozenset({"F7S", "F7S/8", "FR"})
+# The games a live table deals. The stud games are ruled by the engine and replayed from
+# PHH, but the table's zones, seating and dealing checks assume blinds and a board.
+TABLE_GAMES = frozenset(
+    {Variant.NLHE, Variant.PLO, Variant.FLHE, Variant.FLO8, Variant.PLO8}
+)
+
+
+def game_named(code: object, where: str) -> Variant:
+    """The game of a PHH code (``"FO/8"``) that a live table deals; a ValueError naming
+    ``where`` and the games a table deals for anything else (a structure's or a config's
+    typo, a room command, or a stud game, which the engine replays but no table deals yet)."""
+    known = ", ".join(v.value for v in Variant if v in TABLE_GAMES)
+    prefix = f"{where}: " if where else ""
+    for variant in Variant:
+        if variant.value == code:
+            if variant not in TABLE_GAMES:
+                raise ValueError(
+                    f"{prefix}game {code!r} is replayed from PHH but not dealt at a live "
+                    f"table yet (a table deals {known})"
+                )
+            return variant
+    raise ValueError(f"{prefix}unknown game {code!r} (a table deals {known})")
 
 
 class AnteFormat(StrEnum):
@@ -186,6 +230,7 @@ class Level:
     ante_format: AnteFormat = AnteFormat.NONE
     chip_unit: int = 1  # smallest denomination in play: odd chips are split in this unit (R20)
     bring_in: int = 0  # stud: the forced bet of the low card (razz: the high card), RP-10-E
+    game: Variant | None = None  # mixed games: the game this level plays (None: the table's)
 
     def __post_init__(self) -> None:
         if not 0 <= self.small_blind <= self.big_blind or self.big_blind <= 0:
@@ -277,6 +322,7 @@ class Award:
     seat: int
     amount: int
     hand_name: str = ""
+    half: str = ""  # hi-lo games: "high" or "low" (a hand that scoops gets one award of each)
 
 
 @dataclass(frozen=True, slots=True)

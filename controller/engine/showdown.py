@@ -6,6 +6,7 @@ pots once the showdown is done (or one player is left).
 
 from __future__ import annotations
 
+from pokertable.controller.engine import hi_lo
 from pokertable.controller.engine.checks import check_new_cards, reject
 from pokertable.controller.engine.events import MuckHand, ShowHand
 from pokertable.controller.engine.model import (
@@ -36,7 +37,7 @@ _award = builder(Award)
 
 def strength(variant: Variant, hole: tuple[str, ...], board: tuple[str, ...]) -> tuple[int, str]:
     """The hand's value at showdown for its variant (larger is stronger) and its name."""
-    if variant is Variant.PLO:
+    if variant.omaha:
         return omaha_strength(hole, board)
     return holdem_strength(hole, board)
 
@@ -175,8 +176,15 @@ def award(
     stacks = {s.seat: s.stack for s in state.seats}
     strengths: dict[int, tuple[int, str]] = {}  # a hand in several pots is valued once
     per_pot: list[list[Award]] = []
+    hi_lo_values = hi_lo.HandValues(state.board) if state.variant.hi_lo else None
     for index, pot in enumerate(pots):
         contenders = claims[index]
+        if hi_lo_values is not None and len(contenders) > 1 and not uncontested:
+            halves = hi_lo.pot_awards(state, index, pot.amount, contenders, hi_lo_values, rules)
+            for award in halves:
+                stacks[award.seat] += award.amount
+            per_pot.append(list(halves))
+            continue
         if len(contenders) == 1 or uncontested:
             winners = [contenders[0].seat]
             names = {contenders[0].seat: ""}
@@ -197,9 +205,13 @@ def award(
     # Announce side pots first, then the main pot (Add. 16).
     for shares in reversed(per_pot):
         split = "odd_chip" if len(shares) > 1 else "side_pots"
-        rule_ids = (rules.cite("uncontested" if uncontested else split),)
+        rule_ids: tuple[str, ...] = (rules.cite("uncontested" if uncontested else split),)
+        if shares and shares[0].half:
+            rule_ids = hi_lo.rule_ids(shares, rules)
         for award in shares:
             label = "main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
+            if award.half:
+                label += f" {award.half} half" if _has_low(shares) else " (no qualifying low)"
             hand = f" with {award.hand_name}" if award.hand_name else ""
             rulings.append(
                 _ruling(
@@ -219,9 +231,11 @@ def award(
             for s in state.seats
         ]
     )
-    return evolve(
-        state, seats=seats, pots=pots, awards=awards, phase=_COMPLETE, action_on=None
-    )
+    return evolve(state, seats=seats, pots=pots, awards=awards, phase=_COMPLETE, action_on=None)
+
+
+def _has_low(shares: list[Award]) -> bool:
+    return any(a.half == hi_lo.LOW for a in shares)
 
 
 contested_pots = _contested_pots  # the stud award (engine/stud.py) builds the same pots

@@ -1,4 +1,5 @@
-"""Import of PHH, the uoftcprg Poker Hand History standard (NT, PO, FT; stud F7S, F7S/8, FR).
+"""Import of PHH, the uoftcprg Poker Hand History standard (NT, PO, FT, FO/8, PO/8; stud
+F7S, F7S/8, FR).
 
 PHH lists players in position order: p1 is the small blind, the last player has the
 button; heads-up, p1 is the big blind and p2 the button/small blind (as PokerKit plays it).
@@ -31,7 +32,14 @@ from pokertable.controller.engine.events import (
     ReplaceBoard,
     ShowHand,
 )
-from pokertable.controller.engine.model import AnteFormat, Level, Street, Variant, builder
+from pokertable.controller.engine.model import (
+    AnteFormat,
+    Betting,
+    Level,
+    Street,
+    Variant,
+    builder,
+)
 from pokertable.controller.errors import ControllerError
 from pokertable.controller.history import phh_toml
 
@@ -110,7 +118,7 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
         level_small_blind = data["_dead_small_blind"]
         if not isinstance(level_small_blind, int) or not 0 < level_small_blind <= big_blind:
             raise PhhError(f"{name}: '_dead_small_blind' must be an amount up to the big blind")
-    if variant is Variant.FLHE:
+    if variant.betting is Betting.FIXED_LIMIT:
         small_bet, big_bet = data.get("small_bet"), data.get("big_bet")
         if small_bet != big_blind or big_bet != 2 * big_blind:
             raise PhhError(f"{name}: fixed limit needs small_bet = big blind and big_bet = 2x")

@@ -39,11 +39,11 @@ from typing import Any
 from pokertable.controller.engine import HandSetup
 from pokertable.controller.engine.model import (
     AnteFormat,
+    Betting,
     HandState,
     Phase,
     SeatState,
     Street,
-    Variant,
 )
 from pokertable.controller.errors import ControllerError
 from pokertable.controller.rules import TDA_2024, RuleProfile
@@ -201,7 +201,7 @@ def hand_to_phh(
         ("antes", _antes(setup, hand, order)),
         ("blinds_or_straddles", blinds),
     ]
-    if hand.variant is Variant.FLHE:
+    if hand.variant.betting is Betting.FIXED_LIMIT:
         fields += [("small_bet", level.big_blind), ("big_bet", 2 * level.big_blind)]
     else:
         fields.append(("min_bet", level.big_blind))

@@ -55,6 +55,7 @@ class ReplayResult:
                     "pot": a.pot_index,
                     "amount": a.amount,
                     "hand": a.hand_name,
+                    **({"half": a.half} if a.half else {}),
                 }
                 for a in self.state.awards
             ],
@@ -197,8 +198,10 @@ def run(args: argparse.Namespace) -> int:
                 else:
                     print(render_text(result))
                 if result.state.phase is not _COMPLETE and not args.partial:
-                    print(f"error: {hand.name}: the hand is incomplete (--partial accepts "
-                          "that)", file=sys.stderr)
+                    print(
+                        f"error: {hand.name}: the hand is incomplete (--partial accepts that)",
+                        file=sys.stderr,
+                    )
                     failures += 1
         except PhhError as exc:
             print(f"error: {exc}", file=sys.stderr)

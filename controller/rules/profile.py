@@ -359,7 +359,9 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
     {
         "rules": "",
         "odd_chip": "20A",
+        "odd_chip_hi_lo": "20C",  # H/L split: the odd chip of the total pot to the high side
         "side_pots": "21",
+        "mixed_game_button": "11B",  # mixed games: the button at a change of game
         "dead_button": "32",
         "heads_up": "34B",
         "new_player_deal_in": "8A",
@@ -476,7 +478,6 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "stud_fourth_street": "RP-10F",  # no doubling on 4th street for a pair showing
         "stud_short_stub": "RP-10H",  # a community card on 7th street
         "odd_chip_stud": "20B",  # stud, razz, stud/8 ties: high card by suit in the five
-        "odd_chip_hi_lo": "20C",  # hi/lo: the odd chip of the total pot to the high side
     }
 )
 

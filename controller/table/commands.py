@@ -10,6 +10,7 @@ from pokertable.controller.engine.model import (
     Level,
     Phase,
     evolve,
+    game_named,
 )
 from pokertable.controller.engine.rulings import (
     FloorDecision,
@@ -64,6 +65,11 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
             )
             return session
         try:
+            game = None if lv.get("game") is None else game_named(lv["game"], "level.game")
+        except ValueError as exc:  # a game of the protocol this engine does not deal
+            reply(session, cmd, out, False, str(exc), "level.game")
+            return session
+        try:
             # The chip unit belongs to the chip set in play, not to the clock's level.
             level = Level(
                 number=lv["number"],
@@ -72,6 +78,7 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
                 ante=lv["ante"],
                 ante_format=fmt,
                 chip_unit=session.level.chip_unit,
+                game=game,
             )
         except ValueError as exc:
             reply(session, cmd, out, False, str(exc), "level")

@@ -16,13 +16,15 @@ from pokertable.controller.engine.events import (
     PlayerAction,
     ShowHand,
 )
+from pokertable.controller.engine.mixed_games import ButtonPlan, button_at_game_change
 from pokertable.controller.engine.model import (
     HandState,
     Phase,
     SeatStatus,
+    Variant,
     evolve,
 )
-from pokertable.controller.engine.rulings import RulingKind
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.engine.seating import after_hand, next_hand
 from pokertable.controller.interpretation.events import ChipItem as ZoneChip
 from pokertable.controller.interpretation.events import (
@@ -152,7 +154,13 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
     assert hand is not None
     table = after_hand(session.table, hand)
     awards = [
-        {"seat": a.seat, "pot": a.pot_index, "amount": a.amount, "hand": a.hand_name}
+        {
+            "seat": a.seat,
+            "pot": a.pot_index,
+            "amount": a.amount,
+            "hand": a.hand_name,
+            **({"half": a.half} if a.half else {}),
+        }
         for a in hand.awards
     ]
     data = {"awards": awards, "board": list(hand.board), **published_hand(session)}
@@ -197,10 +205,11 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
     if first_button is None and session.table.seats:
         first_button = session.table.seats[0].seat
     try:
+        game = level.game or session.config.variant  # mixed games: the level's game
         setup = next_hand(
             session.table,
             hand_id=hand_id,
-            variant=session.config.variant,
+            variant=game,
             level=level,
             first_button=first_button,
         )
@@ -216,6 +225,9 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         warn(out, session, "rules", str(exc), "cannot_start", at_ms)
         return session
     hand, rulings = tracked.hand, tuple(started)
+    previous = session.hand.variant if session.hand is not None else None
+    if previous is not None and previous is not hand.variant:
+        rulings = (*rulings, game_change_ruling(previous, hand.variant, level.number, rules))
     session = evolve(
         session,
         tracked=tracked,
@@ -229,6 +241,7 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         "small_blind_seat": setup.small_blind_seat,
         "big_blind_seat": setup.big_blind_seat,
         "level": level.number,
+        "game": hand.variant.value,
     }
     out.append(event_out(session, "hand_start", rulings, data, at_ms))
     return session
@@ -533,3 +546,27 @@ def update_leds(session: TableSession, out: list[Output]) -> TableSession:
     for seat, mode in changes:
         out.append(Output(Channel.LED, {"seat": seat, "mode": mode}))
     return evolve(session, leds=tuple(sorted((s, m) for s, m in wanted.items())))
+
+
+def game_change_ruling(
+    previous: Variant, following: Variant, level: int, rules: RuleProfile
+) -> Ruling:
+    """A mixed-game change announced at the hand that starts the new game (R11-B).
+
+    Between flop games the button and blinds move on as for any next hand; the freeze
+    for stud and the return from it (``ButtonPlan.FREEZE``/``RESUME``) are the stud
+    table's (issue #30), and this table deals no stud game.
+    """
+    plan = button_at_game_change(previous, following)
+    button = {
+        ButtonPlan.MOVES_ON: "the button and the blinds move on as for the next hand",
+        ButtonPlan.FREEZE: "the button moves to where the next hold'em hand has it, frozen "
+        "during stud",
+        ButtonPlan.RESUME: "the button starts where it was frozen",
+    }[plan]
+    return Ruling(
+        RulingKind.INFO,
+        (rules.cite("mixed_game_button"),),
+        f"level {level}: the game changes from {previous.value} to {following.value}; {button}",
+        code="game_change",
+    )

@@ -39,6 +39,7 @@ def level_json(level: Level) -> dict[str, Any]:
         "big_blind": level.big_blind,
         "ante": level.ante,
         "ante_format": _ANTE_FORMAT[level.ante_format],
+        **({"game": level.game.value} if level.game is not None else {}),
     }
 
 
@@ -145,6 +146,10 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "hand_number": session.hand_number,
         "level": level_json(session.level),
         "pending_level": level_json(session.pending_level) if session.pending_level else None,
+        # the game dealt (mixed games: the level's, from its first hand; R23), as a PHH code
+        "game": (
+            hand.variant if hand is not None else session.level.game or session.config.variant
+        ).value,
         "paused": session.paused,
         "hand_for_hand": session.hand_for_hand,
         "deal_held": session.deal_held is not None,  # RP-8: waiting for the room's deal_next
@@ -178,10 +183,17 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
 
 
 def _awards(hand: HandState) -> list[dict[str, Any]]:
-    """Who won what once the hand is over: one entry per pot won (a split pot: one each)."""
+    """Who won what once the hand is over: one entry per pot won (a split pot: one each;
+    hi-lo: one per half won, ``half`` naming it, so both halves' winners show, R20-C)."""
     return [
-        {"pot": a.pot_index, "seat": a.seat, "player": hand.seat(a.seat).player,
-         "amount": a.amount, "hand_name": a.hand_name or None}
+        {
+            "pot": a.pot_index,
+            "seat": a.seat,
+            "player": hand.seat(a.seat).player,
+            "amount": a.amount,
+            "hand_name": a.hand_name or None,
+            **({"half": a.half} if a.half else {}),
+        }
         for a in hand.awards
     ]
 

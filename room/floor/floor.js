@@ -181,6 +181,7 @@ function renderTable(id) {
       `${p.rule_ids.join(" ")})`).join("; ") : "";
   const level = state.level;
   el.querySelector(".level").textContent = `level ${level.number}: ` +
+    (level.game ? `${level.game} ` : "") +  // mixed games: the level's game (PHH code)
     `${level.small_blind}/${level.big_blind}` + (level.ante ? ` ante ${level.ante}` : "");
   const rows = [];
   for (const seat of state.seats) {
@@ -297,7 +298,8 @@ function showRoomClock(status) {
   const seconds = Math.ceil(status.remaining_ms / 1000);
   const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   document.getElementById("room-clock").textContent = `${status.step}` +
-    (level ? ` ${level.small_blind}/${level.big_blind}` : "") + ` · ${time}` +
+    (level ? ` ${level.game ? level.game + " " : ""}${level.small_blind}/${level.big_blind}` : "") +
+    ` · ${time}` +
     (status.paused ? " · clock stopped" : "");
   const h4h = status.hand_for_hand;
   document.getElementById("room-h4h").textContent = !h4h ? "" :

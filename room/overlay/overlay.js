@@ -49,15 +49,20 @@ function render(layout) {
   const complete = Boolean(state && state.street === "complete");
   const won = {};
   for (const award of complete && Array.isArray(state.awards) ? state.awards : []) {
-    const seen = won[award.seat] || { amount: 0, hand: award.hand_name };
+    const seen = won[award.seat] || { amount: 0, hand: award.hand_name, halves: [] };
     seen.amount += award.amount;
+    // hi-lo: each half won, once ("high Trips", "low 7-5-3-2-A low")
+    const half = award.half ? award.half + (award.hand_name ? " " + award.hand_name : "") : "";
+    if (half && !seen.halves.includes(half)) seen.halves.push(half);
     won[award.seat] = seen;
   }
   if (complete && Object.keys(won).length) {
     pot.textContent = Object.entries(won).map(([seat, w]) => {
       const player = state.seats.find((s) => s.seat === Number(seat));
       const name = (player && player.player) || "Seat " + seat;
-      return name + " wins " + chips(w.amount) + (w.hand ? " with " + w.hand : "");
+      const how = w.halves.length ? " (" + w.halves.join(", ") + ")"
+        : (w.hand ? " with " + w.hand : "");
+      return name + " wins " + chips(w.amount) + how;
     }).join(" \u00b7 ");
   } else if (state && state.pots.length) {
     const total = state.pots.reduce((sum, p) => sum + p.amount, 0);

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.engine.model import Level
+from pokertable.controller.engine.model import Level, Variant
 from pokertable.controller.engine.seating import TableSeat
 from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.table.inputs import (
@@ -39,9 +39,12 @@ def _session(
     players: tuple[tuple[int, str, int], ...] = THREE_HANDED,
     first_button: int = 3,
     rules: RuleProfile = TDA_2024,
+    variant: Variant = Variant.NLHE,
 ) -> TableSession:
     seats = tuple(TableSeat(*p) for p in players)
-    config = SessionConfig(venue="v", table="t1", first_button=first_button, rules=rules)
+    config = SessionConfig(
+        venue="v", table="t1", first_button=first_button, rules=rules, variant=variant
+    )
     return new_session(config, LEVEL, seats)
 
 
@@ -53,8 +56,9 @@ class Table:
         players: tuple[tuple[int, str, int], ...] = THREE_HANDED,
         first_button: int = 3,
         rules: RuleProfile = TDA_2024,
+        variant: Variant = Variant.NLHE,
     ) -> None:
-        self.session = _session(players, first_button, rules)
+        self.session = _session(players, first_button, rules, variant)
         self.out: list[Output] = []
         self.t = 0
 
