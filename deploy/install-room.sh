@@ -53,18 +53,9 @@ while [[ $# -gt 0 ]]; do
     shift
 done
 
-say() { printf '==> %s\n' "$*"; }
-
-# Every change to the system goes through run, so --dry-run shows the whole plan.
-run() {
-    if [[ $DRY_RUN -eq 1 ]]; then
-        printf '+'
-        printf ' %q' "$@"
-        printf '\n'
-    else
-        "$@"
-    fi
-}
+# say, and run: every change to the system goes through it, so --dry-run shows the plan.
+# shellcheck source=SCRIPTDIR/lib/run.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/run.sh"
 
 # Everything that can refuse the install is checked before anything is changed.
 if [[ ! -f "$SOURCE/pyproject.toml" || ! -f "$SOURCE/deploy/$UNIT_NAME" ||

@@ -44,7 +44,14 @@ from pokertable.room.payouts import (
     prizes_for_finishes,
 )
 from pokertable.room.player_clocks import PlayerClocks
-from pokertable.room.serving import add_bind_argument, broker_address, run_until_interrupted
+from pokertable.room.serving import (
+    add_bind_argument,
+    broker_address,
+    load_state,
+    run_until_interrupted,
+    save_state,
+    service_state_file,
+)
 from pokertable.room.web import LOOPBACK, ROOM_DIR, PageServer
 
 LOG = logging.getLogger(__name__)
@@ -55,30 +62,6 @@ CONTROLS = ("pause", "resume", "add_seconds", "next_step", "previous_step", "go_
 
 def _now_ms() -> int:
     return time.monotonic_ns() // 1_000_000
-
-
-def load_saved_clock(path: Path) -> dict[str, Any]:
-    """The clock's saved state; a ValueError naming the file when it is not one."""
-    try:
-        saved = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError) as error:
-        raise ValueError(f"clock state {path}: {error} (move it aside to start afresh)"
-                         ) from None
-    if not isinstance(saved, dict):
-        raise ValueError(f"clock state {path}: not a JSON object (move it aside to start "
-                         "afresh)")
-    return saved
-
-
-def save_clock(path: Path, saved: dict[str, Any]) -> None:
-    """Write, flush to disk, then rename over the old file: a kill leaves one or the
-    other."""
-    partial = path.with_name(path.name + ".tmp")
-    with partial.open("w", encoding="utf-8") as out:
-        json.dump(saved, out)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(partial, path)
 
 
 class ClockService:
@@ -105,7 +88,7 @@ class ClockService:
         self._saved: dict[str, Any] | None = None
         self._pending: list[Change] = []  # the director's moves, to announce (locked)
         if state_file is not None and state_file.exists():
-            saved = load_saved_clock(state_file)
+            saved = load_state(state_file, "clock")
             self.clock = TournamentClock.restored(structure, saved, self._wall_offset_ms)
             told = saved.get("told_index")
             self._told_index = told if isinstance(told, int) else None
@@ -431,7 +414,7 @@ class ClockService:
         if saved == self._saved:
             return
         try:
-            save_clock(self.state_file, saved)
+            save_state(self.state_file, json.dumps(saved))
         except OSError as error:
             LOG.error("clock: could not save its state to %s: %s", self.state_file, error)
             return
@@ -548,11 +531,7 @@ def run(args: argparse.Namespace) -> int:
 
 def state_file_for(args: argparse.Namespace) -> Path:
     """Where the clock keeps its state; with ``--fresh`` the old state is set aside."""
-    path: Path = args.state_file or Path(os.environ.get("STATE_DIRECTORY", ".")) / (
-        f"clock-{args.venue}.json")
-    if args.fresh and path.exists():
-        path.replace(path.with_name(path.name + ".old"))
-    return path
+    return service_state_file(args, "clock")
 
 
 def hand_for_hand(profile: str, minutes: int) -> HandForHand:

@@ -176,6 +176,43 @@ def _entity(
     return f"{prefix}/{component}/{node}/{object_id}/config", config
 
 
+def _available_while_online(status_topic: str) -> list[dict[str, str]]:
+    """HA's availability for a device whose retained status says ``online``/``offline``."""
+    return [
+        {
+            "topic": status_topic,
+            "value_template": ONLINE,
+            "payload_available": "online",
+            "payload_not_available": "offline",
+        }
+    ]
+
+
+def _online_sensor(
+    prefix: str, node: str, device: dict[str, Any], status_topic: str
+) -> tuple[str, dict[str, Any]]:
+    """The device's Online binary sensor, read from its status topic: always available, so
+    it can show the device offline."""
+    return _entity(
+        prefix,
+        node,
+        device,
+        (
+            "binary_sensor",
+            "online",
+            "Online",
+            {
+                "value_template": "{{ 'ON' if value_json.state == 'online' else 'OFF' }}",
+                "payload_on": "ON",
+                "payload_off": "OFF",
+                "device_class": "connectivity",
+            },
+        ),
+        status_topic,
+        [],
+    )
+
+
 def table_discovery(
     venue: str, table: str, prefix: str = DEFAULT_PREFIX
 ) -> list[tuple[str, dict[str, Any]]]:
@@ -184,35 +221,9 @@ def table_discovery(
     base = f"{ROOT}/{check_name('venue', venue)}/{check_name('table', table)}"
     node = _node(venue, table)
     device = _device(node, f"Poker table {venue}/{table}", "smart poker table")
-    available = [
-        {
-            "topic": f"{base}/status",
-            "value_template": ONLINE,
-            "payload_available": "online",
-            "payload_not_available": "offline",
-        }
-    ]
+    available = _available_while_online(f"{base}/status")
     out = [_entity(prefix, node, device, e, f"{base}/state", available) for e in TABLE_ENTITIES]
-    out.append(
-        _entity(
-            prefix,
-            node,
-            device,
-            (
-                "binary_sensor",
-                "online",
-                "Online",
-                {
-                    "value_template": "{{ 'ON' if value_json.state == 'online' else 'OFF' }}",
-                    "payload_on": "ON",
-                    "payload_off": "OFF",
-                    "device_class": "connectivity",
-                },
-            ),
-            f"{base}/status",
-            [],
-        )
-    )
+    out.append(_online_sensor(prefix, node, device, f"{base}/status"))
     return out
 
 
@@ -224,35 +235,9 @@ def clock_discovery(
     node = _node(venue, "clock")
     device = _device(node, f"Tournament clock {venue}", "tournament clock")
     service = f"{base}/services/{login}/clock"
-    available = [
-        {
-            "topic": service,
-            "value_template": ONLINE,
-            "payload_available": "online",
-            "payload_not_available": "offline",
-        }
-    ]
+    available = _available_while_online(service)
     out = [
         _entity(prefix, node, device, e, f"{base}/clock/status", available) for e in CLOCK_ENTITIES
     ]
-    out.append(
-        _entity(
-            prefix,
-            node,
-            device,
-            (
-                "binary_sensor",
-                "online",
-                "Online",
-                {
-                    "value_template": "{{ 'ON' if value_json.state == 'online' else 'OFF' }}",
-                    "payload_on": "ON",
-                    "payload_off": "OFF",
-                    "device_class": "connectivity",
-                },
-            ),
-            service,
-            [],
-        )
-    )
+    out.append(_online_sensor(prefix, node, device, service))
     return out

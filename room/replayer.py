@@ -219,22 +219,17 @@ def archive_routes(
 def server(args: argparse.Namespace) -> PageServer:
     """The replayer's page server: one PHH file, or the venue's hand archive."""
     if args.db is not None:
-        return PageServer(
-            ROOM_DIR,
-            {"archive": True},
-            args.http_port,
-            page="replayer/",
-            bind=args.bind,
-            routes=archive_routes(args.db, args.venue, args.key_file),
-        )
-    body = json.dumps(hand_steps(args.phh.read_text("utf-8"), name=args.phh.name)).encode()
+        routes = archive_routes(args.db, args.venue, args.key_file)
+    else:
+        body = json.dumps(hand_steps(args.phh.read_text("utf-8"), name=args.phh.name)).encode()
+        routes = {"/hand.json": lambda query: ("application/json", body)}
     return PageServer(
         ROOM_DIR,
-        {"archive": False},
+        {"archive": args.db is not None},
         args.http_port,
         page="replayer/",
         bind=args.bind,
-        routes={"/hand.json": lambda query: ("application/json", body)},
+        routes=routes,
     )
 
 

@@ -38,7 +38,13 @@ from pokertable.room.chip_race import chip_race
 from pokertable.room.inbound import message_object
 from pokertable.room.late_entry import late_stack, seat_late_entrant
 from pokertable.room.seating import Move, TableView, balance, break_table, final_table, halts, view
-from pokertable.room.serving import broker_address, run_until_interrupted
+from pokertable.room.serving import (
+    broker_address,
+    load_state,
+    run_until_interrupted,
+    save_state,
+    service_state_file,
+)
 
 LOG = logging.getLogger(__name__)
 CONTROLS = (
@@ -90,7 +96,7 @@ class SeatingService:
         self.state_file = state_file
         self._saved = ""
         if state_file is not None and state_file.exists():
-            self._restore(load_saved_desk(state_file))
+            self._restore(load_state(state_file, "seating"))
         self._lock = threading.Condition()
         self._stop = threading.Event()
         self.subscribed = threading.Event()
@@ -330,7 +336,7 @@ class SeatingService:
             if text == self._saved:
                 return
             try:
-                save_desk(self.state_file, text)
+                save_state(self.state_file, text, 0o600)  # it names players and stacks
             except OSError as error:
                 LOG.error("seating: could not save its state to %s: %s", self.state_file, error)
                 return
@@ -461,38 +467,9 @@ def move_from_json(data: dict[str, Any]) -> Move:
                 tuple(str(r) for r in data["rule_ids"]), str(data["reason"]), bool(data["td"]))
 
 
-def load_saved_desk(path: Path) -> dict[str, Any]:
-    """The desk's saved state; a ValueError naming the file when it is not one."""
-    try:
-        saved = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError) as error:
-        raise ValueError(f"seating state {path}: {error} (move it aside to start afresh)"
-                         ) from None
-    if not isinstance(saved, dict):
-        raise ValueError(f"seating state {path}: not a JSON object (move it aside to start "
-                         "afresh)")
-    return saved
-
-
 def state_file_for(args: argparse.Namespace) -> Path:
     """Where the desk keeps its state; with ``--fresh`` the old state is set aside."""
-    path: Path = args.state_file or Path(os.environ.get("STATE_DIRECTORY", ".")) / (
-        f"seating-{args.venue}.json")
-    if args.fresh and path.exists():
-        path.replace(path.with_name(path.name + ".old"))
-    return path
-
-
-def save_desk(path: Path, text: str) -> None:
-    """Write (0600: it names players and stacks), flush to disk, then rename over the old
-    file: a kill leaves one or the other."""
-    partial = path.with_name(path.name + ".tmp")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(text)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(partial, path)
+    return service_state_file(args, "seating")
 
 
 DESCRIPTION = (

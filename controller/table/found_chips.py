@@ -42,20 +42,7 @@ def settle_found_chips(session: TableSession, out: list[Output], at_ms: int) -> 
         if found.refused:
             warn(out, session, "chips_behind", found.text, "chips_found_stale", at_ms, seat)
         elif found.options:
-            ruling = Ruling(
-                RulingKind.FLOOR,
-                found.rule_ids,
-                found.text,
-                seat=seat,
-                options=found.options,
-                code=f"{FOUND_AFTER_HAND}:{amount}",
-            )
-            session = raise_floor(session, ruling, out, at_ms)
-            out.append(
-                event_out(
-                    session, "chips_found", (ruling,), {"seat": seat, "amount": amount}, at_ms
-                )
-            )
+            session = _ask_the_floor(session, found, out, at_ms)
         else:
             session = _settle_found(session, found, found.transfers, found.text, at_ms, out)
     return session
@@ -72,21 +59,7 @@ def found_after_hand(
         return session
     reply(session, cmd, out, True)
     if found.options:
-        ruling = Ruling(
-            RulingKind.FLOOR,
-            found.rule_ids,
-            found.text,
-            seat=seat,
-            options=found.options,
-            code=f"{FOUND_AFTER_HAND}:{amount}",
-        )
-        session = raise_floor(session, ruling, out, cmd.at_ms)
-        out.append(
-            event_out(
-                session, "chips_found", (ruling,), {"seat": seat, "amount": amount}, cmd.at_ms
-            )
-        )
-        return session
+        return _ask_the_floor(session, found, out, cmd.at_ms)
     return _settle_found(session, found, found.transfers, found.text, cmd.at_ms, out)
 
 
@@ -116,6 +89,27 @@ def found_chips_decided(
 
 def is_found_after_hand(ruling: Ruling) -> bool:
     return ruling.code.startswith(FOUND_AFTER_HAND + ":")
+
+
+def _ask_the_floor(
+    session: TableSession, found: FoundChips, out: list[Output], at_ms: int
+) -> TableSession:
+    """R62 leaves found chips to the TD here: a floor call with the options, and the
+    ``chips_found`` event that names them."""
+    seat, amount = found.seat, found.amount
+    ruling = Ruling(
+        RulingKind.FLOOR,
+        found.rule_ids,
+        found.text,
+        seat=seat,
+        options=found.options,
+        code=f"{FOUND_AFTER_HAND}:{amount}",
+    )
+    session = raise_floor(session, ruling, out, at_ms)
+    out.append(
+        event_out(session, "chips_found", (ruling,), {"seat": seat, "amount": amount}, at_ms)
+    )
+    return session
 
 
 def _settle_found(

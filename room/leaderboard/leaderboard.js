@@ -61,24 +61,4 @@ function show(board) {
   }
 }
 
-async function main() {
-  const config = await (await fetch("/config.json", { cache: "no-store" })).json();
-  // no login: the broker's WebSocket listener lets an anonymous page read only this
-  const client = mqtt.connect(config.ws_url, { reconnectPeriod: 2000 });
-  const offline = document.getElementById("offline");
-  client.on("offline", () => { offline.hidden = false; });
-  client.on("close", () => { offline.hidden = false; });
-  client.on("connect", () => {
-    offline.hidden = true;
-    client.subscribe(`pokertable/v1/${config.venue}/leaderboard`, { qos: 1 });
-  });
-  client.on("message", (topic, payload) => {
-    try {
-      show(JSON.parse(payload.toString()));
-    } catch (error) {
-      // a bad payload leaves the last good board on screen
-    }
-  });
-}
-
-main();
+followLeaderboard(show);

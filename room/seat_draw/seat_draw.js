@@ -29,23 +29,4 @@ function show(board) {
     `${board.rows.length} players · ${tables.size} table${tables.size === 1 ? "" : "s"}`;
 }
 
-async function main() {
-  const config = await (await fetch("/config.json", { cache: "no-store" })).json();
-  const client = mqtt.connect(config.ws_url, { reconnectPeriod: 2000 });
-  const offline = document.getElementById("offline");
-  client.on("offline", () => { offline.hidden = false; });
-  client.on("close", () => { offline.hidden = false; });
-  client.on("connect", () => {
-    offline.hidden = true;
-    client.subscribe(`pokertable/v1/${config.venue}/leaderboard`, { qos: 1 });
-  });
-  client.on("message", (topic, payload) => {
-    try {
-      show(JSON.parse(payload.toString()));
-    } catch (error) {
-      // a bad payload leaves the last good draw on screen
-    }
-  });
-}
-
-main();
+followLeaderboard(show);

@@ -215,8 +215,9 @@ def _three_handed(small_blind_seat: int | None) -> HandSetup:
     )
 
 
-def test_a_mucked_hand_at_showdown_exports_as_a_muck_and_replays() -> None:
-    setup = _three_handed(1)
+def _play_mucked_at_showdown(setup: HandSetup) -> Any:
+    """Seats 1-3 (3 on the button): Cat folds, Ann tables her aces at the river showdown and
+    Bob mucks his kings (also tests/app/test_tracker_export.py)."""
     state, _ = start_hand(setup)
     for event in (
         DealHole(1, ("Ah", "Ad")),
@@ -238,6 +239,12 @@ def test_a_mucked_hand_at_showdown_exports_as_a_muck_and_replays() -> None:
         MuckHand(2),
     ):
         state, _ = step(state, event)
+    return state
+
+
+def test_a_mucked_hand_at_showdown_exports_as_a_muck_and_replays() -> None:
+    setup = _three_handed(1)
+    state = _play_mucked_at_showdown(setup)
     assert state.phase is Phase.COMPLETE
     text = hand_to_phh(setup, state, venue="v", table="t1", seat_count=9, number=1, started_ms=0)
     assert '"p1 sm AhAd"' in text and '"p2 sm"' in text and '"p3 f"' in text

@@ -19,11 +19,9 @@ from pokertable.controller.engine.events import (
     ActionKind,
     DealBoard,
     DealHole,
-    MuckHand,
     PlayerAction,
     RepairReason,
     ReplaceBoard,
-    ShowHand,
 )
 from pokertable.controller.engine.model import HandState, Level, Phase, Street, Variant
 from pokertable.controller.history.ohh import hand_to_ohh, read_ohh, render_ohh
@@ -31,7 +29,12 @@ from pokertable.controller.history.phh import PhhError
 from pokertable.controller.history.pokerstars import hand_to_pokerstars, join_hands
 from pokertable.controller.history.render import ExportError, hand_to_phh, replayed_stacks
 from pokertable.controller.history.tracker import ExportContext, FinishedHand, read_hand
-from tests.app.test_phh_export import JournaledTable, _play_session, _play_to_showdown
+from tests.app.test_phh_export import (
+    JournaledTable,
+    _play_mucked_at_showdown,
+    _play_session,
+    _play_to_showdown,
+)
 from tests.app.tracker_readers import ohh_outcome, pokerkit_outcomes
 
 CONTEXT = ExportContext(event="Friday Deepstack", tournament="20261127", initial_stack=5000)
@@ -254,27 +257,7 @@ def test_a_hand_mucked_at_showdown_is_mucked_in_both_formats() -> None:
     """Ann tables her aces, Bob mucks his kings: ``mucks hand`` / "Mucks Cards", and the
     readers still end on the table's stacks (his cards were read: ``Dealt to`` has them)."""
     setup = _three_handed(3, 1, (1, 2, 3))
-    state, _ = start_hand(setup)
-    for event in (
-        DealHole(1, ("Ah", "Ad")),
-        DealHole(2, ("Kc", "Ks")),
-        DealHole(3, ("Qh", "9h")),
-        PlayerAction(3, ActionKind.FOLD),
-        PlayerAction(1, ActionKind.CALL),
-        PlayerAction(2, ActionKind.CHECK),
-        DealBoard(("2c", "7d", "8s")),
-        PlayerAction(1, ActionKind.BET, 400),
-        PlayerAction(2, ActionKind.CALL),
-        DealBoard(("4h",)),
-        PlayerAction(1, ActionKind.CHECK),
-        PlayerAction(2, ActionKind.CHECK),
-        DealBoard(("Jc",)),
-        PlayerAction(1, ActionKind.CHECK),
-        PlayerAction(2, ActionKind.CHECK),
-        ShowHand(1),
-        MuckHand(2),
-    ):
-        state, _ = step(state, event)
+    state = _play_mucked_at_showdown(setup)
     text, hand = _finished(setup, state)
     stars = hand_to_pokerstars(hand, CONTEXT, 3)
     assert "Bob: mucks hand" in stars and "Seat 2: Bob (big blind) mucked" in stars

@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 INSTALL = DEPLOY / "install.sh"
 CHECK_ARM = DEPLOY / "check-arm.sh"
+RUN_LIB = DEPLOY / "lib" / "run.sh"  # sourced by install.sh and install-room.sh
 UNIT = DEPLOY / "pokertable.service"
 EXAMPLE = DEPLOY / "table.example.toml"
 DOC = ROOT / "docs" / "install-pi.md"
@@ -102,7 +103,7 @@ def test_install_script_parses() -> None:
 
 
 @pytest.mark.needs("shellcheck")  # a local run without it skips; CI fails
-@pytest.mark.parametrize("script", [INSTALL, CHECK_ARM], ids=lambda p: p.name)
+@pytest.mark.parametrize("script", [INSTALL, CHECK_ARM, RUN_LIB], ids=lambda p: p.name)
 def test_deploy_scripts_are_shellcheck_clean(script: Path) -> None:
     result = subprocess.run(["shellcheck", str(script)], capture_output=True, text=True,
                             check=False)

@@ -119,33 +119,39 @@ def test_a_bad_payout_csv_names_the_problem(text: str, message: str) -> None:
         parse_chart(text)
 
 
-def test_rp_8_a_three_busts_on_one_hand_for_hand_hand_share_the_50th_place() -> None:
-    """RP-8-A's example: 50 paid, 52 left at the announcement, 3 bust on the current hand:
-    all three share the 50th place payout (51st and 52nd pay nothing)."""
-    payouts = [Payout(place, 1000 if place < 50 else 300, 0) for place in range(1, 51)]
+def _busts_on_one_hand(
+    busted: int, *, seated: int, players_left: int, hand_for_hand: int | None
+) -> Finishes:
+    """One hand at table t1 with ``seated`` players, ``players_left`` in the tournament
+    before it: seats 1 to ``busted`` all in at the river, and out when it completes."""
     seats = [
         {
             "seat": n,
             "player": f"P{n}",
-            "stack": 0 if n <= 3 else 5000,
-            "status": "all_in" if n <= 3 else "active",
+            "stack": 0 if n <= busted else 5000,
+            "status": "all_in" if n <= busted else "active",
         }
-        for n in range(1, 10)
+        for n in range(1, seated + 1)
     ]
     finishes = Finishes().seen(
         "t1",
         {"hand_id": "t1-h9", "street": "river", "seats": seats},
-        players_left=52,
-        hand_for_hand=0,
+        players_left=players_left,
+        hand_for_hand=hand_for_hand,
     )
-    after = [s for s in seats if s["stack"]]
-    finishes = finishes.seen(
+    return finishes.seen(
         "t1",
-        {"hand_id": "t1-h9", "street": "complete", "seats": after},
-        players_left=49,
-        hand_for_hand=0,
+        {"hand_id": "t1-h9", "street": "complete", "seats": seats[busted:]},
+        players_left=players_left - busted,
+        hand_for_hand=hand_for_hand,
     )
-    rows = finishes.rows()
+
+
+def test_rp_8_a_three_busts_on_one_hand_for_hand_hand_share_the_50th_place() -> None:
+    """RP-8-A's example: 50 paid, 52 left at the announcement, 3 bust on the current hand:
+    all three share the 50th place payout (51st and 52nd pay nothing)."""
+    payouts = [Payout(place, 1000 if place < 50 else 300, 0) for place in range(1, 51)]
+    rows = _busts_on_one_hand(3, seated=9, players_left=52, hand_for_hand=0).rows()
     assert [(r["place"], r["tied"]) for r in rows] == [(50, 3)] * 3
     assert prizes_for_finishes(rows, payouts) == [100, 100, 100]
     # two busting in the money on one hand share both their places
@@ -299,27 +305,7 @@ def test_clock_display_shows_payouts_rings_and_honours_the_mute(
 
 def _two_bust(hand_for_hand: int | None) -> Finishes:
     """Two players out on one hand with five left before it: places 4 and 5, tied."""
-    seats = [
-        {
-            "seat": n,
-            "player": f"P{n}",
-            "stack": 0 if n <= 2 else 5000,
-            "status": "all_in" if n <= 2 else "active",
-        }
-        for n in range(1, 6)
-    ]
-    finishes = Finishes().seen(
-        "t1",
-        {"hand_id": "t1-h3", "street": "river", "seats": seats},
-        players_left=5,
-        hand_for_hand=hand_for_hand,
-    )
-    return finishes.seen(
-        "t1",
-        {"hand_id": "t1-h3", "street": "complete", "seats": seats[2:]},
-        players_left=3,
-        hand_for_hand=hand_for_hand,
-    )
+    return _busts_on_one_hand(2, seated=5, players_left=5, hand_for_hand=hand_for_hand)
 
 
 @pytest.mark.parametrize(("hand_for_hand", "td"), [(0, False), (None, True)])

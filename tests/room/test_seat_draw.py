@@ -33,6 +33,11 @@ def _board(rows: list[tuple[str, str, int, int]]) -> dict[str, Any]:
     }
 
 
+def _publish(clock: Watcher, rows: list[tuple[str, str, int, int]]) -> None:
+    """The clock's leaderboard with these rows, retained, as the clock publishes it."""
+    clock.client.publish(TOPIC, json.dumps(_board(rows)), qos=1, retain=True).wait_for_publish(5)
+
+
 @pytest.mark.needs("mosquitto")
 def test_seat_draw_lists_everyone_and_highlights_a_move(tmp_path: Path, browser: Any) -> None:
     broker = MosquittoProcess.from_shipped(tmp_path, users=USERS)
@@ -46,9 +51,7 @@ def test_seat_draw_lists_everyone_and_highlights_a_move(tmp_path: Path, browser:
             ("Bob", "t8", 2, 7000),
             ("Dan", "t8", 5, 6000),
         ]
-        clock.client.publish(TOPIC, json.dumps(_board(first)), qos=1, retain=True).wait_for_publish(
-            5
-        )
+        _publish(clock, first)
         pages = display("club", f"ws://127.0.0.1:{broker.ws_port}")
         pages.start()
         page = browser.new_page(viewport={"width": 1280, "height": 720})
@@ -66,9 +69,7 @@ def test_seat_draw_lists_everyone_and_highlights_a_move(tmp_path: Path, browser:
             ("Bob", "t9", 4, 7000),
             ("Dan", "t8", 5, 6000),
         ]
-        clock.client.publish(TOPIC, json.dumps(_board(moved)), qos=1, retain=True).wait_for_publish(
-            5
-        )
+        _publish(clock, moved)
         page.wait_for_selector("#draw li.moved[data-player='Bob']", timeout=60_000)
         assert page.eval_on_selector_all("#draw li.moved", "els => els.length") == 1
         assert page.inner_text("#draw li[data-player='Bob'] .where") == "Table t9 · Seat 4"
