@@ -56,6 +56,16 @@ class ClockSection(LoginSection, PagesSection):
     state_file: AnyPath | None = None
     rules: str = "tda-2024"
     export_dir: AnyPath | None = None
+    # The prize pool and payouts the display and leaderboard show (docs/clock.md).
+    buy_in: int = Field(default=0, ge=0)
+    re_entry: int = Field(default=0, ge=0)
+    add_on: int = Field(default=0, ge=0)
+    rake_percent: float = Field(default=0.0, ge=0, le=100)
+    guarantee: int = Field(default=0, ge=0)
+    payouts: AnyPath | None = None
+    """A payout table CSV; none: the built-in chart by entrants."""
+    ha_discovery: str | None = Field(default=None, min_length=1, pattern=r"^[A-Za-z0-9_/-]+$")
+    """Home Assistant's discovery prefix (usually "homeassistant"); none: no discovery."""
 
 
 class FloorSection(PagesSection):
@@ -155,6 +165,17 @@ def load_room_config(path: Path) -> RoomConfig:
         except StructureError as error:
             raise RoomConfigError(f"{path}: clock.structure: {config.clock.structure}: "
                                   f"{error}") from None
+        if config.clock.payouts is not None:
+            from pokertable.room.payouts import PayoutError, parse_chart
+
+            try:
+                parse_chart(config.clock.payouts.read_text("utf-8"))
+            except OSError as error:
+                raise RoomConfigError(f"{path}: clock.payouts: {config.clock.payouts}: "
+                                      f"{error.strerror or error}") from None
+            except PayoutError as error:
+                raise RoomConfigError(f"{path}: clock.payouts: {config.clock.payouts}: "
+                                      f"{error}") from None
     return config
 
 
@@ -189,6 +210,13 @@ def _clock_argv(config: RoomConfig) -> tuple[list[str], dict[str, str]]:
         argv += ["--state-file", str(clock.state_file)]
     if clock.export_dir is not None:
         argv += ["--export-dir", str(clock.export_dir)]
+    argv += ["--buy-in", str(clock.buy_in), "--re-entry", str(clock.re_entry),
+             "--add-on", str(clock.add_on), "--rake-percent", repr(clock.rake_percent),
+             "--guarantee", str(clock.guarantee)]
+    if clock.payouts is not None:
+        argv += ["--payouts", str(clock.payouts)]
+    if clock.ha_discovery is not None:
+        argv += ["--ha-discovery", clock.ha_discovery]
     return argv, {"POKERTABLE_CLOCK_PASSWORD": _password(clock.password_file, "clock")}
 
 

@@ -5,6 +5,7 @@ real mosquitto with its delay file where systemd's unit keeps its state."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import subprocess
@@ -91,6 +92,11 @@ def test_the_shipped_example_is_a_valid_room_toml() -> None:
     ({"delay_s = 90": 'delay_s = "90"'}, "relay.t9.delay_s: Input should be a valid number"),
     ({"http_port = 8083": "http_port = 8082"}, "relay.t9.http_port: 8082 is also clock's"),
     ({"broadcaster.secret": "missing.secret"}, "relay.t9.password_file: .*No such file"),
+    ({"http_port = 8082": "http_port = 8082\nbuy_in = -5"}, "clock.buy_in: Input should be"),
+    ({"http_port = 8082": "http_port = 8082\npayouts = 'missing.csv'"},
+     "clock.payouts: missing.csv: No such file"),
+    ({"http_port = 8082": "http_port = 8082\nha_discovery = 'home assistant'"},
+     "clock.ha_discovery: String should match"),
 ])
 def test_a_bad_room_toml_is_one_line_and_exit_78(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], replace: dict[str, str], message: str
@@ -100,6 +106,35 @@ def test_a_bad_room_toml_is_one_line_and_exit_78(
     err = capsys.readouterr().err
     assert err.count("\n") == 1
     assert re.search(message, err), err
+
+
+def test_the_clock_section_carries_the_prize_pool_payouts_and_home_assistant(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The clock's prize pool, payout table and Home Assistant discovery come from room.toml
+    (issue #31): the service is started with them, and a bad payout table is one line."""
+    from pokertable.room.clock_service import add_arguments
+    from pokertable.room.room_config import _clock_argv, load_room_config
+
+    chart = tmp_path / "payouts.csv"
+    chart.write_text("place,percent\n1,60\n2,40\n")
+    path = _room(tmp_path, **{"http_port = 8082": (
+        f"http_port = 8082\nbuy_in = 100\nre_entry = 80\nadd_on = 50\nrake_percent = 10"
+        f"\nguarantee = 5000\npayouts = '{chart}'\nha_discovery = 'homeassistant'")})
+    argv, _ = _clock_argv(load_room_config(path))
+    options = dict(zip(argv[::2], argv[1::2], strict=True))
+    assert {k: options[k] for k in ("--buy-in", "--re-entry", "--add-on", "--rake-percent",
+                                    "--guarantee", "--payouts", "--ha-discovery")} == {
+        "--buy-in": "100", "--re-entry": "80", "--add-on": "50", "--rake-percent": "10.0",
+        "--guarantee": "5000", "--payouts": str(chart), "--ha-discovery": "homeassistant"}
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    parsed = parser.parse_args(argv)
+    assert (parsed.buy_in, parsed.guarantee, parsed.ha_discovery) == (100, 5000, "homeassistant")
+    chart.write_text("place,percent\n1,sixty\n")
+    assert cli.main(["room", "--config", str(path), "--check"]) == 78
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "clock.payouts: " in err, err
 
 
 def test_a_password_file_others_can_read_is_refused(
