@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from pokertable.controller.rules.profiles import ProfileError, load_profile
-from pokertable.mqtt.payloads import SCHEMA_VERSION
+from pokertable.mqtt.errors import PayloadError
+from pokertable.mqtt.payloads import SCHEMA_VERSION, validate
 from pokertable.room.chip_race import chip_race
 from pokertable.room.inbound import message_object
 from pokertable.room.late_entry import late_stack, seat_late_entrant
@@ -188,6 +189,8 @@ class SeatingService:
     def _control(self, payload: dict[str, Any]) -> None:
         command = payload.get("command")
         try:
+            if command in CONTROLS:  # mqtt/schemas/seating_control.json: bad is named, no change
+                validate("seating_control", payload)
             if command == "confirm_move":
                 move = self._find(str(payload.get("id")))
                 if move is None:
@@ -214,6 +217,9 @@ class SeatingService:
                 self._hold_halted()
             else:
                 raise ValueError(f"unknown control {command!r} (known: {', '.join(CONTROLS)})")
+        except PayloadError as error:
+            LOG.warning("seating: %s refused: %s", command, error)  # names the field
+            self._done.append({"command": command, "ok": False, "error": str(error)})
         except (KeyError, ValueError, TypeError, StopIteration) as error:
             LOG.warning("seating: %s refused: %s", command, error)
             self._done.append({"command": command, "ok": False, "error": str(error)})

@@ -123,6 +123,12 @@ def test_the_desk_proposes_balancing_halts_late_entries_and_refuses_what_cannot_
         lambda p: bool(p["done"]) and "RP-9" in p["done"][-1].get("error", ""),
         "final table refused",
     )
+    floor.publish(control, {"command": "break_table", "table": 9})  # seating_control.json
+    latest(
+        floor,
+        lambda p: bool(p["done"]) and p["done"][-1].get("error", "").startswith("table: "),
+        "a malformed control named by its field",
+    )
     floor.publish(control, {"command": "shuffle_up"})
     latest(
         floor,
