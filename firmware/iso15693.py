@@ -80,6 +80,8 @@ MAX_SCAN_MS = const(1500)  # one scan's share of an inventory; the next scan res
 MAX_SLICES = const(12)  # scans one inventory may take before the zone is flagged incomplete
 HINT_MIN = const(20)  # known tags from which the inventory starts from their prefixes
 _HINT_MAX_LEN = const(56)  # deepest prefix probed in one slot; below it a 16-slot round
+_ROUND16_MS = const(20)  # about what a 16-slot round of a few tags takes (slice planning)
+_ROUND1_MS = const(6)  # the same for a one-slot prefix probe
 
 # Slot outcomes.
 SLOT_EMPTY = const(0)
@@ -205,7 +207,11 @@ class Iso15693Reader:
                 return found
         unmasked = True  # the round about to run has no mask
         while len(found) < self.max_uids:
-            if ticks_diff(self._clock.ticks_ms(), start_ms) >= self.max_scan_ms:
+            spent = ticks_diff(self._clock.ticks_ms(), start_ms)
+            if pending and rounds:
+                # Leave before a round that would outrun the slice (the bets wait on it).
+                spent += _ROUND16_MS if pending[-1][2] == _SLOTS else _ROUND1_MS
+            if spent >= self.max_scan_ms:
                 if slices < MAX_SLICES:
                     self._resume[self._channel] = (found, pending, slices)
                     self.resuming = True
