@@ -78,6 +78,10 @@ T2_US = const(310)  # ISO/IEC 15693-3 §9.1.4: t2 >= 4192/fc from an answer to t
 FIELD_OFF_US = const(5000)  # field off -> field on again (NXP FIELD_OFF_DEFAULT 5 ms)
 MAX_SCAN_MS = const(1500)  # one scan's share of an inventory; the next scan resumes it
 MAX_SLICES = const(12)  # scans one inventory may take before the zone is flagged incomplete
+HINT_MIN = const(20)  # known tags from which the inventory starts from their prefixes
+_HINT_MAX_LEN = const(56)  # deepest prefix probed in one slot; below it a 16-slot round
+_ROUND16_MS = const(20)  # about what a 16-slot round of a few tags takes (slice planning)
+_ROUND1_MS = const(6)  # the same for a one-slot prefix probe
 
 # Slot outcomes.
 SLOT_EMPTY = const(0)
@@ -96,7 +100,8 @@ class Iso15693Reader:
         self.max_scan_ms = max_scan_ms
         self._req = bytearray(12)  # flags, cmd, mask_len, up to 8 mask bytes
         self._quiet = bytearray(2 + _UID_LEN)
-        self._pending: list[tuple[int, int]] = []  # (mask, mask_len) sub-rounds to run
+        # (mask, mask_len, slots) rounds to run: 16-slot sub-rounds, one-slot prefix probes
+        self._pending: list[tuple[int, int, int]] = []
         self._found_round: list[bytes] = []
         self._off_us: dict[int, int] = {}  # per antenna: when its field went off
         self._channel = 0
@@ -116,7 +121,11 @@ class Iso15693Reader:
         self.probe = False
         self.probes = 0  # probes that found the zone empty
         # Per antenna: (found, pending subtrees, scans so far) of an unfinished inventory.
-        self._resume: dict[int, tuple[list[bytes], list[tuple[int, int]], int]] = {}
+        self._resume: dict[int, tuple[list[bytes], list[tuple[int, int, int]], int]] = {}
+        # known: the UIDs the zone held at the last look (the scanner sets it). From
+        # HINT_MIN of them the inventory starts from the prefixes that tell them apart
+        # instead of one unmasked 16-slot round (see `prefix_rounds`).
+        self.known: list[bytes] = []
 
     def _wait_us(self, since: int, us: int) -> "Generator[int, None, None]":
         """Yield until `us` passed since `since`; each yield says how long is left."""
@@ -181,7 +190,9 @@ class Iso15693Reader:
             found, pending, slices = saved
             slices += 1
         else:
-            found, pending, slices = [], [(0, 0)], 1
+            found, pending, slices = [], [(0, 0, _SLOTS)], 1
+            if len(self.known) >= HINT_MIN and not self.confirm:
+                pending = prefix_rounds(self.known)
         self._pending = pending
         start_ms = self._clock.ticks_ms()
         rounds = 0
@@ -196,7 +207,11 @@ class Iso15693Reader:
                 return found
         unmasked = True  # the round about to run has no mask
         while len(found) < self.max_uids:
-            if ticks_diff(self._clock.ticks_ms(), start_ms) >= self.max_scan_ms:
+            spent = ticks_diff(self._clock.ticks_ms(), start_ms)
+            if pending and rounds:
+                # Leave before a round that would outrun the slice (the bets wait on it).
+                spent += _ROUND16_MS if pending[-1][2] == _SLOTS else _ROUND1_MS
+            if spent >= self.max_scan_ms:
                 if slices < MAX_SLICES:
                     self._resume[self._channel] = (found, pending, slices)
                     self.resuming = True
@@ -210,10 +225,13 @@ class Iso15693Reader:
                     break
                 # Everyone identified is quiet: a silent unmasked round proves the
                 # stack complete (a drowned-out tag answers here).
-                pending.append((0, 0))
-            mask, mask_len = pending.pop()
+                pending.append((0, 0, _SLOTS))
+            mask, mask_len, slots = pending.pop()
             unmasked = mask_len == 0
-            answered = yield from self._round(mask, mask_len, found)
+            if slots == 1:
+                answered = yield from self._round1(mask, mask_len, found)
+            else:
+                answered = yield from self._round(mask, mask_len, found)
             rounds += 1
             if unmasked and not answered:
                 self.complete = True
@@ -260,7 +278,7 @@ class Iso15693Reader:
             if outcome == SLOT_COLLISION:
                 self.collisions += 1
                 if mask_len + 4 <= _UID_BITS - 4:
-                    self._pending.append((mask | (slot << mask_len), mask_len + 4))
+                    self._pending.append((mask | (slot << mask_len), mask_len + 4, _SLOTS))
         if answer_us >= 0:
             yield from self._wait_us(answer_us, T2_US)  # slot 15 answered: t2 first
         for uid in new:
@@ -271,6 +289,45 @@ class Iso15693Reader:
         if _DEBUG:
             print("iso15693 round mask", mask, mask_len, "found", len(new))
         return answered
+
+    def _round1(self, mask: int, mask_len: int, found: list[bytes]) -> "Generator[int, None, bool]":
+        """One-slot inventory of the tags whose UID starts (LSB first) with `mask`.
+
+        One clean answer is the only tag with that prefix (two would collide or garble
+        the CRC); a collision or garbled answer becomes a 16-slot sub-round at the same
+        mask; silence means no tag has that prefix.
+        """
+        chip = self._chip
+        req = self._req
+        n_mask = (mask_len + 7) // 8
+        req[0] = _INVENTORY_1_SLOT
+        req[1] = _CMD_INVENTORY
+        req[2] = mask_len
+        for i in range(n_mask):
+            req[3 + i] = (mask >> (8 * i)) & 0xFF
+        chip.start_transceive(memoryview(req)[: 3 + n_mask])
+        irq = chip.poll_transceive()
+        while not irq:
+            yield 0
+            irq = chip.poll_transceive()
+        if not irq & IRQ_RX and chip.receiving(irq):
+            self.late_answers += 1
+            while not irq & IRQ_RX:
+                yield 0
+                irq = chip.poll_transceive()
+        new = self._found_round
+        del new[:]
+        outcome = self._slot_result(irq, new)
+        if outcome == SLOT_EMPTY:
+            return False
+        yield from self._wait_us(self._clock.ticks_us(), T2_US)  # the next request waits t2
+        if outcome == SLOT_COLLISION:
+            self.collisions += 1
+            self._pending.append((mask, mask_len, _SLOTS))
+        for uid in new:
+            if uid not in found and len(found) < self.max_uids:
+                found.append(uid)
+        return True
 
     def _probe(self) -> "Generator[int, None, bool]":
         """One-slot unmasked inventory: True if anyone answered (one tag or several)."""
@@ -327,3 +384,34 @@ class Iso15693Reader:
         chip.start_transceive(q)
         while not chip.poll_transceive():  # no answer expected: TIMER1 ends it
             yield 0
+
+
+def prefix_rounds(uids: list[bytes]) -> list[tuple[int, int, int]]:
+    """One-slot probes that cover every UID once: the prefixes telling `uids` apart.
+
+    The UID space is split bit by bit (LSB first, as the mask reads it) until each part
+    holds at most one known UID; the parts with none are probed too, so a newcomer is
+    found wherever it lies and the walk is as complete as one from an unmasked round.
+    A known stack costs one short request per tag (plus the empty parts) instead of
+    the mostly empty slots of 16-slot sub-rounds. Parts still shared below
+    _HINT_MAX_LEN bits become 16-slot rounds. Returned in pop order (last runs first).
+    """
+    values = []
+    for u in uids:
+        v = 0
+        for i in range(_UID_LEN):
+            v |= u[_UID_LEN - 1 - i] << (8 * i)  # MSB-first label -> LSB-first air order
+        values.append(v)
+    out: list[tuple[int, int, int]] = []
+    todo = [(0, 0, values)]
+    while todo:
+        mask, n, vs = todo.pop()
+        if len(vs) <= 1:
+            out.append((mask, n, 1))
+        elif n >= _HINT_MAX_LEN:
+            out.append((mask, n, _SLOTS))
+        else:
+            bit = 1 << n
+            todo.append((mask, n + 1, [v for v in vs if not v & bit]))
+            todo.append((mask | bit, n + 1, [v for v in vs if v & bit]))
+    return out

@@ -197,6 +197,9 @@ class ZoneScanner:
                 z = self.zones[i]
                 # A zone that held nothing is first asked in one slot (silence: empty).
                 reader.probe = not (z.present or z.hits or z.misses)
+            if hasattr(reader, "known"):
+                # What the zone held: a big known set is walked from its own prefixes.
+                reader.known = list(self.zones[i].present) + list(self.zones[i].hits)
             if not hasattr(reader, "scan_steps"):  # a blocking reader: one step is a scan
                 try:
                     seen = reader.scan()

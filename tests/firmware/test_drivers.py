@@ -14,6 +14,7 @@ RunMp = Callable[..., subprocess.CompletedProcess[str]]
     [
         "inventory_25_collisions",  # a 25-chip stack, all in one slot: mask recursion
         "inventory_deep_collisions",  # 24 tags sharing 12 low bits: three mask levels
+        "inventory_from_known_prefixes",  # a stale hint still gives the field's set
         "inventory_dropout",  # tags that miss answers: the confirm round finds them
         "inventory_empty_and_antenna",
         "busy_timeout",  # BUSY stuck high -> ReaderTimeout, not a hang
