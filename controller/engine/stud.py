@@ -64,6 +64,7 @@ _COMPLETE = Phase.COMPLETE
 _THIRD = Street.THIRD
 _RAZZ = Variant.RAZZ
 _FOURTH = Street.FOURTH
+_BRING_IN_KIND = ActionKind.BRING_IN
 _SEVENTH = Street.SEVENTH
 _ruling = builder(Ruling)  # Ruling(...) with plain stores, as in engine/actions.py
 
@@ -187,7 +188,7 @@ def deal_hole(
             rules.cite("premature_cards"),
             "premature_card",
         )
-    if not seat.in_hand:
+    if seat.status is _FOLDED:
         return reject(
             state,
             event.seat,
@@ -195,9 +196,9 @@ def deal_hole(
             rules.cite("rules"),
             "dead_hand",
         )
-    street = pending_street(state)
+    street = _THIRD if state.bring_in_seat is None else _NEXT_STREET[state.street]
     count = 3 if street is _THIRD else 1
-    target = cards_for(street) - (1 if state.board else 0)
+    target = 3 + street - (1 if state.board else 0)  # ``cards_for``, inlined: every card
     if len(seat.hole) >= target:
         return reject(
             state,
@@ -215,7 +216,7 @@ def deal_hole(
             rules.cite("rules"),
             "card_count",
         )
-    if count != 1 or not _fresh(state, event.cards[0]):  # one new card: no set of all cards
+    if not _fresh(state, event.cards):  # the usual deal: no set of all cards in play
         bad = check_new_cards(state, event.cards, event.seat, rules)
         if bad:
             return bad
@@ -230,11 +231,21 @@ def deal_hole(
     return _open_street(state, seats, street, rules)
 
 
-def _fresh(state: HandState, card: str) -> bool:
-    """A known card that is not in play yet (else ``check_new_cards`` says what is wrong)."""
-    if card not in STANDARD_DECK or card in state.board:
+def _fresh(state: HandState, cards: Sequence[str]) -> bool:
+    """Known cards, none twice, none in play yet (else ``check_new_cards`` says what is
+    wrong)."""
+    board = state.board
+    for card in cards:
+        if card not in STANDARD_DECK or card in board:
+            return False
+    if len(cards) > 1 and len(set(cards)) != len(cards):
         return False
-    return all(card not in s.hole for s in state.seats)
+    for s in state.seats:
+        hole = s.hole
+        for card in cards:
+            if card in hole:
+                return False
+    return True
 
 
 def deal_community(
@@ -400,13 +411,16 @@ def apply_stud_action(
     state: HandState, event: PlayerAction, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     """The bring-in, its completion and fourth street; everything else as in the board games."""
+    kind = event.kind
     if state.phase is not _BETTING or event.seat != state.action_on:
         return apply_action(state, event, rules)  # its refusals name the rule
+    street = state.street
+    if kind is not _BRING_IN_KIND and street is not _THIRD and street is not _FOURTH:
+        return apply_action(state, event, rules)  # fifth to seventh: nothing of stud's own
     seat = state.seat(event.seat)
-    kind = event.kind
     small = state.level.big_blind
     opening = state.street is _THIRD and state.call_to == 0
-    if kind is ActionKind.BRING_IN:
+    if kind is _BRING_IN_KIND:
         if not opening:
             return reject(
                 state,
