@@ -363,6 +363,7 @@ def _open_street(
         ]
     )
     razz = state.variant is _RAZZ
+    bring_in: int | None
     if street is _THIRD:
         first = _bring_in_among(seats, razz)
         bring_in = first
