@@ -340,9 +340,9 @@ def settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Rulin
         phase = state.phase
         if phase is _COMPLETE:
             break
-        award_pots = stud.award if state.variant.is_stud else award
         if state.players_in_hand == 1:
             state = _return_uncalled(state, rulings, rules)
+            award_pots = stud.award if state.variant.is_stud else award
             state = award_pots(state, rulings, rules, uncontested=True)
             continue
         if phase is _BETTING:
@@ -353,6 +353,7 @@ def settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Rulin
         if phase is _SHOWDOWN and showdown_done(state, rules):
             # R17-B: all but one mucked without tabling: the last live hand wins uncontested.
             alone = sum(1 for s in state.in_hand if not s.mucked) == 1
+            award_pots = stud.award if state.variant.is_stud else award
             state = award_pots(state, rulings, rules, uncontested=alone)
             continue
         break

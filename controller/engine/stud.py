@@ -40,6 +40,7 @@ from pokertable.controller.engine.model import (
     SeatStatus,
     Street,
     Variant,
+    builder,
     evolve,
 )
 from pokertable.controller.engine.pots import build_pots, split_hi_lo, split_pot
@@ -55,13 +56,17 @@ _ACCEPTED = RulingKind.ACCEPTED
 _INFO = RulingKind.INFO
 _LIVE = SeatStatus.LIVE
 _ALL_IN = SeatStatus.ALL_IN
+_FOLDED = SeatStatus.FOLDED
 _BETTING = Phase.BETTING
 _DEALING = Phase.DEALING
 _SHOWDOWN = Phase.SHOWDOWN
 _COMPLETE = Phase.COMPLETE
 _THIRD = Street.THIRD
+_RAZZ = Variant.RAZZ
 _FOURTH = Street.FOURTH
+_BRING_IN_KIND = ActionKind.BRING_IN
 _SEVENTH = Street.SEVENTH
+_ruling = builder(Ruling)  # Ruling(...) with plain stores, as in engine/actions.py
 
 _HIGH_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}  # stud: the ace is high
 _LOW_RANK = {r: i for i, r in enumerate("A23456789TJQK", start=1)}  # razz: the ace is low
@@ -160,7 +165,12 @@ def deal_hole(
     Cards for a street arrive while the previous betting round is still open are premature
     (RP-5-D: the dealer returns them to the stub, reshuffles, and deals the street again).
     """
-    seat = next((s for s in state.seats if s.seat == event.seat), None)
+    number = event.seat
+    seat = None
+    for s in state.seats:  # a loop, not ``next`` over a generator: every card comes here
+        if s.seat == number:
+            seat = s
+            break
     if state.phase is _COMPLETE or seat is None:
         return reject(
             state,
@@ -178,7 +188,7 @@ def deal_hole(
             rules.cite("premature_cards"),
             "premature_card",
         )
-    if not seat.in_hand:
+    if seat.status is _FOLDED:
         return reject(
             state,
             event.seat,
@@ -186,9 +196,9 @@ def deal_hole(
             rules.cite("rules"),
             "dead_hand",
         )
-    street = pending_street(state)
+    street = _THIRD if state.bring_in_seat is None else _NEXT_STREET[state.street]
     count = 3 if street is _THIRD else 1
-    target = cards_for(street) - (1 if state.board else 0)
+    target = 3 + street - (1 if state.board else 0)  # ``cards_for``, inlined: every card
     if len(seat.hole) >= target:
         return reject(
             state,
@@ -206,23 +216,36 @@ def deal_hole(
             rules.cite("rules"),
             "card_count",
         )
-    if count != 1 or not _fresh(state, event.cards[0]):  # one new card: no set of all cards
+    if not _fresh(state, event.cards):  # the usual deal: no set of all cards in play
         bad = check_new_cards(state, event.cards, event.seat, rules)
         if bad:
             return bad
     cards = tuple(event.cards)
     up = cards[2:] if street is _THIRD else () if street is _SEVENTH else cards
-    state = state.with_seat(evolve(seat, hole=seat.hole + cards, up=seat.up + up))
-    if all(len(s.hole) == target for s in state.seats if s.in_hand):
-        return _open_street(state, street, rules)
-    return state, ()
+    dealt = evolve(seat, hole=seat.hole + cards, up=seat.up + up)
+    seats = tuple([dealt if s.seat == number else s for s in state.seats])
+    for s in seats:
+        if s.status is not _FOLDED and len(s.hole) != target:
+            return evolve(state, seats=seats), ()
+    # The street's last card: the seats and the opened street in one copy of the state.
+    return _open_street(state, seats, street, rules)
 
 
-def _fresh(state: HandState, card: str) -> bool:
-    """A known card that is not in play yet (else ``check_new_cards`` says what is wrong)."""
-    if card not in STANDARD_DECK or card in state.board:
+def _fresh(state: HandState, cards: Sequence[str]) -> bool:
+    """Known cards, none twice, none in play yet (else ``check_new_cards`` says what is
+    wrong)."""
+    board = state.board
+    for card in cards:
+        if card not in STANDARD_DECK or card in board:
+            return False
+    if len(cards) > 1 and len(set(cards)) != len(cards):
         return False
-    return all(card not in s.hole for s in state.seats)
+    for s in state.seats:
+        hole = s.hole
+        for card in cards:
+            if card in hole:
+                return False
+    return True
 
 
 def deal_community(
@@ -257,7 +280,7 @@ def deal_community(
     if bad:
         return bad
     state = evolve(state, board=tuple(event.cards))
-    state, rulings = _open_street(state, _SEVENTH, rules)
+    state, rulings = _open_street(state, state.seats, _SEVENTH, rules)
     note = Ruling(
         _INFO,
         (rules.cite("stud_short_stub"),),
@@ -271,25 +294,32 @@ def deal_community(
 
 def bring_in_seat(state: HandState) -> int:
     """RP-10-E: the lowest upcard by suit brings in (razz: the highest, the ace low)."""
-    ranks = _rank_of(state.variant)
-    keyed = [(_card_key(s.up[0], ranks), s.seat) for s in state.seats if s.up]
-    if state.variant is Variant.RAZZ:
-        return max(keyed)[1]
-    return min(keyed)[1]
+    return _bring_in_among(state.seats, state.variant is _RAZZ)
 
 
-@lru_cache(maxsize=8192)
+def _bring_in_among(seats: Sequence[SeatState], razz: bool) -> int:
+    ranks = _LOW_RANK if razz else _HIGH_RANK
+    keyed = [(ranks[s.up[0][0]], _SUIT[s.up[0][1]], s.seat) for s in seats if s.up]
+    return (max(keyed) if razz else min(keyed))[2]
+
+
 def showing_value(variant: Variant, up: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
     """The showing hand's worth for opening a street; larger opens (straights and flushes do
     not count; razz: the lowest hand opens, pairs being worse)."""
-    ranks = _rank_of(variant)
+    return _showing(variant is _RAZZ, up)
+
+
+@lru_cache(maxsize=8192)
+def _showing(razz: bool, up: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    """``showing_value`` cached by a bool, not the variant (an enum hashes in Python)."""
+    ranks = _LOW_RANK if razz else _HIGH_RANK
     counts: dict[int, int] = {}
     for c in up:
         counts[ranks[c[0]]] = counts.get(ranks[c[0]], 0) + 1
     groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
     pattern = tuple(count for _, count in groups)
     order = tuple(rank for rank, _ in groups)
-    if variant is Variant.RAZZ:
+    if razz:
         return tuple(-c for c in pattern), tuple(-r for r in order)
     return pattern, order
 
@@ -297,56 +327,71 @@ def showing_value(variant: Variant, up: tuple[str, ...]) -> tuple[tuple[int, ...
 def opener(state: HandState) -> tuple[int, bool]:
     """RP-10-D: the best showing hand, tied hands broken by the high card by suit; and
     whether a tie was broken that way (PokerKit breaks it by seat instead)."""
-    ranks = _rank_of(state.variant)
-    keyed = [(showing_value(state.variant, s.up), s.seat, s.up) for s in state.in_hand]
-    best = max(k[0] for k in keyed)
-    tied = [k for k in keyed if k[0] == best]
-    seat = max(tied, key=lambda k: max(_card_key(c, ranks) for c in k[2]))[1]
-    return seat, len(tied) > 1
+    return _opener_among(state.seats, state.variant is _RAZZ)
+
+
+def _opener_among(seats: Sequence[SeatState], razz: bool) -> tuple[int, bool]:
+    best: tuple[tuple[int, ...], ...] | None = None
+    tied: list[SeatState] = []
+    for s in seats:
+        if s.status is _FOLDED:
+            continue
+        value = _showing(razz, s.up)
+        if best is None or value > best:
+            best = value
+            tied = [s]
+        elif value == best:
+            tied.append(s)
+    if len(tied) == 1:
+        return tied[0].seat, False
+    ranks = _LOW_RANK if razz else _HIGH_RANK
+    top = max(tied, key=lambda s: max(_card_key(c, ranks) for c in s.up))
+    return top.seat, True
 
 
 def _open_street(
-    state: HandState, street: Street, rules: RuleProfile
+    state: HandState, seats: tuple[SeatState, ...], street: Street, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
-    """Every live hand holds its cards: the betting round of ``street`` opens."""
+    """Every live hand in ``seats`` holds its cards: the betting round of ``street`` opens,
+    in one copy of the state."""
     seats = tuple(
-        s
-        if s.bet == 0 and not s.acted and s.matched == 0
-        else evolve(s, bet=0, acted=False, matched=0)
-        for s in state.seats
+        [
+            s
+            if s.bet == 0 and not s.acted and s.matched == 0
+            else evolve(s, bet=0, acted=False, matched=0)
+            for s in seats
+        ]
     )
-    state = evolve(state, seats=seats)
-    rulings: list[Ruling] = []
+    razz = state.variant is _RAZZ
+    bring_in: int | None
     if street is _THIRD:
-        first = bring_in_seat(state)
-        state = evolve(state, bring_in_seat=first)
-        rulings.append(
-            Ruling(
-                _INFO,
-                (rules.cite("bring_in"),),
-                f"seat {first} has the bring-in card",
-                seat=first,
-                code="bring_in_card",
-            )
+        first = _bring_in_among(seats, razz)
+        bring_in = first
+        ruling = _ruling(
+            _INFO,
+            (rules.cite("bring_in"),),
+            f"seat {first} has the bring-in card",
+            seat=first,
+            code="bring_in_card",
         )
-        tie = False
     else:
-        first, tie = opener(state)
-        rulings.append(
-            Ruling(
-                _INFO,
-                rules.cite("stud_opener", "show_order") if tie else (rules.cite("show_order"),),
-                f"seat {first} shows the {'low' if state.variant is Variant.RAZZ else 'high'} hand "
-                f"and acts first on {street_name(street)} street"
-                + (" (tied showing hands: the high card by suit)" if tie else ""),
-                seat=first,
-                code="opener",
-            )
+        first, tie = _opener_among(seats, razz)
+        bring_in = state.bring_in_seat
+        ruling = _ruling(
+            _INFO,
+            rules.cite("stud_opener", "show_order") if tie else (rules.cite("show_order"),),
+            f"seat {first} shows the {'low' if razz else 'high'} hand "
+            f"and acts first on {STREET_NAMES[street]} street"
+            + (" (tied showing hands: the high card by suit)" if tie else ""),
+            seat=first,
+            code="opener",
         )
     # With fewer than two players left with chips nobody is on the action: ``settle``
     # closes the street at once and the cards run out (R16).
     return evolve(
         state,
+        seats=seats,
+        bring_in_seat=bring_in,
         street=street,
         phase=_BETTING,
         call_to=0,
@@ -356,8 +401,8 @@ def _open_street(
         last_aggressor=None,
         opener_seat=first,
         # RP-10-E: a bring-in all in for the ante: the action starts on his left.
-        action_on=betting.next_to_act_among(state.seats, 0, first - 1),
-    ), tuple(rulings)
+        action_on=betting.next_to_act_among(seats, 0, first - 1),
+    ), (ruling,)
 
 
 # --- actions --------------------------------------------------------------------------------
@@ -367,13 +412,16 @@ def apply_stud_action(
     state: HandState, event: PlayerAction, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     """The bring-in, its completion and fourth street; everything else as in the board games."""
+    kind = event.kind
     if state.phase is not _BETTING or event.seat != state.action_on:
         return apply_action(state, event, rules)  # its refusals name the rule
+    street = state.street
+    if kind is not _BRING_IN_KIND and street is not _THIRD and street is not _FOURTH:
+        return apply_action(state, event, rules)  # fifth to seventh: nothing of stud's own
     seat = state.seat(event.seat)
-    kind = event.kind
     small = state.level.big_blind
     opening = state.street is _THIRD and state.call_to == 0
-    if kind is ActionKind.BRING_IN:
+    if kind is _BRING_IN_KIND:
         if not opening:
             return reject(
                 state,

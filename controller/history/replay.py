@@ -82,7 +82,12 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
             event = to_event(action, n, "", to_call)
         except PhhError:  # read it again to name the place (formatted only when needed)
             event = to_event(action, n, action_where(hand, index), to_call)
-        if event is None or _needless_check(state, event) or _shown_again(state, event):
+        if event is None:
+            continue
+        kind = type(event)  # the two skips below ask only of a check and a tabled hand
+        if (kind is PlayerAction and _needless_check(state, event)) or (
+            kind is ShowHand and _shown_again(state, event)
+        ):
             continue
         state, out = step(state, event, rules)
         for r in out:
