@@ -30,7 +30,8 @@ def _checked_down(table: RulesTable) -> None:
 
 def _state(table: RulesTable) -> dict[str, Any]:
     state = table_state(table.session, table.t)
-    validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1, "schema_version": 1})
+    validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1,
+                       "schema_version": 1})
     return state
 
 

@@ -16,7 +16,8 @@ LEVEL_2 = {"number": 2, "small_blind": 100, "big_blind": 200, "ante": 0, "ante_f
 
 def _state(table: RulesTable) -> dict[str, Any]:
     state = table_state(table.session, table.t)
-    validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1, "schema_version": 1})
+    validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1,
+                       "schema_version": 1})
     return state
 
 
