@@ -27,17 +27,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-AUTOMATIONS_NAMES = (
-    "ANTE_POSTING",
-    "BET_COLLECTION",
-    "BLIND_OR_STRADDLE_POSTING",
-    "CARD_BURNING",
-    "HOLE_DEALING",
-    "BOARD_DEALING",
-    "HOLE_CARDS_SHOWING_OR_MUCKING",
-    "HAND_KILLING",
-    "CHIPS_PUSHING",
-    "CHIPS_PULLING",
+from pokertable.bench.pokerkit_corpus import (
+    StreetBetting,
+    act,
+    automations,
+    layered_pots,
+    random_blinds,
 )
 
 
@@ -50,44 +45,16 @@ class Corpus:
     tda_illegal: dict[int, tuple[str, str]] = field(default_factory=dict)
 
 
-@dataclass
-class StreetBetting:
-    """What Rule 47 needs about the current street: the level each player last acted at."""
-
-    street: int
-    level: int  # the current bet to call
-    increment: int  # the last full bet or raise (R43)
-    acted_at: dict[int, int] = field(default_factory=dict)  # player -> level after acting
-
-    def forbids_raise(self, player: int, limit: bool) -> str | None:
-        """Why R47 forbids ``player`` to raise now (None: the betting is open to him)."""
-        if player not in self.acted_at:
-            return None
-        facing = self.level - self.acted_at[player]
-        needed = (self.increment + 1) // 2 if limit else self.increment
-        if facing >= needed:
-            return None
-        rule = "R47-B: less than half a bet" if limit else "R47-A: less than a full raise"
-        return f"{rule} ({facing} < {needed}) since his last action"
-
-    def record(self, player: int, new_level: int) -> None:
-        raise_by = new_level - self.level
-        if raise_by >= self.increment:  # a full bet or raise sets the increment (R43)
-            self.increment = raise_by
-        self.level = max(self.level, new_level)
-        self.acted_at[player] = self.level
-
-
 def _game(variant: str, antes: list[int], blinds: tuple[int, int]):  # type: ignore[no-untyped-def]
     import pokerkit as pk
 
-    automations = tuple(getattr(pk.Automation, n) for n in AUTOMATIONS_NAMES)
+    automated = automations()
     sb, bb = blinds
     if variant == "NT":
-        return pk.NoLimitTexasHoldem(automations, False, antes, (sb, bb), bb)
+        return pk.NoLimitTexasHoldem(automated, False, antes, (sb, bb), bb)
     if variant == "PO":
-        return pk.PotLimitOmahaHoldem(automations, False, antes, (sb, bb), bb)
-    return pk.FixedLimitTexasHoldem(automations, False, antes, (sb, bb), bb, 2 * bb)
+        return pk.PotLimitOmahaHoldem(automated, False, antes, (sb, bb), bb)
+    return pk.FixedLimitTexasHoldem(automated, False, antes, (sb, bb), bb, 2 * bb)
 
 
 def generate(
@@ -100,22 +67,9 @@ def generate(
     corpus = Corpus()
     while len(corpus.hands) < count:
         variant = variants[len(corpus.hands) % len(variants)]
-        n = rng.randint(2, 9)
-        bb = rng.choice((2, 10, 100, 200))
-        sb = bb // 2
-        ante_kind = rng.choice(("none", "none", "per_player", "bba"))
-        ante = max(1, bb // rng.choice((1, 2, 4, 8)))
-        antes = [0] * n
-        if ante_kind == "per_player":
-            antes = [ante] * n
-        elif ante_kind == "bba":
-            antes[1] = ante
-        stacks = []
-        for _i in range(n):
-            low = bb + sb + ante + 1
-            deep = rng.random() < 0.5
-            stacks.append(rng.randint(low, bb * (200 if deep else 25)))
-        game = _game(variant, antes, (sb, bb))
+        blinds = random_blinds(rng)
+        n, sb, bb, stacks = blinds.players, blinds.sb, blinds.bb, blinds.stacks
+        game = _game(variant, blinds.antes, (sb, bb))
         random.seed(rng.random())  # PokerKit shuffles its deck with the global generator
         state = game(stacks, n)
         betting: StreetBetting | None = None
@@ -133,14 +87,7 @@ def generate(
                 why = betting.forbids_raise(actor, limit=variant == "FT")
                 if why is not None:
                     illegal = (f"p{actor + 1} cbr {action[1]}", why)
-            if action[0] == "f":
-                state.fold()
-            elif action[0] == "cc":
-                state.check_or_call()
-                betting.record(actor, state.bets[actor])
-            else:
-                state.complete_bet_or_raise_to(action[1])
-                betting.record(actor, state.bets[actor])
+            act(state, betting, actor, action)
         history = pk.HandHistory.from_game_state(game, state)
         if illegal is not None:
             corpus.tda_illegal[len(corpus.hands)] = illegal
@@ -163,58 +110,11 @@ def _tda_stacks(state, starting: list[int]) -> list[int]:  # type: ignore[no-unt
     """
     import pokerkit as pk
 
-    hole: dict[int, list[object]] = {}
-    board: list[object] = []
-    folded: set[int] = set()
-    mucked: set[int] = set()  # dead at the showdown: no claim, like a fold
-    pushed = [0] * len(starting)
-    antes = [0] * len(starting)  # as posted (heads-up the big blind is the first player)
-    for operation in state.operations:
-        if isinstance(operation, pk.AntePosting):
-            antes[operation.player_index] += operation.amount
-        elif isinstance(operation, pk.HoleDealing):
-            hole.setdefault(operation.player_index, []).extend(operation.cards)
-        elif isinstance(operation, pk.BoardDealing):
-            board.extend(operation.cards)
-        elif isinstance(operation, pk.Folding):
-            folded.add(operation.player_index)
-        elif isinstance(operation, pk.HoleCardsShowingOrMucking) and not operation.hole_cards:
-            mucked.add(operation.player_index)
-        elif isinstance(operation, pk.ChipsPushing):
-            pushed = [a + b for a, b in zip(pushed, operation.amounts, strict=True)]
-    # What each player put in and left there (an uncalled bet came back to him).
-    put_in = [s + p - f for s, p, f in zip(starting, pushed, state.stacks, strict=True)]
-    bets = [c - a for c, a in zip(put_in, antes, strict=True)]
-    live = [i for i in range(len(starting)) if i not in folded]
+    pots = layered_pots(state, starting)
+    hole, board, live, stacks = pots.hole, pots.board, pots.live, pots.stacks
     evaluator = pk.OmahaHoldemHand if len(hole[live[0]]) == 4 else pk.StandardHighHand
     strength = {i: evaluator.from_game(hole[i], board) for i in live} if len(live) > 1 else {}
-    stacks = [s - c for s, c in zip(starting, put_in, strict=True)]
-    carry, previous = sum(antes), 0
-    pots: list[tuple[int, list[int]]] = []
-    for level in sorted({bets[i] for i in live}):
-        amount = carry + sum(min(b, level) - min(b, previous) for b in bets)
-        eligible = [i for i in live if bets[i] >= level]
-        if pots and pots[-1][1] == eligible:
-            pots[-1] = (pots[-1][0] + amount, eligible)
-        elif amount:
-            pots.append((amount, eligible))
-        carry, previous = 0, level
-    # A folded player's chips above every live player's (PokerKit hands a bet nobody
-    # matched back whole, so the called part of it can sit here) are dead money too.
-    above = sum(max(0, b - previous) for b in bets)
-    if above and pots:
-        pots[-1] = (pots[-1][0] + above, pots[-1][1])
-    elif above:
-        pots.append((above, live))
-    # A mucked hand is dead: layers the same live hands contest are one pot (R21).
-    contested: list[tuple[int, list[int]]] = []
-    for amount, eligible in pots:
-        alive = [i for i in eligible if i not in mucked] or eligible
-        if contested and contested[-1][1] == alive:
-            contested[-1] = (contested[-1][0] + amount, alive)
-        else:
-            contested.append((amount, alive))
-    for amount, eligible in contested:
+    for amount, eligible in pots.contested:
         if len(eligible) == 1:
             winners = eligible
         else:

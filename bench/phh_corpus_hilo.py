@@ -42,7 +42,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pokertable.bench.phh_corpus import AUTOMATIONS_NAMES, StreetBetting
+from pokertable.bench.pokerkit_corpus import (
+    StreetBetting,
+    act,
+    automations,
+    layered_pots,
+    random_blinds,
+)
 
 VARIANTS = ("FO/8", "PO/8")
 CAP = 4  # R48: voluntary bets and raises per street in fixed limit
@@ -62,29 +68,23 @@ def generate(count: int, seed: int = 30, variants: Sequence[str] = VARIANTS) -> 
     """``count`` complete hands, the variants in turn; deterministic for a seed."""
     import pokerkit as pk
 
-    automations = tuple(getattr(pk.Automation, n) for n in AUTOMATIONS_NAMES)
+    automated = automations()
     rng = random.Random(seed)
     corpus = HiLoCorpus()
     while len(corpus.hands) < count:
         variant = variants[len(corpus.hands) % len(variants)]
         limit = variant == "FO/8"
-        n = rng.randint(2, 9)
-        bb = rng.choice((2, 10, 100, 200))
-        sb = bb // 2
-        ante_kind = rng.choice(("none", "none", "per_player", "bba"))
-        ante = max(1, bb // rng.choice((1, 2, 4, 8)))
-        antes = [0] * n
-        if ante_kind == "per_player":
-            antes = [ante] * n
-        elif ante_kind == "bba":
-            antes[1] = ante
-        stacks = [
-            rng.randint(bb + sb + ante + 1, bb * (200 if rng.random() < 0.5 else 25))
-            for _ in range(n)
-        ]
+        blinds = random_blinds(rng)
+        n, sb, bb, antes, stacks = (
+            blinds.players,
+            blinds.sb,
+            blinds.bb,
+            blinds.antes,
+            blinds.stacks,
+        )
         big_bet = 2 * bb if limit else bb
         game = pk.FixedLimitOmahaHoldemHighLowSplitEightOrBetter(
-            automations, False, antes, (sb, bb), bb, big_bet
+            automated, False, antes, (sb, bb), bb, big_bet
         )
         random.seed(rng.random())  # PokerKit shuffles its deck with the global generator
         state = game(stacks, n)
@@ -99,15 +99,8 @@ def generate(count: int, seed: int = 30, variants: Sequence[str] = VARIANTS) -> 
             action = _choose(state, rng, size if limit else None, raises >= CAP and limit)
             if action[0] == "cbr" and betting.forbids_raise(actor, limit=limit):
                 action = ("cc", 0)  # TDA R47: the betting is not re-opened to him
-            if action[0] == "f":
-                state.fold()
-            elif action[0] == "cc":
-                state.check_or_call()
-                betting.record(actor, state.bets[actor])
-            else:
-                state.complete_bet_or_raise_to(action[1])
-                betting.record(actor, state.bets[actor])
-                raises += 1
+            act(state, betting, actor, action)
+            raises += action[0] == "cbr"
         text = pk.HandHistory.from_game_state(game, state).dumps()
         if not limit:
             text = _as_pot_limit(text, bb)
@@ -158,29 +151,8 @@ def _rule_stacks(state, starting: list[int]) -> tuple[list[int], bool, int]:  # 
     how many pots were split between two or more hands (where odd chips can go)."""
     import pokerkit as pk
 
-    hole: dict[int, list[Any]] = {}
-    board: list[Any] = []
-    folded: set[int] = set()
-    mucked: set[int] = set()
-    pushed = [0] * len(starting)
-    antes = [0] * len(starting)
-    for operation in state.operations:
-        if isinstance(operation, pk.AntePosting):
-            antes[operation.player_index] += operation.amount
-        elif isinstance(operation, pk.HoleDealing):
-            hole.setdefault(operation.player_index, []).extend(operation.cards)
-        elif isinstance(operation, pk.BoardDealing):
-            board.extend(operation.cards)
-        elif isinstance(operation, pk.Folding):
-            folded.add(operation.player_index)
-        elif isinstance(operation, pk.HoleCardsShowingOrMucking) and not operation.hole_cards:
-            mucked.add(operation.player_index)
-        elif isinstance(operation, pk.ChipsPushing):
-            pushed = [a + b for a, b in zip(pushed, operation.amounts, strict=True)]
-    put_in = [s + p - f for s, p, f in zip(starting, pushed, state.stacks, strict=True)]
-    bets = [c - a for c, a in zip(put_in, antes, strict=True)]
-    live = [i for i in range(len(starting)) if i not in folded]
-    stacks = [s - c for s, c in zip(starting, put_in, strict=True)]
+    pots = layered_pots(state, starting)
+    hole, board, live, mucked, stacks = pots.hole, pots.board, pots.live, pots.mucked, pots.stacks
     high: dict[int, Any] = {}
     low: dict[int, Any] = {}
     if len(live) > 1:
@@ -190,32 +162,10 @@ def _rule_stacks(state, starting: list[int]) -> tuple[list[int], bool, int]:  # 
                 low[i] = pk.OmahaEightOrBetterLowHand.from_game(hole[i], board)
             except ValueError:  # no five different ranks eight or lower
                 low[i] = None
-    carry, previous = sum(antes), 0
-    pots: list[tuple[int, list[int]]] = []
-    for level in sorted({bets[i] for i in live}):
-        amount = carry + sum(min(b, level) - min(b, previous) for b in bets)
-        eligible = [i for i in live if bets[i] >= level]
-        if pots and pots[-1][1] == eligible:
-            pots[-1] = (pots[-1][0] + amount, eligible)
-        elif amount:
-            pots.append((amount, eligible))
-        carry, previous = 0, level
-    above = sum(max(0, b - previous) for b in bets)
-    if above and pots:
-        pots[-1] = (pots[-1][0] + above, pots[-1][1])
-    elif above:
-        pots.append((above, live))
-    contested: list[tuple[int, list[int]]] = []
-    for amount, eligible in pots:
-        alive = [i for i in eligible if i not in mucked] or eligible
-        if contested and contested[-1][1] == alive:
-            contested[-1] = (contested[-1][0] + amount, alive)
-        else:
-            contested.append((amount, alive))
     showing_low = {i for i in live if i not in mucked and low.get(i) is not None}
     outside = False
     split = 0
-    for amount, eligible in contested:  # clockwise from the button is PHH list order
+    for amount, eligible in pots.contested:  # clockwise from the button is PHH list order
         if len(eligible) == 1:
             stacks[eligible[0]] += amount
             continue

@@ -24,7 +24,7 @@ import random
 import warnings
 from dataclasses import dataclass, field
 
-from pokertable.bench.phh_corpus import AUTOMATIONS_NAMES, StreetBetting
+from pokertable.bench.pokerkit_corpus import StreetBetting, act, automations, layered_pots
 
 VARIANTS = ("F7S", "F7S/8", "FR")
 _HIGH = "23456789TJQKA"
@@ -48,13 +48,12 @@ class StudCorpus:
 def _game(variant: str, ante: int, bring_in: int, small_bet: int):  # type: ignore[no-untyped-def]
     import pokerkit as pk
 
-    automations = tuple(getattr(pk.Automation, n) for n in AUTOMATIONS_NAMES)
     cls = {
         "F7S": pk.FixedLimitSevenCardStud,
         "F7S/8": pk.FixedLimitSevenCardStudHighLowSplitEightOrBetter,
         "FR": pk.FixedLimitRazz,
     }[variant]
-    return cls(automations, False, ante, bring_in, small_bet, 2 * small_bet)
+    return cls(automations(), False, ante, bring_in, small_bet, 2 * small_bet)
 
 
 def generate(count: int, seed: int = 2024, variants: tuple[str, ...] = VARIANTS) -> StudCorpus:
@@ -122,14 +121,7 @@ def _play(state, variant: str, small_bet: int, rng: random.Random):  # type: ign
             why = betting.forbids_raise(actor, limit=True)
             if why is not None:
                 illegal = (f"p{actor + 1} cbr {action[1]}", why)
-        if action[0] == "f":
-            state.fold()
-        elif action[0] == "cc":
-            state.check_or_call()
-            betting.record(actor, state.bets[actor])
-        else:
-            state.complete_bet_or_raise_to(action[1])
-            betting.record(actor, state.bets[actor])
+        act(state, betting, actor, action)
     return state, illegal, tied
 
 
@@ -179,49 +171,8 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
     """
     import pokerkit as pk
 
-    n = len(starting)
-    hole: dict[int, list[object]] = {}
-    folded: set[int] = set()
-    mucked: set[int] = set()
-    pushed = [0] * n
-    antes = [0] * n
-    for operation in state.operations:
-        if isinstance(operation, pk.AntePosting):
-            antes[operation.player_index] += operation.amount
-        elif isinstance(operation, pk.HoleDealing):
-            hole.setdefault(operation.player_index, []).extend(operation.cards)
-        elif isinstance(operation, pk.Folding):
-            folded.add(operation.player_index)
-        elif isinstance(operation, pk.HoleCardsShowingOrMucking) and not operation.hole_cards:
-            mucked.add(operation.player_index)
-        elif isinstance(operation, pk.ChipsPushing):
-            pushed = [a + b for a, b in zip(pushed, operation.amounts, strict=True)]
-    put_in = [s + p - f for s, p, f in zip(starting, pushed, state.stacks, strict=True)]
-    bets = [c - a for c, a in zip(put_in, antes, strict=True)]
-    live = [i for i in range(n) if i not in folded]
-    stacks = [s - c for s, c in zip(starting, put_in, strict=True)]
-    carry, previous = sum(antes), 0
-    pots: list[tuple[int, list[int]]] = []
-    for level in sorted({bets[i] for i in live}):
-        amount = carry + sum(min(b, level) - min(b, previous) for b in bets)
-        eligible = [i for i in live if bets[i] >= level]
-        if pots and pots[-1][1] == eligible:
-            pots[-1] = (pots[-1][0] + amount, eligible)
-        elif amount:
-            pots.append((amount, eligible))
-        carry, previous = 0, level
-    above = sum(max(0, b - previous) for b in bets)
-    if above and pots:
-        pots[-1] = (pots[-1][0] + above, pots[-1][1])
-    elif above:
-        pots.append((above, live))
-    contested: list[tuple[int, list[int]]] = []
-    for amount, eligible in pots:
-        alive = [i for i in eligible if i not in mucked] or eligible
-        if contested and contested[-1][1] == alive:
-            contested[-1] = (contested[-1][0] + amount, alive)
-        else:
-            contested.append((amount, alive))
+    pots = layered_pots(state, starting)
+    hole, live, mucked, stacks = pots.hole, pots.live, pots.mucked, pots.stacks
 
     def hand(i: int, kind: type) -> object | None:
         try:
@@ -240,7 +191,7 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
         for rank, i in enumerate(ordered):
             stacks[i] += share + (1 if rank < odd else 0)
 
-    for amount, eligible in contested:
+    for amount, eligible in pots.contested:
         if len(eligible) == 1:
             stacks[eligible[0]] += amount
             continue

@@ -1,0 +1,180 @@
+"""What the PokerKit corpora share: the game set-up, playing a random action, and reading
+PokerKit's record of a hand into the pots the TDA rules build.
+
+``phh_corpus`` (hold'em, Omaha), ``phh_corpus_hilo`` (Omaha hi-lo) and ``stud_corpus``
+differ in their games and in how a pot is split; the betting (R43, R47) and the layering of
+pots (R21) are the same rules, so they are written once here. PokerKit is the oracle:
+nothing here asks our engine.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+AUTOMATIONS_NAMES = (
+    "ANTE_POSTING",
+    "BET_COLLECTION",
+    "BLIND_OR_STRADDLE_POSTING",
+    "CARD_BURNING",
+    "HOLE_DEALING",
+    "BOARD_DEALING",
+    "HOLE_CARDS_SHOWING_OR_MUCKING",
+    "HAND_KILLING",
+    "CHIPS_PUSHING",
+    "CHIPS_PULLING",
+)
+
+
+def automations() -> tuple[Any, ...]:
+    """PokerKit deals, posts, shows and pushes; the corpora choose only the actions."""
+    import pokerkit as pk
+
+    return tuple(getattr(pk.Automation, n) for n in AUTOMATIONS_NAMES)
+
+
+@dataclass
+class StreetBetting:
+    """What Rule 47 needs about the current street: the level each player last acted at."""
+
+    street: int
+    level: int  # the current bet to call
+    increment: int  # the last full bet or raise (R43)
+    acted_at: dict[int, int] = field(default_factory=dict)  # player -> level after acting
+
+    def forbids_raise(self, player: int, limit: bool) -> str | None:
+        """Why R47 forbids ``player`` to raise now (None: the betting is open to him)."""
+        if player not in self.acted_at:
+            return None
+        facing = self.level - self.acted_at[player]
+        needed = (self.increment + 1) // 2 if limit else self.increment
+        if facing >= needed:
+            return None
+        rule = "R47-B: less than half a bet" if limit else "R47-A: less than a full raise"
+        return f"{rule} ({facing} < {needed}) since his last action"
+
+    def record(self, player: int, new_level: int) -> None:
+        raise_by = new_level - self.level
+        if raise_by >= self.increment:  # a full bet or raise sets the increment (R43)
+            self.increment = raise_by
+        self.level = max(self.level, new_level)
+        self.acted_at[player] = self.level
+
+
+@dataclass
+class Blinds:
+    """A random blind game: players, blinds, antes (none, each, or big blind ante) and
+    stacks, often short so that all-ins and side pots are common; every poster covers his
+    forced bets (short forced bets are open questions A4/A5)."""
+
+    players: int
+    sb: int
+    bb: int
+    antes: list[int]
+    stacks: list[int]
+
+
+def random_blinds(rng: random.Random) -> Blinds:
+    """The draws of one hand's blind game, in a fixed order (a seed gives the same hands)."""
+    n = rng.randint(2, 9)
+    bb = rng.choice((2, 10, 100, 200))
+    sb = bb // 2
+    ante_kind = rng.choice(("none", "none", "per_player", "bba"))
+    ante = max(1, bb // rng.choice((1, 2, 4, 8)))
+    antes = [0] * n
+    if ante_kind == "per_player":
+        antes = [ante] * n
+    elif ante_kind == "bba":
+        antes[1] = ante
+    stacks = [
+        rng.randint(bb + sb + ante + 1, bb * (200 if rng.random() < 0.5 else 25)) for _ in range(n)
+    ]
+    return Blinds(n, sb, bb, antes, stacks)
+
+
+def act(state: Any, betting: StreetBetting, actor: int, action: tuple[str, int]) -> None:
+    """Play a fold (``f``), check or call (``cc``) or bet or raise to (``cbr``) in PokerKit
+    and record the level the actor reached for Rule 47."""
+    if action[0] == "f":
+        state.fold()
+        return
+    if action[0] == "cc":
+        state.check_or_call()
+    else:
+        state.complete_bet_or_raise_to(action[1])
+    betting.record(actor, state.bets[actor])
+
+
+@dataclass
+class Pots:
+    """PokerKit's record of a hand, laid out as the TDA rules build its pots."""
+
+    hole: dict[int, list[Any]]  # player -> his hole cards (stud: all his cards)
+    board: list[Any]
+    live: list[int]  # not folded
+    mucked: set[int]  # dead at the showdown: no claim, like a fold
+    stacks: list[int]  # what each player has behind, before any pot is pushed
+    contested: list[tuple[int, list[int]]]  # (amount, the live hands with a claim on it)
+
+
+def layered_pots(state: Any, starting: list[int]) -> Pots:
+    """The pots by the TDA, from PokerKit's record of the hand.
+
+    PokerKit mucks losing hands at the showdown and then merges pots whose remaining
+    contenders match; under the TDA a pot is formed by the players still in the hand
+    when it is built, all-in players included, and each pot is split on its own (R21).
+    Antes are dead money in the main pot. A tabled hand keeps its claim; only a mucked
+    hand is dead, and then the layers the same live hands contest are one pot.
+    """
+    import pokerkit as pk
+
+    hole: dict[int, list[Any]] = {}
+    board: list[Any] = []
+    folded: set[int] = set()
+    mucked: set[int] = set()
+    pushed = [0] * len(starting)
+    antes = [0] * len(starting)  # as posted (heads-up the big blind is the first player)
+    for operation in state.operations:
+        if isinstance(operation, pk.AntePosting):
+            antes[operation.player_index] += operation.amount
+        elif isinstance(operation, pk.HoleDealing):
+            hole.setdefault(operation.player_index, []).extend(operation.cards)
+        elif isinstance(operation, pk.BoardDealing):
+            board.extend(operation.cards)
+        elif isinstance(operation, pk.Folding):
+            folded.add(operation.player_index)
+        elif isinstance(operation, pk.HoleCardsShowingOrMucking) and not operation.hole_cards:
+            mucked.add(operation.player_index)
+        elif isinstance(operation, pk.ChipsPushing):
+            pushed = [a + b for a, b in zip(pushed, operation.amounts, strict=True)]
+    # What each player put in and left there (an uncalled bet came back to him).
+    put_in = [s + p - f for s, p, f in zip(starting, pushed, state.stacks, strict=True)]
+    bets = [c - a for c, a in zip(put_in, antes, strict=True)]
+    live = [i for i in range(len(starting)) if i not in folded]
+    stacks = [s - c for s, c in zip(starting, put_in, strict=True)]
+    carry, previous = sum(antes), 0
+    pots: list[tuple[int, list[int]]] = []
+    for level in sorted({bets[i] for i in live}):
+        amount = carry + sum(min(b, level) - min(b, previous) for b in bets)
+        eligible = [i for i in live if bets[i] >= level]
+        if pots and pots[-1][1] == eligible:
+            pots[-1] = (pots[-1][0] + amount, eligible)
+        elif amount:
+            pots.append((amount, eligible))
+        carry, previous = 0, level
+    # A folded player's chips above every live player's (PokerKit hands a bet nobody
+    # matched back whole, so the called part of it can sit here) are dead money too.
+    above = sum(max(0, b - previous) for b in bets)
+    if above and pots:
+        pots[-1] = (pots[-1][0] + above, pots[-1][1])
+    elif above:
+        pots.append((above, live))
+    contested: list[tuple[int, list[int]]] = []
+    for amount, eligible in pots:
+        alive = [i for i in eligible if i not in mucked] or eligible
+        if contested and contested[-1][1] == alive:
+            contested[-1] = (contested[-1][0] + amount, alive)
+        else:
+            contested.append((amount, alive))
+    return Pots(hole, board, live, mucked, stacks, contested)
