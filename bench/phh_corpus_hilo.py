@@ -34,8 +34,6 @@ import argparse
 import json
 import random
 import re
-import subprocess
-import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,11 +41,13 @@ from pathlib import Path
 from typing import Any
 
 from pokertable.bench.pokerkit_corpus import (
+    HAND_FILE,
     StreetBetting,
     act,
     automations,
     layered_pots,
     random_blinds,
+    replay_json,
 )
 
 VARIANTS = ("FO/8", "PO/8")
@@ -215,28 +215,17 @@ class Comparison:
 
 def compare(corpus: HiLoCorpus, folder: Path) -> dict[str, Comparison]:
     """Replay the corpus with ``pokertable replay --json`` and compare, per variant."""
-    files = []
-    for i, doc in enumerate(corpus.hands):
-        path = folder / f"hand{i:05d}.phh"
-        path.write_text(doc)
-        files.append(str(path))
-    proc = subprocess.run(
-        [sys.executable, "-m", "pokertable.controller.cli", "replay", "--json", *files],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    found = re.compile(r"hand(\d{5})\.phh")
+    proc = replay_json(corpus.hands, folder)
     ours: dict[int, list[int]] = {}
     for line in proc.stdout.splitlines():
         result = json.loads(line)
-        match = found.search(result["hand"])
+        match = HAND_FILE.search(result["hand"])
         assert match, line
         ours[int(match.group(1))] = result["finishing_stacks"]
     out = {v: Comparison(v) for v in dict.fromkeys(corpus.variants)}
     errors = {}
     for line in proc.stderr.splitlines():
-        match = found.search(line)
+        match = HAND_FILE.search(line)
         if line.startswith("error") and match:
             errors[int(match.group(1))] = line
     for i, variant in enumerate(corpus.variants):

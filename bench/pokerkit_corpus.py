@@ -10,7 +10,12 @@ nothing here asks our engine.
 from __future__ import annotations
 
 import random
+import re
+import subprocess
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 AUTOMATIONS_NAMES = (
@@ -178,3 +183,24 @@ def layered_pots(state: Any, starting: list[int]) -> Pots:
         else:
             contested.append((amount, alive))
     return Pots(hole, board, live, mucked, stacks, contested)
+
+
+HAND_FILE = re.compile(r"hand(\d{5})\.phh")
+"""The file ``replay_json`` writes hand ``i`` to; group 1 is ``i`` in replay's output."""
+
+
+def replay_json(hands: Sequence[str], folder: Path) -> subprocess.CompletedProcess[str]:
+    """Write the PHH documents into ``folder`` (``hand00000.phh`` on) and replay them all
+    with one ``pokertable replay --json``: a line of JSON per hand on stdout, an ``error``
+    line on stderr per hand it refuses."""
+    files = []
+    for i, doc in enumerate(hands):
+        path = folder / f"hand{i:05d}.phh"
+        path.write_text(doc)
+        files.append(str(path))
+    return subprocess.run(
+        [sys.executable, "-m", "pokertable.controller.cli", "replay", "--json", *files],
+        capture_output=True,
+        text=True,
+        check=False,
+    )

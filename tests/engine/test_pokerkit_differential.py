@@ -9,13 +9,11 @@ raise PokerKit allows after short all-ins that did not re-open the betting.
 from __future__ import annotations
 
 import json
-import re
-import subprocess
-import sys
 
 import pytest
 
 from pokertable.bench.phh_corpus import generate
+from pokertable.bench.pokerkit_corpus import HAND_FILE, replay_json
 
 pytestmark = pytest.mark.needs("pokerkit")
 
@@ -26,19 +24,9 @@ HANDS = 1200
 def replayed(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict, object]:
     corpus = generate(HANDS, seed=20241009)
     folder = tmp_path_factory.mktemp("phh")
-    files = []
-    for i, doc in enumerate(corpus.hands):
-        path = folder / f"hand{i:05d}.phh"
-        path.write_text(doc)
-        files.append(str(path))
-    proc = subprocess.run(
-        [sys.executable, "-m", "pokertable.controller.cli", "replay", "--json", *files],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = replay_json(corpus.hands, folder)
     def index_of(text: str) -> int:
-        found = re.search(r"hand(\d{5})\.phh", text)
+        found = HAND_FILE.search(text)
         assert found, text
         return int(found.group(1))
 

@@ -12,12 +12,11 @@ has its last lines.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from pokertable.bench.pokerkit_corpus import replay_json
 from pokertable.bench.stud_corpus import VARIANTS, compare, generate
 
 pytestmark = pytest.mark.needs("pokerkit")
@@ -39,17 +38,7 @@ def test_pokertable_replay_reads_stud_phh_files(tmp_path: Path) -> None:
     """``pokertable replay --json`` reads PokerKit's stud PHH (``pb`` bring-ins, stud
     streets dealt with ``d dh``) and prints PokerKit's finishing stacks."""
     corpus = generate(6, seed=7)
-    files = []
-    for i, doc in enumerate(corpus.hands):
-        path = tmp_path / f"hand{i}.phh"
-        path.write_text(doc)
-        files.append(str(path))
-    proc = subprocess.run(
-        [sys.executable, "-m", "pokertable.controller.cli", "replay", "--json", *files],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = replay_json(corpus.hands, tmp_path)
     results = [json.loads(line) for line in proc.stdout.splitlines()]
     assert proc.returncode == 0, proc.stderr
     assert [r["variant"] for r in results] == list(VARIANTS) * 2
