@@ -46,7 +46,7 @@ from pydantic import (
     model_validator,
 )
 
-from pokertable.controller.engine.model import game_named
+from pokertable.controller.engine.model import dealt_game
 
 ANTE_FORMATS = ("none", "per_player", "bb_ante", "button_ante")
 """The tables' ante formats (mqtt/schemas/common.json); a structure may also write ``ante``
@@ -71,12 +71,7 @@ class _LevelStep(BaseModel):
     # the level's (fixed limit: the small bet is the big blind). None: the tables' game.
     game: str | None = None
 
-    @field_validator("game")
-    @classmethod
-    def _known_game(cls, game: str | None) -> str | None:
-        if game is not None:
-            game_named(game, "")  # ValueError naming the games the tables deal
-        return game
+    _known_game = field_validator("game")(dealt_game)
 
     @model_validator(mode="after")
     def _consistent(self) -> _LevelStep:

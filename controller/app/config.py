@@ -28,7 +28,7 @@ from pydantic import (
     model_validator,
 )
 
-from pokertable.controller.engine.model import AnteFormat, Level, Variant, game_named
+from pokertable.controller.engine.model import AnteFormat, Level, Variant, dealt_game, game_named
 from pokertable.controller.errors import ControllerError
 from pokertable.controller.rules import RuleProfile
 from pokertable.controller.rules.profiles import ProfileError, load_profile
@@ -74,12 +74,7 @@ class LevelSection(_Strict):
     chip_unit: int = Field(default=1, gt=0)
     game: str | None = None  # mixed games: the level's game as a PHH code (None: table.variant)
 
-    @field_validator("game")
-    @classmethod
-    def _known_game(cls, game: str | None) -> str | None:
-        if game is not None:
-            game_named(game, "")  # ValueError naming the games the engine deals
-        return game
+    _known_game = field_validator("game")(dealt_game)
 
     def to_level(self) -> Level:
         fmt = {

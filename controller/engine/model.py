@@ -213,6 +213,14 @@ def game_named(code: object, where: str) -> Variant:
     raise ValueError(f"{prefix}unknown game {code!r} (a table deals {known})")
 
 
+def dealt_game(code: str | None) -> str | None:
+    """``code`` as it is when a live table deals it (None: the table's own game), else the
+    ValueError of ``game_named``: the ``game`` validator of config and structure files."""
+    if code is not None:
+        game_named(code, "")
+    return code
+
+
 class AnteFormat(StrEnum):
     NONE = "none"
     PER_PLAYER = "per_player"
