@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pokertable.controller.engine.cards import STANDARD_DECK
-from pokertable.controller.engine.model import HandState
+from pokertable.controller.engine.model import HandState, Phase, SeatState
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import RuleProfile
 
@@ -17,6 +17,26 @@ def reject(
     state: HandState, seat: int | None, text: str, rule_id: str, code: str
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     return state, (Ruling(RulingKind.REJECTED, (rule_id,), text, seat=seat, code=code),)
+
+
+def dealt_in_seat(
+    state: HandState, number: int, rules: RuleProfile
+) -> SeatState | tuple[HandState, tuple[Ruling, ...]]:
+    """The seat a hole card is for, or the refusal when no running hand deals it in."""
+    seat = None
+    for s in state.seats:  # a loop, not ``next`` over a generator: every card comes here
+        if s.seat == number:
+            seat = s
+            break
+    if state.phase is Phase.COMPLETE or seat is None:
+        return reject(
+            state,
+            number,
+            f"seat {number} is not dealt in to a running hand",
+            rules.cite("rules"),
+            "seat_not_dealt_in",
+        )
+    return seat
 
 
 def cards_in_play(state: HandState) -> set[str]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pokertable.controller.engine import betting, stud
 from pokertable.controller.engine.actions import apply_action
 from pokertable.controller.engine.blinds import post_forced_bets
-from pokertable.controller.engine.checks import check_new_cards, reject
+from pokertable.controller.engine.checks import check_new_cards, dealt_in_seat, reject
 from pokertable.controller.engine.events import (
     CountFoundChips,
     DealBoard,
@@ -224,19 +224,9 @@ def _recorded(before: HandState, state: HandState, event: PlayerAction) -> None:
 def _deal_hole(
     state: HandState, event: DealHole, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
-    seat = None
-    for s in state.seats:
-        if s.seat == event.seat:
-            seat = s
-            break
-    if state.phase is _COMPLETE or seat is None:
-        return reject(
-            state,
-            event.seat,
-            f"seat {event.seat} is not dealt in to a running hand",
-            rules.cite("rules"),
-            "seat_not_dealt_in",
-        )
+    seat = dealt_in_seat(state, event.seat, rules)
+    if isinstance(seat, tuple):
+        return seat
     if seat.hole:
         return reject(
             state,

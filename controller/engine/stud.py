@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from pokertable.controller.engine import betting
 from pokertable.controller.engine.actions import apply_action
 from pokertable.controller.engine.cards import STANDARD_DECK
-from pokertable.controller.engine.checks import check_new_cards, reject
+from pokertable.controller.engine.checks import check_new_cards, dealt_in_seat, reject
 from pokertable.controller.engine.events import ActionKind, DealBoard, DealHole, PlayerAction
 from pokertable.controller.engine.low_hands import Low, best_low
 from pokertable.controller.engine.model import (
@@ -166,19 +166,9 @@ def deal_hole(
     (RP-5-D: the dealer returns them to the stub, reshuffles, and deals the street again).
     """
     number = event.seat
-    seat = None
-    for s in state.seats:  # a loop, not ``next`` over a generator: every card comes here
-        if s.seat == number:
-            seat = s
-            break
-    if state.phase is _COMPLETE or seat is None:
-        return reject(
-            state,
-            event.seat,
-            f"seat {event.seat} is not dealt in to a running hand",
-            rules.cite("rules"),
-            "seat_not_dealt_in",
-        )
+    seat = dealt_in_seat(state, number, rules)
+    if isinstance(seat, tuple):
+        return seat
     if state.phase is not _DEALING:
         return reject(
             state,
