@@ -32,6 +32,7 @@ from pokertable.bench.pokerkit_corpus import (
     act,
     automations,
     layered_pots,
+    random_action,
     random_blinds,
 )
 
@@ -82,7 +83,7 @@ def generate(
                 bet_size = bb * (2 if variant == "FT" and street >= 2 else 1)
                 betting = StreetBetting(street, max(state.bets), bet_size)
             actor = state.actor_index
-            action = _choose(state, rng)
+            action = random_action(state, rng)
             if action[0] == "cbr" and illegal is None:
                 why = betting.forbids_raise(actor, limit=variant == "FT")
                 if why is not None:
@@ -124,18 +125,3 @@ def _tda_stacks(state, starting: list[int]) -> list[int]:  # type: ignore[no-unt
         for rank, i in enumerate(winners):
             stacks[i] += share + (1 if rank < odd else 0)
     return stacks
-
-
-def _choose(state, rng: random.Random) -> tuple[str, int]:  # type: ignore[no-untyped-def]
-    """A random legal PokerKit action, biased towards all-ins and raises for side pots."""
-    roll = rng.random()
-    if state.can_complete_bet_or_raise_to():
-        low = state.min_completion_betting_or_raising_to_amount
-        high = state.max_completion_betting_or_raising_to_amount
-        if roll < 0.15:
-            return ("cbr", high)
-        if roll < 0.40:
-            return ("cbr", rng.randint(low, high))
-    if state.can_fold() and roll > 0.80:
-        return ("f", 0)
-    return ("cc", 0)

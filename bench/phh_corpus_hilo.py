@@ -46,6 +46,7 @@ from pokertable.bench.pokerkit_corpus import (
     act,
     automations,
     layered_pots,
+    random_action,
     random_blinds,
     replay_json,
 )
@@ -96,7 +97,7 @@ def generate(count: int, seed: int = 30, variants: Sequence[str] = VARIANTS) -> 
             if betting is None or betting.street != street:
                 betting, raises = StreetBetting(street, max(state.bets), size), 0
             actor: int = state.actor_index
-            action = _choose(state, rng, size if limit else None, raises >= CAP and limit)
+            action = random_action(state, rng, size if limit else None, raises >= CAP and limit)
             if action[0] == "cbr" and betting.forbids_raise(actor, limit=limit):
                 action = ("cc", 0)  # TDA R47: the betting is not re-opened to him
             act(state, betting, actor, action)
@@ -121,28 +122,6 @@ def _as_pot_limit(text: str, bb: int) -> str:
     text = text.replace("variant = 'FO/8'", "variant = 'PO/8'")
     text = re.sub(r"^small_bet = \d+\n", f"min_bet = {bb}\n", text, flags=re.M)
     return re.sub(r"^big_bet = \d+\n", "", text, flags=re.M)
-
-
-def _choose(  # type: ignore[no-untyped-def]
-    state, rng: random.Random, fixed: int | None, capped: bool
-) -> tuple[str, int]:
-    """A random legal action, biased towards raises and all-ins for side pots; in fixed
-    limit a bet or raise is one bet of the street (all in for less when short)."""
-    roll = rng.random()
-    if state.can_complete_bet_or_raise_to() and not capped:
-        low = state.min_completion_betting_or_raising_to_amount
-        high = state.max_completion_betting_or_raising_to_amount
-        if fixed is not None:
-            target = min(max(state.bets) + fixed, high)  # high: his all-in when short
-            if roll < 0.40 and low <= target:
-                return ("cbr", target)
-        elif roll < 0.15:
-            return ("cbr", high)
-        elif roll < 0.40:
-            return ("cbr", rng.randint(low, high))
-    if state.can_fold() and roll > 0.80:
-        return ("f", 0)
-    return ("cc", 0)
 
 
 def _rule_stacks(state, starting: list[int]) -> tuple[list[int], bool, int]:  # type: ignore[no-untyped-def]

@@ -111,6 +111,28 @@ def act(state: Any, betting: StreetBetting, actor: int, action: tuple[str, int])
     betting.record(actor, state.bets[actor])
 
 
+def random_action(
+    state: Any, rng: random.Random, fixed: int | None = None, capped: bool = False
+) -> tuple[str, int]:
+    """A random legal action, biased towards raises and all-ins for side pots; in fixed
+    limit a bet or raise is one bet of the street (all in for less when short)."""
+    roll = rng.random()
+    if state.can_complete_bet_or_raise_to() and not capped:
+        low = state.min_completion_betting_or_raising_to_amount
+        high = state.max_completion_betting_or_raising_to_amount
+        if fixed is not None:
+            target = min(max(state.bets) + fixed, high)  # high: his all-in when short
+            if roll < 0.40 and low <= target:
+                return ("cbr", target)
+        elif roll < 0.15:
+            return ("cbr", high)
+        elif roll < 0.40:
+            return ("cbr", rng.randint(low, high))
+    if state.can_fold() and roll > 0.80:
+        return ("f", 0)
+    return ("cc", 0)
+
+
 @dataclass
 class Pots:
     """PokerKit's record of a hand, laid out as the TDA rules build its pots."""
