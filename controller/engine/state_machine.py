@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.engine import betting, stud
+from pokertable.controller.engine import betting, stud, stud_showdown
 from pokertable.controller.engine.actions import apply_action
 from pokertable.controller.engine.blinds import post_forced_bets
 from pokertable.controller.engine.checks import check_new_cards, dealt_in_seat, reject
@@ -332,7 +332,7 @@ def settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Rulin
             break
         if state.players_in_hand == 1:
             state = _return_uncalled(state, rulings, rules)
-            award_pots = stud.award if state.variant.is_stud else award
+            award_pots = stud_showdown.award if state.variant.is_stud else award
             state = award_pots(state, rulings, rules, uncontested=True)
             continue
         if phase is _BETTING:
@@ -343,7 +343,7 @@ def settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Rulin
         if phase is _SHOWDOWN and showdown_done(state, rules):
             # R17-B: all but one mucked without tabling: the last live hand wins uncontested.
             alone = sum(1 for s in state.in_hand if not s.mucked) == 1
-            award_pots = stud.award if state.variant.is_stud else award
+            award_pots = stud_showdown.award if state.variant.is_stud else award
             state = award_pots(state, rulings, rules, uncontested=alone)
             continue
         break

@@ -9,21 +9,18 @@ the small bet on third and fourth street and the big bet from fifth (TDA Add. 43
 doubled on fourth for an open pair (RP-10-F). When the stub cannot give every player a
 seventh card, one community card serves everybody (RP-10-H).
 
-At showdown stud plays the best five of seven, razz the best A-5 low (straights and flushes
-do not count, pairs do), stud/8 splits each pot between the best high and the best
-eight-or-better low (``low_hands``), the odd chip of a split pot to the high side (R20-C).
-Tied hands split with the odd chips by the high card by suit in each winner's five-card
-hand (R20-B), not clockwise from a button (R20-A).
+The showdown and the award (best five of seven, razz's A-5 low, stud/8's split, odd chips
+by suit, R20-B/C) are ``stud_showdown``'s; the card order by rank and suit they share is
+here.
 
-``state_machine`` sends stud hands here at the start, for the cards, the player actions and
-the award; betting itself (``betting``, ``actions``) is shared with the board games.
+``state_machine`` sends stud hands here at the start, for the cards and the player actions;
+betting itself (``betting``, ``actions``) is shared with the board games.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from pokertable.controller.engine import betting
@@ -31,9 +28,7 @@ from pokertable.controller.engine.actions import apply_action
 from pokertable.controller.engine.cards import STANDARD_DECK
 from pokertable.controller.engine.checks import check_new_cards, dealt_in_seat, reject
 from pokertable.controller.engine.events import ActionKind, DealBoard, DealHole, PlayerAction
-from pokertable.controller.engine.low_hands import Low, best_low
 from pokertable.controller.engine.model import (
-    Award,
     HandState,
     Phase,
     SeatState,
@@ -43,10 +38,7 @@ from pokertable.controller.engine.model import (
     builder,
     evolve,
 )
-from pokertable.controller.engine.pots import build_pots, split_hi_lo, split_pot
 from pokertable.controller.engine.rulings import Ruling, RulingKind
-from pokertable.controller.engine.showdown import contested_pots
-from pokertable.controller.evaluation import holdem_strength
 from pokertable.controller.rules import RuleProfile
 
 if TYPE_CHECKING:
@@ -68,9 +60,9 @@ _BRING_IN_KIND = ActionKind.BRING_IN
 _SEVENTH = Street.SEVENTH
 _ruling = builder(Ruling)  # Ruling(...) with plain stores, as in engine/actions.py
 
-_HIGH_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}  # stud: the ace is high
-_LOW_RANK = {r: i for i, r in enumerate("A23456789TJQK", start=1)}  # razz: the ace is low
-_SUIT = {"c": 0, "d": 1, "h": 2, "s": 3}  # clubs, diamonds, hearts, spades (low to high)
+HIGH_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}  # stud: the ace is high
+LOW_RANK = {r: i for i, r in enumerate("A23456789TJQK", start=1)}  # razz: the ace is low
+SUIT = {"c": 0, "d": 1, "h": 2, "s": 3}  # clubs, diamonds, hearts, spades (low to high)
 STREET_NAMES = ("third", "fourth", "fifth", "sixth", "seventh")
 _NEXT_STREET = (Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH)
 
@@ -80,12 +72,12 @@ def street_name(street: Street) -> str:
 
 
 def _rank_of(variant: Variant) -> dict[str, int]:
-    return _LOW_RANK if variant is Variant.RAZZ else _HIGH_RANK
+    return LOW_RANK if variant is Variant.RAZZ else HIGH_RANK
 
 
-def _card_key(card: str, ranks: dict[str, int]) -> tuple[int, int]:
+def card_key(card: str, ranks: dict[str, int]) -> tuple[int, int]:
     """A card's place by rank, then suit (the suit breaks ties: RP-10-D/E, R20-B)."""
-    return ranks[card[0]], _SUIT[card[1]]
+    return ranks[card[0]], SUIT[card[1]]
 
 
 # --- the deal -----------------------------------------------------------------------------
@@ -288,8 +280,8 @@ def bring_in_seat(state: HandState) -> int:
 
 
 def _bring_in_among(seats: Sequence[SeatState], razz: bool) -> int:
-    ranks = _LOW_RANK if razz else _HIGH_RANK
-    keyed = [(ranks[s.up[0][0]], _SUIT[s.up[0][1]], s.seat) for s in seats if s.up]
+    ranks = LOW_RANK if razz else HIGH_RANK
+    keyed = [(ranks[s.up[0][0]], SUIT[s.up[0][1]], s.seat) for s in seats if s.up]
     return (max(keyed) if razz else min(keyed))[2]
 
 
@@ -302,7 +294,7 @@ def showing_value(variant: Variant, up: tuple[str, ...]) -> tuple[tuple[int, ...
 @lru_cache(maxsize=8192)
 def _showing(razz: bool, up: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
     """``showing_value`` cached by a bool, not the variant (an enum hashes in Python)."""
-    ranks = _LOW_RANK if razz else _HIGH_RANK
+    ranks = LOW_RANK if razz else HIGH_RANK
     counts: dict[int, int] = {}
     for c in up:
         counts[ranks[c[0]]] = counts.get(ranks[c[0]], 0) + 1
@@ -334,8 +326,8 @@ def _opener_among(seats: Sequence[SeatState], razz: bool) -> tuple[int, bool]:
             tied.append(s)
     if len(tied) == 1:
         return tied[0].seat, False
-    ranks = _LOW_RANK if razz else _HIGH_RANK
-    top = max(tied, key=lambda s: max(_card_key(c, ranks) for c in s.up))
+    ranks = LOW_RANK if razz else HIGH_RANK
+    top = max(tied, key=lambda s: max(card_key(c, ranks) for c in s.up))
     return top.seat, True
 
 
@@ -514,178 +506,4 @@ def _complete(
     text = f"seat {seat.seat} completes the bring-in to {to}" + ("" if full else " all in")
     return state, (
         Ruling(_ACCEPTED, (rules.cite("complete"),), text, seat=seat.seat, code="complete"),
-    )
-
-
-# --- showdown -------------------------------------------------------------------------------
-
-
-def _cards(state: HandState, seat: SeatState) -> tuple[str, ...]:
-    return seat.hole + state.board
-
-
-def high_hand(cards: Sequence[str]) -> tuple[int, str]:
-    """The best five of the cards: its value (larger is stronger) and its name."""
-    return holdem_strength(cards, ())
-
-
-def high_five(cards: Sequence[str], value: int) -> tuple[str, ...]:
-    """Of the fives worth ``value``, the one whose high card by suit is highest: the
-    five-card hand R20-B looks at (asked only of tied winners)."""
-    if len(cards) <= 5:
-        return tuple(cards)
-    fives = [five for five in combinations(cards, 5) if holdem_strength(five, ())[0] == value]
-    return max(fives, key=lambda f: _top(f, _HIGH_RANK))
-
-
-RazzLow = tuple[int, ...]  # pattern, 0, ranks from the top: smaller is better
-
-
-def _razz_value(five: Sequence[str]) -> RazzLow:
-    counts: dict[int, int] = {}
-    for c in five:
-        rank = _LOW_RANK[c[0]]
-        counts[rank] = counts.get(rank, 0) + 1
-    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
-    return (*[n for _, n in groups], 0, *[r for r, _ in groups])
-
-
-def razz_low(cards: Sequence[str]) -> RazzLow:
-    """The best A-5 low of any five cards: pairs count against it, straights and flushes do
-    not, the ace is low."""
-    ranks = sorted({_LOW_RANK[c[0]] for c in cards})
-    if len(ranks) >= 5:  # five different ranks: the five lowest
-        return (1, 1, 1, 1, 1, 0, *reversed(ranks[:5]))
-    return min(_razz_value(five) for five in combinations(cards, 5))
-
-
-def razz_five(cards: Sequence[str], value: RazzLow) -> tuple[str, ...]:
-    """Of the fives worth ``value``, the one whose high card by suit is highest (R20-B)."""
-    fives = [five for five in combinations(cards, 5) if _razz_value(five) == value]
-    return max(fives, key=lambda f: _top(f, _LOW_RANK))
-
-
-def _top(cards: Sequence[str], ranks: dict[str, int]) -> tuple[int, int]:
-    """The high card by suit (R20-B)."""
-    return max(_card_key(c, ranks) for c in cards)
-
-
-def _low_five(cards: Sequence[str], low: Low) -> tuple[str, ...]:
-    """The cards of an eight-or-better low, the best suit of each rank."""
-    return tuple(
-        max((c for c in cards if _LOW_RANK[c[0]] == r), key=lambda c: _SUIT[c[1]]) for r in low
-    )
-
-
-def _low_name(ranks: Sequence[int]) -> str:
-    return "-".join("A23456789TJQK"[r - 1] for r in ranks) + " low"
-
-
-def _by_suit(
-    winners: list[int], fives: dict[int, tuple[str, ...]], ranks: dict[str, int]
-) -> list[int]:
-    """R20-B: tied winners ordered by the high card by suit in their five-card hands."""
-    return sorted(winners, key=lambda n: _top(fives[n], ranks), reverse=True)
-
-
-def award(
-    state: HandState, rulings: list[Ruling], rules: RuleProfile, *, uncontested: bool
-) -> HandState:
-    """Award every pot: ties split with odd chips by suit (R20-B), hi/lo halves (R20-C)."""
-    by_number = {s.seat: s for s in state.seats}
-    pots, claims = contested_pots(build_pots(state.seats), by_number)
-    stacks = {s.seat: s.stack for s in state.seats}
-    unit = state.level.chip_unit
-    variant = state.variant
-    highs: dict[int, tuple[int, str]] = {}
-    lows: dict[int, Low | None] = {}
-    razz: dict[int, RazzLow] = {}
-    per_pot: list[tuple[list[Award], tuple[str, ...]]] = []
-    for index, pot in enumerate(pots):
-        contenders = [s.seat for s in claims[index]]
-        names: dict[int, str] = {}
-        cited: tuple[str, ...] = (rules.cite("side_pots"),)
-        if len(contenders) == 1 or uncontested:
-            shares: tuple[tuple[int, int], ...] = ((contenders[0], pot.amount),)
-            names[contenders[0]] = ""
-            if uncontested:
-                cited = (rules.cite("uncontested"),)
-        elif variant is Variant.RAZZ:
-            for n in contenders:
-                if n not in razz:
-                    razz[n] = razz_low(_cards(state, by_number[n]))
-            best = min(razz[n] for n in contenders)
-            winners = [n for n in contenders if razz[n] == best]
-            if len(winners) > 1:
-                fives = {n: razz_five(_cards(state, by_number[n]), best) for n in winners}
-                winners = _by_suit(winners, fives, _LOW_RANK)
-                cited = (rules.cite("odd_chip_stud"),)
-            shares = split_pot(pot.amount, winners, unit)
-            for n in winners:
-                names[n] = _low_name(best[best.index(0) + 1 :])
-        else:
-            for n in contenders:
-                if n not in highs:
-                    highs[n] = high_hand(_cards(state, by_number[n]))
-            best_high = max(highs[n][0] for n in contenders)
-            high_winners = [n for n in contenders if highs[n][0] == best_high]
-            high_order = high_winners
-            if len(high_winners) > 1:
-                fives = {n: high_five(_cards(state, by_number[n]), best_high) for n in high_winners}
-                high_order = _by_suit(high_winners, fives, _HIGH_RANK)
-            for n in high_winners:
-                names[n] = highs[n][1]
-            low_order: list[int] = []
-            if variant is Variant.STUD_HILO:
-                for n in contenders:
-                    if n not in lows:
-                        lows[n] = best_low(_cards(state, by_number[n]))
-                qualified = [low for n in contenders if (low := lows[n]) is not None]
-                if qualified:
-                    best_low_value = min(qualified)
-                    low_winners = [n for n in contenders if lows[n] == best_low_value]
-                    fives = {
-                        n: _low_five(_cards(state, by_number[n]), best_low_value)
-                        for n in low_winners
-                    }
-                    low_order = _by_suit(low_winners, fives, _LOW_RANK)
-                    for n in low_winners:
-                        low_name = _low_name(best_low_value)
-                        names[n] = f"{names[n]} and {low_name}" if n in names else low_name
-            if low_order:
-                shares = split_hi_lo(pot.amount, high_order, low_order, unit, rules)
-                cited = rules.cite("odd_chip_hi_lo", "odd_chip_stud")
-            else:
-                shares = split_pot(pot.amount, high_order, unit)
-                if len(high_winners) > 1:
-                    cited = (rules.cite("odd_chip_stud"),)
-        awards = []
-        for n, amount in shares:
-            stacks[n] += amount
-            awards.append(Award(index, n, amount, names.get(n, "")))
-        per_pot.append((awards, cited))
-    for awards, cited in reversed(per_pot):  # side pots first, then the main pot (Add. 16)
-        for a in awards:
-            label = "main pot" if a.pot_index == 0 else f"side pot {a.pot_index}"
-            hand = f" with {a.hand_name}" if a.hand_name else ""
-            rulings.append(
-                Ruling(
-                    _INFO,
-                    cited,
-                    f"{label} {a.amount} to seat {a.seat}{hand}",
-                    seat=a.seat,
-                    code="pot_awarded",
-                )
-            )
-    seats = tuple(
-        s if s.bet == 0 and s.stack == stacks[s.seat] else evolve(s, stack=stacks[s.seat], bet=0)
-        for s in state.seats
-    )
-    return evolve(
-        state,
-        seats=seats,
-        pots=pots,
-        awards=tuple(a for awards, _ in per_pot for a in awards),
-        phase=_COMPLETE,
-        action_on=None,
     )

@@ -1,0 +1,202 @@
+"""The stud showdown: the best five of seven (stud), the best A-5 low (razz), stud/8's split
+between the best high and the best eight-or-better low (``low_hands``), and the award.
+
+A split pot's odd chip goes to the high side (R20-C); tied hands split with the odd chips by
+the high card by suit in each winner's five-card hand (R20-B), not clockwise from a button
+(R20-A). The deal, the bring-in and the betting order are ``stud``'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from pokertable.controller.engine.low_hands import Low, best_low
+from pokertable.controller.engine.model import (
+    Award,
+    HandState,
+    Phase,
+    SeatState,
+    Variant,
+    evolve,
+)
+from pokertable.controller.engine.pots import build_pots, split_hi_lo, split_pot
+from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.showdown import contested_pots
+from pokertable.controller.engine.stud import HIGH_RANK, LOW_RANK, SUIT, card_key
+from pokertable.controller.evaluation import holdem_strength
+from pokertable.controller.rules import RuleProfile
+
+_INFO = RulingKind.INFO
+_COMPLETE = Phase.COMPLETE
+
+
+def _cards(state: HandState, seat: SeatState) -> tuple[str, ...]:
+    return seat.hole + state.board
+
+
+def high_hand(cards: Sequence[str]) -> tuple[int, str]:
+    """The best five of the cards: its value (larger is stronger) and its name."""
+    return holdem_strength(cards, ())
+
+
+def high_five(cards: Sequence[str], value: int) -> tuple[str, ...]:
+    """Of the fives worth ``value``, the one whose high card by suit is highest: the
+    five-card hand R20-B looks at (asked only of tied winners)."""
+    if len(cards) <= 5:
+        return tuple(cards)
+    fives = [five for five in combinations(cards, 5) if holdem_strength(five, ())[0] == value]
+    return max(fives, key=lambda f: _top(f, HIGH_RANK))
+
+
+RazzLow = tuple[int, ...]  # pattern, 0, ranks from the top: smaller is better
+
+
+def _razz_value(five: Sequence[str]) -> RazzLow:
+    counts: dict[int, int] = {}
+    for c in five:
+        rank = LOW_RANK[c[0]]
+        counts[rank] = counts.get(rank, 0) + 1
+    groups = sorted(counts.items(), key=lambda rc: (rc[1], rc[0]), reverse=True)
+    return (*[n for _, n in groups], 0, *[r for r, _ in groups])
+
+
+def razz_low(cards: Sequence[str]) -> RazzLow:
+    """The best A-5 low of any five cards: pairs count against it, straights and flushes do
+    not, the ace is low."""
+    ranks = sorted({LOW_RANK[c[0]] for c in cards})
+    if len(ranks) >= 5:  # five different ranks: the five lowest
+        return (1, 1, 1, 1, 1, 0, *reversed(ranks[:5]))
+    return min(_razz_value(five) for five in combinations(cards, 5))
+
+
+def razz_five(cards: Sequence[str], value: RazzLow) -> tuple[str, ...]:
+    """Of the fives worth ``value``, the one whose high card by suit is highest (R20-B)."""
+    fives = [five for five in combinations(cards, 5) if _razz_value(five) == value]
+    return max(fives, key=lambda f: _top(f, LOW_RANK))
+
+
+def _top(cards: Sequence[str], ranks: dict[str, int]) -> tuple[int, int]:
+    """The high card by suit (R20-B)."""
+    return max(card_key(c, ranks) for c in cards)
+
+
+def _low_five(cards: Sequence[str], low: Low) -> tuple[str, ...]:
+    """The cards of an eight-or-better low, the best suit of each rank."""
+    return tuple(
+        max((c for c in cards if LOW_RANK[c[0]] == r), key=lambda c: SUIT[c[1]]) for r in low
+    )
+
+
+def _low_name(ranks: Sequence[int]) -> str:
+    return "-".join("A23456789TJQK"[r - 1] for r in ranks) + " low"
+
+
+def _by_suit(
+    winners: list[int], fives: dict[int, tuple[str, ...]], ranks: dict[str, int]
+) -> list[int]:
+    """R20-B: tied winners ordered by the high card by suit in their five-card hands."""
+    return sorted(winners, key=lambda n: _top(fives[n], ranks), reverse=True)
+
+
+def award(
+    state: HandState, rulings: list[Ruling], rules: RuleProfile, *, uncontested: bool
+) -> HandState:
+    """Award every pot: ties split with odd chips by suit (R20-B), hi/lo halves (R20-C)."""
+    by_number = {s.seat: s for s in state.seats}
+    pots, claims = contested_pots(build_pots(state.seats), by_number)
+    stacks = {s.seat: s.stack for s in state.seats}
+    unit = state.level.chip_unit
+    variant = state.variant
+    highs: dict[int, tuple[int, str]] = {}
+    lows: dict[int, Low | None] = {}
+    razz: dict[int, RazzLow] = {}
+    per_pot: list[tuple[list[Award], tuple[str, ...]]] = []
+    for index, pot in enumerate(pots):
+        contenders = [s.seat for s in claims[index]]
+        names: dict[int, str] = {}
+        cited: tuple[str, ...] = (rules.cite("side_pots"),)
+        if len(contenders) == 1 or uncontested:
+            shares: tuple[tuple[int, int], ...] = ((contenders[0], pot.amount),)
+            names[contenders[0]] = ""
+            if uncontested:
+                cited = (rules.cite("uncontested"),)
+        elif variant is Variant.RAZZ:
+            for n in contenders:
+                if n not in razz:
+                    razz[n] = razz_low(_cards(state, by_number[n]))
+            best = min(razz[n] for n in contenders)
+            winners = [n for n in contenders if razz[n] == best]
+            if len(winners) > 1:
+                fives = {n: razz_five(_cards(state, by_number[n]), best) for n in winners}
+                winners = _by_suit(winners, fives, LOW_RANK)
+                cited = (rules.cite("odd_chip_stud"),)
+            shares = split_pot(pot.amount, winners, unit)
+            for n in winners:
+                names[n] = _low_name(best[best.index(0) + 1 :])
+        else:
+            for n in contenders:
+                if n not in highs:
+                    highs[n] = high_hand(_cards(state, by_number[n]))
+            best_high = max(highs[n][0] for n in contenders)
+            high_winners = [n for n in contenders if highs[n][0] == best_high]
+            high_order = high_winners
+            if len(high_winners) > 1:
+                fives = {n: high_five(_cards(state, by_number[n]), best_high) for n in high_winners}
+                high_order = _by_suit(high_winners, fives, HIGH_RANK)
+            for n in high_winners:
+                names[n] = highs[n][1]
+            low_order: list[int] = []
+            if variant is Variant.STUD_HILO:
+                for n in contenders:
+                    if n not in lows:
+                        lows[n] = best_low(_cards(state, by_number[n]))
+                qualified = [low for n in contenders if (low := lows[n]) is not None]
+                if qualified:
+                    best_low_value = min(qualified)
+                    low_winners = [n for n in contenders if lows[n] == best_low_value]
+                    fives = {
+                        n: _low_five(_cards(state, by_number[n]), best_low_value)
+                        for n in low_winners
+                    }
+                    low_order = _by_suit(low_winners, fives, LOW_RANK)
+                    for n in low_winners:
+                        low_name = _low_name(best_low_value)
+                        names[n] = f"{names[n]} and {low_name}" if n in names else low_name
+            if low_order:
+                shares = split_hi_lo(pot.amount, high_order, low_order, unit, rules)
+                cited = rules.cite("odd_chip_hi_lo", "odd_chip_stud")
+            else:
+                shares = split_pot(pot.amount, high_order, unit)
+                if len(high_winners) > 1:
+                    cited = (rules.cite("odd_chip_stud"),)
+        awards = []
+        for n, amount in shares:
+            stacks[n] += amount
+            awards.append(Award(index, n, amount, names.get(n, "")))
+        per_pot.append((awards, cited))
+    for awards, cited in reversed(per_pot):  # side pots first, then the main pot (Add. 16)
+        for a in awards:
+            label = "main pot" if a.pot_index == 0 else f"side pot {a.pot_index}"
+            hand = f" with {a.hand_name}" if a.hand_name else ""
+            rulings.append(
+                Ruling(
+                    _INFO,
+                    cited,
+                    f"{label} {a.amount} to seat {a.seat}{hand}",
+                    seat=a.seat,
+                    code="pot_awarded",
+                )
+            )
+    seats = tuple(
+        s if s.bet == 0 and s.stack == stacks[s.seat] else evolve(s, stack=stacks[s.seat], bet=0)
+        for s in state.seats
+    )
+    return evolve(
+        state,
+        seats=seats,
+        pots=pots,
+        awards=tuple(a for awards, _ in per_pot for a in awards),
+        phase=_COMPLETE,
+        action_on=None,
+    )
