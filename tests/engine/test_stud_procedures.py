@@ -75,7 +75,7 @@ def test_rp10a_an_exposed_downcard_is_the_upcard_and_may_be_the_bring_in(
 def test_rp10a_exposed_before_the_last_card_of_the_deal(rules: RuleProfile, prefix: str) -> None:
     state = new_hand(Variant.STUD, {1: 100, 2: 100})
     state, _ = deal(state, {1: "2c5s8d"})
-    state, rulings = ok(state, CardExposed(1, "5s"), rules)
+    state, _ = ok(state, CardExposed(1, "5s"), rules)
     assert state.seat(1).up == ("5s",) and state.phase is Phase.DEALING
     state, _ = deal(state, {2: "AdKd4h"})
     assert state.bring_in_seat == 2  # 4h below his 5s: the exposed card is his only upcard
