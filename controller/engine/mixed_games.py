@@ -102,7 +102,8 @@ def stud_hand(
 ) -> HandSetup:
     """A stud hand at a mixed-game table: every player with chips is dealt in (stud has no
     blinds to wait for, R8-A's button rule is a flop-game rule); the setup carries the frozen
-    button and the big blind the flop hand would have (R11-B), which stud does not use."""
+    button and, as its big blind, the player who would be big blind if the game were
+    hold'em: the one the room moves to balance during stud (R11-B)."""
     if not variant.is_stud:
         raise ValueError(f"{variant.value} is not a stud game")
     frozen = frozen_positions(table, level, first_button)

@@ -27,7 +27,7 @@ from pokertable.controller.engine.rotation import (
 )
 from pokertable.controller.engine.seating import TableSeat, TableState, after_hand, next_hand
 from pokertable.controller.rules.profiles import load_profile
-from pokertable.room.seating import TableView, next_big_blind
+from pokertable.room.seating import next_big_blind, view
 
 LEVEL = Level(small_blind=50, big_blind=100, bring_in=50, ante=25,
               ante_format=AnteFormat.PER_PLAYER)
@@ -90,14 +90,20 @@ def test_TDA24_11B_the_button_is_frozen_during_stud_and_resumes_where_frozen() -
 
 def test_TDA24_11B_the_player_moved_during_stud_is_who_would_be_big_blind() -> None:
     """R11-B: balancing during stud moves the player who would be big blind if the game
-    were hold'em; the room (R11-A's next big blind) finds him from the positions a stud
-    table keeps, the last hold'em hand's."""
+    were hold'em; the stud hand carries him as its big blind, and the room's balancing
+    (room/seating.next_big_blind) moves him from a stud table's published state."""
     table = _holdem(_table(2, 3, 5, 7), 1, first_button=2)
-    table = _play_stud(table, _stud(table, 1))
+    setup = _stud(table, 1)
+    table = _play_stud(table, setup)
     mover = frozen_positions(table, HOLDEM).big_blind_seat
-    view = TableView("t1", 9, {s.seat: (s.player, s.stack) for s in table.seats},
-                     button=table.button, big_blind_seat=table.big_blind_seat)
-    assert next_big_blind(view) == mover == 7
+    assert setup.big_blind_seat == mover == 7
+    published = {"game": "F7S", "street": "complete", "button": setup.button,
+                 "big_blind_seat": setup.big_blind_seat,
+                 "seats": [{"seat": s.seat, "player": s.player, "stack": s.stack,
+                            "status": "active"} for s in table.seats]}
+    assert next_big_blind(view("t1", published)) == mover
+    holdem = view("t1", {**published, "game": "FT"})  # a flop game: the seat after him
+    assert next_big_blind(holdem) == 2
     table = _play_stud(table, _stud(table, 2))  # still him: the button does not move
     assert frozen_positions(table, HOLDEM).big_blind_seat == mover
 
