@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -27,7 +28,9 @@ from pokertable.controller.engine.events import (
 )
 from pokertable.controller.engine.model import AnteFormat, HandState, Level, Phase, Variant
 from pokertable.controller.engine.rulings import RulingKind
+from pokertable.controller.history.phh import load_hands
 from pokertable.controller.history.render import hand_to_phh, replayed_stacks
+from pokertable.controller.history.replay import replay_hand
 
 A = ActionKind
 VARIANTS = [Variant.STUD, Variant.STUD_HILO, Variant.RAZZ]
@@ -125,7 +128,7 @@ def play(
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=[v.value for v in VARIANTS])
 def test_a_stud_hand_played_by_the_engine_replays_from_its_phh_to_the_same_stacks(
-    variant: Variant,
+    variant: Variant, tmp_path: Path
 ) -> None:
     rng = random.Random(f"stud-export-{variant.value}")
     seen = {"exposed": 0, "community": 0, "showdown": 0}
@@ -135,6 +138,12 @@ def test_a_stud_hand_played_by_the_engine_replays_from_its_phh_to_the_same_stack
                            started_ms=None)
         stacks = replayed_stacks(text, f"{hand.hand_id}.phh")
         assert stacks == tuple(s.stack for s in hand.seats), text
+        if hand.exposed:  # ``pokertable replay`` reads files with its own flat TOML reader
+            path = tmp_path / f"{number}.phh"
+            path.write_text(text, encoding="utf-8")
+            (loaded,) = load_hands(path)
+            replayed = replay_hand(loaded).state
+            assert [s.stack for s in replayed.seats] == [s.stack for s in hand.seats]
         seen["exposed"] += bool(hand.exposed)
         seen["community"] += bool(hand.board)
         seen["showdown"] += any(s.shown for s in hand.seats)

@@ -288,3 +288,19 @@ def test_r66_a_stud_procedure_in_a_board_game_is_refused() -> None:
     assert after is state and rulings[0].code == "not_stud"
     after, rulings = step(state, PlayerAction(1, A.CALL))
     assert after is not state
+
+
+def test_rp10e_r30_the_bring_in_all_in_for_the_ante_and_the_player_on_his_left_absent() -> None:
+    """RP-10-E starts the action on the all-in low card's left; that player's hand is dead
+    (R30), so the next player must bring in or complete (or fold)."""
+    rules = load_profile("tda-2024")
+    state = new_hand(Variant.STUD, {1: 100, 2: 1, 3: 100, 4: 100})
+    state, _ = deal(state, {1: "AsKs9d", 2: "AhKh2c", 3: "AdKd9c", 4: "QdQs8h"})
+    assert state.bring_in_seat == 2 and state.action_on == 3
+    state, rulings = ok(state, KillAtDeal(3, DeadAtDeal.ABSENT), rules)
+    assert not any(r.code == "bring_in" for r in rulings)  # he did not have the low card
+    assert state.action_on == 4 and state.seat(3).committed == 1
+    after, refused = step(state, PlayerAction(4, A.CHECK), rules)
+    assert after is state and refused[0].code == "bring_in_required"
+    state = act(state, (4, A.BRING_IN, None), (1, A.CALL, None))
+    assert state.phase is Phase.DEALING
