@@ -15,7 +15,7 @@ import pytest
 from pokertable.controller.table.inputs import ChipItem, ChipsMoved
 from tests.app.rules_table import RulesTable
 
-HOLES = {1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")}
+HOLES: dict[int, tuple[str, ...]] = {1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")}
 
 
 def _preflop() -> RulesTable:
