@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.engine import betting, stud, stud_showdown
+from pokertable.controller.engine import betting, draw, stud, stud_showdown
 from pokertable.controller.engine.actions import apply_action
 from pokertable.controller.engine.blinds import post_forced_bets
 from pokertable.controller.engine.checks import check_new_cards, dealt_in_seat, reject
@@ -30,6 +30,7 @@ from pokertable.controller.engine.events import (
     CountFoundChips,
     DealBoard,
     DealHole,
+    Discard,
     Event,
     MuckHand,
     PlayerAction,
@@ -66,9 +67,9 @@ _DEALING = Phase.DEALING
 _SHOWDOWN = Phase.SHOWDOWN
 _FIXED_LIMIT = Betting.FIXED_LIMIT
 _POT_LIMIT = Betting.POT_LIMIT
+_PREFLOP = Street.PREFLOP
 _FLOP = Street.FLOP
 _RIVER = Street.RIVER
-_SEVENTH = Street.SEVENTH
 _INFO = RulingKind.INFO
 _REJECTED = RulingKind.REJECTED
 # Records built with plain stores (model.builder): one state and its seats per hand, and
@@ -177,13 +178,19 @@ def step(
         case PlayerAction():
             if state.variant.is_stud:
                 new, rulings = stud.apply_stud_action(state, event, rules)
+            elif state.street is _PREFLOP and state.variant.is_draw:
+                new, rulings = draw.apply_draw_action(state, event, rules)
             else:
                 new, rulings = apply_action(state, event, rules)
         case DealHole():
             if state.variant.is_stud:
                 new, rulings = stud.deal_hole(state, event, rules)
+            elif state.draw is not None:
+                new, rulings = draw.deal_drawn(state, event, rules)
             else:
                 new, rulings = _deal_hole(state, event, rules)
+        case Discard():
+            new, rulings = draw.discard(state, event, rules)
         case DealBoard():
             if state.variant.is_stud:
                 new, rulings = stud.deal_community(state, event, rules)
@@ -285,14 +292,7 @@ def _deal_board(
     return evolve(state, board=board, street=nxt, seats=seats, call_to=0), ()
 
 
-def _bets_pulled_in(seats: tuple[SeatState, ...]) -> tuple[SeatState, ...]:
-    """The seats with the street's bets gone to the pot (``committed`` keeps the chips)."""
-    return tuple(
-        s
-        if s.bet == 0 and not s.acted and s.matched == 0
-        else evolve(s, bet=0, acted=False, matched=0)
-        for s in seats
-    )
+_bets_pulled_in = betting.bets_pulled_in
 
 
 def _open_street(state: HandState, board: tuple[str, ...], street: Street) -> HandState:
@@ -377,7 +377,7 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
 
 def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -> HandState:
     state = _return_uncalled(state, rulings, rules)
-    if state.street is (_SEVENTH if state.variant.is_stud else _RIVER):
+    if state.street is state.variant.last_street:
         face_up = state.face_up
         if (
             not state.face_up
@@ -404,9 +404,12 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
                 _INFO,
                 (rules.cite("all_in_face_up"),),
                 "all-in and no further betting possible: all live hands are tabled now, "
-                "then the board is run out",
+                + ("then the draws are played" if state.variant.is_draw else
+                   "then the board is run out"),
                 code="face_up",
             )
         )
         face_up = True
+    if state.variant.is_draw:
+        return draw.open_draw(state, face_up)
     return evolve(state, action_on=None, face_up=face_up, phase=_DEALING)
