@@ -146,11 +146,15 @@ def discard(
         del owed[seat.seat]
     if cards:
         owed[seat.seat] = cards
+    log = draw.log
+    if changing:
+        log = tuple(e for e in log if e[:3] != (draw.number, seat.seat, "sd"))
     draw = evolve(
         draw,
         order=draw.order if changing else draw.order[1:],
         owed=tuple((n, owed[n]) for n in _in_turn(state, owed)),
         discarded=discarded + cards,
+        log=(*log, (draw.number, seat.seat, "sd", cards)),
     )
     state = evolve(state.with_seat(evolve(seat, hole=kept)), draw=draw)
     what = f"discards {len(cards)} and draws {len(cards)}" if cards else "stands pat"
@@ -230,6 +234,7 @@ def deal_drawn(
         returned=returned - set(cards),
         stub=max(0, stub - need),
         burns=burns,
+        log=(*draw.log, (draw.number, event.seat, "dh", cards)),
     )
     state = evolve(state.with_seat(evolve(seat, hole=seat.hole + cards)), draw=draw)
     return _maybe_done(state, tuple(rulings))

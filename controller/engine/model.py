@@ -426,6 +426,8 @@ class DrawState:
     returned: frozenset[str] = frozenset()  # seen cards a reshuffle put back in the stub
     stub: int = 0  # cards left in the stub
     burns: int = 0  # cards burned since the last reshuffle
+    # (draw number, seat, "sd" discarded / "dh" dealt, cards), in order: the hand history
+    log: tuple[tuple[int, int, str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

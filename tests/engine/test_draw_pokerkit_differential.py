@@ -48,3 +48,28 @@ def test_pokertable_replay_reads_draw_phh_files(tmp_path: Path) -> None:
     assert [r["finishing_stacks"] for r in results] == [corpus.expected_stacks[i] for i in keep]
     assert all(r["complete"] for r in results)
     assert {r["variant"] for r in results} == set(VARIANTS)
+
+
+def test_draw_hands_export_as_phh_that_pokerkit_and_our_replay_play_alike() -> None:
+    """history/render.py writes a replayed draw hand back as PHH (``sd`` and the drawn
+    cards per draw): PokerKit's reader and ours reach the same finishing stacks."""
+    import pokerkit as pk
+
+    from pokertable.bench.draw_corpus import POKERKIT_HOUSE
+    from pokertable.controller.history.phh import parse_hand
+    from pokertable.controller.history.phh_toml import loads
+    from pokertable.controller.history.render import hand_to_phh, replayed_stacks
+    from pokertable.controller.history.replay import replay_hand
+
+    corpus = generate(24, seed=11)
+    for i, doc in enumerate(corpus.hands):
+        if i in corpus.tda_illegal:
+            continue
+        result = replay_hand(parse_hand(loads(doc), f"draw#{i}"), POKERKIT_HOUSE)
+        text = hand_to_phh(result.hand.setup, result.state, venue="v", table="t", seat_count=9,
+                           number=i, started_ms=None)
+        ours = [s.stack for s in sorted(result.state.seats, key=lambda s: s.seat)]
+        assert list(replayed_stacks(text, f"export#{i}", POKERKIT_HOUSE)) == ours
+        if ours == corpus.pokerkit_stacks[i]:
+            *_, last = pk.HandHistory.loads(text)
+            assert list(last.stacks) == ours, text
