@@ -31,6 +31,7 @@ from pokertable.controller.engine.model import (
     Phase,
     SeatStatus,
     Street,
+    builder,
     evolve,
 )
 from pokertable.controller.engine.rulings import Ruling, RulingKind
@@ -45,6 +46,7 @@ _LIVE = SeatStatus.LIVE
 _PREFLOP = Street.PREFLOP
 _FIXED_LIMIT = Betting.FIXED_LIMIT
 _DECK_SIZE = len(STANDARD_DECK)
+_ruling = builder(Ruling)  # Ruling(...) with plain stores, as in engine/actions.py
 
 
 def _draw_name(number: int) -> str:
@@ -60,8 +62,8 @@ def open_draw(state: HandState, face_up: bool) -> HandState:
     before = state.draw
     order = tuple(s.seat for s in state.seats_clockwise_from(state.button) if s.in_hand)
     if before is None:  # the first draw: the stub is what the deal left
-        stub = _DECK_SIZE - sum(len(s.hole) for s in state.seats)
-        before = DrawState(number=0, order=(), stub=stub)
+        dealt = frozenset(c for s in state.seats for c in s.hole)
+        before = DrawState(number=0, order=(), stub=_DECK_SIZE - len(dealt), seen=dealt)
     # One burn for the draw (R38: one burn per street), whether or not anybody draws.
     burned = 1 if before.stub > 0 else 0
     draw = evolve(
@@ -99,7 +101,12 @@ def discard(
     """A player stands pat or discards, in turn; with ``draw_change_of_mind`` he may change
     his discards until he is served (house rules, R35-A7)."""
     draw = _draw_open(state)
-    if draw is None or not state.has_seat(event.seat):
+    seat = None
+    for s in state.seats:  # a loop, not ``has_seat`` and ``seat``: every draw comes here
+        if s.seat == event.seat:
+            seat = s
+            break
+    if draw is None or seat is None:
         return reject(
             state,
             event.seat,
@@ -107,7 +114,6 @@ def discard(
             rules.cite("draw_house"),
             "no_draw",
         )
-    seat = state.seat(event.seat)
     cards = tuple(event.cards)
     owed = dict(draw.owed)
     changing = seat.seat in owed
@@ -140,10 +146,11 @@ def discard(
         )
     kept = tuple(c for c in hand if c not in cards)
     discarded = draw.discarded
-    if changing:
+    if changing:  # his place among the players waiting stays his
         old = owed[seat.seat]
         discarded = tuple(c for c in discarded if c not in old)
-        del owed[seat.seat]
+        if not cards:
+            del owed[seat.seat]
     if cards:
         owed[seat.seat] = cards
     log = draw.log
@@ -152,15 +159,19 @@ def discard(
     draw = evolve(
         draw,
         order=draw.order if changing else draw.order[1:],
-        owed=tuple((n, owed[n]) for n in _in_turn(state, owed)),
+        owed=tuple(owed.items()),
         discarded=discarded + cards,
         log=(*log, (draw.number, seat.seat, "sd", cards)),
     )
-    state = evolve(state.with_seat(evolve(seat, hole=kept)), draw=draw)
+    number = seat.seat
+    dealt = evolve(seat, hole=kept)
+    state = evolve(
+        state, seats=tuple([dealt if s.seat == number else s for s in state.seats]), draw=draw
+    )
     what = f"discards {len(cards)} and draws {len(cards)}" if cards else "stands pat"
     if changing:
         what = f"changes his draw: {what}"
-    ruling = Ruling(
+    ruling = _ruling(
         _ACCEPTED,
         (rules.cite("draw_house"),),
         f"seat {seat.seat} {what} on the {_draw_name(draw.number)}",
@@ -168,10 +179,6 @@ def discard(
         code="draw",
     )
     return _maybe_done(state, (ruling,))
-
-
-def _in_turn(state: HandState, seats: dict[int, tuple[str, ...]]) -> list[int]:
-    return [s.seat for s in state.seats_clockwise_from(state.button) if s.seat in seats]
 
 
 # --- the new cards -----------------------------------------------------------------------
@@ -223,11 +230,19 @@ def deal_drawn(
                 code="draw_reshuffle",
             )
         )
-    bad = _not_in_stub(state, cards, returned, rules, event.seat)
-    if bad:
-        return bad
+    seen = draw.seen
+    if len(set(cards)) != len(cards) or any(c in seen and c not in returned for c in cards):
+        bad = _not_in_stub(state, cards, returned, rules, event.seat)
+        if bad:
+            return bad
+    elif not STANDARD_DECK.issuperset(cards):
+        return reject(
+            state, event.seat, f"unknown card(s) {list(cards)}", rules.cite("nonstandard_card"),
+            "unknown_card",
+        )
     seat = state.seat(event.seat)
-    del owed[event.seat]
+    number = seat.seat
+    del owed[number]
     draw = evolve(
         draw,
         owed=tuple(owed.items()),
@@ -235,17 +250,13 @@ def deal_drawn(
         stub=max(0, stub - need),
         burns=burns,
         log=(*draw.log, (draw.number, event.seat, "dh", cards)),
+        seen=seen | set(cards),
     )
-    state = evolve(state.with_seat(evolve(seat, hole=seat.hole + cards)), draw=draw)
+    dealt = evolve(seat, hole=seat.hole + cards)
+    state = evolve(
+        state, seats=tuple([dealt if s.seat == number else s for s in state.seats]), draw=draw
+    )
     return _maybe_done(state, tuple(rulings))
-
-
-def _seen(state: HandState, draw: DrawState) -> set[str]:
-    """Every card dealt this hand: the hands (folded ones in the muck) and the discards."""
-    seen = set(draw.discarded)
-    for s in state.seats:
-        seen.update(s.hole)
-    return seen
 
 
 def _live_cards(state: HandState) -> set[str]:
@@ -260,7 +271,7 @@ def _reshuffled(state: HandState, draw: DrawState, rules: RuleProfile) -> frozen
     """The seen cards a short stub takes in: the discards and the muck, less the discards
     of the players still waiting for cards (the drawer's own included); or, by PokerKit's
     house rule, every card outside the live hands (its burns come back too)."""
-    pile = _seen(state, draw) - _live_cards(state) - draw.returned
+    pile = set(draw.seen) - _live_cards(state) - draw.returned
     if rules.draw_reshuffle is DrawReshuffle.DISCARDS:
         for _, cards in draw.owed:
             pile.difference_update(cards)
@@ -292,7 +303,7 @@ def _not_in_stub(
         )
     draw = state.draw
     assert draw is not None
-    dead = [c for c in cards if c in _seen(state, draw) and c not in returned]
+    dead = [c for c in cards if c in draw.seen and c not in returned]
     if dead:
         return reject(
             state,

@@ -423,6 +423,7 @@ class DrawState:
     order: tuple[int, ...]  # seats still to stand pat or discard, in turn
     owed: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (seat, his discards) not yet served
     discarded: tuple[str, ...] = ()  # every card discarded this hand
+    seen: frozenset[str] = frozenset()  # every card dealt this hand (the deal and draws)
     returned: frozenset[str] = frozenset()  # seen cards a reshuffle put back in the stub
     stub: int = 0  # cards left in the stub
     burns: int = 0  # cards burned since the last reshuffle

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from pokertable.controller.engine import HandSetup, start_hand, step
 from pokertable.controller.engine.cards import RANKS, SUITS
 from pokertable.controller.engine.events import (
@@ -16,7 +18,14 @@ from pokertable.controller.engine.events import (
     PlayerAction,
     ShowHand,
 )
-from pokertable.controller.engine.model import HandState, Level, Phase, Street, Variant
+from pokertable.controller.engine.model import (
+    HandState,
+    Level,
+    Phase,
+    Street,
+    Variant,
+    game_named,
+)
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import TDA_2024, DrawLimping, RuleProfile
 
@@ -140,3 +149,11 @@ def test_single_draw_has_two_betting_rounds_and_the_lowest_hand_wins() -> None:
     assert state.phase is Phase.COMPLETE
     assert [(a.seat, a.amount) for a in state.awards] == [(2, 6)]
     assert "full house" in state.awards[0].hand_name
+
+
+def test_a_live_table_refuses_a_draw_game_by_name_until_it_deals_one() -> None:
+    """A structure of an 8-game mix may name F2L3D, N2L1D and FB: the engine replays them,
+    the live table does not deal them yet and says so instead of dealing hold'em."""
+    for code in ("F2L3D", "N2L1D", "FB"):
+        with pytest.raises(ValueError, match="not dealt at a live table yet"):
+            game_named(code, "level 4")
