@@ -57,11 +57,11 @@ def _draw_figure(hands: int, seed: int, repeats: int) -> Figure:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PokerKit dealing reserved cards from a short stub
         corpus = generate(hands, seed=seed)
-    docs = [doc for i, doc in enumerate(corpus.hands) if i not in corpus.tda_illegal]
-    return _race(
-        docs, "replay_draw_hands_per_s", ">= 20x PokerKit", "F2L3D, N2L1D, FB", repeats,
-        POKERKIT_HOUSE,
-    )
+        docs = [doc for i, doc in enumerate(corpus.hands) if i not in corpus.tda_illegal]
+        return _race(
+            docs, "replay_draw_hands_per_s", ">= 20x PokerKit", "F2L3D, N2L1D, FB", repeats,
+            POKERKIT_HOUSE,
+        )
 
 
 def _race(
