@@ -55,7 +55,12 @@ from pokertable.controller.engine.repairs import replace_board
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.engine.showdown import award, muck, show, showdown_done
 from pokertable.controller.errors import ControllerError
-from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
+from pokertable.controller.rules import (
+    TDA_2024,
+    DrawLimping,
+    PotLimitPreflopBlinds,
+    RuleProfile,
+)
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
 # (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.
@@ -67,10 +72,10 @@ _DEALING = Phase.DEALING
 _SHOWDOWN = Phase.SHOWDOWN
 _FIXED_LIMIT = Betting.FIXED_LIMIT
 _POT_LIMIT = Betting.POT_LIMIT
-_PREFLOP = Street.PREFLOP
 _FLOP = Street.FLOP
 _RIVER = Street.RIVER
 _INFO = RulingKind.INFO
+_LIMPING = DrawLimping.ALLOWED  # the draw games' betting differs only where a house forbids it
 _REJECTED = RulingKind.REJECTED
 # Records built with plain stores (model.builder): one state and its seats per hand, and
 # the announcements that follow the actions.
@@ -178,7 +183,7 @@ def step(
         case PlayerAction():
             if state.variant.is_stud:
                 new, rulings = stud.apply_stud_action(state, event, rules)
-            elif state.street is _PREFLOP and state.variant.is_draw:
+            elif rules.draw_limping is not _LIMPING and state.variant.is_draw:
                 new, rulings = draw.apply_draw_action(state, event, rules)
             else:
                 new, rulings = apply_action(state, event, rules)

@@ -157,3 +157,45 @@ def test_a_live_table_refuses_a_draw_game_by_name_until_it_deals_one() -> None:
     for code in ("F2L3D", "N2L1D", "FB"):
         with pytest.raises(ValueError, match="not dealt at a live table yet"):
             game_named(code, "level 4")
+
+
+def test_R35A7_no_draw_while_the_betting_is_open_and_no_cards_before_it() -> None:
+    state = _hand(Variant.TRIPLE_DRAW_27, 3)
+    assert refused(state, Discard(3, (DECK[10],))).code == "no_draw"
+    assert refused(state, DealHole(1, (DECK[40],))).code == "already_dealt"
+    state = _limp_round(state)
+    state = ok(state, Discard(1, ()))[0]
+    state = ok(state, Discard(2, (DECK[5],)))[0]
+    state = ok(state, Discard(3, ()))[0]
+    state = ok(state, DealHole(2, (DECK[40],)))[0]
+    assert state.phase is Phase.BETTING
+    early = refused(state, DealHole(2, (DECK[41],)))  # the next draw's card, during betting
+    assert early.code == "premature_card" and early.rule_ids == ("TDA2024-RP-5",)
+
+
+def test_R35A7_a_folded_hand_does_not_draw_and_a_change_to_stand_pat_is_served_nothing() -> None:
+    state = _hand(Variant.BADUGI, 4)
+    state = ok(state, PlayerAction(3, ActionKind.FOLD))[0]
+    state = _limp_round(state)
+    assert state.draw is not None and state.draw.order == (1, 2, 4)
+    state = ok(state, Discard(1, (DECK[0],)))[0]
+    state = ok(state, Discard(1, ()))[0]  # changed his mind: stands pat
+    assert state.draw is not None and state.draw.owed == ()
+    assert sorted(state.seat(1).hole) == sorted(DECK[0:4])
+    state = ok(state, Discard(2, ()))[0]
+    state = ok(state, Discard(4, ()))[0]
+    assert state.phase is Phase.BETTING and state.street is Street.FLOP
+
+
+def test_R39D_pokerkit_house_rule_reshuffles_every_card_outside_the_live_hands() -> None:
+    """``all_not_in_play``: the drawer's own discards and the burns come back too."""
+    from pokertable.controller.rules import DrawReshuffle
+
+    everything = dataclasses.replace(
+        TDA_2024, draw_reshuffle=DrawReshuffle.ALL_NOT_IN_PLAY, draw_last_card_dealt=True
+    )
+    state = _short_stub(everything)
+    state = ok(state, Discard(6, (DECK[25], DECK[26])), everything)[0]
+    state = ok(state, DealHole(5, (DECK[51],)), everything)[0]  # the last card: no reshuffle
+    state, rulings = ok(state, DealHole(6, (DECK[25], DECK[50])), everything)  # his own back
+    assert rulings[0].code == "draw_reshuffle"
