@@ -497,6 +497,11 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "draw_house": "35A7",  # "House rules apply for draw games (ex: lowball)"
         "draw_reshuffle": "39D",  # a stub reshuffled in a hand: face down ("extra draw cards")
         "draw_limping": "RP-17",  # limping is allowed in all single-draw games
+        # --- stud dealing procedures (issue 30): engine/stud_procedures.py ---
+        "stud_exposed_downcard": "RP-10A",  # an exposed initial downcard becomes the upcard
+        "stud_seventh_exposed": "RP-10B",  # an exposed 7th-street card replaced if betting remains
+        "stud_dead_at_deal": "RP-10C",  # absent player's cards killed; no card to a dead hand
+        "stud_dead_hand": "66",  # upcards picked up while facing action: the hand is dead
     }
 )
 
@@ -600,6 +605,10 @@ class RuleProfile:
     draw_reshuffle: DrawReshuffle = DrawReshuffle.DISCARDS  # what a short stub takes in
     draw_change_of_mind: bool = True  # a player may change his discards until he is served
     draw_limping: DrawLimping = DrawLimping.ALLOWED  # RP-17
+    # stud dealing procedures (issue 30): engine/stud_procedures.py
+    stud_exposed_downcard_misdeal: bool = False  # RP-10-A: the upcard (T11 R31: a misdeal)
+    stud_seventh_exposed_replaced: bool = True  # RP-10-B (T11: no rule, the floor decides)
+    stud_absent_posts_bring_in: bool = True  # R30, R71-C (T11 R26, R50: the floor decides)
 
     def rule_id(self, concept: str) -> str:
         """The rule id of a concept, e.g. ``TDA2024-47A`` (an unknown concept is a bug)."""
