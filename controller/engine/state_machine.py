@@ -412,7 +412,9 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
         return evolve(state, action_on=None, face_up=face_up, phase=_SHOWDOWN)
     live_with_chips = len([s for s in state.seats if s.status is _LIVE])
     face_up = state.face_up
-    if live_with_chips <= 1 and not state.face_up:
+    if live_with_chips <= 1 and not state.face_up and (
+        rules.draw_face_up_before_draws or not state.variant.is_draw
+    ):
         rulings.append(
             _ruling(
                 _INFO,

@@ -605,6 +605,7 @@ class RuleProfile:
     draw_reshuffle: DrawReshuffle = DrawReshuffle.DISCARDS  # what a short stub takes in
     draw_change_of_mind: bool = True  # a player may change his discards until he is served
     draw_limping: DrawLimping = DrawLimping.ALLOWED  # RP-17
+    draw_face_up_before_draws: bool = True  # R16 as written; false: down until the last draw
     # stud dealing procedures (issue 30): engine/stud_procedures.py
     stud_exposed_downcard_misdeal: bool = False  # RP-10-A: the upcard (T11 R31: a misdeal)
     stud_seventh_exposed_replaced: bool = True  # RP-10-B (T11: no rule, the floor decides)

@@ -199,3 +199,21 @@ def test_R39D_pokerkit_house_rule_reshuffles_every_card_outside_the_live_hands()
     state = ok(state, DealHole(5, (DECK[51],)), everything)[0]  # the last card: no reshuffle
     state, rulings = ok(state, DealHole(6, (DECK[25], DECK[50])), everything)  # his own back
     assert rulings[0].code == "draw_reshuffle"
+
+
+@pytest.mark.parametrize("face_up", [True, False])
+def test_R16_all_in_before_the_draw_face_up_or_down_until_the_last_draw(face_up: bool) -> None:
+    """R16 as written tables the hands before the draws; the house may keep them down
+    (``draw_face_up_before_draws``, R35-A7) and R16 then applies after the last round."""
+    rules = dataclasses.replace(TDA_2024, draw_face_up_before_draws=face_up)
+    state = _hand(Variant.SINGLE_DRAW_27, 3, rules)
+    state = ok(state, PlayerAction(3, ActionKind.FOLD), rules)[0]
+    state = ok(state, PlayerAction(1, ActionKind.ALL_IN), rules)[0]
+    state, rulings = ok(state, PlayerAction(2, ActionKind.CALL), rules)
+    tabled = [r for r in rulings if r.code == "face_up"]
+    assert state.phase is Phase.DEALING and state.face_up is face_up
+    assert [r.rule_ids for r in tabled] == ([("TDA2024-16",)] if face_up else [])
+    state = ok(state, Discard(1, ()), rules)[0]
+    state, rulings = ok(state, Discard(2, ()), rules)
+    assert state.phase is Phase.SHOWDOWN and state.face_up
+    assert bool([r for r in rulings if r.code == "face_up"]) is not face_up
