@@ -229,9 +229,12 @@ class ZoneScanner:
         last = self.zones[self._job_zone]
         limit = max(self._present_after(self._job_zone), self.absent_after) - 1
         pending = last.fault is None and last.scans and (last.hits or last.misses)
-        if getattr(self._reader, "resuming", False) and (pending or last.watch):
+        resuming = getattr(self._reader, "resuming", False)
+        if resuming and (pending or last.watch or not last.present):
             # A changing zone's inventory is only part way: the bets get their sweep,
-            # then the same inventory goes on (one inventory, however many slices).
+            # then the same inventory goes on (one inventory, however many slices). A
+            # zone that held nothing and has not finished is changing too: chips landed
+            # (an empty zone's probe ends in silence), none identified yet.
             self._come_back = self._job_zone
         elif pending and self._rescans < limit:
             self._rescans += 1
