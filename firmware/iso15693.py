@@ -95,6 +95,7 @@ _ROUND16_MS = const(20)  # about what a 16-slot round of a few tags takes (slice
 _ROUND1_MS = const(6)  # the same for a one-slot prefix probe
 _SPLIT = const(2)  # pending kind: a collided slot whose tags differ at the next bit
 _SPLIT_MAX_FILL = const(3)  # split collided slots while they have held <= 3 tags each
+_ROUND16_MIN_KNOWN = const(5)  # known tags in different slots: one 16-slot round pays
 
 # Slot outcomes.
 SLOT_EMPTY = const(0)
@@ -420,8 +421,11 @@ def prefix_rounds(uids: list[bytes]) -> list[tuple[int, int, int]]:
     holds at most one known UID; the parts with none are probed too, so a newcomer is
     found wherever it lies and the walk is as complete as one from an unmasked round.
     A known stack costs one short request per tag (plus the empty parts) instead of
-    the mostly empty slots of 16-slot sub-rounds. Parts still shared below
-    _HINT_MAX_LEN bits become 16-slot rounds. Returned in pop order (last runs first).
+    the mostly empty slots of 16-slot sub-rounds. A part whose _ROUND16_MIN_KNOWN or
+    more known UIDs fall in different slots of a 16-slot round there is asked in one
+    (an EOF opens each slot: ~5.5 ms per tag and ~1.4 ms per empty slot, against ~8 ms
+    per one-slot request). Parts still shared below _HINT_MAX_LEN bits become 16-slot
+    rounds. Returned in pop order (last runs first).
     """
     values = []
     for u in uids:
@@ -435,7 +439,9 @@ def prefix_rounds(uids: list[bytes]) -> list[tuple[int, int, int]]:
         mask, n, vs = todo.pop()
         if len(vs) <= 1:
             out.append((mask, n, 1))
-        elif n >= _HINT_MAX_LEN:
+        elif n >= _HINT_MAX_LEN or (
+            len(vs) >= _ROUND16_MIN_KNOWN and len({(v >> n) & 0xF for v in vs}) == len(vs)
+        ):
             out.append((mask, n, _SLOTS))
         else:
             bit = 1 << n

@@ -251,8 +251,6 @@ class Pn5180:
         return self._cmd(3, n)
 
     def load_rf_config(self, tx: int, rx: int) -> None:
-        """Loads the protocol's registers, TX_CONFIG among them (data + SOF + EOF)."""
-        self._eof_mode = False
         self._cmd_buf[0] = _CMD_LOAD_RF_CONFIG
         self._cmd_buf[1] = tx
         self._cmd_buf[2] = rx
@@ -330,7 +328,9 @@ class Pn5180:
         TX_CONFIG stays in EOF-only mode over the slots of a round (one write per round,
         not two per slot) and is put back before the next frame with data, once TX_IRQ
         says the last EOF left: SEND_DATA returns while the frame is still on air
-        (Table 15 note), and TX_CONFIG must not change under it.
+        (Table 15 note), and TX_CONFIG must not change under it. The put-back is an OR
+        of the data bits, so it is right whether or not LOAD_RF_CONFIG reloaded TX_CONFIG
+        in between (the datasheet does not say; docs/hardware-test-plan.md H3).
         """
         if eof_only:
             if not self._eof_mode:
