@@ -113,8 +113,9 @@ def build(present_after, absent_after, settle_ms):
     return clock, field, node, uart
 
 
-def run_until(clock, node, uart, zone, want, limit_ms=30000):
-    """Step the node until it sends a settled snapshot of zone holding exactly `want`."""
+def run_until(clock, node, uart, zone, want, limit_ms=30000, flagged=None):
+    """Step the node until it sends a settled snapshot of zone holding exactly `want`;
+    `flagged` (a list) collects when a snapshot of the zone said incomplete."""
     dec = wire.FrameDecoder()
     parts = {}
     end = clock.ticks_ms() + limit_ms
@@ -124,7 +125,9 @@ def run_until(clock, node, uart, zone, want, limit_ms=30000):
         for f in dec.feed(uart.sim_take_tx() or b""):
             if f[1] != wire.MSG_SNAPSHOT:
                 continue
-            z, settled, uids, _inc, part = wire.unpack_snapshot_part(f[3])
+            z, settled, uids, incomplete, part = wire.unpack_snapshot_part(f[3])
+            if z == zone and incomplete and flagged is not None:
+                flagged.append(clock.ticks_ms())
             if z != zone or not settled:
                 continue
             if part is not None:  # join the numbered parts of one generation
@@ -222,7 +225,8 @@ def main(trials):
     }))
 
 
-for _arg in sys.argv[2:]:
-    _k, _v = _arg.split("=")
-    KNOBS[_k] = int(_v)
-main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
+if __name__ == "__main__":
+    for _arg in sys.argv[2:]:
+        _k, _v = _arg.split("=")
+        KNOBS[_k] = int(_v)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)

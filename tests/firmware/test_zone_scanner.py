@@ -338,13 +338,18 @@ class SlicedReader(ScriptedReader):
         return super().scan()
 
 
-def test_bet_zones_are_swept_between_slices_of_the_other_zones() -> None:
-    """Issue #28 goal 4: a bet waits for one slice of a stack inventory, not a round."""
+def two_seats():  # type: ignore[no-untyped-def]
+    """Two seats (bet and stack each) and a board zone on a sliced reader."""
     clock = FakeClock()
     mux = FakeMux()
     reader = SlicedReader(mux)
     zones = [("s1.bet", 0), ("s1.stack", 1), ("s2.bet", 2), ("s2.stack", 3), ("board", 4)]
-    sc = ZoneScanner(reader, mux, zones, clock, 1, 1, 0)
+    return ZoneScanner(reader, mux, zones, clock, 1, 1, 0), reader, mux, clock
+
+
+def test_bet_zones_are_swept_between_slices_of_the_other_zones() -> None:
+    """Issue #28 goal 4: a bet waits for one slice of a stack inventory, not a round."""
+    sc, reader, mux, clock = two_seats()
     for _ in range(12):
         step(sc, clock, 1)
     assert mux.history == [1, 0, 2, 3, 0, 2, 4, 0, 2, 1, 0, 2]
@@ -356,11 +361,7 @@ def test_bet_zones_are_swept_between_slices_of_the_other_zones() -> None:
 def test_chips_landing_in_a_bet_zone_put_the_seats_stack_next() -> None:
     """Issue #28 goal 4: the stack a bet came from is inventoried twice back to back
     (after the bet sweeps), not once per round of the node's zones; other seats wait."""
-    clock = FakeClock()
-    mux = FakeMux()
-    reader = SlicedReader(mux)
-    zones = [("s1.bet", 0), ("s1.stack", 1), ("s2.bet", 2), ("s2.stack", 3), ("board", 4)]
-    sc = ZoneScanner(reader, mux, zones, clock, 1, 1, 0)
+    sc, reader, mux, clock = two_seats()
     for _ in range(4):
         step(sc, clock, 1)
     assert mux.history == [1, 0, 2, 3]
