@@ -284,7 +284,7 @@ class Iso15693Reader:
         after its start of frame) is waited for (the command deadline bounds it) instead
         of being called an empty slot."""
         chip = self._chip
-        irq = chip.poll_transceive()
+        irq: int = chip.poll_transceive()
         while not irq:
             yield 0
             irq = chip.poll_transceive()

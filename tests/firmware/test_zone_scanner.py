@@ -338,7 +338,7 @@ class SlicedReader(ScriptedReader):
         return super().scan()
 
 
-def two_seats():  # type: ignore[no-untyped-def]
+def two_seats() -> "tuple[ZoneScanner, SlicedReader, FakeMux, FakeClock]":
     """Two seats (bet and stack each) and a board zone on a sliced reader."""
     clock = FakeClock()
     mux = FakeMux()
