@@ -93,6 +93,7 @@ HINT_MIN = const(20)  # known tags from which the inventory starts from their pr
 _HINT_MAX_LEN = const(56)  # deepest prefix probed in one slot; below it a 16-slot round
 _ROUND16_MS = const(20)  # about what a 16-slot round of a few tags takes (slice planning)
 _ROUND1_MS = const(6)  # the same for a one-slot prefix probe
+_ROUND_TAG_MS = const(4)  # and what each expected answer adds to a 16-slot round
 _SPLIT = const(2)  # pending kind: a collided slot whose tags differ at the next bit
 _SPLIT_MAX_FILL = const(3)  # split collided slots while they have held <= 3 tags each
 _ROUND16_MIN_KNOWN = const(5)  # known tags in different slots: one 16-slot round pays
@@ -224,7 +225,9 @@ class Iso15693Reader:
             spent = ticks_diff(self._clock.ticks_ms(), start_ms)
             if pending and rounds:
                 # Leave before a round that would outrun the slice (the bets wait on it).
-                spent += _ROUND1_MS if pending[-1][2] == 1 else _ROUND16_MS
+                kind = pending[-1][2]
+                spent += _ROUND1_MS if kind == 1 else (
+                    _ROUND16_MS + _ROUND_TAG_MS * max(0, kind - _SLOTS))
             if spent >= self.max_scan_ms:
                 used_ms += ticks_diff(self._clock.ticks_ms(), start_ms)
                 if used_ms < MAX_INVENTORY_MS:
@@ -254,7 +257,7 @@ class Iso15693Reader:
             if slots == 1:
                 answered = yield from self._round1(mask, mask_len, found)
             else:
-                answered = yield from self._round(mask, mask_len, found)
+                answered = yield from self._round(mask, mask_len, found, slots == _SLOTS)
             rounds += 1
             if mask_len == 0 and not answered:
                 if slots == 1 and saved is None:
@@ -306,8 +309,11 @@ class Iso15693Reader:
             req[3 + i] = (mask >> (8 * i)) & 0xFF
         return memoryview(req)[: 3 + n_mask]
 
-    def _round(self, mask: int, mask_len: int, found: list[bytes]) -> "Generator[int, None, bool]":
-        """One 16-slot round; returns True if any tag answered (or collided)."""
+    def _round(
+        self, mask: int, mask_len: int, found: list[bytes], walk: bool = True
+    ) -> "Generator[int, None, bool]":
+        """One 16-slot round; returns True if any tag answered (or collided). `walk`: it
+        walks into a collided slot (False: planned over known tags, see prefix_rounds)."""
         chip = self._chip
         frame = self._request(_INVENTORY_16_SLOTS, mask, mask_len)
         new = self._found_round
@@ -331,7 +337,7 @@ class Iso15693Reader:
                 self._collided(mask | (slot << mask_len), mask_len + 4)
         if answer_us >= 0:
             yield from self._wait_us(answer_us, T2_US)  # slot 15 answered: t2 first
-        if mask_len:
+        if mask_len and walk:
             # A sub-round of a collided slot: how many tags such a slot held (at least).
             self._fill[0] += 1
             self._fill[1] += len(new) + 2 * collided
@@ -425,7 +431,9 @@ def prefix_rounds(uids: list[bytes]) -> list[tuple[int, int, int]]:
     more known UIDs fall in different slots of a 16-slot round there is asked in one
     (an EOF opens each slot: ~5.5 ms per tag and ~1.4 ms per empty slot, against ~8 ms
     per one-slot request). Parts still shared below _HINT_MAX_LEN bits become 16-slot
-    rounds. Returned in pop order (last runs first).
+    rounds. Returned in pop order (last runs first) as (mask, mask length, kind): kind 1
+    is a one-slot request, 16 a 16-slot round, 16 + k a 16-slot round expected to hear k
+    known tags (what the slice planning reckons with).
     """
     values = []
     for u in uids:
@@ -439,10 +447,10 @@ def prefix_rounds(uids: list[bytes]) -> list[tuple[int, int, int]]:
         mask, n, vs = todo.pop()
         if len(vs) <= 1:
             out.append((mask, n, 1))
-        elif n >= _HINT_MAX_LEN or (
-            len(vs) >= _ROUND16_MIN_KNOWN and len({(v >> n) & 0xF for v in vs}) == len(vs)
-        ):
+        elif n >= _HINT_MAX_LEN:
             out.append((mask, n, _SLOTS))
+        elif len(vs) >= _ROUND16_MIN_KNOWN and len({(v >> n) & 0xF for v in vs}) == len(vs):
+            out.append((mask, n, _SLOTS + len(vs)))  # a round expected to hear len(vs)
         else:
             bit = 1 << n
             todo.append((mask, n + 1, [v for v in vs if not v & bit]))
