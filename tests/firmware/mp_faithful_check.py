@@ -246,6 +246,42 @@ def case_150_chip_zone_completes_in_a_three_seat_node():
           "reported settled in %d ms" % (took, clock.ticks_ms() - t1))
 
 
+def case_a_collided_slot_split_at_its_collision_bit_loses_no_tag():
+    """A collided slot is split in two one-slot requests at the collision bit (RX_COLL_POS)
+    where slots hold two or three tags. The halves cover the whole slot, so a chip that
+    reported the position wrongly would cost time, never a tag: with positions one bit
+    late (never a split) or rounded down to the slot's boundary (split where the tags do
+    not differ: one half holds them all) every inventory is still complete and whole."""
+    import sim_field
+
+    true_bit = sim_field.first_collision_bit
+    wrong = {
+        "exact": true_bit,
+        "late": lambda answers: true_bit(answers) + 1,
+        "boundary": lambda answers: true_bit(answers) - (true_bit(answers) - 16) % 4,
+    }
+    times = {}
+    try:
+        for shift, report in wrong.items():
+            sim_field.first_collision_bit = report
+            for n in (12, 20, 40):
+                clock, field, fake, chip = rig()
+                chip.reset()
+                tags = [uid(i) for i in range(n)]
+                for t in tags:
+                    field.add(0, t)
+                reader = Iso15693Reader(chip)
+                got, ms = timed_scan(clock, reader)
+                check(reader.complete and sorted(got) == sorted(tags),
+                      "%s positions, %d tags: read %d" % (shift, n, len(got)))
+                check(fake.violations == [], "violations %r" % fake.violations[:2])
+                times[(shift, n)] = ms
+    finally:
+        sim_field.first_collision_bit = true_bit
+    check(times[("exact", 40)] < times[("late", 40)], "the split did not pay: %r" % times)
+    print("PASS a_collided_slot_split_at_its_collision_bit_loses_no_tag %r" % sorted(times.items()))
+
+
 def case_a_zone_that_cannot_complete_is_flagged():
     """More tags than the reader will list: the zone says so instead of looking complete."""
     from zone_scanner import ZoneScanner
