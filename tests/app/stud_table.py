@@ -5,11 +5,12 @@
     table.press("hand_start")
     table.third({1: ("As", "Ad", "2c"), ...})   # two down, one up, round by round
     table.push(1, 25)                            # the bring-in, read from chips
-    table.street("2d", {1: "3c", 2: "9c"})       # burn, then one card a live seat
+    table.deal_street("2d", {1: "3c", 2: "9c"})  # burn, then one card a live seat
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pokertable.controller.engine.model import AnteFormat, Level, Phase, Variant
@@ -30,7 +31,7 @@ class StudTable(RulesTable):
         super().__init__(stacks, profile=profile, level=level, variant=variant,
                          button=max(stacks))
 
-    def third(self, holes: dict[int, tuple[str, ...]]) -> None:
+    def third(self, holes: Mapping[int, tuple[str, ...]]) -> None:
         """Two rounds down, one up, each round from the lowest seat (the dealer's left)."""
         for round_index in range(max(len(cards) for cards in holes.values())):
             for seat in sorted(holes):
@@ -38,7 +39,7 @@ class StudTable(RulesTable):
                     pad = "up" if round_index == 2 else "cards"
                     self.card(f"seat{seat}.{pad}", holes[seat][round_index])
 
-    def street(self, burn: str | None, cards: dict[int, str]) -> None:
+    def deal_street(self, burn: str | None, cards: dict[int, str]) -> None:
         """Bets in, one burn, one card a live seat: up on fourth to sixth, down on seventh."""
         self.collect()
         if burn is not None:

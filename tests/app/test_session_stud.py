@@ -61,7 +61,7 @@ def test_RP10E_live_stud_bring_in_completion_openers_and_showdown() -> None:
     assert table.hand.phase is Phase.DEALING
     openers = []
     for burn, cards in STUD_STREETS:
-        table.street(burn, cards)
+        table.deal_street(burn, cards)
         openers.append((table.state()["street"], table.hand.opener_seat, table.hand.action_on))
         table.check_around()
     # Fourth street on: the best showing hand opens (RP-10-D): tens over nines over A-2.
@@ -71,8 +71,9 @@ def test_RP10E_live_stud_bring_in_completion_openers_and_showdown() -> None:
     assert sevenths[-1] == ["Qs", "Qd", "Th", "Tc", "7c", "6h", "6c"]
     assert table.alert_codes() == []  # one burn a street, every card on its pad
     table.press("confirm")  # the dealer: the hands are tabled
-    assert table.hand.phase is Phase.COMPLETE
-    assert [(a.seat, a.amount, a.hand_name) for a in table.hand.awards] == [(1, 330, "Straight")]
+    done = table.hand
+    assert done.phase is Phase.COMPLETE
+    assert [(a.seat, a.amount, a.hand_name) for a in done.awards] == [(1, 330, "Straight")]
     assert table.stacks() == {1: 2220, 2: 1890, 3: 1890}
     assert table.state()["street"] == "complete"
 
@@ -90,7 +91,7 @@ def test_RP10E_RP10D_live_razz_high_card_brings_in_low_hand_opens_to_showdown() 
                ("Jd", {1: "Qh", 2: "7d"}), ("Js", {1: "2c", 2: "Jc"}))
     openers = []
     for burn, cards in streets:
-        table.street(burn, cards)
+        table.deal_street(burn, cards)
         openers.append(table.state()["stud"]["opener_seat"])
         table.check_around()
     assert openers == [2, 2, 2, 2]  # the lowest showing hand opens (RP-10-D)
@@ -113,7 +114,7 @@ def test_TDA24_20C_live_stud_hi_lo_splits_high_and_low() -> None:
     streets = (("2d", {1: "4h", 2: "7c"}), ("2h", {1: "8c", 2: "Qd"}),
                ("Jc", {1: "Tc", 2: "Jh"}), ("Js", {1: "9d", 2: "5s"}))
     for burn, cards in streets:
-        table.street(burn, cards)
+        table.deal_street(burn, cards)
         table.check_around()
     table.press("confirm")
     awards = table.state()["awards"]
@@ -129,7 +130,7 @@ def test_RP10H_live_community_card_when_the_stub_runs_short() -> None:
     table.third(STUD_HOLES)
     _bring_in_and_complete(table)
     for burn, cards in STUD_STREETS[:3]:
-        table.street(burn, cards)
+        table.deal_street(burn, cards)
         table.check_around()
     table.collect()
     table.card("burn", "3d")
