@@ -76,6 +76,8 @@ def test_RP10E_live_stud_bring_in_completion_openers_and_showdown() -> None:
     assert [(a.seat, a.amount, a.hand_name) for a in done.awards] == [(1, 330, "Straight")]
     assert table.stacks() == {1: 2220, 2: 1890, 3: 1890}
     assert table.state()["street"] == "complete"
+    [complete] = table.events("hand_complete")
+    assert complete["data"]["phh"] is None and "F7S" in complete["data"]["phh_problem"]
 
 
 def test_RP10E_RP10D_live_razz_high_card_brings_in_low_hand_opens_to_showdown() -> None:
