@@ -149,3 +149,28 @@ def test_RP10H_live_community_card_when_the_stub_runs_short() -> None:
     table.press("confirm")
     assert [(a.seat, a.amount, a.hand_name) for a in table.hand.awards] == [(1, 330, "Straight")]
     assert table.stacks() == {1: 2220, 2: 1890, 3: 1890}
+
+
+def test_TDA24_21_live_stud_all_in_on_fourth_street_main_and_side_pot() -> None:
+    """Seat 1 is all in for 190 on fourth street (R47-B: a short raise, 90 of a 100 bet);
+    seats 2 and 3 bet on in a side pot; every street is still dealt from the pads."""
+    table = StudTable({1: 300, 2: 2000, 3: 2000})
+    table.press("hand_start")
+    table.third(STUD_HOLES)
+    _bring_in_and_complete(table)
+    table.deal_street(*STUD_STREETS[0])
+    table.press("bet_raise", 100)  # seat 3 opens with the tens
+    table.push(1, 100, 25, 25, 25, 10, 5)  # all his chips: all in for 190
+    assert table.hand.seat(1).stack == 0 and "TDA2024-45B2" in table.rule_ids()
+    table.check_around()
+    table.deal_street(*STUD_STREETS[1])
+    table.press("bet_raise", 200)  # seat 3: the big bet from fifth street
+    table.press("check_call")  # seat 2 calls: a side pot without seat 1
+    for burn, cards in STUD_STREETS[2:]:
+        table.deal_street(burn, cards)
+        table.check_around()
+    table.press("confirm")
+    awards = [(a.pot_index, a.seat, a.amount) for a in table.hand.awards]
+    assert awards == [(0, 1, 900), (1, 2, 400)]  # A-5 straight; kings up over queens up
+    assert table.stacks() == {1: 900, 2: 1900, 3: 1500}
+    assert table.alert_codes() == []
