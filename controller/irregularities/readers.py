@@ -145,6 +145,8 @@ def card_removed(t: TrackedHand, event: CardRemoved, rules: RuleProfile) -> Step
     t = evolve(t, ledger=t.ledger.put(placed.card, placed.tag, placed.zone, present=False))
     if t.hand.variant.is_stud and placed.card in t.stud.premature:
         return stud_cards.card_removed(t, placed.card, placed.tag, rules)  # RP-5-D
+    if t.hand.variant.is_stud and is_upcard_zone(event.zone):
+        return stud_cards.upcard_lifted(t, placed.card, event.zone, rules)  # R66
     if event.zone == "board" and t.status is not HandStatus.COMPLETE:
         return board.board_card_removed(t, placed.card, rules)
     return t, []

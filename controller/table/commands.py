@@ -186,7 +186,8 @@ def _unseat(session: TableSession, cmd: RoomCommand, out: list[Output]) -> Table
     return evolve(session, table=table, absent=session.absent - {seat})
 
 
-_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor"})
+# R35-A5 / R37 / R66 (stud upcards picked up) left to the TD: "dead_hand" kills the hand
+_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor", "upcards_picked_up"})
 
 
 def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:

@@ -29,6 +29,7 @@ def _bring_in_and_complete(table: StudTable) -> None:
 def test_RP10E_live_stud_bring_in_completion_openers_and_showdown() -> None:
     table = StudTable(THREE)
     table.press("hand_start")
+    assert table.state()["stud"]["dealing"] == "third"
     started = table.events("hand_start")[-1]["data"]
     assert started["game"] == "F7S" and started["small_blind_seat"] is None
     assert {s.seat: s.committed for s in table.hand.seats} == {1: 10, 2: 10, 3: 10}  # antes
@@ -40,7 +41,8 @@ def test_RP10E_live_stud_bring_in_completion_openers_and_showdown() -> None:
     state = table.state()
     assert state["street"] == "third" and state["action_on"] == 1
     assert state["stud"] == {"bring_in_seat": 1, "bring_in": 25, "bring_in_posted": False,
-                             "opener_seat": 1, "small_bet": 100, "big_bet": 200}
+                             "opener_seat": 1, "dealing": None, "small_bet": 100,
+                             "big_bet": 200}
     assert [s["upcards"] for s in state["seats"][:3]] == [["2c"], ["9h"], ["Th"]]
     assert [s["cards_held"] for s in state["seats"][:3]] == [3, 3, 3]
     assert "As" not in str(state) and "Kd" not in str(state)  # downcards are never public
@@ -58,7 +60,7 @@ def test_RP10E_live_stud_bring_in_completion_openers_and_showdown() -> None:
     assert "seat 2 completes the bring-in to 100" in table.texts("TDA2024-3")
     table.press("check_call")
     table.press("check_call")
-    assert table.hand.phase is Phase.DEALING
+    assert table.hand.phase is Phase.DEALING and table.state()["stud"]["dealing"] == "fourth"
     openers = []
     for burn, cards in STUD_STREETS:
         table.deal_street(burn, cards)

@@ -215,3 +215,20 @@ def test_STUD_STREETS_are_dealt_to_showdown_without_alerts() -> None:
         table.check_around()
     table.press("confirm")
     assert table.hand.phase is Phase.COMPLETE and table.alert_codes() == []
+
+
+def test_TDA24_66_upcards_picked_up_facing_action_floor_kills_the_hand() -> None:
+    table = _dealt()
+    table.push(1, 25)  # the bring-in: seat 2 faces action
+    table.cleared("seat2.up", "9h")  # his upcard leaves the pad
+    [alert] = table.state()["alerts"]
+    assert alert["rule_ids"] == ["TDA2024-66"] and alert["options"] == ["dead_hand", "play_on"]
+    _decide(table, "dead_hand")
+    hand = table.hand
+    assert hand.seat(2).status.value == "folded" and hand.action_on == 3
+
+
+def test_TDA24_66_upcard_lifted_when_not_facing_action_is_nothing() -> None:
+    table = _dealt()
+    table.cleared("seat3.up", "Th")  # seat 3 is not on the action
+    assert table.state()["alerts"] == [] and table.alert_codes() == []
