@@ -69,6 +69,10 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         except ValueError as exc:  # a game of the protocol this engine does not deal
             reply(session, cmd, out, False, str(exc), "level.game")
             return session
+        if (game or session.config.variant).is_stud and not lv.get("bring_in"):
+            reply(session, cmd, out, False, "a stud level needs a bring_in (RP-10-E)",
+                  "level.bring_in")
+            return session
         try:
             # The chip unit belongs to the chip set in play, not to the clock's level.
             level = Level(

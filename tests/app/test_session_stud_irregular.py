@@ -174,8 +174,11 @@ def test_TDA24_11B_clock_switches_to_stud_button_frozen_then_flop_game_resumes_t
     while table.hand.phase is not Phase.COMPLETE:
         table.press("fold")
     level = {"number": 2, "small_blind": 0, "big_blind": 100, "ante": 10,
-             "ante_format": "per_player", "bring_in": 25, "game": "F7S"}
-    table.command("level", source="clock", level=level)
+             "ante_format": "per_player", "game": "F7S"}
+    table.command("level", source="clock", level=level)  # no bring-in: refused
+    refused = table.replies()[-1]
+    assert not refused["ok"] and refused["field"] == "level.bring_in"
+    table.command("level", source="clock", level={**level, "bring_in": 25})
     assert table.replies()[-1]["ok"]
     buttons = []
     for _ in range(2):
