@@ -235,3 +235,21 @@ def test_TDA24_66_upcard_lifted_when_not_facing_action_is_nothing() -> None:
     table = _dealt()
     table.cleared("seat3.up", "Th")  # seat 3 is not on the action
     assert table.state()["alerts"] == [] and table.alert_codes() == []
+
+
+def test_RP10E_the_dealer_enters_the_bring_in_on_the_console_and_the_chips_pay_it() -> None:
+    table = _dealt()
+    table.press("bet_raise", 25)  # "bring it in": a bet short of the small bet
+    last = table.hand.actions[-1]
+    assert (last.seat, last.kind, last.to) == (1, "bring_in", 25)
+    table.push(1, 25)  # the chips that follow pay what he declared (R40-A)
+    assert table.session.pending.zone(1).owed == 0
+    table.press("bet_raise", 100)  # seat 2: "complete" to the small bet
+    assert (table.hand.actions[-1].kind, table.hand.call_to) == ("raise", 100)
+
+
+def test_RP10E_the_console_completes_for_the_bring_in_seat() -> None:
+    table = _dealt()
+    table.press("bet_raise", 100)
+    last = table.hand.actions[-1]
+    assert (last.seat, last.kind, last.to) == (1, "bet", 100)
