@@ -253,3 +253,21 @@ def test_RP10E_the_console_completes_for_the_bring_in_seat() -> None:
     table.press("bet_raise", 100)
     last = table.hand.actions[-1]
     assert (last.seat, last.kind, last.to) == (1, "bet", 100)
+
+
+def test_TDA24_35A2_stud_first_card_goes_to_the_dealers_left() -> None:
+    table = StudTable(THREE)
+    table.press("hand_start")
+    table.card("seat2.cards", "Ks")  # the first card, to seat 2 ...
+    table.t += 2 * table.session.config.card_read_window_ms  # ... alone in its read window
+    table.third({1: ("As", "Ad", "2c"), 2: ("Kd", "9h"), 3: ("Qs", "Qd", "Th")})
+    assert "misdeal_first_card" in table.alert_codes()
+    assert any("it belongs to seat 1" in t for t in table.texts("TDA2024-35A2"))
+
+
+def test_TDA24_35A3_stud_upcard_to_a_seat_not_dealt_in_is_a_misdeal() -> None:
+    table = StudTable(THREE)
+    table.press("hand_start")
+    table.card("seat1.cards", "As")
+    table.card("seat5.up", "7d")  # nobody sits in seat 5
+    assert "misdeal_not_entitled" in table.alert_codes()
