@@ -192,8 +192,10 @@ def test_TDA24_11B_clock_switches_to_stud_button_frozen_then_flop_game_resumes_t
         for _ in range(3):
             table.press("fold")
         assert table.hand.phase is Phase.COMPLETE
-    # Frozen where the next hold'em hand has it: one seat on, for every stud hand.
-    assert buttons == [(1, 3), (1, 3)]
+    # The button frozen where the next hold'em hand has it, one seat on, for every stud
+    # hand; the big blind goes on as if hold'em were dealt (the player moved in stud).
+    assert buttons == [(1, 3), (1, 4)]
+    assert table.state()["button"] == 1 and table.state()["big_blind_seat"] == 4
     assert any("frozen during stud" in t for t in table.texts("TDA2024-11B"))
     level3 = {"number": 3, "small_blind": 50, "big_blind": 100, "ante": 0,
               "ante_format": "none", "game": "FT"}
