@@ -273,3 +273,19 @@ def test_TDA24_35A3_stud_upcard_to_a_seat_not_dealt_in_is_a_misdeal() -> None:
     table.card("seat1.cards", "As")
     table.card("seat5.up", "7d")  # nobody sits in seat 5
     assert "misdeal_not_entitled" in table.alert_codes()
+
+
+def test_TDA24_35A5_a_downcard_read_after_the_last_upcard_within_the_window_is_no_misdeal() -> None:
+    """The readers report cards pitched together in any order (docs/irregularities.md): the
+    last seat's second downcard read just after the deal's last upcard is its card."""
+    table = StudTable(THREE)
+    table.press("hand_start")
+    table.third({1: ("As", "Ad", "2c"), 2: ("Ks", "Kd", "9h"), 3: ("Qs",)})
+    table.card("seat3.up", "Th")  # every upcard is out: the deal closes, seat 3 short
+    table.card("seat3.cards", "Qd")  # ... and its downcard's read comes in
+    assert table.session.tracked is not None and table.session.tracked.misdeal is None
+    hand = table.hand
+    assert hand.seat(3).hole == ("Qs", "Qd", "Th") and hand.seat(3).up == ("Th",)
+    assert (hand.bring_in_seat, hand.action_on) == (1, 1)
+    table.push(1, 25)
+    assert table.hand.actions[-1].kind == "bring_in"
