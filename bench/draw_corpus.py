@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +27,10 @@ from pokertable.bench.pokerkit_corpus import (
     StreetBetting,
     act,
     automations,
+    check_stacks,
+    differential_main,
     layered_pots,
+    play_seeded,
     random_action,
     random_blinds,
 )
@@ -70,14 +72,12 @@ def generate(count: int, seed: int = 2024, variants: tuple[str, ...] = VARIANTS)
     while len(corpus.hands) < count:
         variant = variants[len(corpus.hands) % len(variants)]
         blinds = random_blinds(rng)
-        n = blinds.players
         game = _game(variant, blinds.antes, blinds.sb, blinds.bb)
-        random.seed(rng.random())  # PokerKit shuffles its deck with the global generator
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            state, illegal = _play(game(blinds.stacks, n), variant, blinds.bb, rng)
+        (state, illegal), reshuffled = play_seeded(
+            rng, game, blinds.stacks, _play, variant, blinds.bb, rng
+        )
         index = len(corpus.hands)
-        if any("reserved" in str(w.message) for w in caught):
+        if reshuffled:
             corpus.reshuffled.add(index)
         if illegal is not None:
             corpus.tda_illegal[index] = illegal
@@ -202,14 +202,9 @@ def compare(corpus: DrawCorpus, variant: str) -> Comparison:
             else:
                 out.mismatches.append(f"hand {i}: {exc}")
             continue
-        ours = [result.state.seat(k + 1).stack for k in range(result.hand.player_count)]
-        if i in corpus.tda_illegal:
-            out.mismatches.append(f"hand {i}: not refused: {corpus.tda_illegal[i]}")
-        elif ours != corpus.expected_stacks[i]:
-            out.mismatches.append(
-                f"hand {i}: ours {ours}, by the rules {corpus.expected_stacks[i]}, "
-                f"PokerKit {corpus.pokerkit_stacks[i]}"
-            )
+        ours, wrong = check_stacks(corpus, i, result)
+        if wrong is not None:
+            out.mismatches.append(wrong)
         elif ours == corpus.pokerkit_stacks[i]:
             out.equal_to_pokerkit += 1
         else:
@@ -219,22 +214,7 @@ def compare(corpus: DrawCorpus, variant: str) -> Comparison:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m pokertable.bench.draw_corpus --hands 2000``: the full differential run."""
-    import argparse
-
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--hands", type=int, default=2000, help="hands per variant")
-    parser.add_argument("--seed", type=int, default=30)
-    parser.add_argument("--variant", choices=VARIANTS, action="append", help="default: all")
-    args = parser.parse_args(argv)
-    failed = False
-    for variant in args.variant or VARIANTS:
-        corpus = generate(args.hands, seed=args.seed, variants=(variant,))
-        result = compare(corpus, variant)
-        print("\n".join(result.lines(variant)))
-        for line in result.mismatches[:10]:
-            print("  " + line)
-        failed = failed or bool(result.mismatches)
-    return 1 if failed else 0
+    return differential_main(argv, main.__doc__, VARIANTS, generate, compare)
 
 
 if __name__ == "__main__":

@@ -13,10 +13,14 @@ import random
 import re
 import subprocess
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 AUTOMATIONS_NAMES = (
     "ANTE_POSTING",
@@ -109,6 +113,24 @@ def act(state: Any, betting: StreetBetting, actor: int, action: tuple[str, int])
     else:
         state.complete_bet_or_raise_to(action[1])
     betting.record(actor, state.bets[actor])
+
+
+def play_seeded(
+    rng: random.Random,
+    game: Any,
+    stacks: list[int],
+    play: Callable[Concatenate[Any, P], T],
+    *args: P.args,
+    **kwargs: P.kwargs,
+) -> tuple[T, bool]:
+    """Start a hand of ``game`` with PokerKit's deck shuffled from ``rng`` and ``play`` it
+    (``play(state, *args)``); whether PokerKit dealt reserved cards (it warns when it
+    re-deals a short stub)."""
+    random.seed(rng.random())  # PokerKit shuffles its deck with the global generator
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        played = play(game(stacks, len(stacks)), *args, **kwargs)
+    return played, any("reserved" in str(w.message) for w in caught)
 
 
 def random_action(
@@ -226,3 +248,60 @@ def replay_json(hands: Sequence[str], folder: Path) -> subprocess.CompletedProce
         text=True,
         check=False,
     )
+
+
+class Differential(Protocol):
+    """What ``differential_main`` reports of one variant's ``compare``."""
+
+    mismatches: list[str]
+
+    def lines(self, variant: str) -> list[str]: ...
+
+
+def differential_main(
+    argv: list[str] | None,
+    description: str | None,
+    variants: Sequence[str],
+    generate: Callable[..., Any],
+    compare: Callable[[Any, str], Differential],
+) -> int:
+    """A corpus module's ``main``: generate each variant's hands, replay and compare them,
+    print the figures and the first mismatches; 1 when any hand mismatched."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--hands", type=int, default=2000, help="hands per variant")
+    parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument("--variant", choices=variants, action="append", help="default: all")
+    args = parser.parse_args(argv)
+    failed = False
+    for variant in args.variant or variants:
+        corpus = generate(args.hands, seed=args.seed, variants=(variant,))
+        result = compare(corpus, variant)
+        print("\n".join(result.lines(variant)))
+        for line in result.mismatches[:10]:
+            print("  " + line)
+        failed = failed or bool(result.mismatches)
+    return 1 if failed else 0
+
+
+class Expectation(Protocol):
+    """What a corpus holds per hand to judge our replay by (``check_stacks``)."""
+
+    pokerkit_stacks: list[list[int]]
+    expected_stacks: list[list[int]]  # by the rules, worked out from PokerKit's record
+    tda_illegal: dict[int, tuple[str, str]]  # the first raise R47 forbids
+
+
+def check_stacks(corpus: Expectation, i: int, result: Any) -> tuple[list[int], str | None]:
+    """Our finishing stacks of hand ``i`` (a ``ReplayResult``) and what is wrong with them:
+    a raise R47 forbids went unrefused, or they are not the rules' (None: they are)."""
+    ours = [result.state.seat(k + 1).stack for k in range(result.hand.player_count)]
+    if i in corpus.tda_illegal:
+        return ours, f"hand {i}: not refused: {corpus.tda_illegal[i]}"
+    if ours != corpus.expected_stacks[i]:
+        return ours, (
+            f"hand {i}: ours {ours}, by the rules {corpus.expected_stacks[i]}, "
+            f"PokerKit {corpus.pokerkit_stacks[i]}"
+        )
+    return ours, None
