@@ -1,8 +1,9 @@
-"""Building hands for engine tests: pure data, no mocks."""
+"""Building hands for engine tests: pure data, no mocks; and judging a PokerKit corpus."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from pokertable.controller.engine import HandSetup, betting, start_hand, step
 from pokertable.controller.engine.events import ActionKind, Event, PlayerAction
@@ -124,3 +125,21 @@ def options(state: HandState, rules: RuleProfile = TDA_2024) -> betting.Options:
 
 def codes(rulings: Iterable[Ruling]) -> list[str]:
     return [r.code for r in rulings]
+
+
+def corpus_agrees(
+    generate: Callable[..., Any],
+    compare: Callable[[Any, str], Any],
+    variant: str,
+    hands: int,
+    equal_share: float,
+) -> Any:
+    """Replay ``hands`` seeded PokerKit hands of ``variant`` (a bench corpus module's
+    ``generate`` and ``compare``): none may mismatch, and more than ``equal_share`` of them
+    must finish as in PokerKit. The comparison, for what a game checks beyond that."""
+    corpus = generate(hands, seed=30, variants=(variant,))
+    result = compare(corpus, variant)
+    assert result.hands == hands
+    assert not result.mismatches, result.mismatches
+    assert result.equal_to_pokerkit > hands * equal_share, result.lines(variant)
+    return result
