@@ -25,7 +25,7 @@ from typing import Any
 
 from pokertable.bench.pokerkit_corpus import (
     StreetBetting,
-    act,
+    act_marking_r47,
     automations,
     check_stacks,
     differential_main,
@@ -107,11 +107,7 @@ def _play(state: Any, variant: str, bb: int, rng: random.Random) -> tuple[Any, A
             betting = StreetBetting(street, max(state.bets), size)
         actor = state.actor_index
         action = random_action(state, rng, fixed=betting.increment if limit else None)
-        if action[0] == "cbr" and illegal is None:
-            why = betting.forbids_raise(actor, limit=limit)
-            if why is not None:
-                illegal = (f"p{actor + 1} cbr {action[1]}", why)
-        act(state, betting, actor, action)
+        illegal = act_marking_r47(state, betting, actor, action, limit, illegal)
     return state, illegal
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from pokertable.bench.pokerkit_corpus import (
     StreetBetting,
-    act,
+    act_marking_r47,
     automations,
     layered_pots,
     random_action,
@@ -84,11 +84,7 @@ def generate(
                 betting = StreetBetting(street, max(state.bets), bet_size)
             actor = state.actor_index
             action = random_action(state, rng)
-            if action[0] == "cbr" and illegal is None:
-                why = betting.forbids_raise(actor, limit=variant == "FT")
-                if why is not None:
-                    illegal = (f"p{actor + 1} cbr {action[1]}", why)
-            act(state, betting, actor, action)
+            illegal = act_marking_r47(state, betting, actor, action, variant == "FT", illegal)
         history = pk.HandHistory.from_game_state(game, state)
         if illegal is not None:
             corpus.tda_illegal[len(corpus.hands)] = illegal

@@ -115,6 +115,25 @@ def act(state: Any, betting: StreetBetting, actor: int, action: tuple[str, int])
     betting.record(actor, state.bets[actor])
 
 
+def act_marking_r47(
+    state: Any,
+    betting: StreetBetting,
+    actor: int,
+    action: tuple[str, int],
+    limit: bool,
+    illegal: tuple[str, str] | None,
+) -> tuple[str, str] | None:
+    """Play ``action`` as ``act`` does, PokerKit allowing it; the hand's first raise Rule 47
+    forbids (``illegal`` until there is one) is kept in the hand and returned, marked as
+    ``("p3 cbr 900", why)``: our replay must refuse exactly that action, citing R47."""
+    if action[0] == "cbr" and illegal is None:
+        why = betting.forbids_raise(actor, limit=limit)
+        if why is not None:
+            illegal = (f"p{actor + 1} cbr {action[1]}", why)
+    act(state, betting, actor, action)
+    return illegal
+
+
 def play_seeded(
     rng: random.Random,
     game: Any,

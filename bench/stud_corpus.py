@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from pokertable.bench.pokerkit_corpus import (
     StreetBetting,
-    act,
+    act_marking_r47,
     automations,
     check_stacks,
     differential_main,
@@ -123,11 +123,7 @@ def _play(state, variant: str, small_bet: int, rng: random.Random):  # type: ign
             action = ("cbr", state.min_completion_betting_or_raising_to_amount)
         else:
             action = _choose(state, rng)
-        if action[0] == "cbr" and illegal is None:
-            why = betting.forbids_raise(actor, limit=True)
-            if why is not None:
-                illegal = (f"p{actor + 1} cbr {action[1]}", why)
-        act(state, betting, actor, action)
+        illegal = act_marking_r47(state, betting, actor, action, True, illegal)
     return state, illegal, tied
 
 
