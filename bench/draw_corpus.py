@@ -27,6 +27,7 @@ from pokertable.bench.pokerkit_corpus import (
     StreetBetting,
     act_marking_r47,
     automations,
+    award_best,
     check_stacks,
     differential_main,
     layered_pots,
@@ -131,18 +132,10 @@ def _tda_stacks(state: Any, variant: str, starting: list[int]) -> list[int]:
     import pokerkit as pk
 
     pots = layered_pots(state, starting)
-    hands, live, stacks = _final_hands(state), pots.live, pots.stacks
+    hands, live = _final_hands(state), pots.live
     kind = pk.BadugiHand if variant == "FB" else pk.StandardLowHand
     strength = {i: kind.from_game(hands[i], ()) for i in live} if len(live) > 1 else {}
-    for amount, eligible in pots.contested:
-        winners = eligible
-        if len(eligible) > 1:
-            best = max(strength[i] for i in eligible)
-            winners = [i for i in eligible if strength[i] == best]  # clockwise: list order
-        share, odd = divmod(amount, len(winners))
-        for rank, i in enumerate(winners):
-            stacks[i] += share + (1 if rank < odd else 0)
-    return stacks
+    return award_best(pots, strength)
 
 
 @dataclass

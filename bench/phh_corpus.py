@@ -31,6 +31,7 @@ from pokertable.bench.pokerkit_corpus import (
     StreetBetting,
     act_marking_r47,
     automations,
+    award_best,
     layered_pots,
     random_action,
     random_blinds,
@@ -108,16 +109,7 @@ def _tda_stacks(state, starting: list[int]) -> list[int]:  # type: ignore[no-unt
     import pokerkit as pk
 
     pots = layered_pots(state, starting)
-    hole, board, live, stacks = pots.hole, pots.board, pots.live, pots.stacks
+    hole, board, live = pots.hole, pots.board, pots.live
     evaluator = pk.OmahaHoldemHand if len(hole[live[0]]) == 4 else pk.StandardHighHand
     strength = {i: evaluator.from_game(hole[i], board) for i in live} if len(live) > 1 else {}
-    for amount, eligible in pots.contested:
-        if len(eligible) == 1:
-            winners = eligible
-        else:
-            best = max(strength[i] for i in eligible)
-            winners = [i for i in eligible if strength[i] == best]  # clockwise: list order
-        share, odd = divmod(amount, len(winners))
-        for rank, i in enumerate(winners):
-            stacks[i] += share + (1 if rank < odd else 0)
-    return stacks
+    return award_best(pots, strength)

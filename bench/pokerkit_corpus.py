@@ -248,6 +248,27 @@ def layered_pots(state: Any, starting: list[int]) -> Pots:
     return Pots(hole, board, live, mucked, stacks, contested)
 
 
+def split_clockwise(stacks: list[int], amount: int, winners: list[int]) -> None:
+    """R20-A: a pot's odd chips one each to its winners clockwise from the button, which
+    is PHH's list order (the players from the first seat left of the button round)."""
+    share, odd = divmod(amount, len(winners))
+    for rank, i in enumerate(winners):
+        stacks[i] += share + (1 if rank < odd else 0)
+
+
+def award_best(pots: Pots, strength: dict[int, Any]) -> list[int]:
+    """The finishing stacks when each pot goes to its best hands by ``strength`` (the
+    larger the better), split as R20-A and R21 say."""
+    stacks = pots.stacks
+    for amount, eligible in pots.contested:
+        winners = eligible
+        if len(eligible) > 1:
+            best = max(strength[i] for i in eligible)
+            winners = [i for i in eligible if strength[i] == best]
+        split_clockwise(stacks, amount, winners)
+    return stacks
+
+
 HAND_FILE = re.compile(r"hand(\d{5})\.phh")
 """The file ``replay_json`` writes hand ``i`` to; group 1 is ``i`` in replay's output."""
 
