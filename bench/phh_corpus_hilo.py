@@ -49,7 +49,7 @@ from pokertable.bench.pokerkit_corpus import (
     random_action,
     random_blinds,
     replay_json,
-    split_clockwise,
+    split_odd_chips,
 )
 
 VARIANTS = ("FO/8", "PO/8")
@@ -154,13 +154,13 @@ def _rule_stacks(state, starting: list[int]) -> tuple[list[int], bool, int]:  # 
         lows = [i for i in eligible if low[i] is not None]
         if not lows:
             outside = outside or bool(showing_low - set(eligible))
-            split_clockwise(stacks, amount, high_winners)
+            split_odd_chips(stacks, amount, high_winners)
             split += len(high_winners) > 1
             continue
         best_low = max(low[i] for i in lows)  # PokerKit: the larger low is the better
         low_winners = [i for i in lows if low[i] == best_low]
-        split_clockwise(stacks, amount - amount // 2, high_winners)  # R20-C: the odd chip goes high
-        split_clockwise(stacks, amount // 2, low_winners)
+        split_odd_chips(stacks, amount - amount // 2, high_winners)  # R20-C: the odd chip goes high
+        split_odd_chips(stacks, amount // 2, low_winners)
         split += 1
     return stacks, outside, split
 

@@ -248,9 +248,10 @@ def layered_pots(state: Any, starting: list[int]) -> Pots:
     return Pots(hole, board, live, mucked, stacks, contested)
 
 
-def split_clockwise(stacks: list[int], amount: int, winners: list[int]) -> None:
-    """R20-A: a pot's odd chips one each to its winners clockwise from the button, which
-    is PHH's list order (the players from the first seat left of the button round)."""
+def split_odd_chips(stacks: list[int], amount: int, winners: list[int]) -> None:
+    """A pot split among ``winners``, its odd chips one each in their order: R20-A's
+    clockwise from the button is PHH's list order (from the first seat left of the button
+    round), R20-B's is by the high card by suit."""
     share, odd = divmod(amount, len(winners))
     for rank, i in enumerate(winners):
         stacks[i] += share + (1 if rank < odd else 0)
@@ -265,7 +266,7 @@ def award_best(pots: Pots, strength: dict[int, Any]) -> list[int]:
         if len(eligible) > 1:
             best = max(strength[i] for i in eligible)
             winners = [i for i in eligible if strength[i] == best]
-        split_clockwise(stacks, amount, winners)
+        split_odd_chips(stacks, amount, winners)
     return stacks
 
 

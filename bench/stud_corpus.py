@@ -33,6 +33,7 @@ from pokertable.bench.pokerkit_corpus import (
     headline,
     layered_pots,
     play_seeded,
+    split_odd_chips,
 )
 
 VARIANTS = ("F7S", "F7S/8", "FR")
@@ -191,9 +192,7 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
         ordered = sorted(
             winners, key=lambda i: _high_card_by_suit(hands[i].cards, low), reverse=True
         )  # type: ignore[attr-defined]
-        share, odd = divmod(amount, len(ordered))
-        for rank, i in enumerate(ordered):
-            stacks[i] += share + (1 if rank < odd else 0)
+        split_odd_chips(stacks, amount, ordered)
 
     for amount, eligible in pots.contested:
         if len(eligible) == 1:
