@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from pokertable.bench.pokerkit_corpus import (
     StreetBetting,
@@ -140,7 +141,7 @@ def _choose(state, rng: random.Random) -> tuple[str, int]:  # type: ignore[no-un
     return ("cc", 0)
 
 
-_LOOKUPS: dict[str, object] = {}  # PokerKit's showing-hand tables, by class name
+_LOOKUPS: dict[str, Any] = {}  # PokerKit's showing-hand tables, by class name
 
 
 def _tied_showing(state, variant: str) -> bool:  # type: ignore[no-untyped-def]
@@ -179,7 +180,7 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
     pots = layered_pots(state, starting)
     hole, live, mucked, stacks = pots.hole, pots.live, pots.mucked, pots.stacks
 
-    def hand(i: int, kind: type) -> object | None:
+    def hand(i: int, kind: Any) -> Any:
         try:
             return kind.from_game(hole[i], ())
         except ValueError:
@@ -188,10 +189,10 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
     high_kind = pk.RegularLowHand if variant == "FR" else pk.StandardHighHand
     no_low = False
 
-    def split(amount: int, winners: list[int], hands: dict[int, object], low: bool) -> None:
+    def split(amount: int, winners: list[int], hands: dict[int, Any], low: bool) -> None:
         ordered = sorted(
             winners, key=lambda i: _high_card_by_suit(hands[i].cards, low), reverse=True
-        )  # type: ignore[attr-defined]
+        )
         split_odd_chips(stacks, amount, ordered)
 
     for amount, eligible in pots.contested:
@@ -199,7 +200,7 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
             stacks[eligible[0]] += amount
             continue
         highs = {i: hand(i, high_kind) for i in eligible}
-        best = max(h for h in highs.values() if h is not None)  # type: ignore[type-var]
+        best = max(h for h in highs.values() if h is not None)
         high_winners = [i for i in eligible if highs[i] == best]
         if variant != "F7S/8":
             split(amount, high_winners, highs, variant == "FR")
@@ -211,7 +212,7 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
                 no_low = True  # PokerKit splits this pot's low half among its players
             split(amount, high_winners, highs, False)
             continue
-        best_low = max(qualified)  # type: ignore[type-var]
+        best_low = max(qualified)
         low_winners = [i for i in eligible if lows[i] == best_low]
         split(amount - amount // 2, high_winners, highs, False)  # R20-C: odd chip to high
         split(amount // 2, low_winners, lows, True)
