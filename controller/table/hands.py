@@ -53,6 +53,7 @@ from pokertable.controller.table.published import published_hand  # PHH for the 
 from pokertable.controller.table.runout_hold import hold_runout, refuse_while_held
 from pokertable.controller.table.stack_zones import stack_moved
 from pokertable.controller.table.state import Channel, Output, TableSession
+from pokertable.controller.table.stud_table import stud_setup, thawed
 
 
 def interpret_at_table(
@@ -206,13 +207,15 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         first_button = session.table.seats[0].seat
     try:
         game = level.game or session.config.variant  # mixed games: the level's game
-        setup = next_hand(
-            session.table,
-            hand_id=hand_id,
-            variant=game,
-            level=level,
-            first_button=first_button,
-        )
+        table, frozen = session.table, session.stud_frozen
+        if game.is_stud:  # R11-B: at the button frozen after the last flop-game hand
+            frozen = frozen or table
+            setup = stud_setup(table, frozen, hand_id=hand_id, variant=game, level=level,
+                               first_button=first_button)
+        else:  # back from stud, the button starts where it was frozen (R11-B)
+            table, frozen = (table, None) if frozen is None else (thawed(table, frozen), None)
+            setup = next_hand(table, hand_id=hand_id, variant=game, level=level,
+                              first_button=first_button)
         setup = evolve(setup, event_players_left=session.event_players_left)
         tracked, started = irregular.start_tracked(
             setup,
@@ -230,6 +233,8 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         rulings = (*rulings, game_change_ruling(previous, hand.variant, level.number, rules))
     session = evolve(
         session,
+        table=table,
+        stud_frozen=frozen,
         tracked=tracked,
         hand_number=number,
         level=level,
@@ -317,7 +322,8 @@ def reader_step(
         }
         out.append(event_out(session, "board_replaced", (), data, at_ms))
     for seat in hand.seats:
-        if seat.hole and before.has_seat(seat.seat) and not before.seat(seat.seat).hole:
+        # the initial deal, and each later stud card (seventh street's is a downcard)
+        if seat.hole and before.has_seat(seat.seat) and before.seat(seat.seat).hole != seat.hole:
             payload = {
                 "hand_id": hand.hand_id,
                 "seat": seat.seat,
@@ -553,9 +559,9 @@ def game_change_ruling(
 ) -> Ruling:
     """A mixed-game change announced at the hand that starts the new game (R11-B).
 
-    Between flop games the button and blinds move on as for any next hand; the freeze
-    for stud and the return from it (``ButtonPlan.FREEZE``/``RESUME``) are the stud
-    table's (issue #30), and this table deals no stud game.
+    Between flop games the button and blinds move on as for any next hand; for stud the
+    button is frozen where the next hold'em hand has it and a flop game after stud starts
+    there (``stud_table``).
     """
     plan = button_at_game_change(previous, following)
     button = {
