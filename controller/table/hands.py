@@ -560,8 +560,8 @@ def game_change_ruling(
     """A mixed-game change announced at the hand that starts the new game (R11-B).
 
     Between flop games the button and blinds move on as for any next hand; for stud the
-    button is frozen where the next hold'em hand has it and a flop game after stud starts
-    there (``stud_table``).
+    button is frozen where the next hold'em hand has it, stays there from one stud game to
+    the next (RP-18: in any order), and a flop game after stud starts there (``stud_table``).
     """
     plan = button_at_game_change(previous, following)
     button = {
@@ -569,6 +569,7 @@ def game_change_ruling(
         ButtonPlan.FREEZE: "the button moves to where the next hold'em hand has it, frozen "
         "during stud",
         ButtonPlan.RESUME: "the button starts where it was frozen",
+        ButtonPlan.STAYS_FROZEN: "the button stays frozen where it was for stud",
     }[plan]
     return Ruling(
         RulingKind.INFO,
