@@ -39,6 +39,7 @@ from pokertable.controller.table.inputs import (
     RoomCommand,
 )
 from pokertable.controller.table.oot_answers import answer_action
+from pokertable.controller.table.orbit_rotation import rotation_of_level
 from pokertable.controller.table.outputs import event_out, reply
 from pokertable.controller.table.penalties import record_penalty
 from pokertable.controller.table.runout_hold import resume_runout
@@ -88,6 +89,11 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         except ValueError as exc:
             reply(session, cmd, out, False, str(exc), "level")
             return session
+        rotation = rotation_of_level(lv, session.rotation)  # a mix by orbit
+        if isinstance(rotation, str):
+            reply(session, cmd, out, False, rotation, "level.rotation")
+            return session
+        session = evolve(session, rotation=rotation)
         in_hand = session.hand is not None and session.hand.phase is not Phase.COMPLETE
         reply(session, cmd, out, True)
         if in_hand or session.hand is not None:

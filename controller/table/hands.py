@@ -47,6 +47,7 @@ from pokertable.controller.table.inputs import (
     CardDetected,
     ChipsMoved,
 )
+from pokertable.controller.table.orbit_rotation import counted, level_of_hand
 from pokertable.controller.table.outputs import event_out, raise_floor, warn
 from pokertable.controller.table.penalties import on_penalty, remove_disqualified
 from pokertable.controller.table.published import published_hand  # PHH for the archive
@@ -205,16 +206,20 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
     first_button = session.config.first_button
     if first_button is None and session.table.seats:
         first_button = session.table.seats[0].seat
+    dealt = level_of_hand(session.rotation, level)  # a mix by orbit: the orbit's game
+    if isinstance(dealt, str):
+        warn(out, session, "rules", dealt, "cannot_start", at_ms)
+        return session
     try:
-        game = level.game or session.config.variant  # mixed games: the level's game
+        game = dealt.game or session.config.variant  # mixed games: the level's game
         table, frozen = session.table, session.stud_frozen
         if game.is_stud:  # R11-B: at the button frozen after the last flop-game hand
             frozen = frozen or table
-            setup = stud_setup(table, frozen, hand_id=hand_id, variant=game, level=level,
+            setup = stud_setup(table, frozen, hand_id=hand_id, variant=game, level=dealt,
                                first_button=first_button)
         else:  # back from stud, the button starts where it was frozen (R11-B)
             table, frozen = (table, None) if frozen is None else (thawed(table, frozen), None)
-            setup = next_hand(table, hand_id=hand_id, variant=game, level=level,
+            setup = next_hand(table, hand_id=hand_id, variant=game, level=dealt,
                               first_button=first_button)
         setup = evolve(setup, event_players_left=session.event_players_left)
         tracked, started = irregular.start_tracked(
@@ -231,10 +236,13 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
     previous = session.hand.variant if session.hand is not None else None
     if previous is not None and previous is not hand.variant:
         rulings = (*rulings, game_change_ruling(previous, hand.variant, level.number, rules))
+    rotation, last_of_orbit = counted(session.rotation, len(setup.players), rules)
+    rulings = (*rulings, *last_of_orbit)
     session = evolve(
         session,
         table=table,
         stud_frozen=frozen,
+        rotation=rotation,
         tracked=tracked,
         hand_number=number,
         level=level,

@@ -23,6 +23,7 @@ from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.table.inputs import (
     ChipItem,
 )
+from pokertable.controller.table.orbit_rotation import TableRotation
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -108,6 +109,8 @@ class TableSession:
     bet_zones_read: frozenset[int] = frozenset()
     # R11-B: the positions of the last flop-game hand, kept while stud is dealt
     stud_frozen: TableState | None = None
+    # A mix by orbit (the clock's level.rotation): the game of each hand, orbit by orbit
+    rotation: TableRotation | None = None
 
     @property
     def hand(self) -> HandState | None:

@@ -16,9 +16,9 @@ STUD_LEVEL: dict[str, Any] = {"small_blind": 0, "big_blind": 100, "ante": 10,
                               "ante_format": "per_player", "bring_in": 25}
 
 
-def flop_table() -> StudTable:
-    """Four players dealing limit hold'em first; the clock switches the game later."""
-    table = StudTable({1: 5000, 2: 5000, 3: 5000, 4: 5000})
+def flop_table(players: int = 4) -> StudTable:
+    """Players dealing limit hold'em first; the clock switches the game later."""
+    table = StudTable({seat: 5000 for seat in range(1, players + 1)})
     config = replace(table.session.config, variant=Variant.FLHE)
     table.session = replace(table.session, config=config,
                             level=Level(small_blind=50, big_blind=100))

@@ -1,0 +1,123 @@
+"""A mix by orbit at the live table (issue #30): the clock's level carries the rotation, the
+table deals each orbit's game for as many hands as players were dealt in on its first hand,
+publishes the next game, announces it with the orbit's last hand and changes game with the
+R11-B ruling (the button frozen during stud, hold'em resuming where it was frozen)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokertable.controller.engine.model import AnteFormat, Phase, Variant
+from pokertable.controller.engine.rotation import DEALERS_CHOICE
+from pokertable.mqtt.payloads import validate
+from pokertable.room.clock import parse_structure
+from tests.app.stud_table import StudTable
+from tests.app.test_session_mixed_stud_games import flop_table
+
+MIX = """
+[mix]
+games = ["FT", "F7S"]
+rotation = "orbit"
+
+[[step]]
+small_blind = 50
+big_blind = 100
+bring_in = 25
+stud_ante = 10
+minutes = 20
+"""
+THIRD = {1: ("As", "Ad", "2c"), 2: ("Ks", "Kd", "9h"), 3: ("Qs", "Qd", "Th")}
+
+
+def clock_level(text: str = MIX) -> dict[str, Any]:
+    """The level message the clock sends for the structure's first level."""
+    payload = parse_structure(text)[0].level_payload()
+    validate("clock", {"command": "level", "request_id": "r1", "level": payload})
+    return payload
+
+
+def three_players() -> StudTable:
+    return flop_table(players=3)
+
+
+def play(table: StudTable) -> tuple[Any, ...]:
+    """One hand of whatever the table deals, everyone folding to the last player."""
+    out = table.press("hand_start")
+    if table.hand.variant.is_stud:
+        table.third(THIRD)
+        seat = table.hand.bring_in_seat
+        assert seat is not None
+        table.push(seat, 25)
+    while table.hand.phase is not Phase.COMPLETE:
+        table.press("fold")
+    return out
+
+
+def test_TDA24_11B_orbit_rotation_announces_the_next_game_and_changes_after_the_orbit() -> None:
+    table = three_players()
+    table.command("level", source="clock", level=clock_level())
+    assert table.replies()[-1]["ok"], table.replies()[-1]
+    state = table.state()
+    assert state["next_game"] == "FT" and state["game"] == "FT"
+    assert state["orbit"] == {"games": ["FT", "F7S"], "game": "FT", "dealers_choice": False,
+                              "hands_played": 0, "hands": None}
+    holdem = []
+    for number in range(3):  # an orbit: as many hands as the three players dealt in
+        out = play(table)
+        holdem.append(table.hand)
+        last = [r for r in table.rulings(out) if r["text"].startswith("last hand of the")]
+        assert bool(last) == (number == 2)
+    assert [(h.variant, h.button) for h in holdem] == [(Variant.FLHE, b) for b in (3, 1, 2)]
+    assert holdem[0].level.ante == 0  # the flop game has no ante: stud_ante is stud's
+    [announced] = [r for r in table.rulings() if r["text"].startswith("last hand of the")]
+    assert announced["rule_ids"] == ["TDA2024-11B"]
+    assert announced["text"] == "last hand of the FT orbit: the next hand is dealt in F7S"
+    assert table.state()["next_game"] == "F7S"
+    assert table.state()["orbit"]["game"] == "F7S"
+    studs = []
+    for _ in range(3):
+        out = play(table)
+        studs.append(table.hand)
+    first = studs[0]
+    assert first.variant is Variant.STUD and first.level.ante == 10
+    assert first.level.ante_format is AnteFormat.PER_PLAYER and first.level.bring_in == 25
+    # R11-B: frozen where the next hold'em hand has the button, for the whole stud orbit
+    assert [h.button for h in studs] == [3, 3, 3]
+    assert any("from FT to F7S" in t and "frozen during stud" in t
+               for t in table.texts("TDA2024-11B"))
+    assert table.state()["next_game"] == "FT"
+    back = play(table)
+    assert table.hand.variant is Variant.FLHE and table.hand.button == 3
+    assert any("from F7S to FT" in r["text"] and "starts where it was frozen" in r["text"]
+               for r in table.rulings(back))
+
+
+def test_a_new_level_of_the_same_mix_keeps_the_orbit_going() -> None:
+    table = three_players()
+    table.command("level", source="clock", level=clock_level())
+    play(table)
+    level_2 = {**clock_level(), "number": 2, "small_blind": 100, "big_blind": 200,
+               "bring_in": 50}
+    table.command("level", source="clock", level=level_2)
+    assert table.replies()[-1]["ok"]
+    assert table.state()["orbit"]["hands_played"] == 1  # R23: same mix, same orbit
+    play(table)
+    assert table.hand.variant is Variant.FLHE and table.hand.level.big_blind == 200
+
+
+def test_dealers_choice_waits_for_the_pick_and_a_draw_game_is_refused_naming_the_field(
+) -> None:
+    table = three_players()
+    dealers = {**clock_level(), "rotation": {"by": "orbit", "games": ["FT", "F7S"],
+                                             "dealers_choice": True}}
+    table.command("level", source="clock", level=dealers)
+    assert table.replies()[-1]["ok"] and table.state()["next_game"] is None
+    table.press("hand_start")
+    assert table.session.hand is None  # no game picked: no hand
+    assert DEALERS_CHOICE  # the named mix the clock sends this way
+    draw = {**clock_level(), "rotation": {"by": "orbit", "games": ["FT", "F2L3D"],
+                                          "dealers_choice": False}}
+    table.command("level", source="clock", level=draw)
+    refused = table.replies()[-1]
+    assert not refused["ok"] and refused["field"] == "level.rotation"
+    assert "F2L3D" in refused["error"]
