@@ -89,8 +89,6 @@ class _LevelStep(BaseModel):
             raise ValueError(f"ante_format {self.ante_format} needs an ante")
         if self.bring_in is not None and self.bring_in > self.big_blind:
             raise ValueError("bring_in must not be more than the small bet (big_blind)")
-        if self.game in ("F7S", "F7S/8", "FR") and not self.bring_in:
-            raise ValueError(f"game {self.game} needs a bring_in")
         return self
 
     def format(self) -> str:

@@ -13,8 +13,7 @@ starts where it was frozen (R11-B).
 The freeze needs no state of its own: the table's positions (``seating.TableState``) stay
 those of the last flop-game hand while stud is dealt (``after_stud_hand``), so the frozen
 button is the next flop hand's (``frozen_positions``) and the first flop hand after stud
-starts there (``seating.next_hand`` as usual). The live table deals stud at
-those frozen positions and a stud hand leaves them as they were (``table/stud_table.py``).
+starts there (``seating.next_hand`` as usual).
 
 >>> from pokertable.controller.engine.model import Variant
 >>> button_at_game_change(Variant.FLHE, Variant.FLO8)

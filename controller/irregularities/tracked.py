@@ -28,6 +28,7 @@ from pokertable.controller.engine.events import (
     MuckHand,
     PlayerAction,
     ShowHand,
+    UpcardsPickedUp,
 )
 from pokertable.controller.engine.model import Phase, SeatStatus, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
@@ -166,7 +167,7 @@ def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
             rulings = [alert(rules, ("level_change",), "level_next_hand",
                              f"level {event.level.number} starts with the next hand; this hand "
                              f"stays at level {t.hand.level.number} (R23)", kind=RulingKind.INFO)]
-        case DealHole() | DealBoard() | ShowHand() | MuckHand():
+        case DealHole() | DealBoard() | ShowHand() | MuckHand() | UpcardsPickedUp():
             t, rulings = _engine_event(t, event, rules)
     if any(r.kind is RulingKind.REJECTED for r in rulings):
         return note(before, due), due + rulings
@@ -195,7 +196,8 @@ def _action(t: TrackedHand, action: PlayerAction, rules: RuleProfile) -> Step:
     return t, rulings + after
 
 
-def _engine_event(t: TrackedHand, event: DealHole | DealBoard | ShowHand | MuckHand,
+def _engine_event(t: TrackedHand,
+                  event: DealHole | DealBoard | ShowHand | MuckHand | UpcardsPickedUp,
                   rules: RuleProfile) -> Step:
     if t.over:
         return t, [Ruling(RulingKind.REJECTED, (rules.cite("rabbit_hunting"),),

@@ -4,7 +4,7 @@ penalties and floor decisions, and a networked dealer console."""
 from __future__ import annotations
 
 from pokertable.controller.engine import EngineError
-from pokertable.controller.engine.events import PlayerAction
+from pokertable.controller.engine.events import PlayerAction, UpcardsPickedUp
 from pokertable.controller.engine.model import (
     AnteFormat,
     Level,
@@ -196,8 +196,7 @@ def _unseat(session: TableSession, cmd: RoomCommand, out: list[Output]) -> Table
     return evolve(session, table=table, absent=session.absent - {seat})
 
 
-# R35-A5 / R37 / R66 (stud upcards picked up) left to the TD: "dead_hand" kills the hand
-_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor", "upcards_picked_up"})
+_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor"})
 
 
 def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:
@@ -242,6 +241,15 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
         assert seat is not None
         # The dealer re-enters the raise; it now carries the floor's approval.
         return evolve(session, floor_approved=session.floor_approved | {seat})
+    if pending.kind in ("upcards_lifted", "upcards_picked_up") and pending.ruling.seat:
+        # R66 from the upcard pads: did he pick them up (the table's call), and was that
+        # facing action (the engine's call, when he had nothing to call)
+        seat = pending.ruling.seat
+        if decision in ("picked_up", "dead_hand"):
+            dead = True if decision == "dead_hand" else None
+            picked = UpcardsPickedUp(seat, dead, cmd.at_ms)
+            return reader_step(session, picked, out, cmd.at_ms, "floor_applied")
+        return session
     if pending.kind in _DEALING_FLOORS and session.tracked is not None:
         # R35-A5 / R37 left to the TD: a misdeal or a dead hand is applied; "keep" is not.
         seat = pending.ruling.seat
