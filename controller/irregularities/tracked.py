@@ -23,8 +23,10 @@ from pokertable.controller.engine import HandSetup
 from pokertable.controller.engine import state_machine as engine
 from pokertable.controller.engine.cards import STANDARD_DECK
 from pokertable.controller.engine.events import (
+    CardExposed,
     DealBoard,
     DealHole,
+    KillAtDeal,
     MuckHand,
     PlayerAction,
     ShowHand,
@@ -167,7 +169,8 @@ def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
             rulings = [alert(rules, ("level_change",), "level_next_hand",
                              f"level {event.level.number} starts with the next hand; this hand "
                              f"stays at level {t.hand.level.number} (R23)", kind=RulingKind.INFO)]
-        case DealHole() | DealBoard() | ShowHand() | MuckHand() | UpcardsPickedUp():
+        case (DealHole() | DealBoard() | ShowHand() | MuckHand() | UpcardsPickedUp()
+              | CardExposed() | KillAtDeal()):  # the floor's answers to stud calls too
             t, rulings = _engine_event(t, event, rules)
     if any(r.kind is RulingKind.REJECTED for r in rulings):
         return note(before, due), due + rulings
@@ -197,7 +200,8 @@ def _action(t: TrackedHand, action: PlayerAction, rules: RuleProfile) -> Step:
 
 
 def _engine_event(t: TrackedHand,
-                  event: DealHole | DealBoard | ShowHand | MuckHand | UpcardsPickedUp,
+                  event: DealHole | DealBoard | ShowHand | MuckHand | UpcardsPickedUp
+                  | CardExposed | KillAtDeal,
                   rules: RuleProfile) -> Step:
     if t.over:
         return t, [Ruling(RulingKind.REJECTED, (rules.cite("rabbit_hunting"),),

@@ -44,6 +44,7 @@ from pokertable.controller.table.outputs import event_out, reply
 from pokertable.controller.table.penalties import record_penalty
 from pokertable.controller.table.runout_hold import resume_runout
 from pokertable.controller.table.state import Output, TableSession
+from pokertable.controller.table.stud_floor import STUD_DEALING_CALLS, stud_dealing_decided
 
 
 def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:
@@ -250,6 +251,8 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
             picked = UpcardsPickedUp(seat, dead, cmd.at_ms)
             return reader_step(session, picked, out, cmd.at_ms, "floor_applied")
         return session
+    if pending.kind in STUD_DEALING_CALLS:  # the engine's stud calls (RP-10-B/C), answered
+        return stud_dealing_decided(session, pending, decision, cmd.at_ms, out)
     if pending.kind in _DEALING_FLOORS and session.tracked is not None:
         # R35-A5 / R37 left to the TD: a misdeal or a dead hand is applied; "keep" is not.
         seat = pending.ruling.seat
