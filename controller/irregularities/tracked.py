@@ -30,6 +30,7 @@ from pokertable.controller.engine.events import (
     MuckHand,
     PlayerAction,
     ShowHand,
+    StudEvent,
     UpcardsPickedUp,
 )
 from pokertable.controller.engine.model import Phase, SeatStatus, evolve
@@ -169,8 +170,9 @@ def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
             rulings = [alert(rules, ("level_change",), "level_next_hand",
                              f"level {event.level.number} starts with the next hand; this hand "
                              f"stays at level {t.hand.level.number} (R23)", kind=RulingKind.INFO)]
-        case (DealHole() | DealBoard() | ShowHand() | MuckHand() | UpcardsPickedUp()
-              | CardExposed() | KillAtDeal()):  # the floor's answers to stud calls too
+        case DealHole() | DealBoard() | ShowHand() | MuckHand():
+            t, rulings = _engine_event(t, event, rules)
+        case CardExposed() | KillAtDeal() | UpcardsPickedUp():  # stud: RP-10-A/B/C, R66
             t, rulings = _engine_event(t, event, rules)
     if any(r.kind is RulingKind.REJECTED for r in rulings):
         return note(before, due), due + rulings
@@ -199,9 +201,7 @@ def _action(t: TrackedHand, action: PlayerAction, rules: RuleProfile) -> Step:
     return t, rulings + after
 
 
-def _engine_event(t: TrackedHand,
-                  event: DealHole | DealBoard | ShowHand | MuckHand | UpcardsPickedUp
-                  | CardExposed | KillAtDeal,
+def _engine_event(t: TrackedHand, event: DealHole | DealBoard | ShowHand | MuckHand | StudEvent,
                   rules: RuleProfile) -> Step:
     if t.over:
         return t, [Ruling(RulingKind.REJECTED, (rules.cite("rabbit_hunting"),),

@@ -335,3 +335,55 @@ def test_TDA24_35A5_a_downcard_read_after_the_last_upcard_within_the_window_is_n
     assert (hand.bring_in_seat, hand.action_on) == (1, 1)
     table.push(1, 25)
     assert table.hand.actions[-1].kind == "bring_in"
+
+
+def _to_seventh(table: StudTable) -> None:
+    _bring_in_and_complete(table)
+    for burn, cards in STUD_STREETS[:3]:
+        table.deal_street(burn, cards)
+        table.check_around()
+    table.collect()
+    table.card("burn", "3d")
+
+
+def test_RP10B_seventh_street_card_dealt_up_is_replaced_while_betting_remains() -> None:
+    table = _dealt()
+    _to_seventh(table)
+    table.card("seat1.cards", "5s")
+    table.card("seat2.up", "4s")  # dealt face up: exposed by the dealer
+    hand = table.hand
+    assert len(hand.seat(2).hole) == 6 and hand.exposed == ((2, "4s"),)
+    assert any("dead with betting to come" in t for t in table.texts("TDA2024-RP-10B"))
+    table.card("seat2.cards", "Jc")  # his seventh card, down
+    table.card("seat3.cards", "6c")
+    hand = table.hand
+    assert hand.street is Street.SEVENTH and hand.seat(2).hole[-1] == "Jc"
+    assert [s["cards_held"] for s in table.state()["seats"][:3]] == [7, 7, 7]
+    table.check_around()
+    table.press("confirm")
+    assert table.hand.phase is Phase.COMPLETE and table.stacks()[1] == 2220
+
+
+def test_T11_seventh_street_card_exposed_the_floor_decides() -> None:
+    table = StudTable(THREE, profile="tda-2011")
+    table.press("hand_start")
+    table.third(STUD_HOLES)
+    _to_seventh(table)
+    table.card("seat1.up", "5s")
+    [alert] = table.state()["alerts"]
+    assert alert["options"] == ["replace", "card_stands"]
+    _decide(table, "replace")
+    assert len(table.hand.seat(1).hole) == 6 and table.hand.exposed == ((1, "5s"),)
+
+
+def test_T11_26_absent_bring_in_the_floor_picks_the_next_low_card() -> None:
+    table = StudTable(THREE, profile="tda-2011")
+    table.command("player_absent", seat=1)
+    table.press("hand_start")
+    table.third(STUD_HOLES)
+    [alert] = table.state()["alerts"]
+    assert alert["options"] == ["posts_bring_in", "next_low_card_brings_in"]
+    _decide(table, "next_low_card_brings_in")
+    hand = table.hand
+    assert hand.seat(1).status.value == "folded" and hand.seat(1).committed == 10
+    assert hand.bring_in_seat == 2 and hand.action_on == 2  # 9h is now the low card
