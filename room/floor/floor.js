@@ -10,6 +10,7 @@ const ENTRY_FIELDS = { // the dealer's and floor's entries (issue #17) and what 
   clock_call: [], clock_expired: [], count_error: [], pot_count: ["seat", "amount"],
   chips_found: ["seat", "amount"], short_bet_stands: ["seat", "amount"],
   short_bet_noticed: ["seat"], dispute: ["hand_id", "about"],
+  card_exposed: ["seat", "card_index"], // stud: card 1-2 RP-10-A, card 7 RP-10-B
 };
 const tables = new Map(); // table id -> {state, status, clockDeadline}
 const pending = new Map(); // request id -> {table, what}
@@ -122,6 +123,7 @@ function tableElement(id) {
       if (field === "amount") command.amount = parseInt(el.querySelector(".dealer .amount").value, 10);
       if (field === "about") command.about = el.querySelector(".entry-about").value;
       if (field === "hand_id") command.hand_id = state.hand_id;
+      if (field === "card_index") command.card_index = parseInt(el.querySelector(".entry-card").value, 10);
     }
     send(id, command);
   });
