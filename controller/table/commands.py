@@ -45,6 +45,7 @@ from pokertable.controller.table.inputs import (
     ConsolePress,
     RoomCommand,
 )
+from pokertable.controller.table.mixed_commands import game_chosen, upcards_reported
 from pokertable.controller.table.oot_answers import answer_action
 from pokertable.controller.table.orbit_rotation import rotation_of_level
 from pokertable.controller.table.outputs import event_out, reply
@@ -163,6 +164,10 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         reply(session, cmd, out, True)
         exposed = DealerExposure(int(p["seat"]), int(p["card_index"]), cmd.at_ms)
         return reader_step(session, exposed, out, cmd.at_ms, "card_exposed")
+    if cmd.command == Command.UPCARDS_PICKED_UP:  # R66, reported by the floor
+        return upcards_reported(session, cmd, out)
+    if cmd.command == Command.CHOOSE_GAME:  # dealer's choice, a mix by orbit
+        return game_chosen(session, cmd, out)
     if cmd.command == Command.DEALER_BUTTON:
         # A networked dealer console (a tablet at the dealer's seat) instead of GPIO buttons.
         reply(session, cmd, out, True)

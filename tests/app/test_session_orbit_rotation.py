@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from pokertable.controller.engine.model import AnteFormat, Phase, Variant
-from pokertable.controller.engine.rotation import DEALERS_CHOICE
 from pokertable.mqtt.payloads import validate
 from pokertable.room.clock import parse_structure
 from tests.app.stud_table import StudTable
@@ -108,16 +107,53 @@ def test_a_new_level_of_the_same_mix_keeps_the_orbit_going() -> None:
 def test_dealers_choice_waits_for_the_pick_and_a_draw_game_is_refused_naming_the_field(
 ) -> None:
     table = three_players()
-    dealers = {**clock_level(), "rotation": {"by": "orbit", "games": ["FT", "F7S"],
-                                             "dealers_choice": True}}
-    table.command("level", source="clock", level=dealers)
+    table.command("level", source="clock", level=dealers_choice_level())
     assert table.replies()[-1]["ok"] and table.state()["next_game"] is None
-    table.press("hand_start")
+    out = table.press("hand_start")
     assert table.session.hand is None  # no game picked: no hand
-    assert DEALERS_CHOICE  # the named mix the clock sends this way
+    assert any("dealer's choice" in str(o.payload) for o in out)
     draw = {**clock_level(), "rotation": {"by": "orbit", "games": ["FT", "F2L3D"],
                                           "dealers_choice": False}}
     table.command("level", source="clock", level=draw)
     refused = table.replies()[-1]
     assert not refused["ok"] and refused["field"] == "level.rotation"
     assert "F2L3D" in refused["error"]
+
+
+def dealers_choice_level() -> dict[str, Any]:
+    return {**clock_level(), "rotation": {"by": "orbit", "games": ["FT", "F7S"],
+                                          "dealers_choice": True}}
+
+
+def test_dealers_choice_the_buttons_pick_is_dealt_for_the_orbit_then_asked_again() -> None:
+    table = three_players()
+    table.command("level", source="clock", level=dealers_choice_level())
+    table.command("choose_game", game="FO/8")  # not a game of the mix
+    refused = table.replies()[-1]
+    assert not refused["ok"] and refused["field"] == "game" and "FO/8" in refused["error"]
+    table.command("choose_game", game="F7S")
+    assert table.replies()[-1]["ok"] and table.state()["next_game"] == "F7S"
+    table.command("choose_game", game="FT")  # changed before the orbit's first hand
+    assert table.replies()[-1]["ok"] and table.state()["orbit"]["game"] == "FT"
+    play(table)
+    table.command("choose_game", game="F7S")  # the orbit is under way
+    assert not table.replies()[-1]["ok"]
+    play(table)
+    out = play(table)
+    [last] = [r["text"] for r in table.rulings(out) if r["text"].startswith("last hand")]
+    assert last == ("last hand of the FT orbit: the next hand is dealt in the game the next "
+                    "button's player picks")
+    assert table.state()["next_game"] is None
+    table.press("hand_start")
+    assert table.hand.phase is Phase.COMPLETE  # no pick yet: the last hand stays the last
+    table.command("choose_game", game="F7S")
+    play(table)
+    assert table.hand.variant is Variant.STUD and table.hand.level.ante == 10
+
+
+def test_choose_game_without_dealers_choice_is_refused() -> None:
+    table = three_players()
+    table.command("level", source="clock", level=clock_level())
+    table.command("choose_game", game="F7S")
+    refused = table.replies()[-1]
+    assert not refused["ok"] and "no dealer's choice" in refused["error"]

@@ -1,13 +1,19 @@
 """Stud dealing procedures the dealer and the floor report at the live table (issue #30):
-the engine's events (``CardExposed`` RP-10-B, ``KillAtDeal`` RP-10-C) go from the dealer's
-``card_exposed`` and the floor's answers to the engine's calls where the profile leaves the
-procedure to the floor (TDA 2011 has no RP-10)."""
+the engine's events go from the dealer's ``card_exposed`` (``CardExposed``, RP-10-B), the
+floor's ``upcards_picked_up`` (``UpcardsPickedUp``, R66) and the floor's answers to the
+engine's calls where the profile leaves the procedure to the floor (TDA 2011 has no RP-10:
+``KillAtDeal`` RP-10-C, ``CardExposed`` RP-10-B)."""
 
 from __future__ import annotations
 
+import pytest
+
 from pokertable.controller.engine.model import Phase
 from pokertable.controller.table.inputs import RoomCommand
+from pokertable.mqtt.errors import PayloadError
+from pokertable.mqtt.payloads import validate
 from tests.app.stud_table import StudTable
+from tests.app.test_session_mixed_stud_games import flop_table
 from tests.app.test_session_stud import STUD_HOLES, STUD_STREETS, THREE, _bring_in_and_complete
 
 
@@ -97,3 +103,51 @@ def test_RP10B_the_replacement_card_is_dealt_down_and_seventh_street_is_bet() ->
     hand = table.hand
     assert hand.seat(1).hole[-1] == "Kh" and len(hand.seat(1).hole) == 7
     assert hand.phase is Phase.BETTING and "5s" not in hand.seat(1).hole
+
+
+def dealt(profile: str = "tda-2024") -> StudTable:
+    table = StudTable(THREE, profile=profile)
+    table.press("hand_start")
+    table.third(STUD_HOLES)
+    return table
+
+
+def test_TDA24_66_the_floor_reports_upcards_picked_up_facing_the_bring_in() -> None:
+    table = dealt()
+    table.push(1, 25)  # the bring-in: seats 2 and 3 face it
+    table.command("upcards_picked_up", seat=3)  # not his turn: still facing a bet
+    assert table.replies()[-1]["ok"]
+    hand = table.hand
+    assert hand.seat(3).status.value == "folded" and hand.action_on == 2
+    assert any("facing action: his hand is dead" in t for t in table.texts("TDA2024-66"))
+
+
+def test_TDA24_66_reported_on_the_action_with_nothing_to_call_the_floor_decides() -> None:
+    table = dealt()  # seat 1 is on the action to bring it in, nothing to call
+    table.command("upcards_picked_up", seat=1)
+    [call] = table.state()["alerts"]
+    assert call["options"] == ["dead_hand", "hand_live"] and call["rule_ids"][0] == "TDA2024-66"
+    decide(table, "nothing to call", "hand_live")
+    assert table.hand.seat(1).status.value != "folded" and table.state()["alerts"] == []
+
+
+def test_TDA24_66_upcards_picked_up_is_refused_outside_stud() -> None:
+    table = StudTable(THREE)
+    table.command("upcards_picked_up", seat=1)  # no hand yet
+    assert not table.replies()[-1]["ok"]
+    table = dealt()
+    table.command("upcards_picked_up", seat=4)
+    refused = table.replies()[-1]
+    assert not refused["ok"] and refused["field"] == "seat"
+    holdem = flop_table()
+    holdem.press("hand_start")
+    holdem.command("upcards_picked_up", seat=1)
+    refused = holdem.replies()[-1]
+    assert not refused["ok"] and "has no upcards" in refused["error"]
+
+
+def test_upcards_picked_up_and_choose_game_commands_follow_the_director_schema() -> None:
+    validate("director", {"command": "upcards_picked_up", "request_id": "r1", "seat": 3})
+    validate("director", {"command": "choose_game", "request_id": "r2", "game": "F7S/8"})
+    with pytest.raises(PayloadError):
+        validate("director", {"command": "choose_game", "request_id": "r3", "game": "HORSE"})
