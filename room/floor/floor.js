@@ -11,6 +11,7 @@ const ENTRY_FIELDS = { // the dealer's and floor's entries (issue #17) and what 
   chips_found: ["seat", "amount"], short_bet_stands: ["seat", "amount"],
   short_bet_noticed: ["seat"], dispute: ["hand_id", "about"],
   card_exposed: ["seat", "card_index"], // stud: card 1-2 RP-10-A, card 7 RP-10-B
+  upcards_picked_up: ["seat"], choose_game: ["game"], // stud R66; dealer's choice
 };
 const tables = new Map(); // table id -> {state, status, clockDeadline}
 const pending = new Map(); // request id -> {table, what}
@@ -124,6 +125,7 @@ function tableElement(id) {
       if (field === "about") command.about = el.querySelector(".entry-about").value;
       if (field === "hand_id") command.hand_id = state.hand_id;
       if (field === "card_index") command.card_index = parseInt(el.querySelector(".entry-card").value, 10);
+      if (field === "game") command.game = el.querySelector(".entry-game").value;
     }
     send(id, command);
   });

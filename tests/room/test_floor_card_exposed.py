@@ -2,7 +2,8 @@
 (issue #30): the dealer's report reaches the table as ``card_exposed`` with the seat and
 the card's place in his deal, the one command a stud exposure (RP-10-A, card 7: RP-10-B)
 and a flop-game exposure (R35-A7) share; here the second card off the deck, a misdeal
-offer under R35-A7."""
+offer under R35-A7. The R66 and dealer's choice entries reach the table as
+``upcards_picked_up`` and ``choose_game``."""
 
 from __future__ import annotations
 
@@ -18,6 +19,11 @@ from tests.room.conftest import signed_in
 
 PLAYERS = [(1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 5000)]
 CARD = ".table[data-table='t9']"
+
+
+def _replies(rig: TableRig) -> dict[str, dict[str, Any]]:
+    return {r["command"]: r for r in rig.director.on("/reply")
+            if r["command"] in ("upcards_picked_up", "choose_game")}
 
 
 @pytest.mark.needs("mosquitto", "micropython")
@@ -53,5 +59,16 @@ def test_TDA24_35A7_the_console_reports_a_card_exposed_by_the_dealer(
             "the R35-A7 ruling",
         )
         assert any(r["text"].startswith("Misdeal: one of the first two cards") for r in rulings)
+        # R66 and dealer's choice entries reach the table too; a hold'em table at a level
+        # without a mix refuses both, and says why
+        page.select_option(f"{CARD} .entry-command", "upcards_picked_up")
+        page.click(f"{CARD} .send-entry")
+        page.select_option(f"{CARD} .entry-command", "choose_game")
+        page.select_option(f"{CARD} .entry-game", "F7S")
+        page.click(f"{CARD} .send-entry")
+        refused = wait_for(lambda: _replies(rig) if len(_replies(rig)) == 2 else None,
+                           "the table's replies")
+        assert "has no upcards" in refused["upcards_picked_up"]["error"]
+        assert "no dealer's choice" in refused["choose_game"]["error"]
     finally:
         server.stop()
