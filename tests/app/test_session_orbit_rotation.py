@@ -157,3 +157,16 @@ def test_choose_game_without_dealers_choice_is_refused() -> None:
     table.command("choose_game", game="F7S")
     refused = table.replies()[-1]
     assert not refused["ok"] and "no dealer's choice" in refused["error"]
+
+
+def test_TDA24_35C_a_misdeals_redeal_is_the_same_hand_of_the_orbit() -> None:
+    stud_first = MIX.replace('games = ["FT", "F7S"]', 'games = ["F7S", "FT"]')
+    table = three_players()
+    table.command("level", source="clock", level=clock_level(stud_first))
+    table.press("hand_start")
+    table.third({1: ("As", "Ad", "2c"), 2: ("Ks", "Kd", "9h"), 3: ("Qs",)})
+    table.card("seat3.up", "Th")  # seat 3 short a downcard: R35-A5
+    table.press("confirm")  # the dealer declares the misdeal
+    table.press("hand_start")  # R35-C: the same hand again
+    assert table.hand.hand_id.endswith("-redeal1") and table.hand.variant is Variant.STUD
+    assert table.state()["orbit"]["hands_played"] == 1  # counted once
