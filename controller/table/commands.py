@@ -47,7 +47,7 @@ from pokertable.controller.table.inputs import (
 )
 from pokertable.controller.table.mixed_commands import game_chosen, upcards_reported
 from pokertable.controller.table.oot_answers import answer_action
-from pokertable.controller.table.orbit_rotation import rotation_of_level
+from pokertable.controller.table.orbit_rotation import RotationRefused, rotation_of_level
 from pokertable.controller.table.outputs import event_out, reply
 from pokertable.controller.table.penalties import record_penalty
 from pokertable.controller.table.runout_hold import resume_runout
@@ -78,6 +78,11 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         except ValueError as exc:  # a game of the protocol this engine does not deal
             reply(session, cmd, out, False, str(exc), "level.game")
             return session
+        try:  # a mix by orbit; the same mix goes on in its orbit
+            rotation = rotation_of_level(lv, session.rotation)
+        except RotationRefused as exc:
+            reply(session, cmd, out, False, str(exc), exc.field)
+            return session
         if (game or session.config.variant).is_stud and not lv.get("bring_in"):
             reply(session, cmd, out, False, "a stud level needs a bring_in (RP-10-E)",
                   "level.bring_in")
@@ -97,16 +102,12 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         except ValueError as exc:
             reply(session, cmd, out, False, str(exc), "level")
             return session
-        rotation = rotation_of_level(lv, session.rotation)  # a mix by orbit
-        if isinstance(rotation, str):
-            reply(session, cmd, out, False, rotation, "level.rotation")
-            return session
-        session = evolve(session, rotation=rotation)
         in_hand = session.hand is not None and session.hand.phase is not Phase.COMPLETE
         reply(session, cmd, out, True)
         if in_hand or session.hand is not None:
-            return evolve(session, pending_level=level)
-        return evolve(session, level=level, pending_level=None)
+            return evolve(session, pending_level=level, pending_rotation=rotation)
+        return evolve(session, level=level, pending_level=None, rotation=rotation,
+                      pending_rotation=None)
     if cmd.command in (Command.PAUSE, Command.RESUME):
         reply(session, cmd, out, True)
         return evolve(session, paused=cmd.command == Command.PAUSE)

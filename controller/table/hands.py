@@ -206,12 +206,13 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         warn(out, session, "rules", "play is paused by the director", "paused", at_ms)
         return session
     level = session.pending_level or session.level  # R23: a new level applies to the next hand
+    rotation = session.rotation if session.pending_level is None else session.pending_rotation
     number = session.hand_number + 1
     hand_id = f"{session.config.table}-h{number:05d}"
     first_button = session.config.first_button
     if first_button is None and session.table.seats:
         first_button = session.table.seats[0].seat
-    dealt = level_of_hand(session.rotation, level)  # a mix by orbit: the orbit's game
+    dealt = level_of_hand(rotation, level)  # a mix by orbit: the orbit's game
     if isinstance(dealt, str):
         warn(out, session, "rules", dealt, "cannot_start", at_ms)
         return session
@@ -237,15 +238,16 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
     previous = session.hand.variant if session.hand is not None else None
     if previous is not None and previous is not hand.variant:
         rulings = (*rulings, game_change_ruling(previous, hand.variant, level.number, rules))
-    rotation, last_of_orbit = counted(session.rotation, len(setup.players), rules)
+    rotation, last_of_orbit = counted(rotation, len(setup.players), rules)
     rulings = (*rulings, *last_of_orbit)
     session = evolve(
         session,
-        rotation=rotation,
         tracked=tracked,
         hand_number=number,
         level=level,
         pending_level=None,
+        rotation=rotation,
+        pending_rotation=None,
         pending=Pending(street=hand.street),  # a new hand: empty zones
     )
     data = {

@@ -16,7 +16,8 @@ from pokertable.controller.table.state import Output, TableSession
 def game_chosen(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:
     """Dealer's choice: the game the player on the button picks for the orbit, before its
     first hand (``Orbit.choose``); the table deals it from its next hand."""
-    rotation = session.rotation
+    pending = session.pending_level is not None  # the next hand's level and its rotation
+    rotation = session.pending_rotation if pending else session.rotation
     if rotation is None or not rotation.orbit.mix.dealers_choice:
         reply(session, cmd, out, False, "no dealer's choice at this level: the games rotate "
               "by themselves", "command")
@@ -27,7 +28,10 @@ def game_chosen(session: TableSession, cmd: RoomCommand, out: list[Output]) -> T
         reply(session, cmd, out, False, str(exc), "game")
         return session
     reply(session, cmd, out, True)
-    return evolve(session, rotation=TableRotation(orbit, rotation.stud_ante))
+    chosen = TableRotation(orbit, rotation.stud_ante)
+    if pending:
+        return evolve(session, pending_rotation=chosen)
+    return evolve(session, rotation=chosen)
 
 
 def upcards_reported(session: TableSession, cmd: RoomCommand, out: list[Output]

@@ -30,24 +30,34 @@ class TableRotation:
     stud_ante: int | None = None  # the stud games' ante per player, when not the level's
 
 
+class RotationRefused(ValueError):
+    """A level's rotation the table cannot deal; ``field`` names the level's field."""
+
+    def __init__(self, field: str, why: str) -> None:
+        super().__init__(f"{field}: {why}")
+        self.field = field
+
+
 def rotation_of_level(
     level: Mapping[str, Any], current: TableRotation | None
-) -> TableRotation | str | None:
-    """The rotation a ``level`` message brings (None: the level's game or the table's);
-    a str says why the table refuses it (``level.rotation``)."""
+) -> TableRotation | None:
+    """The rotation a ``level`` message brings (None: the level's game or the table's); the
+    same mix as ``current`` goes on in its orbit. ``RotationRefused`` names the field."""
     rotation = level.get("rotation")
     if rotation is None:
         return None
+    if rotation.get("by") != Rotation.ORBIT.value:
+        raise RotationRefused("level.rotation.by", "the clock names each level's game when "
+                              "the mix rotates by level")
     try:
-        mix = Mix(tuple(rotation["games"]), Rotation(rotation["by"]),
+        mix = Mix(tuple(rotation["games"]), Rotation.ORBIT,
                   bool(rotation.get("dealers_choice", False)))
-        games = [game_named(g, "level.rotation.games") for g in mix.games]
+        games = [game_named(g, "") for g in mix.games]
     except ValueError as exc:  # a game no table deals yet (the draw games), a bad mix
-        return str(exc)
-    if mix.rotation is not Rotation.ORBIT:
-        return "level.rotation: the clock names each level's game when the mix rotates by level"
+        raise RotationRefused("level.rotation.games", str(exc).removeprefix("games: ")) from None
     if any(g.is_stud for g in games) and not level.get("bring_in"):
-        return "level.bring_in: a mix with a stud game needs a bring_in (RP-10-E)"
+        raise RotationRefused("level.bring_in", "a mix with a stud game needs a bring_in "
+                              "(RP-10-E)")
     keep = current is not None and current.orbit.mix == mix
     orbit = current.orbit if current is not None and keep else Orbit.start(mix)
     return TableRotation(orbit, level.get("stud_ante"))

@@ -159,8 +159,9 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             session.rotation, session.level, session.config.variant)
         or (session.level.game or session.config.variant).value,
         # the game of the next hand (a new level's from R23, or the orbit's), and the orbit
-        "next_game": next_game(session.rotation, session.pending_level or session.level,
-                               session.config.variant),
+        "next_game": next_game(
+            session.rotation if session.pending_level is None else session.pending_rotation,
+            session.pending_level or session.level, session.config.variant),
         "orbit": orbit_json(session.rotation),
         "paused": session.paused,
         "hand_for_hand": session.hand_for_hand,

@@ -109,6 +109,7 @@ class TableSession:
     bet_zones_read: frozenset[int] = frozenset()
     # A mix by orbit (the clock's level.rotation): the game of each hand, orbit by orbit
     rotation: TableRotation | None = None
+    pending_rotation: TableRotation | None = None  # the pending level's (R23)
 
     @property
     def hand(self) -> HandState | None:

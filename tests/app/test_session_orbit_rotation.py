@@ -116,7 +116,7 @@ def test_dealers_choice_waits_for_the_pick_and_a_draw_game_is_refused_naming_the
                                           "dealers_choice": False}}
     table.command("level", source="clock", level=draw)
     refused = table.replies()[-1]
-    assert not refused["ok"] and refused["field"] == "level.rotation"
+    assert not refused["ok"] and refused["field"] == "level.rotation.games"
     assert "F2L3D" in refused["error"]
 
 
