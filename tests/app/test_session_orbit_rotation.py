@@ -170,3 +170,21 @@ def test_TDA24_35C_a_misdeals_redeal_is_the_same_hand_of_the_orbit() -> None:
     table.press("hand_start")  # R35-C: the same hand again
     assert table.hand.hand_id.endswith("-redeal1") and table.hand.variant is Variant.STUD
     assert table.state()["orbit"]["hands_played"] == 1  # counted once
+
+
+def test_TDA24_23_a_new_mix_announced_during_a_hand_starts_with_the_next_hand() -> None:
+    table = three_players()
+    table.command("level", source="clock", level=clock_level())
+    table.press("hand_start")  # FT, the first hand of the orbit
+    stud_first = clock_level(MIX.replace('games = ["FT", "F7S"]', 'games = ["F7S", "FT"]'))
+    table.command("level", source="clock", level={**stud_first, "number": 2})
+    assert table.replies()[-1]["ok"]
+    assert table.hand.variant is Variant.FLHE  # the hand in progress keeps its game
+    state = table.state()
+    assert state["orbit"]["games"] == ["FT", "F7S"] and state["next_game"] == "F7S"
+    while table.hand.phase is not Phase.COMPLETE:
+        table.press("fold")
+    play(table)
+    assert table.hand.variant is Variant.STUD
+    assert table.state()["orbit"] == {"games": ["F7S", "FT"], "game": "F7S",
+                                      "dealers_choice": False, "hands_played": 1, "hands": 3}
