@@ -185,6 +185,7 @@ def test_TDA24_23_a_new_mix_announced_during_a_hand_starts_with_the_next_hand() 
     while table.hand.phase is not Phase.COMPLETE:
         table.press("fold")
     play(table)
-    assert table.hand.variant is Variant.STUD
+    stud = table.hand
+    assert stud.variant is Variant.STUD
     assert table.state()["orbit"] == {"games": ["F7S", "FT"], "game": "F7S",
                                       "dealers_choice": False, "hands_played": 1, "hands": 3}
