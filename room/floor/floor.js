@@ -184,8 +184,11 @@ function renderTable(id) {
       `hand${p.hands_left === 1 ? "" : "s"} to sit out${inHand ? " after this one" : ""}, ` +
       `${p.rule_ids.join(" ")})`).join("; ") : "";
   const level = state.level;
-  el.querySelector(".level").textContent = `level ${level.number}: ` +
-    (level.game ? `${level.game} ` : "") +  // mixed games: the level's game (PHH code)
+  const orbit = state.orbit; // a mix by orbit: the game dealt, how far its orbit is, the next
+  el.querySelector(".level").textContent = `level ${level.number}: ` + (orbit
+    ? `${state.game} (orbit ${orbit.hands_played}/${orbit.hands || "?"}, next ` +
+      `${state.next_game || "the button's pick"}) `
+    : level.game ? `${level.game} ` : "") +  // mixed games: the level's game (PHH code)
     `${level.small_blind}/${level.big_blind}` + (level.ante ? ` ante ${level.ante}` : "");
   const rows = [];
   for (const seat of state.seats) {

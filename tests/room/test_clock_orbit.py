@@ -1,6 +1,7 @@
 """A mix by orbit from the clock to a real table (issue #30): the clock's level carries the
-rotation, the table publishes the orbit and the next game, and the big display names the
-mix instead of one game (the tables change game within the level)."""
+rotation, the table publishes the orbit and the next game, the big display names the mix
+instead of one game (the tables change game within the level) and the floor console's
+table card shows the game dealt, the orbit and the next game."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 
 from pokertable.bench.table_rig import USERS, TableRig
 from pokertable.room.clock_service import ClockService, display
-from tests.room.conftest import Players
+from pokertable.room.floor_service import console
+from tests.room.conftest import Players, signed_in
 
 ORBIT_MIX = """
 [mix]
@@ -55,6 +57,17 @@ def test_the_clock_tells_a_real_table_its_orbit_mix_and_the_display_names_it_R11
             " === 'FT \\u2192 F7S by orbit \\u00b7 50 / 100'",
             timeout=60_000,
         )
+        floor = console("club", f"ws://127.0.0.1:{rig.broker.ws_port}")
+        floor.start()
+        try:  # the floor console's table card: the game, the orbit, the next game
+            page = signed_in(browser, floor.url, "director")
+            page.wait_for_function(
+                "() => (document.querySelector(\".table[data-table='t9'] .level\") || {})"
+                ".textContent === 'level 1: FT (orbit 0/?, next FT) 50/100'",
+                timeout=60_000,
+            )
+        finally:
+            floor.stop()
     finally:
         pages.stop()
         service.stop()
