@@ -248,7 +248,7 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         pending_level=None,
         rotation=rotation,
         pending_rotation=None,
-        pending=Pending(street=hand.street),  # a new hand: empty zones
+        pending=session.pending.new_hand(hand),  # the blinds' chips already out count
     )
     data = {
         "button": setup.button,
@@ -265,7 +265,7 @@ def _fresh_felt(session: TableSession, tracked: TrackedHand) -> TableSession:
     return evolve(
         session,
         tracked=tracked,
-        pending=Pending(street=tracked.hand.street),
+        pending=session.pending.new_hand(tracked.hand),
     )
 
 
@@ -408,9 +408,6 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
     if session.removed_denominations:
         check_removed(session, moved, session.removed_denominations, out)  # R24
     seat_no = moved.seat
-    read_before = seat_no in session.bet_zones_read
-    if not read_before:
-        session = evolve(session, bet_zones_read=session.bet_zones_read | {seat_no})
     zone = list(session.zone(seat_no))
     # After a controller restart the readers report every chip afresh: tags the session
     # already holds are not new chips, and tags it never saw cannot leave.
@@ -453,11 +450,11 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
             )
             session = run_event(session, event, out, moved.at_ms, "chips_pulled")
     # Chips out of turn (R53-A) are interpretation's to read and the irregularities layer's
-    # to hold: both say so on the event below.
+    # to hold: both say so on the event below. The readers' first view of a zone is all
+    # that lies there, so what they report is never on top of chips lying there unseen.
     if moved.arrived:
         chips = tuple(ZoneChip(c.denomination, c.kind) for c in moved.arrived)
-        motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True,
-                            zone_read=read_before)
+        motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True, zone_read=True)
         session = run_event(session, motion, out, moved.at_ms, "chips")
     return session
 

@@ -104,12 +104,10 @@ class TableSession:
     last_finish: tuple[str, int, bool] | None = None  # (hand, at_ms, in a break): R22 windows
     removed_denominations: frozenset[int] = frozenset()  # colour-ups so far (R24)
     stack_zones: tuple[tuple[int, tuple[ChipItem, ...]], ...] = ()  # stack zones (R24, room)
-    # Seats whose bet zone the readers have reported (an empty first view too): chips seen
-    # there later are all the zone holds, not chips on top of an unseen posted blind.
-    bet_zones_read: frozenset[int] = frozenset()
-    # A mix by orbit (the clock's level.rotation): the game of each hand, orbit by orbit
+    # A mix by orbit (the clock's level.rotation): the game of each hand, orbit by orbit,
+    # and the pending level's (R23)
     rotation: TableRotation | None = None
-    pending_rotation: TableRotation | None = None  # the pending level's (R23)
+    pending_rotation: TableRotation | None = None
 
     @property
     def hand(self) -> HandState | None:
