@@ -22,6 +22,7 @@ from pokertable.controller.engine.model import (
 )
 from pokertable.controller.engine.pots import build_pots
 from pokertable.controller.engine.stud import pending_street, street_name
+from pokertable.controller.table.orbit_rotation import next_game, orbit_json
 from pokertable.controller.table.penalties import penalties_json
 from pokertable.controller.table.session import TableSession
 from pokertable.controller.table.stack_zones import denominations
@@ -154,9 +155,14 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "level": level_json(session.level),
         "pending_level": level_json(session.pending_level) if session.pending_level else None,
         # the game dealt (mixed games: the level's, from its first hand; R23), as a PHH code
-        "game": (
-            hand.variant if hand is not None else session.level.game or session.config.variant
-        ).value,
+        "game": hand.variant.value if hand is not None else next_game(
+            session.rotation, session.level, session.config.variant)
+        or (session.level.game or session.config.variant).value,
+        # the game of the next hand (a new level's from R23, or the orbit's), and the orbit
+        "next_game": next_game(
+            session.rotation if session.pending_level is None else session.pending_rotation,
+            session.pending_level or session.level, session.config.variant),
+        "orbit": orbit_json(session.rotation),
         "paused": session.paused,
         "hand_for_hand": session.hand_for_hand,
         "deal_held": session.deal_held is not None,  # RP-8: waiting for the room's deal_next
