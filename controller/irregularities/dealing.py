@@ -21,7 +21,7 @@ dealer confirms it, and once substantial action occurs the offer is withdrawn (R
 
 from __future__ import annotations
 
-from pokertable.controller.engine.events import DealHole
+from pokertable.controller.engine.events import CardExposed, DealHole
 from pokertable.controller.engine.model import evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities.alerts import alert, floor
@@ -33,6 +33,7 @@ from pokertable.controller.irregularities.hand import (
     apply_engine,
 )
 from pokertable.controller.irregularities.killed import kill_hand, return_all_bets
+from pokertable.controller.irregularities.ledger import is_upcard_zone
 from pokertable.controller.irregularities.presence import kill_at_deal
 from pokertable.controller.rules import RuleProfile
 
@@ -44,7 +45,11 @@ MISDEAL_PROCEDURE = (
 
 
 def first_seat(t: TrackedHand) -> int:
-    """The first seat clockwise of the button that is dealt in (heads-up: the big blind)."""
+    """The first seat clockwise of the button that is dealt in (heads-up: the big blind).
+    Stud has no button in play (it is frozen, R11-B): the dealer deals from his left, the
+    first seat dealt in by number."""
+    if t.hand.variant.is_stud:
+        return t.hand.seats[0].seat
     return t.hand.seats_clockwise_from(t.hand.button)[0].seat
 
 
@@ -83,11 +88,16 @@ def seat_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile, at_ms: i
             rulings += out
         t = evolve(t, deal=evolve(t.deal, order=(*t.deal.order, (seat, card))))
         need = t.hand.variant.hole_cards
-        if all(len(t.deal.cards_of(s.seat)) >= need for s in t.hand.seats):
+        stud = t.hand.variant.is_stud  # the upcards come last: every seat's ends the deal
+        if all(len(t.deal.cards_of(s.seat)) >= need
+               or (stud and any(_read_up(t, c) for c in t.deal.cards_of(s.seat)))
+               for s in t.hand.seats):
+            if stud:
+                t = evolve(t, stud=evolve(t.stud, deal_closed_ms=at_ms))
             t, out = close_deal(t, rules)
             rulings += out
         return t, rulings
-    return _card_after_deal(t, seat, card, rules)
+    return _card_after_deal(t, seat, card, rules, at_ms)
 
 
 def _note_first_read(t: TrackedHand, seat: int, at_ms: int) -> TrackedHand:
@@ -160,8 +170,11 @@ def dealer_first_card(t: TrackedHand, rules: RuleProfile) -> Step:
     return t, rulings + declared
 
 
-def _card_after_deal(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -> Step:
+def _card_after_deal(t: TrackedHand, seat: int, card: str, rules: RuleProfile,
+                     at_ms: int = 0) -> Step:
     need = t.hand.variant.hole_cards
+    if t.hand.variant.is_stud and t.hand.has_seat(seat) and not t.hand.seat(seat).hole:
+        return _late_stud_card(t, seat, card, rules, at_ms)
     if not t.hand.has_seat(seat):
         if t.sa(rules):
             return t, [alert(rules, ("one_burn",), "card_to_empty_seat",
@@ -225,12 +238,14 @@ def close_deal(t: TrackedHand, rules: RuleProfile) -> Step:
         held = t.deal.cards_of(s.seat)
         if s.hole:  # dealt through an engine ``DealHole`` (no card readers at this seat)
             continue
-        if len(held) == need:
+        if len(held) == need and t.hand.variant.is_stud:
+            t, out = _stud_third_street(t, s.seat, held, rules)
+        elif len(held) == need:
             t, out = apply_engine(t, DealHole(s.seat, held), rules)
         elif not held:
             t, out = offer_misdeal(t, rules, "misdeal_dealt_out", "misdeal_dealt_out",
                                    f"seat {s.seat} is dealt in but got no cards", s.seat)
-        elif len(held) < need and s.seat == t.hand.button:
+        elif len(held) < need and s.seat == t.hand.button and not t.hand.variant.is_stud:
             t = evolve(t, deal=evolve(t.deal, button_short=True))
             out = [alert(rules, ("button_short",), "button_short",
                          f"the button (seat {s.seat}) holds {len(held)} of {need} cards: not a "
@@ -244,6 +259,53 @@ def close_deal(t: TrackedHand, rules: RuleProfile) -> Step:
         rulings += out
     t, out = kill_at_deal(t, rules)
     return t, rulings + out
+
+
+def _stud_third_street(t: TrackedHand, seat: int, held: tuple[str, ...],
+                       rules: RuleProfile) -> Step:
+    """Stud's initial deal: the downcards (read on ``seat<N>.cards``) then the upcard (on
+    ``seat<N>.up``), as the engine takes them. Not two down and one up: the floor is told
+    RP-10-A (an exposed downcard is his upcard, and the third card is dealt down to him)."""
+    ups = tuple(c for c in held if _read_up(t, c))
+    downs = tuple(c for c in held if c not in ups)
+    t, rulings = apply_engine(t, DealHole(seat, downs + ups), rules)
+    if len(ups) != 1:
+        rulings = [*rulings, alert(
+            rules, ("stud_exposed_downcard",), "stud_upcard_count",
+            f"seat {seat} has {len(ups)} upcard(s) on the deal, one expected: a downcard "
+            "exposed on the deal becomes his upcard and his third card is dealt down "
+            f"(RP-10-A); the table takes {(downs + ups)[2]} as the upcard: call the floor",
+            seat=seat)]
+    return t, rulings
+
+
+def _late_stud_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile,
+                    at_ms: int) -> Step:
+    """A card for a seat the stud deal closed short. Read within one read window of the
+    deal's last upcard it is the readers' order, not the dealer's: the seat's third card,
+    and no misdeal for it. Later it is one card too many or too few (R35-A5)."""
+    held = (*t.deal.cards_of(seat), card)
+    t = evolve(t, deal=evolve(t.deal, order=(*t.deal.order, (seat, card))))
+    closed = t.stud.deal_closed_ms
+    need = t.hand.variant.hole_cards
+    if len(held) != need or closed is None or at_ms - closed > t.read_window_ms:
+        return wrong_count(t, seat, len(held), rules)
+    short = tuple(s for s in t.deal.wrong_count if s != seat)
+    offer = t.misdeal
+    if offer is not None and not short and offer.codes == ("misdeal_card_count",):
+        offer = None
+    t = evolve(t, deal=evolve(t.deal, wrong_count=short), misdeal=offer)
+    t, rulings = _stud_third_street(t, seat, held, rules)
+    note = alert(rules, ("misdeal_card_count",), "late_read",
+                 f"seat {seat}'s card was read after the deal's last upcard, within one read "
+                 "window: the readers' order; the seat has its three cards, no misdeal for it",
+                 seat=seat, kind=RulingKind.INFO)
+    return t, [note, *rulings]
+
+
+def _read_up(t: TrackedHand, card: str) -> bool:
+    placed = t.ledger.by_card(card)
+    return placed is not None and is_upcard_zone(placed.zone)
 
 
 def boxed_card(t: TrackedHand, rules: RuleProfile) -> Step:
@@ -278,6 +340,8 @@ def exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> 
     deal comes from the button and the seats dealt in, never from the order of the reads.
     """
     held = t.deal.cards_of(seat)
+    if t.hand.variant.is_stud and t.hand.has_seat(seat):
+        return _stud_exposure(t, seat, card_index, rules)
     if not t.hand.has_seat(seat) or not 1 <= card_index <= len(held):
         return t, [alert(rules, ("reader_fault",), "exposure_unknown_card",
                          f"seat {seat} has no card number {card_index} on the readers; "
@@ -292,6 +356,23 @@ def exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> 
     return t, [alert(rules, ("misdeal_exposed",), "card_exposed",
                      f"seat {seat}'s card exposed by the dealer: one such card is not a misdeal; "
                      "the floor rules on it", seat=seat)]
+
+
+def _stud_exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> Step:
+    """R35-A7 is for flop games. Stud: RP-10-A (the exposed downcard is his upcard, his third
+    card is dealt down; TDA 2011 R31: a misdeal). Once his cards are in the engine it swaps
+    them (``CardExposed``); during the deal the dealer is told to lay the card on the upcard
+    pad and deal the third card down, which the pads then show."""
+    held = t.deal.cards_of(seat)
+    if rules.stud_exposed_downcard_misdeal:
+        return offer_misdeal(t, rules, "stud_exposed_downcard", "misdeal_stud_exposed",
+                             f"seat {seat}'s downcard was exposed by the dealer", seat)
+    if t.hand.seat(seat).hole and 1 <= card_index <= len(held):
+        return apply_engine(t, CardExposed(seat, held[card_index - 1]), rules)
+    return t, [alert(rules, ("stud_exposed_downcard",), "stud_downcard_exposed",
+                     f"seat {seat}'s downcard exposed on the deal: not a misdeal; lay it on "
+                     "his upcard pad, it is his upcard, and deal his third card down; he can "
+                     "be the bring-in (RP-10-A)", seat=seat, kind=RulingKind.INFO)]
 
 
 def confirm_misdeal(t: TrackedHand, rules: RuleProfile) -> Step:

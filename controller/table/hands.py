@@ -16,7 +16,12 @@ from pokertable.controller.engine.events import (
     PlayerAction,
     ShowHand,
 )
-from pokertable.controller.engine.mixed_games import ButtonPlan, button_at_game_change
+from pokertable.controller.engine.mixed_games import (
+    ButtonPlan,
+    after_stud_hand,
+    button_at_game_change,
+    stud_hand,
+)
 from pokertable.controller.engine.model import (
     HandState,
     Phase,
@@ -152,7 +157,8 @@ def run_event(
 def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSession:
     hand = session.hand
     assert hand is not None
-    table = after_hand(session.table, hand)
+    # R11-B: a stud hand leaves the positions of the last flop-game hand (frozen button)
+    table = (after_stud_hand if hand.variant.is_stud else after_hand)(session.table, hand)
     awards = [
         {
             "seat": a.seat,
@@ -206,11 +212,9 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         first_button = session.table.seats[0].seat
     try:
         game = level.game or session.config.variant  # mixed games: the level's game
-        setup = next_hand(
-            session.table,
-            hand_id=hand_id,
-            variant=game,
-            level=level,
+        # R11-B: stud at the button frozen where the next hold'em hand has it
+        setup = (stud_hand if game.is_stud else next_hand)(
+            session.table, hand_id=hand_id, variant=game, level=level,
             first_button=first_button,
         )
         setup = evolve(setup, event_players_left=session.event_players_left)
@@ -317,7 +321,8 @@ def reader_step(
         }
         out.append(event_out(session, "board_replaced", (), data, at_ms))
     for seat in hand.seats:
-        if seat.hole and before.has_seat(seat.seat) and not before.seat(seat.seat).hole:
+        # the initial deal, and each later stud card (seventh street's is a downcard)
+        if seat.hole and before.has_seat(seat.seat) and before.seat(seat.seat).hole != seat.hole:
             payload = {
                 "hand_id": hand.hand_id,
                 "seat": seat.seat,
@@ -550,9 +555,9 @@ def game_change_ruling(
 ) -> Ruling:
     """A mixed-game change announced at the hand that starts the new game (R11-B).
 
-    Between flop games the button and blinds move on as for any next hand; the freeze
-    for stud and the return from it (``ButtonPlan.FREEZE``/``RESUME``) are the stud
-    table's (issue #30), and this table deals no stud game.
+    Between flop games the button and blinds move on as for any next hand; for stud the
+    button is frozen where the next hold'em hand has it and a flop game after stud starts
+    there (``mixed_games.stud_hand``, ``after_stud_hand``).
     """
     plan = button_at_game_change(previous, following)
     button = {
@@ -560,6 +565,7 @@ def game_change_ruling(
         ButtonPlan.FREEZE: "the button moves to where the next hold'em hand has it, frozen "
         "during stud",
         ButtonPlan.RESUME: "the button starts where it was frozen",
+        ButtonPlan.STAYS_FROZEN: "the button stays frozen (one stud game to another)",
     }[plan]
     return Ruling(
         RulingKind.INFO,
