@@ -1,0 +1,152 @@
+"""2-7 single draw, 2-7 triple draw and badugi dealt and played at the live table (issue
+#30): five (badugi four) cards read on each seat's pad, betting read from chips, each draw
+read as the discards land in the muck and the new cards on the pad, the public state of the
+draw, showdown and award through ``TableSession``. The draws are house rules (R35-A7)."""
+
+from __future__ import annotations
+
+from pokertable.controller.engine.model import Level, Phase, Street, Variant
+from pokertable.controller.table.session import Channel
+from tests.app.draw_table import DrawTable
+
+THREE = {1: 2000, 2: 2000, 3: 2000}
+# dealt from the small blind (seat 1; the button is seat 3)
+SINGLE_HOLES = {
+    1: ("2c", "3d", "4h", "7s", "Ks"),
+    2: ("2h", "4c", "6d", "9h", "Tc"),
+    3: ("3h", "5c", "6h", "Qs", "As"),
+}
+
+
+def _holes(table: DrawTable) -> list[list[str]]:
+    return [o.payload["cards"] for o in table.out if o.channel is Channel.HOLE_CARDS]
+
+
+def test_RP17_R35A7_live_single_draw_limp_draw_public_state_and_showdown() -> None:
+    table = DrawTable(THREE, variant=Variant.SINGLE_DRAW_27,
+                      level=Level(small_blind=50, big_blind=100))
+    table.press("hand_start")
+    assert table.events("hand_start")[-1]["data"]["game"] == "N2L1D"
+    table.deal(SINGLE_HOLES)
+    assert [len(s.hole) for s in table.hand.seats] == [5, 5, 5]
+    state = table.state()
+    assert state["draw"] == {"draws": 1, "round": 0, "drawing": False, "on_draw": None,
+                             "serving": []}
+    assert [s["cards_held"] for s in state["seats"][:3]] == [5, 5, 5]
+    assert [s["drawn"] for s in state["seats"][:3]] == [[], [], []]
+    table.push(3, 100)  # the button limps: allowed in single draw (RP-17)
+    assert table.hand.call_to == 100 and table.hand.action_on == 1
+    assert table.alert_codes() == []
+    table.press("check_call")  # the small blind completes
+    table.press("check_call")  # the big blind checks: the draw opens
+    assert table.hand.phase is Phase.DEALING
+    assert table.state()["draw"]["drawing"] and table.state()["draw"]["on_draw"] == 1
+    table.collect()
+    table.card("burn", "Jh")
+    table.discard(1, "Ks")  # his discard reaches the muck: he waits for one card
+    assert table.state()["draw"]["on_draw"] == 1
+    table.serve(1, "8c")
+    state = table.state()
+    assert state["draw"]["on_draw"] == 2 and state["seats"][0]["drawn"] == [1]
+    assert "seat 1 discards 1 and draws 1 on the first draw" in table.texts("TDA2024-35A7")
+    assert _holes(table)[-1] == ["2c", "3d", "4h", "7s", "8c"]
+    table.press("check_call")  # seat 2 knocks: he stands pat
+    assert "seat 2 stands pat on the first draw" in table.texts("TDA2024-35A7")
+    table.discard(3, "Qs", "As")
+    assert table.state()["draw"]["on_draw"] == 3  # two discards read, no card yet
+    table.serve(3, "Kh", "9d")
+    state = table.state()
+    assert state["draw"] == {"draws": 1, "round": 1, "drawing": False, "on_draw": None,
+                             "serving": []}
+    assert [s["drawn"] for s in state["seats"][:3]] == [[1], [0], [2]]
+    for card in ("Ks", "8c", "Qs", "Kh", "9d"):
+        assert card not in str(state)  # how many, never which
+    # The betting round after the draw: no limit, read from chips.
+    hand = table.hand
+    assert (hand.phase, hand.street, hand.action_on) == (Phase.BETTING, Street.FLOP, 1)
+    table.push(1, 100, 100, 100)  # bets 300
+    assert table.hand.call_to == 300
+    table.press("check_call")  # seat 2 calls
+    table.press("fold")  # seat 3 folds
+    assert table.hand.phase is Phase.SHOWDOWN
+    table.press("confirm")  # the hands are tabled
+    done = table.hand
+    assert done.phase is Phase.COMPLETE
+    assert [(a.seat, a.amount, a.hand_name) for a in done.awards] == [
+        (1, 900, "8-7-4-3-2 low")]
+    assert table.stacks() == {1: 2500, 2: 1600, 3: 1900}
+    assert table.alert_codes() == []
+
+
+def test_R35A7_live_triple_draw_three_draws_small_and_big_bet_stacks() -> None:
+    table = DrawTable(THREE)  # fixed limit 2-7 triple draw, small bet 100, big bet 200
+    table.press("hand_start")
+    table.deal({
+        1: ("2c", "3d", "Kc", "Kd", "7s"),
+        2: ("2h", "4c", "6d", "9h", "Tc"),
+        3: ("3h", "5c", "6h", "Qs", "As"),
+    })
+    table.push(3, 100)  # calls the big blind (limping: RP-17 allows it, no TDA rule forbids)
+    table.press("check_call")
+    table.press("check_call")
+    # The first draw: seat 2 stands pat by the dealer moving on to seat 3 (docs/floor.md).
+    table.collect()
+    table.card("burn", "Js")
+    table.discard(1, "Kc", "Kd")
+    table.serve(1, "4h", "9s")
+    table.discard(3, "Qs", "As")  # the dealer moved on: seat 2 stood pat
+    assert "seat 2 stands pat on the first draw" in table.texts("TDA2024-35A7")
+    table.serve(3, "Qh", "Jc")
+    assert table.hand.street is Street.FLOP and table.hand.action_on == 1
+    table.push(1, 100)  # the small bet
+    assert table.hand.call_to == 100
+    table.press("check_call")
+    table.press("check_call")
+    table.draw_round("Jh", {1: (("9s",), ("8c",)), 2: ((), ()), 3: (("Qh", "Jc"), ("7d", "8d"))})
+    assert table.hand.street is Street.TURN
+    assert table.state()["draw"]["round"] == 2
+    table.push(1, 100, 100)  # the big bet after the second draw
+    assert table.hand.call_to == 200
+    table.press("check_call")
+    table.press("check_call")
+    table.draw_round("Ts", {1: ((), ()), 2: ((), ()), 3: ((), ())})
+    assert [s["drawn"] for s in table.state()["seats"][:3]] == [[2, 1, 0], [0, 0, 0], [2, 2, 0]]
+    assert table.hand.street is Street.RIVER
+    table.check_around()
+    table.press("confirm")
+    done = table.hand
+    assert done.phase is Phase.COMPLETE
+    assert [(a.seat, a.amount, a.hand_name) for a in done.awards] == [
+        (1, 1200, "8-7-4-3-2 low")]
+    assert table.stacks() == {1: 2800, 2: 1600, 3: 1600}
+    assert table.alert_codes() == []
+
+
+def test_R35A7_live_badugi_four_cards_three_draws_to_showdown() -> None:
+    table = DrawTable(THREE, variant=Variant.BADUGI)
+    table.press("hand_start")
+    table.deal({
+        1: ("Ac", "2d", "3h", "3s"),
+        2: ("2c", "4d", "6h", "8s"),
+        3: ("9c", "9d", "Th", "Jc"),
+    })
+    assert [len(s.hole) for s in table.hand.seats] == [4, 4, 4]
+    table.press("fold")  # seat 3
+    table.press("check_call")  # seat 1 completes
+    table.press("check_call")  # seat 2 checks
+    table.draw_round("Qd", {1: (("3s",), ("Ks",)), 2: ((), ())})
+    table.push(1, 100)
+    table.press("check_call")
+    table.draw_round("Qc", {1: (("Ks",), ("5s",)), 2: ((), ())})
+    table.push(1, 100, 100)
+    assert table.hand.call_to == 200  # the big bet
+    table.press("check_call")
+    table.draw_round("Qh", {1: ((), ()), 2: ((), ())})
+    assert [s["drawn"] for s in table.state()["seats"][:3]] == [[1, 1, 0], [0, 0, 0], []]
+    table.check_around()
+    table.press("confirm")
+    done = table.hand
+    assert done.phase is Phase.COMPLETE
+    assert [a.seat for a in done.awards] == [1] and done.awards[0].amount == 800
+    assert table.stacks() == {1: 2400, 2: 1600, 3: 2000}
+    assert table.alert_codes() == []
