@@ -106,8 +106,9 @@ def _known_card(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
         if where == "muck" and came_from_seat and from_zone is not None and from_zone[1]:
             t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
             return draw_cards.discard_card(t, from_zone[1], event.card, rules)
-        if where == "seat" and from_zone is not None and from_zone[0] == "muck":
-            # a discard dealt again from a reshuffled stub (R39-D)
+        if where in ("seat", "burn") and from_zone is not None and from_zone[0] == "muck":
+            # a discard dealt or burned again from a reshuffled stub (R39-D); the engine
+            # refuses a discard dealt before the stub was reshuffled
             t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
             return _route_new(t, event, where, seat, rules)
     if where == "muck" and (came_from_seat or not previous.present):

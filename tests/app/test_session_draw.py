@@ -11,11 +11,19 @@ from tests.app.draw_table import DrawTable
 
 THREE = {1: 2000, 2: 2000, 3: 2000}
 # dealt from the small blind (seat 1; the button is seat 3)
-SINGLE_HOLES = {
+SINGLE_HOLES: dict[int, tuple[str, ...]] = {
     1: ("2c", "3d", "4h", "7s", "Ks"),
     2: ("2h", "4c", "6d", "9h", "Tc"),
     3: ("3h", "5c", "6h", "Qs", "As"),
 }
+
+
+def _phase(table: DrawTable) -> Phase:
+    return table.hand.phase
+
+
+def _street(table: DrawTable) -> Street:
+    return table.hand.street
 
 
 def _holes(table: DrawTable) -> list[list[str]]:
@@ -39,7 +47,7 @@ def test_RP17_R35A7_live_single_draw_limp_draw_public_state_and_showdown() -> No
     assert table.alert_codes() == []
     table.press("check_call")  # the small blind completes
     table.press("check_call")  # the big blind checks: the draw opens
-    assert table.hand.phase is Phase.DEALING
+    assert _phase(table) is Phase.DEALING
     assert table.state()["draw"]["drawing"] and table.state()["draw"]["on_draw"] == 1
     table.collect()
     table.card("burn", "Jh")
@@ -68,7 +76,7 @@ def test_RP17_R35A7_live_single_draw_limp_draw_public_state_and_showdown() -> No
     assert table.hand.call_to == 300
     table.press("check_call")  # seat 2 calls
     table.press("fold")  # seat 3 folds
-    assert table.hand.phase is Phase.SHOWDOWN
+    assert _phase(table) is Phase.SHOWDOWN
     table.press("confirm")  # the hands are tabled
     done = table.hand
     assert done.phase is Phase.COMPLETE
@@ -97,13 +105,13 @@ def test_R35A7_live_triple_draw_three_draws_small_and_big_bet_stacks() -> None:
     table.discard(3, "Qs", "As")  # the dealer moved on: seat 2 stood pat
     assert "seat 2 stands pat on the first draw" in table.texts("TDA2024-35A7")
     table.serve(3, "Qh", "Jc")
-    assert table.hand.street is Street.FLOP and table.hand.action_on == 1
+    assert _street(table) is Street.FLOP and table.hand.action_on == 1
     table.push(1, 100)  # the small bet
     assert table.hand.call_to == 100
     table.press("check_call")
     table.press("check_call")
     table.draw_round("Jh", {1: (("9s",), ("8c",)), 2: ((), ()), 3: (("Qh", "Jc"), ("7d", "8d"))})
-    assert table.hand.street is Street.TURN
+    assert _street(table) is Street.TURN
     assert table.state()["draw"]["round"] == 2
     table.push(1, 100, 100)  # the big bet after the second draw
     assert table.hand.call_to == 200
@@ -111,7 +119,7 @@ def test_R35A7_live_triple_draw_three_draws_small_and_big_bet_stacks() -> None:
     table.press("check_call")
     table.draw_round("Ts", {1: ((), ()), 2: ((), ()), 3: ((), ())})
     assert [s["drawn"] for s in table.state()["seats"][:3]] == [[2, 1, 0], [0, 0, 0], [2, 2, 0]]
-    assert table.hand.street is Street.RIVER
+    assert _street(table) is Street.RIVER
     table.check_around()
     table.press("confirm")
     done = table.hand
@@ -149,4 +157,44 @@ def test_R35A7_live_badugi_four_cards_three_draws_to_showdown() -> None:
     assert done.phase is Phase.COMPLETE
     assert [a.seat for a in done.awards] == [1] and done.awards[0].amount == 800
     assert table.stacks() == {1: 2400, 2: 1600, 3: 2000}
+    assert table.alert_codes() == []
+
+
+def test_R39D_live_triple_draw_short_stub_reshuffles_the_discards() -> None:
+    """Six players each draw five on the first draw: after four the stub is one card, the
+    house's last card is not dealt, so the first four players' discards are shuffled into a
+    new stub (face down, R39-D; house rules, R35-A7) and dealt again from the pads."""
+    stacks = {s: 2000 for s in range(1, 7)}
+    table = DrawTable(stacks, button=6)
+    deck = [f"{r}{s}" for s in "cdhs" for r in "23456789TJQKA"]
+    order = [1, 2, 3, 4, 5, 6]  # from the small blind
+    holes = {seat: tuple(deck[i * 5:(i + 1) * 5]) for i, seat in enumerate(order)}
+    stub = deck[30:]
+    table.press("hand_start")
+    table.deal(holes)
+    while table.hand.phase is Phase.BETTING:
+        table.press("check_call")  # everyone limps, the big blind checks
+    table.collect()
+    table.card("burn", stub.pop(0))
+    for seat in order[:4]:
+        table.discard(seat, *holes[seat])
+        table.serve(seat, *(stub.pop(0) for _ in range(5)))
+    assert len(stub) == 1 and table.hand.draw is not None and table.hand.draw.stub == 1
+    reshuffled = [c for seat in order[:4] for c in holes[seat]]
+    for seat in order[4:]:
+        table.discard(seat, *holes[seat])
+        table.serve(seat, *(reshuffled.pop(0) for _ in range(5)))
+    said = table.texts("TDA2024-39D")
+    assert len(said) == 1 and "20 card(s) shuffled face down into a new stub" in said[0]
+    assert _phase(table) is Phase.BETTING and table.hand.draw.stub == 11
+    assert [len(s.hole) for s in table.hand.seats] == [5] * 6
+    for burn in (stub[0], reshuffled[0]):  # the new stub's: everybody stands pat
+        table.check_around()
+        table.draw_round(burn, dict.fromkeys(order, ((), ())))
+    table.check_around()
+    table.press("confirm")
+    done = table.hand
+    assert done.phase is Phase.COMPLETE
+    assert sum(a.amount for a in done.awards) == 600
+    assert sum(table.stacks().values()) == 12000
     assert table.alert_codes() == []
