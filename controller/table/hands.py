@@ -52,6 +52,8 @@ from pokertable.controller.table.inputs import (
     CardDetected,
     ChipsMoved,
 )
+from pokertable.controller.table.orbits import after_hand as rotation_after
+from pokertable.controller.table.orbits import hand_game
 from pokertable.controller.table.outputs import event_out, raise_floor, warn
 from pokertable.controller.table.penalties import on_penalty, remove_disqualified
 from pokertable.controller.table.published import published_hand  # PHH for the archive
@@ -174,6 +176,7 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
     session = evolve(
         session,
         table=table,
+        rotation=rotation_after(session.rotation, len(hand.seats)),  # an orbit's hand
         history=(*session.history, hand.hand_id),
         last_finish=(hand.hand_id, at_ms, session.paused),
     )
@@ -205,16 +208,18 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         warn(out, session, "rules", "play is paused by the director", "paused", at_ms)
         return session
     level = session.pending_level or session.level  # R23: a new level applies to the next hand
+    rotation = session.rotation if session.pending_level is None else session.pending_rotation
     number = session.hand_number + 1
     hand_id = f"{session.config.table}-h{number:05d}"
     first_button = session.config.first_button
     if first_button is None and session.table.seats:
         first_button = session.table.seats[0].seat
     try:
-        game = level.game or session.config.variant  # mixed games: the level's game
+        # mixed games: the level's game, or the orbit's (a stud game with its own ante)
+        game, hand_level = hand_game(rotation, level, session.config.variant)
         # R11-B: stud at the button frozen where the next hold'em hand has it
         setup = (stud_hand if game.is_stud else next_hand)(
-            session.table, hand_id=hand_id, variant=game, level=level,
+            session.table, hand_id=hand_id, variant=game, level=hand_level,
             first_button=first_button,
         )
         setup = evolve(setup, event_players_left=session.event_players_left)
@@ -238,6 +243,8 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         hand_number=number,
         level=level,
         pending_level=None,
+        rotation=rotation,
+        pending_rotation=None,
         pending=session.pending.new_hand(hand),  # the blinds' chips already out count
     )
     data = {
