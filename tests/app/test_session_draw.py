@@ -5,7 +5,10 @@ draw, showdown and award through ``TableSession``. The draws are house rules (R3
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pokertable.controller.engine.model import Level, Phase, Street, Variant
+from pokertable.controller.rules import DrawLimping
 from pokertable.controller.table.session import Channel
 from tests.app.draw_table import DrawTable
 
@@ -198,3 +201,69 @@ def test_R39D_live_triple_draw_short_stub_reshuffles_the_discards() -> None:
     assert sum(a.amount for a in done.awards) == 600
     assert sum(table.stacks().values()) == 12000
     assert table.alert_codes() == []
+
+
+def test_R16_R35A7_live_single_draw_all_in_before_the_draw_still_draws() -> None:
+    """All in and called before the draw: the hands turn face up (R16, the profile's
+    ``draw_face_up_before_draws``), the all-in hands still draw, and the showdown follows;
+    the uncalled chips go back; the hand's PHH shows how many cards were drawn, not which."""
+    table = DrawTable({1: 2000, 2: 1000, 3: 2000}, variant=Variant.SINGLE_DRAW_27,
+                      level=Level(small_blind=50, big_blind=100))
+    table.press("hand_start")
+    table.deal(SINGLE_HOLES)
+    table.press("fold")  # seat 3
+    table.press("all_in")  # seat 1: all in for 2000
+    table.push(1, 500, 500)
+    table.push(1, 500, 450)
+    table.press("check_call")  # seat 2 calls all in for 1000
+    hand = table.hand
+    assert hand.phase is Phase.DEALING and hand.face_up
+    assert table.state()["draw"]["on_draw"] == 1
+    table.draw_round("Jh", {1: (("Ks",), ("8c",)), 2: ((), ())})
+    assert _phase(table) is Phase.SHOWDOWN
+    table.press("confirm")
+    done = table.hand
+    assert [(a.seat, a.amount, a.hand_name) for a in done.awards] == [
+        (1, 2000, "8-7-4-3-2 low")]
+    assert table.stacks() == {1: 3000, 3: 2000}  # seat 2 is out
+    phh = table.events("hand_complete")[-1]["data"]["phh"]
+    assert '"p1 sd ??"' in phh and '"p2 sd"' in phh and '"d dh p1 ??"' in phh
+    assert "Ks" not in phh.split("actions")[1].split("sm")[0]
+    assert table.alert_codes() == []
+
+
+def test_R35A7_live_draw_card_before_the_draw_and_discard_after_it_are_alerts() -> None:
+    """A card dealt to a seat while the betting round is open is not a draw (premature);
+    a card of a seat that already drew reaching the muck may kill his hand (R14)."""
+    table = DrawTable(THREE)
+    table.press("hand_start")
+    table.deal(SINGLE_HOLES)
+    table.card("seat1.cards", "8c")
+    assert table.alert_codes() == ["draw_card_early"]
+    assert "8c" not in table.hand.seat(1).hole
+    table.cleared("seat1.cards", "8c")
+    table.push(3, 100)
+    table.press("check_call")
+    table.press("check_call")
+    table.collect()
+    table.card("burn", "Jh")
+    table.discard(1, "Ks")
+    table.serve(1, "8d")
+    assert table.hand.seat(1).hole == ("2c", "3d", "4h", "7s", "8d")
+    table.discard(1, "7s")
+    assert table.alert_codes()[-1] == "draw_discard_late"
+    assert table.texts("TDA2024-14")
+
+
+def test_RP17_house_that_forbids_limping_in_triple_draw_at_the_table() -> None:
+    """RP-17 allows limping in single draw; a house that allows it only there
+    (``draw_limping = single_draw_only``) refuses a triple-draw limp, citing RP-17."""
+    table = DrawTable(THREE)
+    config = table.session.config
+    house = replace(config.rules, draw_limping=DrawLimping.SINGLE_DRAW_ONLY)
+    table.session = replace(table.session, config=replace(config, rules=house))
+    table.press("hand_start")
+    table.deal(SINGLE_HOLES)
+    table.press("check_call")  # seat 3 limps
+    assert table.hand.call_to == 100 and table.hand.action_on == 3
+    assert any("may not limp in triple draw" in t for t in table.texts("TDA2024-RP-17"))
