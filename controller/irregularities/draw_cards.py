@@ -23,6 +23,7 @@ from pokertable.controller.engine.model import DrawState, Phase, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities.alerts import alert
 from pokertable.controller.irregularities.hand import Step, TrackedHand, apply_engine
+from pokertable.controller.irregularities.ledger import STUB
 from pokertable.controller.rules import RuleProfile
 
 _Held = tuple[tuple[int, tuple[str, ...]], ...]
@@ -45,9 +46,12 @@ def _put(held: _Held, seat: int, cards: tuple[str, ...]) -> _Held:
     return (*rest, (seat, cards)) if cards else rest
 
 
-def seat_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -> Step:
-    """A new card on a seat's pad after the deal: a card he draws."""
+def seat_card(t: TrackedHand, seat: int, card: str, tag: str, rules: RuleProfile) -> Step:
+    """A new card on a seat's pad after the deal: a card he draws. One he may not have goes
+    back to the stub (the ledger says so: read again, it is a new card)."""
     draw = open_draw(t)
+    if draw is None or (seat not in draw.order and seat not in dict(draw.owed)):
+        t = evolve(t, ledger=t.ledger.put(card, tag, STUB))
     if draw is None:
         return t, [alert(rules, ("premature_cards", "draw_house"), "draw_card_early",
                          f"{card} read at seat {seat} while no draw is being served: a card "

@@ -78,7 +78,7 @@ def _route_new(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
             return stud_cards.burn_card(t, card, rules, at_ms)
     if t.hand.variant.is_draw and t.deal.closed:
         if where == "seat" and seat is not None and t.hand.has_seat(seat):
-            return draw_cards.seat_card(t, seat, card, rules)  # a card he draws
+            return draw_cards.seat_card(t, seat, card, event.tag_uid, rules)  # his draw
         if where == "burn":
             return draw_cards.burn_card(t)
     if where == "seat":

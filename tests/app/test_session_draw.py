@@ -248,8 +248,8 @@ def test_R35A7_live_draw_card_before_the_draw_and_discard_after_it_are_alerts() 
     table.collect()
     table.card("burn", "Jh")
     table.discard(1, "Ks")
-    table.serve(1, "8d")
-    assert table.hand.seat(1).hole == ("2c", "3d", "4h", "7s", "8d")
+    table.serve(1, "8c")  # back in the stub, then dealt to him on the draw
+    assert table.hand.seat(1).hole == ("2c", "3d", "4h", "7s", "8c")
     table.discard(1, "7s")
     assert table.alert_codes()[-1] == "draw_discard_late"
     assert table.texts("TDA2024-14")
