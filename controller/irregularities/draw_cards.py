@@ -71,6 +71,15 @@ def discard_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -> St
     """One of ``seat``'s cards reached the muck during a draw: a discard of his."""
     draw = open_draw(t)
     assert draw is not None
+    owed = dict(draw.owed)
+    if seat in owed and not _of(t.draw.drawn, seat):
+        # He declared and waits for his cards: one more discard changes his draw, as the
+        # house allows (``draw_change_of_mind``) or refuses (the engine's ruling).
+        t, out = apply_engine(t, Discard(seat, (*owed[seat], card)), rules)
+        if any(r.kind is RulingKind.REJECTED for r in out):
+            return t, out
+        t, more = settle(t, rules, False)
+        return t, [*out, *more]
     if seat not in draw.order:
         return t, [alert(rules, ("muck_kills", "draw_house"), "draw_discard_late",
                          f"{card} of seat {seat} reached the muck after he drew: if the hand "

@@ -267,3 +267,46 @@ def test_RP17_house_that_forbids_limping_in_triple_draw_at_the_table() -> None:
     table.press("check_call")  # seat 3 limps
     assert table.hand.call_to == 100 and table.hand.action_on == 3
     assert any("may not limp in triple draw" in t for t in table.texts("TDA2024-RP-17"))
+
+
+def _change_of_mind(table: DrawTable) -> None:
+    """Seat 1 discards one; the dealer takes seat 2's discards first; seat 1 throws a
+    second card before he is served."""
+    table.deal(SINGLE_HOLES)
+    table.push(3, 100)
+    table.press("check_call")
+    table.press("check_call")
+    table.collect()
+    table.card("burn", "Jh")
+    table.discard(1, "Ks")
+    table.discard(2, "Tc")  # the dealer moved on: seat 1 waits for one card
+    assert table.state()["draw"]["serving"] == [1]
+    table.discard(1, "7s")
+
+
+def test_R35A7_live_draw_change_of_mind_before_he_is_served() -> None:
+    """The house lets a player change his discards until he is served (R35-A7,
+    ``draw_change_of_mind``): a second card of his in the muck is a two-card draw."""
+    table = DrawTable(THREE)
+    table.press("hand_start")
+    _change_of_mind(table)
+    assert any("changes his draw: discards 2" in t for t in table.texts("TDA2024-35A7"))
+    table.serve(1, "8c", "5s")
+    table.serve(2, "9s")
+    assert table.hand.seat(1).hole == ("2c", "3d", "4h", "8c", "5s")
+    assert table.state()["draw"]["on_draw"] == 3
+    assert table.alert_codes() == []
+
+
+def test_R35A7_live_house_without_change_of_mind_refuses_a_second_discard() -> None:
+    table = DrawTable(THREE)
+    config = table.session.config
+    house = replace(config.rules, draw_change_of_mind=False)
+    table.session = replace(table.session, config=replace(config, rules=house))
+    table.press("hand_start")
+    _change_of_mind(table)
+    said = table.rulings()[-1]
+    assert "the house does not let a player change his draw" in said["text"]
+    assert said["rule_ids"] == ["TDA2024-35A7"] and said["seat"] == 1
+    draw = table.hand.draw
+    assert draw is not None and draw.owed == ((1, ("Ks",)),)  # his draw stands
