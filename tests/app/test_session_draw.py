@@ -310,3 +310,20 @@ def test_R35A7_live_house_without_change_of_mind_refuses_a_second_discard() -> N
     assert said["rule_ids"] == ["TDA2024-35A7"] and said["seat"] == 1
     draw = table.hand.draw
     assert draw is not None and draw.owed == ((1, ("Ks",)),)  # his draw stands
+
+
+def test_R35A2_live_draw_deal_first_card_to_the_wrong_seat_is_a_misdeal() -> None:
+    """The deal of a draw game is checked as hold'em's (R35-A): the first card to the
+    wrong seat is offered as a misdeal and the dealer's confirm declares it."""
+    table = DrawTable(THREE, variant=Variant.BADUGI)
+    table.press("hand_start")
+    table.card("seat2.cards", "As")  # the first card, to seat 2 (seat 1's is first) ...
+    table.t += 2 * table.session.config.card_read_window_ms  # ... alone in its read window
+    table.card("seat3.cards", "Ks")
+    table.card("seat1.cards", "Qs")
+    assert "misdeal_first_card" in table.alert_codes()
+    assert any("it belongs to seat 1" in t for t in table.texts("TDA2024-35A2"))
+    table.press("confirm")
+    assert table.session.tracked is not None
+    assert str(table.session.tracked.status) == "misdeal"
+    assert table.stacks() == THREE  # the blinds go back (R35-C)
