@@ -331,7 +331,7 @@ def reader_step(
         }
         out.append(event_out(session, "board_replaced", (), data, at_ms))
     for seat in hand.seats:
-        # the initial deal, and each later stud card (seventh street's is a downcard)
+        # the initial deal, each later stud card (seventh street's is a downcard), each draw
         if seat.hole and before.has_seat(seat.seat) and before.seat(seat.seat).hole != seat.hole:
             payload = {
                 "hand_id": hand.hand_id,

@@ -53,7 +53,7 @@ def rotation_of_level(
         mix = Mix(tuple(rotation["games"]), Rotation.ORBIT,
                   bool(rotation.get("dealers_choice", False)))
         games = [game_named(g, "") for g in mix.games]
-    except ValueError as exc:  # a game no table deals yet (the draw games), a bad mix
+    except ValueError as exc:  # an unknown game, a bad mix
         raise RotationRefused("level.rotation.games", str(exc).removeprefix("games: ")) from None
     if any(g.is_stud for g in games) and not level.get("bring_in"):
         raise RotationRefused("level.bring_in", "a mix with a stud game needs a bring_in "

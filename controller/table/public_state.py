@@ -94,6 +94,8 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
                     # stud: the upcards everyone sees (a folded hand's are turned down, R66)
                     **({"upcards": [] if folded else list(in_hand.up)}
                        if hand.variant.is_stud else {}),
+                    # draw games: how many cards he drew at each draw he declared (never which)
+                    **({"drawn": _drawn(hand, number)} if hand.variant.is_draw else {}),
                 }
             )
         elif occupant is not None:
@@ -175,6 +177,8 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "street": street,
         # stud: who brought it in, for how much, and who opens the street (RP-10-D/E)
         "stud": _stud(hand) if hand is not None and hand.variant.is_stud else None,
+        # draw games: the draw under way, who is on it and who waits for cards
+        "draw": _draw(hand) if hand is not None and hand.variant.is_draw else None,
         "board": list(hand.board) if hand is not None else [],
         "pots": pots,
         "awards": _awards(hand) if hand is not None and hand.phase is Phase.COMPLETE else [],
@@ -224,6 +228,27 @@ def _stud(hand: HandState) -> dict[str, Any]:
         "small_bet": hand.level.big_blind,
         "big_bet": 2 * hand.level.big_blind,
     }
+
+
+def _draw(hand: HandState) -> dict[str, Any]:
+    """The draw facts of the hand: ``round`` is the draw under way (0 before the first,
+    the last one drawn while its betting round is open)."""
+    draw = hand.draw
+    drawing = hand.phase is Phase.DEALING and draw is not None and bool(draw.order or draw.owed)
+    return {
+        "draws": hand.variant.draws,
+        "round": draw.number if draw is not None else 0,
+        "drawing": drawing,
+        "on_draw": draw.order[0] if drawing and draw is not None and draw.order else None,
+        "serving": [s for s, _ in draw.owed] if drawing and draw is not None else [],
+    }
+
+
+def _drawn(hand: HandState, seat: int) -> list[int]:
+    """Cards ``seat`` drew at each draw he declared (0: stood pat), from the engine's log."""
+    if hand.draw is None:
+        return []
+    return [len(cards) for _, s, kind, cards in hand.draw.log if s == seat and kind == "sd"]
 
 
 def _awards(hand: HandState) -> list[dict[str, Any]]:

@@ -104,7 +104,7 @@ def test_a_new_level_of_the_same_mix_keeps_the_orbit_going() -> None:
     assert table.hand.variant is Variant.FLHE and table.hand.level.big_blind == 200
 
 
-def test_dealers_choice_waits_for_the_pick_and_a_draw_game_is_refused_naming_the_field(
+def test_dealers_choice_waits_for_the_pick_and_a_stud_mix_without_bring_in_is_refused(
 ) -> None:
     table = three_players()
     table.command("level", source="clock", level=dealers_choice_level())
@@ -112,12 +112,13 @@ def test_dealers_choice_waits_for_the_pick_and_a_draw_game_is_refused_naming_the
     out = table.press("hand_start")
     assert table.session.hand is None  # no game picked: no hand
     assert any("dealer's choice" in str(o.payload) for o in out)
-    draw = {**clock_level(), "rotation": {"by": "orbit", "games": ["FT", "F2L3D"],
-                                          "dealers_choice": False}}
-    table.command("level", source="clock", level=draw)
+    no_bring_in = {**clock_level(), "rotation": {"by": "orbit", "games": ["FT", "F2L3D", "F7S"],
+                                                 "dealers_choice": False}}
+    no_bring_in.pop("bring_in", None)
+    table.command("level", source="clock", level=no_bring_in)
     refused = table.replies()[-1]
-    assert not refused["ok"] and refused["field"] == "level.rotation.games"
-    assert "F2L3D" in refused["error"]
+    assert not refused["ok"] and refused["field"] == "level.bring_in"
+    assert "RP-10-E" in refused["error"]
 
 
 def dealers_choice_level() -> dict[str, Any]:
