@@ -14,11 +14,17 @@ const GAMES = {
   FB: "Badugi",
 };
 
+// A mix by orbit: the tables change game after every orbit, so the level names the mix.
+function rotation(mix) {
+  return mix.dealers_choice ? "Dealer's choice by orbit" : `${mix.games.join(" \u2192 ")} by orbit`;
+}
+
 function blinds(level) {
   if (!level) return "";
   const names = { bb_ante: " BB ante ", button_ante: " button ante " };
   const ante = level.ante ? (names[level.ante_format] || " ante ") + chips(level.ante) : "";
-  const game = level.game ? (GAMES[level.game] || level.game) + " \u00b7 " : "";
+  const game = level.rotation ? rotation(level.rotation) + " \u00b7 "
+    : level.game ? (GAMES[level.game] || level.game) + " \u00b7 " : "";
   return `${game}${chips(level.small_blind)} / ${chips(level.big_blind)}${ante}`;
 }
 

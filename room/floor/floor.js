@@ -10,6 +10,8 @@ const ENTRY_FIELDS = { // the dealer's and floor's entries (issue #17) and what 
   clock_call: [], clock_expired: [], count_error: [], pot_count: ["seat", "amount"],
   chips_found: ["seat", "amount"], short_bet_stands: ["seat", "amount"],
   short_bet_noticed: ["seat"], dispute: ["hand_id", "about"],
+  card_exposed: ["seat", "card_index"], // stud: card 1-2 RP-10-A, card 7 RP-10-B
+  upcards_picked_up: ["seat"], choose_game: ["game"], // stud R66; dealer's choice
 };
 const tables = new Map(); // table id -> {state, status, clockDeadline}
 const pending = new Map(); // request id -> {table, what}
@@ -122,6 +124,8 @@ function tableElement(id) {
       if (field === "amount") command.amount = parseInt(el.querySelector(".dealer .amount").value, 10);
       if (field === "about") command.about = el.querySelector(".entry-about").value;
       if (field === "hand_id") command.hand_id = state.hand_id;
+      if (field === "card_index") command.card_index = parseInt(el.querySelector(".entry-card").value, 10);
+      if (field === "game") command.game = el.querySelector(".entry-game").value;
     }
     send(id, command);
   });
@@ -180,8 +184,11 @@ function renderTable(id) {
       `hand${p.hands_left === 1 ? "" : "s"} to sit out${inHand ? " after this one" : ""}, ` +
       `${p.rule_ids.join(" ")})`).join("; ") : "";
   const level = state.level;
-  el.querySelector(".level").textContent = `level ${level.number}: ` +
-    (level.game ? `${level.game} ` : "") +  // mixed games: the level's game (PHH code)
+  const orbit = state.orbit; // a mix by orbit: the game dealt, how far its orbit is, the next
+  el.querySelector(".level").textContent = `level ${level.number}: ` + (orbit
+    ? `${state.game} (orbit ${orbit.hands_played}/${orbit.hands || "?"}, next ` +
+      `${state.next_game || "the button's pick"}) `
+    : level.game ? `${level.game} ` : "") +  // mixed games: the level's game (PHH code)
     `${level.small_blind}/${level.big_blind}` + (level.ante ? ` ante ${level.ante}` : "");
   const rows = [];
   for (const seat of state.seats) {
