@@ -78,7 +78,7 @@ def act(
     rulings: list[Ruling] = []
     for spec in actions:
         seat, kind = spec[0], ActionKind(spec[1])
-        amount = spec[2] if len(spec) > 2 else None  # type: ignore[misc]
+        amount = spec[2] if len(spec) > 2 else None
         state, out = step(state, PlayerAction(seat, kind, amount), rules)
         rejected = [r for r in out if r.kind is RulingKind.REJECTED]
         assert not rejected, rejected
