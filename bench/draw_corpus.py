@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pokertable.bench.pokerkit_corpus import (
+    Differential,
     StreetBetting,
     act_marking_r47,
     automations,
@@ -31,7 +32,6 @@ from pokertable.bench.pokerkit_corpus import (
     check_stacks,
     differential_main,
     hands_of,
-    headline,
     layered_pots,
     play_seeded,
     random_action,
@@ -141,26 +141,20 @@ def _tda_stacks(state: Any, variant: str, starting: list[int]) -> list[int]:
 
 
 @dataclass
-class Comparison:
-    """Our replay of a corpus against PokerKit and the rules (``compare``)."""
+class Comparison(Differential):
+    """Our replay of a draw corpus against PokerKit and the rules (``compare``)."""
 
-    hands: int = 0
-    equal_to_pokerkit: int = 0
     odd_chips_and_pots: int = 0  # equal to the R20-A / R21 expectation, not to PokerKit
-    refused_r47: int = 0  # stopped at the raise R47 forbids, citing it
     reshuffled: int = 0  # PokerKit reshuffled a short stub (equal under POKERKIT_HOUSE)
     refused_by_house: int = 0  # of those, refused under TDA 2024's house rules (R35-A7)
-    mismatches: list[str] = field(default_factory=list)
 
-    def lines(self, variant: str) -> list[str]:
-        return [
-            headline(variant, self.hands, self.mismatches),
-            f"  equal to PokerKit {self.equal_to_pokerkit}; equal to the rules where PokerKit "
-            f"differs: odd chips and pots kept apart (R20-A, R21) {self.odd_chips_and_pots}; "
+    def departures(self) -> str:
+        return (
+            f"odd chips and pots kept apart (R20-A, R21) {self.odd_chips_and_pots}; "
             f"R47 raise refused {self.refused_r47}; short stub reshuffled by PokerKit's house "
             f"rule {self.reshuffled}, of which refused under the TDA 2024 profile's house "
-            f"rules (R35-A7) {self.refused_by_house}",
-        ]
+            f"rules (R35-A7) {self.refused_by_house}"
+        )
 
 
 def compare(corpus: DrawCorpus, variant: str) -> Comparison:

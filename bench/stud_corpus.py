@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pokertable.bench.pokerkit_corpus import (
+    Differential,
     StreetBetting,
     act_marking_r47,
     automations,
     check_stacks,
     differential_main,
     hands_of,
-    headline,
     layered_pots,
     play_seeded,
     split_odd_chips,
@@ -221,32 +221,24 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
 
 
 @dataclass
-class Comparison:
-    """Our replay of a corpus against PokerKit and the rules (``compare``)."""
+class Comparison(Differential):
+    """Our replay of a stud corpus against PokerKit and the rules (``compare``)."""
 
-    hands: int = 0
-    equal_to_pokerkit: int = 0
     odd_chips_by_suit: int = 0  # equal to the R20-B expectation, not to PokerKit
     no_low_side_pots: int = 0  # equal to the R21 expectation, not to PokerKit
-    refused_r47: int = 0  # stopped at the raise R47-B forbids, citing it
     tied_openers: int = 0  # RP-10-D: a tie PokerKit broke by seat, counted apart
     tied_openers_out_of_turn: int = 0  # of those, where the rules' opener was another seat
-    recycled: int = (
-        0  # RP-10-H: PokerKit re-dealt mucked cards where the rules deal a community card
-    )
-    mismatches: list[str] = field(default_factory=list)
+    recycled: int = 0  # RP-10-H: PokerKit re-dealt mucked cards; the rules deal a community card
 
-    def lines(self, variant: str) -> list[str]:
-        return [
-            headline(variant, self.hands, self.mismatches),
-            f"  equal to PokerKit {self.equal_to_pokerkit}; equal to the rules where PokerKit "
-            f"differs: odd chips by suit and pots kept apart (R20-B, R21) "
+    def departures(self) -> str:
+        return (
+            f"odd chips by suit and pots kept apart (R20-B, R21) "
             f"{self.odd_chips_by_suit}; no-low hi/lo side pot to the high (R21) "
             f"{self.no_low_side_pots}; R47-B raise refused {self.refused_r47}; "
             f"tied showing hands (RP-10-D, counted apart) {self.tied_openers}, of which out "
             f"of turn by the rules {self.tied_openers_out_of_turn}; mucked cards re-dealt by "
-            f"PokerKit (RP-10-H) {self.recycled}",
-        ]
+            f"PokerKit (RP-10-H) {self.recycled}"
+        )
 
 
 def compare(corpus: StudCorpus, variant: str) -> Comparison:
