@@ -308,6 +308,8 @@ class Outbox:
         returns, before the next input is applied: a crash between the hand-over and the
         INSERT re-publishes the message after the journal replay with the same sequence
         number, as a crash before its PUBACK does (a repeated seq is a duplicate to drop).
+        If ``hand`` or the INSERT after it fails, the error is raised and the number is
+        spent (``_spent``).
         """
         with self._lock:
             if origin is not None and origin <= self._origin:
@@ -323,7 +325,11 @@ class Outbox:
             full = self._count >= self.max_messages or self._bytes + len(payload) > self.max_bytes
             handle: int | None = None
             if hand is not None and not full and self._caught_up(lane, handed_up_to):
-                handle = hand(built)
+                try:
+                    handle = hand(built)
+                except BaseException:
+                    self._spent(stream, seq, origin)  # it may have left: never reused
+                    raise
             try:
                 if bounded and full and self._count > 0:
                     self._db.execute("BEGIN IMMEDIATE")
@@ -338,9 +344,7 @@ class Outbox:
                 with contextlib.suppress(sqlite3.Error):
                     self._undo()
                 if handle is not None:  # it left: its number is never handed out again
-                    self._counters[stream] = seq
-                    if origin is not None:
-                        self._origin = origin
+                    self._spent(stream, seq, origin)
                 if isinstance(exc, sqlite3.Error):  # a full disk, a file changed under us
                     raise OutboxError(f"outbox {self.path}: {exc}") from exc
                 raise
@@ -362,6 +366,14 @@ class Outbox:
                 if len(recent) > _RECENT_ROWS:  # nobody is taking them (offline): the SELECT will
                     self._recent_from[lane] = recent.popleft().id
             return Appended(seq, row_id, handle)
+
+    def _spent(self, stream: str, seq: int, origin: int | None) -> None:
+        """A message that may be out without its row: a gap in ``seq`` (which consumers
+        see and answer with a rebirth) rather than the number again on another message
+        (which they would drop as a repeat)."""
+        self._counters[stream] = seq
+        if origin is not None:
+            self._origin = origin
 
     def _caught_up(self, lane: str, handed_up_to: int) -> bool:
         """Every row of ``lane`` stored so far was handed over (the caller's cursor)."""
