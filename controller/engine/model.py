@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import MISSING, dataclass, field, fields
 from enum import IntEnum, StrEnum
-from operator import attrgetter
+from operator import attrgetter, countOf
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -432,7 +432,8 @@ class HandState:
 
     @property
     def players_in_hand(self) -> int:
-        return len(self.seats) - list(map(_STATUS, self.seats)).count(_FOLDED)
+        # counted in C over the statuses, no list built: ``settle`` asks on every step
+        return len(self.seats) - countOf(map(_STATUS, self.seats), _FOLDED)
 
     @property
     def pot_total(self) -> int:

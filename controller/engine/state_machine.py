@@ -71,6 +71,9 @@ _RIVER = Street.RIVER
 _SEVENTH = Street.SEVENTH
 _INFO = RulingKind.INFO
 _REJECTED = RulingKind.REJECTED
+_DEAD_OR_SHORT = PotLimitPreflopBlinds.DEAD_OR_SHORT
+_SHORT_ONLY = PotLimitPreflopBlinds.SHORT_ONLY
+_ACTUAL = PotLimitPreflopBlinds.ACTUAL
 # Records built with plain stores (model.builder): one state and its seats per hand, and
 # the announcements that follow the actions.
 _hand_state = builder(HandState)
@@ -140,11 +143,15 @@ def start_hand(
         rules,
         dict(setup.antes_by_seat) if setup.antes_by_seat is not None else None,
     )
-    assumed = {
-        PotLimitPreflopBlinds.DEAD_OR_SHORT: posted.missing_dead + posted.missing_short,
-        PotLimitPreflopBlinds.SHORT_ONLY: posted.missing_short,
-        PotLimitPreflopBlinds.ACTUAL: 0,
-    }[rules.pot_limit_preflop_blinds]
+    counted = rules.pot_limit_preflop_blinds  # not a dict by member: an enum hashes in Python
+    if counted is _DEAD_OR_SHORT:
+        assumed = posted.missing_dead + posted.missing_short
+    elif counted is _SHORT_ONLY:
+        assumed = posted.missing_short
+    elif counted is _ACTUAL:
+        assumed = 0
+    else:
+        raise KeyError(counted)
     increment = setup.level.big_blind
     state = _hand_state(
         hand_id=setup.hand_id,
