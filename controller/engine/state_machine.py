@@ -69,6 +69,7 @@ _POT_LIMIT = Betting.POT_LIMIT
 _FLOP = Street.FLOP
 _RIVER = Street.RIVER
 _SEVENTH = Street.SEVENTH
+_NEXT_STREET = (Street.FLOP, Street.TURN, Street.RIVER, Street.SEVENTH)
 _INFO = RulingKind.INFO
 _REJECTED = RulingKind.REJECTED
 _DEAD_OR_SHORT = PotLimitPreflopBlinds.DEAD_OR_SHORT
@@ -267,7 +268,7 @@ def _deal_board(
             rules.cite("rules"),
             "premature_board",
         )
-    nxt = Street(state.street + 1)
+    nxt = _NEXT_STREET[state.street]  # not ``Street(n)``: an enum call, costly per street
     expected = nxt.board_size - len(state.board)
     if len(event.cards) != expected:
         return reject(
@@ -295,10 +296,12 @@ def _deal_board(
 def _bets_pulled_in(seats: tuple[SeatState, ...]) -> tuple[SeatState, ...]:
     """The seats with the street's bets gone to the pot (``committed`` keeps the chips)."""
     return tuple(
-        s
-        if s.bet == 0 and not s.acted and s.matched == 0
-        else evolve(s, bet=0, acted=False, matched=0)
-        for s in seats
+        [
+            s
+            if s.bet == 0 and not s.acted and s.matched == 0
+            else evolve(s, bet=0, acted=False, matched=0)
+            for s in seats
+        ]
     )
 
 
