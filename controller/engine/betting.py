@@ -46,6 +46,9 @@ class Options:
     reopened: bool  # False when short all-ins did not re-open the betting to him (R47)
 
 
+_options = builder(Options)  # Options(...) with plain stores: every bet and raise asks
+
+
 def small_bet(state: HandState) -> int:
     """Fixed limit: the bet size of the current street (small bet pre-flop and flop)."""
     bb = state.level.big_blind
@@ -148,7 +151,7 @@ def options_for(state: HandState, rules: RuleProfile) -> Options | None:
             max_to = min(pot_limit_max_to(state, seat, rules), all_in_to)
         else:
             max_to = all_in_to
-    return Options(
+    return _options(
         seat=seat.seat,
         to_call=to_call,
         can_check=need == 0,

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.engine.model import AnteFormat, Level, SeatState, SeatStatus, evolve
+from pokertable.controller.engine.model import (
+    AnteFormat,
+    Level,
+    SeatState,
+    SeatStatus,
+    builder,
+    evolve,
+)
 from pokertable.controller.rules import BbaShortOrder, RuleProfile, ShortBlindCallTo
 
 # Enum members as module globals: on CPython 3.11 reading one through its class costs
@@ -28,6 +35,9 @@ class Posted:
     missing_dead: int  # a dead small blind that was never posted
     missing_short: int  # what short all-in blinds did not cover
     notes: tuple[str, ...]
+
+
+_posted = builder(Posted)  # Posted(...) with plain stores (model.builder): every hand
 
 
 def _take(seat: SeatState, amount: int, *, to_street: bool) -> tuple[SeatState, int]:
@@ -101,7 +111,7 @@ def post_forced_bets(
         call_to = level.big_blind
     else:
         call_to = max(bb_posted, sb_posted)
-    return Posted(
+    return _posted(
         seats=tuple(by_seat[s.seat] for s in seats),
         call_to=call_to,
         missing_dead=missing_dead,

@@ -419,7 +419,7 @@ class HandState:
         raise KeyError(f"seat {number} is not dealt in to hand {self.hand_id}")
 
     def has_seat(self, number: int) -> bool:
-        return any(s.seat == number for s in self.seats)
+        return number in [s.seat for s in self.seats]  # no generator: every tabled hand asks
 
     def with_seat(self, updated: SeatState) -> HandState:
         return evolve(
@@ -438,7 +438,7 @@ class HandState:
     @property
     def pot_total(self) -> int:
         """All chips committed this hand, including bets still in front of players."""
-        return sum(s.committed for s in self.seats)
+        return sum([s.committed for s in self.seats])
 
     def substantial_since(self, index: int, rules: RuleProfile) -> bool:
         """R36 (``is_substantial``) over the actions in turn from ``index`` on."""

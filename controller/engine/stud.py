@@ -419,7 +419,7 @@ def apply_stud_action(
         # back to him, and a short all-in over it re-opens the betting only as R47-B says.
         state = betting.pay_and_finish(state, seat, amount, "bring_in", amount, call_to=amount)
         return state, (
-            Ruling(
+            _ruling(
                 _ACCEPTED,
                 (rules.cite("bring_in"),),
                 f"seat {seat.seat} brings in for {amount}",
@@ -507,5 +507,5 @@ def _complete(
         )
     text = f"seat {seat.seat} completes the bring-in to {to}" + ("" if full else " all in")
     return state, (
-        Ruling(_ACCEPTED, (rules.cite("complete"),), text, seat=seat.seat, code="complete"),
+        _ruling(_ACCEPTED, (rules.cite("complete"),), text, seat=seat.seat, code="complete"),
     )
