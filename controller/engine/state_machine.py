@@ -335,6 +335,11 @@ def settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Rulin
     Public for layers that change a hand outside ``step`` (a hand killed by the floor,
     a player absent at the deal) and need the same follow-ups.
     """
+    phase = state.phase
+    if (phase is _DEALING or (phase is _BETTING and state.action_on is not None)) and (
+        state.players_in_hand != 1
+    ):
+        return state, ()  # most steps: a card awaited or a player to act, nothing follows
     rulings: list[Ruling] = []
     while True:
         phase = state.phase
