@@ -122,6 +122,7 @@ class TableRig:
         broker: MosquittoProcess | None = None,  # another table's: several tables, one room
         table_id: str = "t9",  # with a shared broker: "t8" (its login is in USERS)
         table_lines: tuple[str, ...] = (),  # more [table] keys: profile, overrides
+        simulated_time: bool = False,  # the nodes' RF on simulated time (sim_node.py)
     ) -> None:
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
@@ -148,7 +149,8 @@ class TableRig:
             for n in range((len(seats) + per_node - 1) // per_node)
         ]
         specs.append(NodeSpec(len(specs) + 1, ("board", "burn", "muck")))
-        self.sim = TableSimulator(self.registry, specs, node_config=TIMING)
+        self.sim = TableSimulator(self.registry, specs, node_config=TIMING,
+                                  simulated_time=simulated_time)
         (workdir / "table.secret").write_text(USERS[login])
         lines = [
             "[table]",
@@ -226,6 +228,18 @@ class TableRig:
         lines = path.read_bytes().split(b"\n")[:-1]
         # each line is ``<json>\t<crc32>`` (docs: controller/app/journal.py); JSON escapes tabs
         return [json.loads(line.split(b"\t", 1)[0]) for line in lines if line.strip()]
+
+    def wait_first_inventory(self) -> None:
+        """Wait until the controller holds every chip zone's first complete view from its
+        node: a node still booting when the hand starts reports its zones mid-deal."""
+        zones = {z for z in self.sim.on_felt if z.endswith((".bet", ".stack"))}
+
+        def viewed() -> set[str]:
+            return {r["zone"] for r in self.journaled() if r["kind"] == "chips" and r["complete"]}
+
+        wait_for(lambda: zones <= viewed(),
+                 f"every node's first inventory of {sorted(zones)}; log: {self.log()}",
+                 timeout=120)
 
     def log(self) -> str:
         path = self.workdir / "controller.log"
