@@ -7,7 +7,8 @@ name                what lies there                             tag kind
 ==================  ==========================================  ==========
 ``seat<N>.bet``     chips a player has put forward (N = 1..10)  chips
 ``seat<N>.stack``   the player's stack behind the line          chips
-``seat<N>.cards``   the player's hole cards                     cards
+``seat<N>.cards``   the player's hole cards (stud: downcards)   cards
+``seat<N>.up``      stud: the player's upcards, face up         cards
 ``board``           community cards                             cards
 ``burn``            burn cards                                  cards
 ``muck``            mucked / folded cards                       cards
@@ -16,8 +17,14 @@ name                what lies there                             tag kind
 
 >>> seat_of("seat3.bet"), seat_of("board")
 (3, None)
->>> zone_kind("seat10.stack"), zone_kind("muck"), zone_kind("enroll")
-('chips', 'cards', 'enroll')
+>>> zone_kind("seat10.stack"), zone_kind("muck"), zone_kind("enroll"), zone_kind("seat2.up")
+('chips', 'cards', 'enroll', 'cards')
+
+Stud deals each player cards down and cards up: the downcards lie on the seat's hole-card
+pad (``seat<N>.cards``, the one hold'em uses, so a mixed-game table needs no other antenna
+for them) and the upcards in a row on a second pad, ``seat<N>.up``. A card is an upcard or
+a downcard by the pad it is read on; the firmware only names zones, so a node gets the
+upcard pad by its config's zone list.
 """
 
 from __future__ import annotations
@@ -31,7 +38,9 @@ SHARED_CARD_ZONES = ("board", "burn", "muck")
 
 ZoneKind = Literal["chips", "cards", "enroll"]
 
-_SEAT_ZONE = re.compile(r"^seat([1-9][0-9]?)\.(bet|stack|cards)$")
+_SEAT_ZONE = re.compile(r"^seat([1-9][0-9]?)\.(bet|stack|cards|up)$")
+_SEAT_AREAS = ("bet", "stack", "cards", "up")
+_CARD_AREAS = ("cards", "up")
 
 
 def _parse(name: str) -> tuple[ZoneKind, int | None] | None:
@@ -42,7 +51,7 @@ def _parse(name: str) -> tuple[ZoneKind, int | None] | None:
     match = _SEAT_ZONE.match(name)
     if match is None or int(match.group(1)) > MAX_SEATS:
         return None
-    return ("cards" if match.group(2) == "cards" else "chips"), int(match.group(1))
+    return ("cards" if match.group(2) in _CARD_AREAS else "chips"), int(match.group(1))
 
 
 # Every table zone, parsed once: each snapshot frame asks about its zone several times.
@@ -51,7 +60,7 @@ _ZONES = {
     for name in (
         *SHARED_CARD_ZONES,
         ENROLL_ZONE,
-        *(f"seat{n}.{area}" for n in range(1, MAX_SEATS + 1) for area in ("bet", "stack", "cards")),
+        *(f"seat{n}.{area}" for n in range(1, MAX_SEATS + 1) for area in _SEAT_AREAS),
     )
     if (parsed := _parse(name)) is not None
 }
@@ -79,7 +88,7 @@ def zone_kind(name: str) -> ZoneKind:
     return parsed[0]
 
 
-def seat_zone(seat: int, area: Literal["bet", "stack", "cards"]) -> str:
+def seat_zone(seat: int, area: Literal["bet", "stack", "cards", "up"]) -> str:
     """Build a seat zone name, checking the seat number.
 
     >>> seat_zone(3, "bet")

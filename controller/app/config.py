@@ -72,6 +72,7 @@ class LevelSection(_Strict):
     ante: int = Field(default=0, ge=0)
     ante_format: Literal["none", "bb_ante", "per_player"] = "none"
     chip_unit: int = Field(default=1, gt=0)
+    bring_in: int = Field(default=0, ge=0)  # stud games: the bring-in (RP-10-E)
     game: str | None = None  # mixed games: the level's game as a PHH code (None: table.variant)
 
     _known_game = field_validator("game")(dealt_game)
@@ -89,6 +90,7 @@ class LevelSection(_Strict):
             ante=self.ante,
             ante_format=fmt,
             chip_unit=self.chip_unit,
+            bring_in=self.bring_in,
             game=None if self.game is None else game_named(self.game, "game"),
         )
 

@@ -189,17 +189,26 @@ _BETTING_OF = {
 _OMAHA = frozenset({"PO", "FO/8", "PO/8"})
 _HI_LO = frozenset({"FO/8", "PO/8"})
 _STUD_CODES = frozenset({"F7S", "F7S/8", "FR"})
-# The games a live table deals. The stud games are ruled by the engine and replayed from
-# PHH, but the table's zones, seating and dealing checks assume blinds and a board.
+# The games a live table deals: the board games, and the stud games with an upcard pad per
+# seat (``seat<N>.up``, docs/table.md).
 TABLE_GAMES = frozenset(
-    {Variant.NLHE, Variant.PLO, Variant.FLHE, Variant.FLO8, Variant.PLO8}
+    {
+        Variant.NLHE,
+        Variant.PLO,
+        Variant.FLHE,
+        Variant.FLO8,
+        Variant.PLO8,
+        Variant.STUD,
+        Variant.STUD_HILO,
+        Variant.RAZZ,
+    }
 )
 
 
 def game_named(code: object, where: str) -> Variant:
-    """The game of a PHH code (``"FO/8"``) that a live table deals; a ValueError naming
-    ``where`` and the games a table deals for anything else (a structure's or a config's
-    typo, a room command, or a stud game, which the engine replays but no table deals yet)."""
+    """The game of a PHH code (``"FO/8"``, ``"F7S"``) that a live table deals; a ValueError
+    naming ``where`` and the games a table deals for anything else (a structure's or a
+    config's typo, a room command, a draw game, which no table deals yet)."""
     known = ", ".join(v.value for v in Variant if v in TABLE_GAMES)
     prefix = f"{where}: " if where else ""
     for variant in Variant:

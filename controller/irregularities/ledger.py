@@ -6,6 +6,12 @@ the antenna) is the same card moving, not a duplicate.
 
 >>> parse_zone("seat4.cards"), parse_zone("board"), parse_zone("seat4.bet")
 (('seat', 4), ('board', None), None)
+
+Stud: a seat's upcards lie on its second pad, ``seat<N>.up`` (hardware/zones.py); both pads
+are the seat's, and the pad says whether a card was dealt up or down.
+
+>>> parse_zone("seat4.up"), is_upcard_zone("seat4.up"), is_upcard_zone("seat4.cards")
+(('seat', 4), True, False)
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from dataclasses import dataclass
 from pokertable.controller.engine import MAX_SEATS
 from pokertable.controller.engine.cards import STANDARD_DECK
 
-_SEAT_ZONE = re.compile(r"seat(\d{1,2})\.cards")
+_SEAT_ZONE = re.compile(r"seat(\d{1,2})\.(?:cards|up)")
+STUB = "stub"  # a card returned to the stub (a stud premature card, RP-5-D): dealt again
 _SHARED_ZONES = ("board", "burn", "muck")
 JOKERS = frozenset({"Jk", "JK", "Jr", "Jb"})
 
@@ -29,6 +36,11 @@ def parse_zone(zone: str) -> tuple[str, int | None] | None:
     if match and 1 <= int(match.group(1)) <= MAX_SEATS:
         return "seat", int(match.group(1))
     return None
+
+
+def is_upcard_zone(zone: str) -> bool:
+    """A seat's upcard pad (stud): cards read there were dealt face up."""
+    return zone.endswith(".up") and parse_zone(zone) is not None
 
 
 def card_kind(card: str, deck: frozenset[str]) -> str:

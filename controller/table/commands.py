@@ -78,6 +78,7 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
                 ante=lv["ante"],
                 ante_format=fmt,
                 chip_unit=session.level.chip_unit,
+                bring_in=lv.get("bring_in", 0),  # stud: RP-10-E
                 game=game,
             )
         except ValueError as exc:

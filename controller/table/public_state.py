@@ -20,6 +20,7 @@ from pokertable.controller.engine.model import (
     evolve,
 )
 from pokertable.controller.engine.pots import build_pots
+from pokertable.controller.engine.stud import street_name
 from pokertable.controller.table.penalties import penalties_json
 from pokertable.controller.table.session import TableSession
 from pokertable.controller.table.stack_zones import denominations
@@ -39,6 +40,7 @@ def level_json(level: Level) -> dict[str, Any]:
         "big_blind": level.big_blind,
         "ante": level.ante,
         "ante_format": _ANTE_FORMAT[level.ante_format],
+        **({"bring_in": level.bring_in} if level.bring_in else {}),
         **({"game": level.game.value} if level.game is not None else {}),
     }
 
@@ -78,6 +80,7 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             }[in_hand.status]
             if number in session.absent:
                 status = "absent"
+            folded = in_hand.status is SeatStatus.FOLDED
             seats.append(
                 {
                     "seat": number,
@@ -85,9 +88,10 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
                     "stack": in_hand.stack,
                     "bet": in_hand.bet,
                     "status": status,
-                    "cards_held": 0
-                    if in_hand.status is SeatStatus.FOLDED
-                    else len(session.cards_at(number)),
+                    "cards_held": 0 if folded else _cards_held(session, hand, number),
+                    # stud: the upcards everyone sees (a folded hand's are turned down, R66)
+                    **({"upcards": [] if folded else list(in_hand.up)}
+                       if hand.variant.is_stud else {}),
                 }
             )
         elif occupant is not None:
@@ -134,6 +138,8 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             street = "complete"
         elif hand.phase is Phase.SHOWDOWN:
             street = "showdown"
+        elif hand.variant.is_stud:
+            street = street_name(hand.street) if hand.bring_in_seat is not None else "third"
         else:
             street = _STREET[int(hand.street)]
         pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in formed_pots(hand)]
@@ -160,6 +166,8 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "button": hand.button if hand is not None else session.table.button,
         "big_blind_seat": hand.big_blind_seat if hand is not None else session.table.big_blind_seat,
         "street": street,
+        # stud: who brought it in, for how much, and who opens the street (RP-10-D/E)
+        "stud": _stud(hand) if hand is not None and hand.variant.is_stud else None,
         "board": list(hand.board) if hand is not None else [],
         "pots": pots,
         "awards": _awards(hand) if hand is not None and hand.phase is Phase.COMPLETE else [],
@@ -179,6 +187,29 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             }
             for a in session.alerts
         ],
+    }
+
+
+def _cards_held(session: TableSession, hand: HandState, seat: int) -> int:
+    """Cards a seat holds: the readers' count of its pads; stud counts its upcards too."""
+    held = len(session.cards_at(seat))
+    if hand.variant.is_stud:
+        held = max(held + len(session.cards_in(f"seat{seat}.up")), len(hand.seat(seat).hole))
+    return held
+
+
+def _stud(hand: HandState) -> dict[str, Any]:
+    """The stud facts of the hand: the bring-in (RP-10-E) and the opener of the street
+    (RP-10-D); None before third street is dealt. The bring-in amount is the level's; what
+    the bring-in seat actually put in shows as its ``bet``."""
+    posted = next((a for a in hand.actions if a.kind == "bring_in"), None)
+    return {
+        "bring_in_seat": hand.bring_in_seat,
+        "bring_in": hand.level.bring_in,
+        "bring_in_posted": posted is not None,
+        "opener_seat": hand.opener_seat if hand.bring_in_seat is not None else None,
+        "small_bet": hand.level.big_blind,
+        "big_bet": 2 * hand.level.big_blind,
     }
 
 

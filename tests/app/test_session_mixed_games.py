@@ -67,10 +67,6 @@ def test_TDA24_11B_level_game_dealt_from_next_hand_button_moves_on_between_flop_
 
 def test_level_with_a_game_this_table_does_not_deal_is_refused_naming_the_field() -> None:
     table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
-    table.command("level", source="clock", level={**LEVEL_2, "game": "F7S"})
-    reply = table.replies()[-1]
-    assert not reply["ok"] and reply["field"] == "level.game"
-    assert "game 'F7S' is replayed from PHH but not dealt at a live table" in reply["error"]
     table.command("level", source="clock", level={**LEVEL_2, "game": "F2L3D"})
     reply = table.replies()[-1]
     assert not reply["ok"] and reply["field"] == "level.game"
