@@ -355,14 +355,16 @@ def describe(session: TableSession) -> str:
     )
 
 
-def node_specs(players: int) -> list[Any]:
-    """The simulated reader nodes: three seats to a node, then the board, burn and muck."""
+def node_specs(players: int, *, stud: bool = False) -> list[Any]:
+    """The simulated reader nodes: three seats to a node, then the board, burn and muck.
+    ``stud``: each seat also has its upcard pad (``seat<N>.up``, hardware/zones.py)."""
     from pokertable.hardware.simulator import NodeSpec
 
     specs: list[Any] = []
     seats = list(range(1, players + 1))
+    areas = ("bet", "stack", "cards", "up") if stud else ("bet", "stack", "cards")
     for i in range(0, len(seats), 3):
-        zones = tuple(f"seat{s}.{z}" for s in seats[i : i + 3] for z in ("bet", "stack", "cards"))
+        zones = tuple(f"seat{s}.{z}" for s in seats[i : i + 3] for z in areas)
         specs.append(NodeSpec(len(specs) + 1, zones))
     specs.append(NodeSpec(len(specs) + 1, ("board", "burn", "muck")))
     return specs

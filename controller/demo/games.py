@@ -106,8 +106,9 @@ class DemoPlan:
         return self.level(index)
 
     @property
-    def first_game(self) -> str | None:
-        return self.levels[0].get("game")
+    def deals_stud(self) -> bool:
+        """Some level deals a stud game: the seats need their upcard pads."""
+        return any(level.get("game") in STUD for level in self.levels)
 
     def structure(self) -> str:
         """The levels as the tournament clock's structure file (``--floor``)."""

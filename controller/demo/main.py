@@ -249,14 +249,14 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         registry = TagRegistry(tmp / "registry.sqlite3")
         stack.callback(registry.close)
         SyntheticTags.enroll(registry)
+        plan = games.demo_plan(getattr(args, "game", None), hands=args.hands,
+                               players=args.players)
         sim = TableSimulator(
-            registry, node_specs(args.players), node_config=NODE_TIMING,
+            registry, node_specs(args.players, stud=plan.deals_stud), node_config=NODE_TIMING,
             simulated_time=not getattr(args, "real_time", False),
         )
         stack.callback(sim.close)
         ports = [sim.port_of(n) for n in sorted(sim.nodes)]
-        plan = games.demo_plan(getattr(args, "game", None), hands=args.hands,
-                               players=args.players)
         config = _config(tmp, args.players, ports, host, port, args.profile,
                          plan.levels[0] if getattr(args, "game", None) else None)
         # The room's clients come first, so they see the table's very first state.

@@ -14,23 +14,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Protocol
+from typing import Literal, Protocol
 
 from pokertable.controller.engine.betting import Options
 from pokertable.controller.engine.model import HandState, Phase, SeatStatus, Street
 from pokertable.controller.table.session import TableSession
+from pokertable.hardware.zones import seat_zone
+
+# A seat's downcards lie on its hole-card pad, its upcards on the upcard pad beside it.
+DOWN: Literal["cards"] = "cards"
+UP: Literal["up"] = "up"
 
 STREET_NAMES = ("third", "fourth", "fifth", "sixth", "seventh")
-
-
-def down_zone(seat: int) -> str:
-    """Where a seat's face-down cards lie (the hole-card pad of the board games)."""
-    return f"seat{seat}.cards"
-
-
-def up_zone(seat: int) -> str:
-    """Where a seat's upcards lie, face up in front of the player."""
-    return f"seat{seat}.up"
 
 
 class _Dealer(Protocol):
@@ -53,9 +48,9 @@ class StudDealing:
     def third_street(self, hand: HandState, deck: list[str]) -> None:
         """Two down and one up to each player, one card at a time round the table."""
         order = sorted(s.seat for s in hand.seats)
-        for zone in (down_zone, down_zone, up_zone):
+        for area in (DOWN, DOWN, UP):
             for seat in order:
-                self.dealer.deal(zone(seat), deck.pop())
+                self.dealer.deal(seat_zone(seat, area), deck.pop())
         self._street_read(Street.THIRD, "third street")
 
     def next_street(self, session: TableSession, deck: list[str]) -> None:
@@ -69,9 +64,9 @@ class StudDealing:
         if street is Street.SEVENTH and len(deck) < len(live):
             self.dealer.deal("board", deck.pop())  # RP-10-H: one community card for all
         else:
-            zone = down_zone if street is Street.SEVENTH else up_zone
+            area = DOWN if street is Street.SEVENTH else UP
             for seat in live:
-                self.dealer.deal(zone(seat), deck.pop())
+                self.dealer.deal(seat_zone(seat, area), deck.pop())
         self._street_read(street, f"{STREET_NAMES[street]} street")
 
     def _street_read(self, street: Street, what: str) -> None:
