@@ -6,19 +6,14 @@ function chips(n) {
   return Number(n).toLocaleString("en-US");
 }
 
-// Mixed games: a level's game (PHH code) as the room says it.
-const GAMES = {
-  NT: "No-limit hold'em", FT: "Limit hold'em", PO: "Pot-limit Omaha",
-  "FO/8": "Limit Omaha hi-lo", "PO/8": "Pot-limit Omaha hi-lo", F7S: "Stud",
-  "F7S/8": "Stud hi-lo", FR: "Razz", F2L3D: "2-7 triple draw", N2L1D: "No-limit 2-7 single draw",
-  FB: "Badugi",
-};
-
+// Mixed games: a level's game (PHH code) as the room says it (../overlay/games.js), with
+// its limits; stud: its ante and bring-in.
 function blinds(level) {
   if (!level) return "";
+  if (isStud(level.game)) return `${gameName(level.game)} \u00b7 ${stakes(level)}`;
   const names = { bb_ante: " BB ante ", button_ante: " button ante " };
   const ante = level.ante ? (names[level.ante_format] || " ante ") + chips(level.ante) : "";
-  const game = level.game ? (GAMES[level.game] || level.game) + " \u00b7 " : "";
+  const game = level.game ? gameName(level.game) + " \u00b7 " : "";
   return `${game}${chips(level.small_blind)} / ${chips(level.big_blind)}${ante}`;
 }
 
