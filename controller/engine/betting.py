@@ -141,6 +141,9 @@ def options_for(state: HandState, rules: RuleProfile) -> Options | None:
             can_raise = False
     if state.variant.betting is _FIXED_LIMIT:
         fixed_to = state.call_to + small_bet(state)
+        if state.bring_in_seat is not None and 0 < state.call_to < state.level.big_blind \
+                and not state.bets_this_street and state.street is _PREFLOP:
+            fixed_to = state.level.big_blind  # stud: the bring-in is completed (R3, stud.py)
         min_to = max_to = min(fixed_to, all_in_to)
     else:
         min_to = min(min_raise_to(state, rules), all_in_to)

@@ -51,6 +51,7 @@ from pokertable.controller.interpretation.outcome import FloorRuling, Interpreta
 from pokertable.controller.interpretation.pot_limit import judge_count_error, quote
 from pokertable.controller.interpretation.raises import call
 from pokertable.controller.interpretation.run_base import EventRunBase, TableEvent
+from pokertable.controller.interpretation.stud_chips import bring_in_reading
 from pokertable.controller.interpretation.zones import LogEntry, SeatZone, remove_chips
 from pokertable.controller.rules import OverbetChange
 
@@ -197,8 +198,9 @@ class EventRun(EventRunBase):
         view = zone.view(ctx.own)
         if zone.declaration is not None:
             reading = combine(ctx, zone.declaration, view, True, self.rules)
-        else:
-            reading = read_chips(ctx, view, self.rules)
+        else:  # stud: the first chips on third street are the bring-in or the completion
+            reading = (bring_in_reading(self.state, view, self.rules)
+                       or read_chips(ctx, view, self.rules))
         reading = undercall_in_sequence(self, reading)  # R51-C
         yield from self._apply(self._restrict(reading, zone, ctx), at_ms)
 

@@ -33,6 +33,7 @@ from pokertable.controller.irregularities.hand import (
     apply_engine,
 )
 from pokertable.controller.irregularities.killed import kill_hand, return_all_bets
+from pokertable.controller.irregularities.ledger import is_upcard_zone
 from pokertable.controller.irregularities.presence import kill_at_deal
 from pokertable.controller.rules import RuleProfile
 
@@ -44,7 +45,11 @@ MISDEAL_PROCEDURE = (
 
 
 def first_seat(t: TrackedHand) -> int:
-    """The first seat clockwise of the button that is dealt in (heads-up: the big blind)."""
+    """The first seat clockwise of the button that is dealt in (heads-up: the big blind).
+    Stud has no button in play (it is frozen, R11-B): the dealer deals from his left, the
+    first seat dealt in by number."""
+    if t.hand.variant.is_stud:
+        return t.hand.seats[0].seat
     return t.hand.seats_clockwise_from(t.hand.button)[0].seat
 
 
@@ -225,7 +230,9 @@ def close_deal(t: TrackedHand, rules: RuleProfile) -> Step:
         held = t.deal.cards_of(s.seat)
         if s.hole:  # dealt through an engine ``DealHole`` (no card readers at this seat)
             continue
-        if len(held) == need:
+        if len(held) == need and t.hand.variant.is_stud:
+            t, out = _stud_third_street(t, s.seat, held, rules)
+        elif len(held) == need:
             t, out = apply_engine(t, DealHole(s.seat, held), rules)
         elif not held:
             t, out = offer_misdeal(t, rules, "misdeal_dealt_out", "misdeal_dealt_out",
@@ -244,6 +251,29 @@ def close_deal(t: TrackedHand, rules: RuleProfile) -> Step:
         rulings += out
     t, out = kill_at_deal(t, rules)
     return t, rulings + out
+
+
+def _stud_third_street(t: TrackedHand, seat: int, held: tuple[str, ...],
+                       rules: RuleProfile) -> Step:
+    """Stud's initial deal: the downcards (read on ``seat<N>.cards``) then the upcard (on
+    ``seat<N>.up``), as the engine takes them. Not two down and one up: the floor is told
+    RP-10-A (an exposed downcard is his upcard, and the third card is dealt down to him)."""
+    ups = tuple(c for c in held if _read_up(t, c))
+    downs = tuple(c for c in held if c not in ups)
+    t, rulings = apply_engine(t, DealHole(seat, downs + ups), rules)
+    if len(ups) != 1:
+        rulings = [*rulings, alert(
+            rules, ("stud_exposed_downcard",), "stud_upcard_count",
+            f"seat {seat} has {len(ups)} upcard(s) on the deal, one expected: a downcard "
+            "exposed on the deal becomes his upcard and his third card is dealt down "
+            f"(RP-10-A); the table takes {(downs + ups)[2]} as the upcard: call the floor",
+            seat=seat)]
+    return t, rulings
+
+
+def _read_up(t: TrackedHand, card: str) -> bool:
+    placed = t.ledger.by_card(card)
+    return placed is not None and is_upcard_zone(placed.zone)
 
 
 def boxed_card(t: TrackedHand, rules: RuleProfile) -> Step:
@@ -278,6 +308,12 @@ def exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> 
     deal comes from the button and the seats dealt in, never from the order of the reads.
     """
     held = t.deal.cards_of(seat)
+    if t.hand.variant.is_stud and t.hand.has_seat(seat):
+        # R35-A7 is for flop games; in stud the exposed downcard becomes his upcard
+        return t, [alert(rules, ("stud_exposed_downcard",), "stud_downcard_exposed",
+                         f"seat {seat}'s downcard exposed on the deal: not a misdeal; it is "
+                         "his upcard and his third card is dealt down to him; he can be the "
+                         "bring-in (RP-10-A)", seat=seat, kind=RulingKind.INFO)]
     if not t.hand.has_seat(seat) or not 1 <= card_index <= len(held):
         return t, [alert(rules, ("reader_fault",), "exposure_unknown_card",
                          f"seat {seat} has no card number {card_index} on the readers; "

@@ -71,6 +71,20 @@ class BoardTrack:
     burn_due: tuple[Street, int] | None = None  # a street's first card came before its burn
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StudTrack:
+    """Stud streets as the readers see them (``stud_cards``): burns per street, indexed by
+    ``Street`` from third (0) to seventh (4), and cards dealt to a seat before its street's
+    betting round ended (RP-10-G, RP-5-D)."""
+
+    burns: tuple[int, ...] = (0, 0, 0, 0, 0)
+    # one burn per street from fourth (R38); third street is not checked (houses differ);
+    # a premature card's street is dealt without another burn (RP-5-D)
+    burns_due: tuple[int, ...] = (0, 1, 1, 1, 1)
+    premature: tuple[str, ...] = ()
+    burn_due: tuple[int, int] | None = None  # (street, at_ms): a street's first card came first
+
+
 @dataclass(frozen=True, slots=True)
 class PendingOot:
     """An action out of turn held until the action reaches its seat (R53-A)."""
@@ -100,6 +114,7 @@ class TrackedHand:
     ledger: CardLedger = field(default_factory=CardLedger)
     deal: DealTrack = DealTrack()
     board: BoardTrack = BoardTrack()
+    stud: StudTrack = StudTrack()
     oot: OotTrack = OotTrack()
     points: ReferencePoints = field(default_factory=ReferencePoints)
     absent: frozenset[int] = frozenset()
@@ -138,8 +153,9 @@ class TrackedHand:
                 "closed": self.deal.closed,
                 "cards_by_seat": {s.seat: len(self.deal.cards_of(s.seat)) for s in self.hand.seats},
             },
-            "burns": list(self.board.burns[1:]),
-            "premature_cards": list(self.board.premature),
+            "burns": list(self.stud.burns[1:] if self.hand.variant.is_stud
+                          else self.board.burns[1:]),
+            "premature_cards": list(self.stud.premature or self.board.premature),
             "out_of_turn": [
                 {"seat": p.action.seat, "action": str(p.action.kind), "skipped": p.skipped,
                  "bound": p.bound} for p in self.oot.pending

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pokertable.controller.engine.events import MuckHand
 from pokertable.controller.engine.model import Phase, evolve
 from pokertable.controller.engine.rulings import RulingKind
-from pokertable.controller.irregularities import board, dealing
+from pokertable.controller.irregularities import board, dealing, stud_cards
 from pokertable.controller.irregularities.alerts import alert
 from pokertable.controller.irregularities.events import CardRemoved, CardSeen
 from pokertable.controller.irregularities.hand import (
@@ -20,7 +20,12 @@ from pokertable.controller.irregularities.hand import (
     apply_engine,
     live_seat,
 )
-from pokertable.controller.irregularities.ledger import card_kind, parse_zone
+from pokertable.controller.irregularities.ledger import (
+    STUB,
+    card_kind,
+    is_upcard_zone,
+    parse_zone,
+)
 from pokertable.controller.rules import RuleProfile
 
 
@@ -52,11 +57,21 @@ def card_seen(t: TrackedHand, event: CardSeen, rules: RuleProfile) -> Step:
     if previous is not None:
         return _known_card(t, event, where, seat, rules)
     t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
-    return _route_new(t, event.card, where, seat, rules, event.at_ms)
+    return _route_new(t, event, where, seat, rules)
 
 
-def _route_new(t: TrackedHand, card: str, where: str, seat: int | None,
-               rules: RuleProfile, at_ms: int) -> Step:
+def _route_new(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
+               rules: RuleProfile) -> Step:
+    card, at_ms = event.card, event.at_ms
+    if t.hand.variant.is_stud:
+        if where == "seat" and t.deal.closed:
+            assert seat is not None
+            up = is_upcard_zone(event.zone)
+            return stud_cards.seat_card(t, seat, card, up, rules, at_ms)
+        if where == "board":
+            return stud_cards.community_card(t, card, rules, at_ms)
+        if where == "burn":
+            return stud_cards.burn_card(t, card, rules, at_ms)
     if where == "seat":
         assert seat is not None
         return dealing.seat_card(t, seat, card, rules, at_ms)
@@ -101,10 +116,10 @@ def _known_card(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
     if where == "burn" and came_from_board:
         t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
         return board.burn_card(t, event.card, True, rules, event.at_ms)
-    if came_from_board and not previous.present:
+    if (came_from_board and not previous.present) or previous.zone == STUB:
         # A premature card went back to the stub and is dealt again.
         t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
-        return _route_new(t, event.card, where, seat, rules, event.at_ms)
+        return _route_new(t, event, where, seat, rules)
     return t, [alert(rules, ("reader_fault",), "card_two_zones",
                      f"{event.card} (tag {event.tag_uid}) was in {previous.zone} and is now read "
                      f"in {event.zone}: check where the card is; nothing was changed")]
@@ -125,6 +140,8 @@ def card_removed(t: TrackedHand, event: CardRemoved, rules: RuleProfile) -> Step
     if placed is None or placed.zone != event.zone or not placed.present:
         return t, []  # a card we never tracked (stub, rejected read) left: nothing to undo
     t = evolve(t, ledger=t.ledger.put(placed.card, placed.tag, placed.zone, present=False))
+    if t.hand.variant.is_stud and placed.card in t.stud.premature:
+        return stud_cards.card_removed(t, placed.card, placed.tag, rules)  # RP-5-D
     if event.zone == "board" and t.status is not HandStatus.COMPLETE:
         return board.board_card_removed(t, placed.card, rules)
     return t, []

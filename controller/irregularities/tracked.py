@@ -38,6 +38,7 @@ from pokertable.controller.irregularities import (
     out_of_turn,
     presence,
     readers,
+    stud_cards,
 )
 from pokertable.controller.irregularities.alerts import alert
 from pokertable.controller.irregularities.events import (
@@ -127,7 +128,8 @@ def judge_due(t: TrackedHand, rules: RuleProfile, at_ms: int, acting: bool = Fal
     player may act on the river before its burn's read arrives)."""
     t, rulings = dealing.judge_first_card(t, rules, at_ms, now=acting)
     t, more = board.judge_burn(t, rules, at_ms)
-    return t, rulings + more
+    t, stud = stud_cards.judge_burn(t, rules, at_ms)
+    return t, rulings + more + stud
 
 
 def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:

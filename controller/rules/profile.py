@@ -448,6 +448,10 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "penalty_hand": "71C",
         "disqualified_chips": "71D",
         "leave_table": "31",
+        # --- stud at the live table (issue 30): irregularities/stud_cards.py ---
+        "stud_premature": "RP-5D",  # a premature card in stud: the procedure
+        "stud_premature_see": "RP-10G",  # RP-10-G: "for premature cards dealt in stud see RP-5-D"
+        "stud_exposed_downcard": "RP-10A",  # an exposed downcard on the deal: his upcard
         # --- profile citations (issue 8): concepts of parameters no layer cites yet ---
         "official_language": "6",
         "clock": "29",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pokertable.controller.engine import betting
 from pokertable.controller.engine.model import (
     Phase,
+    Street,
 )
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation.events import (
@@ -71,6 +72,9 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
             and not tracked.over
             and not hand.board
             and not hand.face_up
+            # stud has no board: its deal is third street (a showdown may come from it)
+            and not (hand.variant.is_stud
+                     and (hand.street is not Street.THIRD or hand.phase is Phase.SHOWDOWN))
         ):
             # Before any board card, the dealer's confirm is the first card he saw go to the
             # wrong seat (R35-A2), which the readers cannot order heads-up at dealing speed:

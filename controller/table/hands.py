@@ -53,6 +53,7 @@ from pokertable.controller.table.published import published_hand  # PHH for the 
 from pokertable.controller.table.runout_hold import hold_runout, refuse_while_held
 from pokertable.controller.table.stack_zones import stack_moved
 from pokertable.controller.table.state import Channel, Output, TableSession
+from pokertable.controller.table.stud_table import after_stud_hand, stud_setup
 
 
 def interpret_at_table(
@@ -152,7 +153,7 @@ def run_event(
 def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSession:
     hand = session.hand
     assert hand is not None
-    table = after_hand(session.table, hand)
+    table = (after_stud_hand if hand.variant.is_stud else after_hand)(session.table, hand)
     awards = [
         {
             "seat": a.seat,
@@ -206,7 +207,7 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         first_button = session.table.seats[0].seat
     try:
         game = level.game or session.config.variant  # mixed games: the level's game
-        setup = next_hand(
+        setup = (stud_setup if game.is_stud else next_hand)(
             session.table,
             hand_id=hand_id,
             variant=game,
@@ -317,7 +318,8 @@ def reader_step(
         }
         out.append(event_out(session, "board_replaced", (), data, at_ms))
     for seat in hand.seats:
-        if seat.hole and before.has_seat(seat.seat) and not before.seat(seat.seat).hole:
+        # the initial deal, and each later stud card (seventh street's is a downcard)
+        if seat.hole and before.has_seat(seat.seat) and before.seat(seat.seat).hole != seat.hole:
             payload = {
                 "hand_id": hand.hand_id,
                 "seat": seat.seat,
@@ -553,9 +555,9 @@ def game_change_ruling(
 ) -> Ruling:
     """A mixed-game change announced at the hand that starts the new game (R11-B).
 
-    Between flop games the button and blinds move on as for any next hand; the freeze
-    for stud and the return from it (``ButtonPlan.FREEZE``/``RESUME``) are the stud
-    table's (issue #30), and this table deals no stud game.
+    Between flop games the button and blinds move on as for any next hand; for stud the
+    button is frozen where the next hold'em hand has it and a flop game after stud starts
+    there (``stud_table``).
     """
     plan = button_at_game_change(previous, following)
     button = {
