@@ -17,7 +17,7 @@ from pokertable.controller.demo.room import (
 from pokertable.controller.demo.stud import StudDealing
 from pokertable.controller.engine import betting
 from pokertable.controller.engine.cards import RANKS, SUITS
-from pokertable.controller.engine.model import Phase, Street
+from pokertable.controller.engine.model import Betting, Phase, Street
 from pokertable.controller.table.inputs import ConsolePress
 from pokertable.controller.table.session import TableSession, zone_value
 
@@ -380,13 +380,15 @@ def hand_line(session: TableSession, number: int, total: int) -> str:
         for a in hand.awards
     )
     of = f"/{total}" if total else ""
-    game = f" {hand.variant.value}" if hand.level.game is not None else ""
+    level = hand.level
+    stakes = f"{level.small_blind}/{level.big_blind}"
+    if hand.variant.betting is Betting.FIXED_LIMIT:  # the small bet is the big blind
+        stakes = f"limits {level.big_blind}/{2 * level.big_blind}"
+    game = f" {hand.variant.value}" if level.game is not None else ""
     if hand.variant.is_stud:  # no board: the bring-in, and a community card if one was dealt
-        cards = f"bring-in seat {hand.bring_in_seat}" + (
+        bring_in = names.get(hand.bring_in_seat or 0, "-")
+        cards = f"bring-in {bring_in}" + (
             f", community card {hand.board[0]}" if hand.board else "")
     else:
         cards = f"board {' '.join(hand.board) or '-'}"
-    return (
-        f"hand {number}{of} {hand.hand_id} L{hand.level.number}{game} "
-        f"{hand.level.small_blind}/{hand.level.big_blind}: {cards}: {wins}"
-    )
+    return f"hand {number}{of} {hand.hand_id} L{level.number}{game} {stakes}: {cards}: {wins}"
