@@ -3,9 +3,10 @@ in Debian's Chromium show the game of the level, each seat's upcards, who brough
 and who opens the street (TDA RP-10-D, RP-10-E); the relay computes no board-game
 equities for stud. The screenshot in docs/overlay.md (overlay-stud.png) is from this test.
 
-The state is what the table publishes (mqtt/schemas/state.json, validated here), sent on
-the shipped broker with the table's login; the relay, the console and the pages are the
-real ones."""
+The hand is played through ``TableSession`` (cards read on each seat's downcard and upcard
+pads, the bring-in and the bets pushed as chips); what the table publishes goes out on the
+shipped broker with the table's login; the relay, the console and the pages are the real
+ones."""
 
 from __future__ import annotations
 
@@ -15,57 +16,67 @@ from typing import Any
 import pytest
 
 from pokertable.bench.table_rig import PREFIX, TABLE_LOGIN, USERS, Watcher
+from pokertable.controller.engine.model import AnteFormat, Level, Variant
+from pokertable.controller.table.public_state import table_state
+from pokertable.controller.table.session import new_session
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.mqtt.payloads import SCHEMA_VERSION, validate
 from pokertable.room.broadcast import BroadcastLane
 from pokertable.room.floor_service import console
 from pokertable.room.overlay_service import OverlayService, load_layout, page_config
+from tests.app.session_table import Table
 from tests.room.conftest import ARTIFACTS, signed_in
 
 pytestmark = pytest.mark.needs("mosquitto", "chromium")
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-# Fifth street of a stud hand, four players. Cat's 2c was the low upcard (RP-10-E: she
-# brought it in for 50); Bob folded on fourth; Ann's pair of sevens showing opens fifth
-# street (RP-10-D). Each seat: the two downcards, then the upcards as dealt.
-SEATS = {
-    1: ("Ann", ("Ah", "Kd"), ("7c", "7d", "Qs")),
-    2: ("Bob", ("9s", "9h"), ()),
-    3: ("Cat", ("3d", "4d"), ("2c", "5h", "Jd")),
-    4: ("Dev", ("Tc", "Th"), ("8h", "Ts", "6c")),
-}
-LEVEL = {"number": 4, "small_blind": 100, "big_blind": 200, "ante": 25,
-         "ante_format": "per_player", "bring_in": 50, "game": "F7S"}
+PLAYERS = ((1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 5000), (4, "Dev", 5000))
+LEVEL = Level(number=4, small_blind=100, big_blind=200, ante=25,
+              ante_format=AnteFormat.PER_PLAYER, bring_in=50, chip_unit=25, game=Variant.STUD)
+DOWN = {1: ("Ah", "Kd"), 2: ("9s", "9h"), 3: ("3d", "4d"), 4: ("Tc", "Th")}
+UP = {1: ("7c", "7d", "Qs"), 2: ("Qh", "Kh"), 3: ("2c", "5h", "Jd"), 4: ("8h", "Ts", "6c")}
 
 
-def stud_state(seq: int) -> dict[str, Any]:
-    """The table's state on fifth street, Ann to act (what ``table_state`` publishes)."""
-    seats: list[dict[str, Any]] = []
-    for number in range(1, 7):
-        if number not in SEATS:
-            seats.append({"seat": number, "player": None, "stack": 0, "bet": 0,
-                          "status": "empty", "cards_held": 0})
-            continue
-        name, _, up = SEATS[number]
-        folded = not up
-        seats.append({"seat": number, "player": name, "stack": 4400 if folded else 3975,
-                      "bet": 0, "status": "folded" if folded else "active",
-                      "cards_held": 0 if folded else 2 + len(up), "upcards": list(up)})
-    state = {
-        "ts_ms": 1000 + seq, "hand_id": "t9-h00012", "hand_number": 12, "level": LEVEL,
-        "pending_level": None, "game": "F7S", "paused": False, "hand_for_hand": False,
-        "deal_held": False, "runout_held": False, "clock": None, "penalties": [],
-        "button": None, "big_blind_seat": None, "street": "fifth",
-        "stud": {"bring_in_seat": 3, "bring_in": 50, "bring_in_posted": True,
-                 "opener_seat": 1, "small_bet": 200, "big_bet": 400},
-        "board": [], "pots": [{"amount": 1900, "eligible": [1, 3, 4]}], "awards": [],
-        "seats": seats, "action_on": 1, "to_call": 0, "min_raise_to": 400,
-        "substantial_action": True, "alerts": [],
-        "venue": "club", "table": "t9", "session": "s", "seq": seq,
-        "schema_version": SCHEMA_VERSION,
-    }
+def fifth_street() -> Table:
+    """A stud hand played through ``TableSession`` to fifth street. Cat's 2c is the low
+    upcard: she brings it in for 50 with chips (RP-10-E) and everybody calls; Ann's pair
+    of sevens opens fourth street for 200, Bob folds; her pair opens fifth (RP-10-D)."""
+    table = Table(PLAYERS)
+    table.session = new_session(table.session.config, LEVEL, table.session.table.seats)
+    table.press("hand_start")
+    for pad in (0, 1):
+        for number, cards in DOWN.items():
+            table.card(f"seat{number}.cards", cards[pad])
+    for street, burn in ((0, None), (1, "2s"), (2, "3s")):
+        if burn is not None:
+            table.collect()
+            table.card("burn", burn)
+        for seat, up in UP.items():
+            if len(up) > street:
+                table.card(f"seat{seat}.up", up[street])
+        if street == 0:
+            for seat in (3, 4, 1, 2):  # the bring-in, then the calls, all in chips
+                table.push(seat, 25, 25)
+        elif street == 1:
+            table.push(1, 100, 100)
+            table.press("fold")
+            table.push(3, 100, 100)
+            table.push(4, 100, 100)
+    return table
+
+
+def stud_state(table: Table, seq: int) -> dict[str, Any]:
+    """What the table publishes (mqtt/schemas/state.json), stamped as the bridge does."""
+    state = {**table_state(table.session, table.t), "venue": "club", "table": "t9",
+             "session": "s", "seq": seq, "schema_version": SCHEMA_VERSION}
     validate("state", state)
     return state
+
+
+def hole_cards(table: Table) -> dict[int, dict[str, Any]]:
+    """The last hole cards the table published for each seat (every new stud card)."""
+    last = {o.payload["seat"]: o.payload for o in table.out if o.channel == "hole_cards"}
+    return {seat: {**payload, "schema_version": SCHEMA_VERSION} for seat, payload in last.items()}
 
 
 def test_overlay_and_floor_console_show_the_stud_hand_RP10D_RP10E(
@@ -91,16 +102,25 @@ def test_overlay_and_floor_console_show_the_stud_hand_RP10D_RP10E(
         page.goto(service.url)
         page.wait_for_selector("#connection.online", state="attached", timeout=60_000)
 
+        def cards(seat: int, selector: str = ".card") -> list[str | None]:
+            return [c.get_attribute("data-card") for c in
+                    page.query_selector_all(f".seat[data-seat='{seat}'] {selector}")]
+
         sender.publish(f"{PREFIX}/status", {"state": "online", "schema": SCHEMA_VERSION,
                                             "schema_version": SCHEMA_VERSION})
-        sender.publish(f"{PREFIX}/state", stud_state(1))
-        for number in (1, 3):  # the hole cards the table read, released after the delay
-            _, down, up = SEATS[number]
-            sender.publish(f"{PREFIX}/secure/hole_cards/{number}", {
-                "hand_id": "t9-h00012", "seat": number, "cards": [*down, up[0]],
-                "ts_ms": 900, "schema_version": SCHEMA_VERSION})
+        table = fifth_street()
+        state = stud_state(table, 1)
+        assert (state["street"], state["action_on"]) == ("fifth", 1)
+        sender.publish(f"{PREFIX}/state", state)
+        # Before the relay releases the hole cards: backs for the downcards, upcards face up.
         page.wait_for_function(
-            "() => document.querySelectorAll('.seat[data-seat=\"3\"] .card:not(.back)')"
+            "() => document.querySelectorAll('.seat[data-seat=\"4\"] .card').length === 5",
+            timeout=120_000)
+        assert cards(4) == [None, None, "8h", "Ts", "6c"]
+        for seat, payload in hole_cards(table).items():
+            sender.publish(f"{PREFIX}/secure/hole_cards/{seat}", payload)
+        page.wait_for_function(
+            "() => document.querySelectorAll('.seat[data-seat=\"4\"] .card:not(.back)')"
             ".length === 5", timeout=120_000)
 
         assert page.inner_text("#game") == (
@@ -109,14 +129,10 @@ def test_overlay_and_floor_console_show_the_stud_hand_RP10D_RP10E(
             "Cat brought it in for 50 \u00b7 Ann opens fifth street")
         assert page.inner_text("#board") == ""
 
-        def cards(seat: int, selector: str = ".card") -> list[str | None]:
-            return [c.get_attribute("data-card") for c in
-                    page.query_selector_all(f".seat[data-seat='{seat}'] {selector}")]
-
         # Downcards first (known once released, else backs), then the upcards as dealt.
         assert cards(1) == ["Ah", "Kd", "7c", "7d", "Qs"]
         assert cards(3, ".card.up") == ["2c", "5h", "Jd"]
-        assert cards(4) == [None, None, "8h", "Ts", "6c"]
+        assert cards(4) == ["Tc", "Th", "8h", "Ts", "6c"]
         assert cards(4, ".card.up") == ["8h", "Ts", "6c"]
         assert cards(2) == []  # folded: the upcards are turned down
         assert page.inner_text(".seat[data-seat='1'] .tags").lower() == "opens"
@@ -128,18 +144,19 @@ def test_overlay_and_floor_console_show_the_stud_hand_RP10D_RP10E(
         desk = signed_in(browser, floor.url, "director", tables=())
         sender.publish(f"{PREFIX}/status", {"state": "online", "schema": SCHEMA_VERSION,
                                             "schema_version": SCHEMA_VERSION})
-        sender.publish(f"{PREFIX}/state", stud_state(2))  # the table's next state
-        table = ".table[data-table='t9']"
+        sender.publish(f"{PREFIX}/state", stud_state(table, 2))  # its next state
+        box = ".table[data-table='t9']"
         desk.wait_for_function(
-            f"() => document.querySelector(\"{table} .level\").textContent.includes('Stud')",
+            f"() => (document.querySelector(\"{box} .level\") || {{}}).textContent"
+            "?.includes('Stud')",
             timeout=60_000)
-        assert desk.inner_text(f"{table} .level") == (
+        assert desk.inner_text(f"{box} .level") == (
             "level 4: Stud \u00b7 limits 200/400 \u00b7 ante 25 \u00b7 bring-in 50")
-        assert desk.inner_text(f"{table} .stud") == (
+        assert desk.inner_text(f"{box} .stud") == (
             "fifth street \u00b7 Cat brought it in for 50 \u00b7 Ann opens fifth street")
         showing = {
             row.get_attribute("data-seat"): row.query_selector("td.showing").inner_text()
-            for row in desk.query_selector_all(f"{table} .players tbody tr")
+            for row in desk.query_selector_all(f"{box} .players tbody tr")
         }
         assert showing == {"1": "7c 7d Qs (opens)", "2": "", "3": "2c 5h Jd (bring-in)",
                            "4": "8h Ts 6c"}
@@ -155,16 +172,15 @@ def test_overlay_and_floor_console_show_the_stud_hand_RP10D_RP10E(
 
 
 def test_no_board_game_equities_are_published_during_a_stud_hand() -> None:
-    """Four stud cards would pass for an Omaha hand: the relay computes none for stud."""
-    state = stud_state(1)
-    lane = BroadcastLane(delay_s=0)
-    lane.on_message("state", state, now_s=0)
-    sent = []
-    for number in (1, 3, 4):
-        _, down, up = SEATS[number]
-        sent += lane.on_message(
-            f"secure/hole_cards/{number}",
-            {"hand_id": state["hand_id"], "seat": number, "cards": [*down, *up[:2]]},
-            now_s=0,
-        )
-    assert not any(m.leaf == "secure/equities" for m in sent)
+    """Four stud cards would pass for an Omaha hand: the relay computes no equities for
+    stud (the same cards in a state saying pot-limit Omaha get them)."""
+    table = fifth_street()
+    for game, expected in (("F7S", False), ("PO", True)):
+        state = {**stud_state(table, 1), "game": game}
+        lane = BroadcastLane(delay_s=0)
+        lane.on_message("state", state, now_s=0)
+        sent = []
+        for seat, payload in hole_cards(table).items():
+            four = {**payload, "cards": payload["cards"][:4]}
+            sent += lane.on_message(f"secure/hole_cards/{seat}", four, now_s=0)
+        assert any(m.leaf == "secure/equities" for m in sent) is expected, game
