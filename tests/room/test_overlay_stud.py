@@ -10,6 +10,7 @@ ones."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +27,6 @@ from pokertable.room.floor_service import console
 from pokertable.room.overlay_service import OverlayService, load_layout, page_config
 from tests.app.session_table import Table
 from tests.room.conftest import ARTIFACTS, signed_in
-
-pytestmark = pytest.mark.needs("mosquitto", "chromium")
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PLAYERS = ((1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 5000), (4, "Dev", 5000))
@@ -79,6 +78,7 @@ def hole_cards(table: Table) -> dict[int, dict[str, Any]]:
     return {seat: {**payload, "schema_version": SCHEMA_VERSION} for seat, payload in last.items()}
 
 
+@pytest.mark.needs("mosquitto", "chromium")
 def test_overlay_and_floor_console_show_the_stud_hand_RP10D_RP10E(
     tmp_path: Path, browser: Any
 ) -> None:
@@ -184,3 +184,20 @@ def test_no_board_game_equities_are_published_during_a_stud_hand() -> None:
             four = {**payload, "cards": payload["cards"][:4]}
             sent += lane.on_message(f"secure/hole_cards/{seat}", four, now_s=0)
         assert any(m.leaf == "secure/equities" for m in sent) is expected, game
+
+
+def test_the_terminal_view_shows_the_stud_hand_too_RP10D_RP10E() -> None:
+    """``pokertable watch`` (the demo's live view): the game in the level, the downcards as
+    bars, the upcards face up and the bring-in and opener tags."""
+    from rich.console import Console
+
+    from pokertable.mqtt.watch import TableView, pretty_card, render_table
+
+    view = TableView("club", "t9", state=stud_state(fifth_street(), 1), status="online")
+    out = io.StringIO()
+    Console(file=out, width=120, color_system=None).print(render_table(view))
+    text = out.getvalue()
+    assert "L4 F7S 100/200 ante 25 bring-in 50" in text and "fifth" in text
+    ann = " ".join(pretty_card(c) for c in UP[1])
+    assert f"▮▮ {ann} (opens)" in text
+    assert f"▮▮ {' '.join(pretty_card(c) for c in UP[3])} (bring-in)" in text
