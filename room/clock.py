@@ -46,7 +46,7 @@ from pydantic import (
     model_validator,
 )
 
-from pokertable.controller.engine.model import Variant, dealt_game
+from pokertable.controller.engine.model import dealt_game
 
 ANTE_FORMATS = ("none", "per_player", "bb_ante", "button_ante")
 """The tables' ante formats (mqtt/schemas/common.json); a structure may also write ``ante``
@@ -70,7 +70,6 @@ class _LevelStep(BaseModel):
     # Mixed games (HORSE): the game of this level as a PHH code; its blinds and limits are
     # the level's (fixed limit: the small bet is the big blind). None: the tables' game.
     game: str | None = None
-    bring_in: int = Field(default=0, ge=0)  # stud games: the bring-in (RP-10-E)
 
     _known_game = field_validator("game")(dealt_game)
 
@@ -82,10 +81,6 @@ class _LevelStep(BaseModel):
             raise ValueError("an ante with ante_format none")
         if not self.ante and self.ante_format not in (None, "none"):
             raise ValueError(f"ante_format {self.ante_format} needs an ante")
-        if self.game is not None and Variant(self.game).is_stud and not self.bring_in:
-            raise ValueError(f"game {self.game} needs a bring_in (RP-10-E)")
-        if self.bring_in > self.big_blind:
-            raise ValueError("bring_in must not be more than big_blind (the small bet)")
         return self
 
     def format(self) -> str:
@@ -128,8 +123,6 @@ class Step:
     """Denominations removed at this break (Rule 24's chip race)."""
     game: str | None = None
     """Mixed games: the level's game (PHH code), told to the tables with its blinds."""
-    bring_in: int = 0
-    """Stud games: the bring-in of the level (RP-10-E; ``big_blind`` is the small bet)."""
 
     @property
     def is_break(self) -> bool:
@@ -144,8 +137,6 @@ class Step:
                    "big_blind": self.big_blind, "ante": self.ante, "ante_format": self.ante_format}
         if self.game is not None:
             payload["game"] = self.game
-        if self.bring_in:
-            payload["bring_in"] = self.bring_in
         return payload
 
 
@@ -175,8 +166,7 @@ def parse_structure(text: str) -> tuple[Step, ...]:
             raise _one_line(where, error) from None
         number += 1
         steps.append(Step(level.minutes, number, level.small_blind, level.big_blind,
-                          level.ante, level.format(), game=level.game,
-                          bring_in=level.bring_in))
+                          level.ante, level.format(), game=level.game))
     if steps[0].is_break:
         raise StructureError("structure: the first step must be a level")
     return tuple(steps)
