@@ -70,6 +70,7 @@ class _LevelStep(BaseModel):
     # Mixed games (HORSE): the game of this level as a PHH code; its blinds and limits are
     # the level's (fixed limit: the small bet is the big blind). None: the tables' game.
     game: str | None = None
+    bring_in: int = Field(default=0, ge=0)  # stud games: the bring-in (RP-10-E)
 
     _known_game = field_validator("game")(dealt_game)
 
@@ -81,6 +82,8 @@ class _LevelStep(BaseModel):
             raise ValueError("an ante with ante_format none")
         if not self.ante and self.ante_format not in (None, "none"):
             raise ValueError(f"ante_format {self.ante_format} needs an ante")
+        if self.game in ("F7S", "F7S/8", "FR") and not self.bring_in:
+            raise ValueError(f"game {self.game} needs a bring_in")
         return self
 
     def format(self) -> str:
@@ -123,6 +126,8 @@ class Step:
     """Denominations removed at this break (Rule 24's chip race)."""
     game: str | None = None
     """Mixed games: the level's game (PHH code), told to the tables with its blinds."""
+    bring_in: int = 0
+    """Stud games: the bring-in, told to the tables with the level."""
 
     @property
     def is_break(self) -> bool:
@@ -137,6 +142,8 @@ class Step:
                    "big_blind": self.big_blind, "ante": self.ante, "ante_format": self.ante_format}
         if self.game is not None:
             payload["game"] = self.game
+        if self.bring_in:
+            payload["bring_in"] = self.bring_in
         return payload
 
 
@@ -166,7 +173,8 @@ def parse_structure(text: str) -> tuple[Step, ...]:
             raise _one_line(where, error) from None
         number += 1
         steps.append(Step(level.minutes, number, level.small_blind, level.big_blind,
-                          level.ante, level.format(), game=level.game))
+                          level.ante, level.format(), game=level.game,
+                          bring_in=level.bring_in))
     if steps[0].is_break:
         raise StructureError("structure: the first step must be a level")
     return tuple(steps)

@@ -52,7 +52,7 @@ class TableSection(_Strict):
     venue: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     seats: int = Field(default=10, ge=2, le=10)
-    variant: Literal["NT", "PO", "FT", "FO/8", "PO/8"] = "NT"
+    variant: Literal["NT", "PO", "FT", "FO/8", "PO/8", "F7S", "F7S/8", "FR"] = "NT"
     profile: str = "tda-2024"
     overrides: dict[str, str | int | float | bool] = Field(default_factory=dict)
     first_button: int | None = Field(default=None, ge=1, le=10)
@@ -167,6 +167,10 @@ class AppConfig(_Strict):
         numbers = [lv.number for lv in self.levels]
         if numbers != sorted(set(numbers)):
             raise ValueError("levels: numbers must be increasing")
+        for lv in self.levels:
+            game = lv.game or self.table.variant
+            if game in ("F7S", "F7S/8", "FR") and lv.bring_in <= 0:
+                raise ValueError(f"levels: level {lv.number} deals {game}: it needs a bring_in")
         return self
 
     def rules(self) -> RuleProfile:

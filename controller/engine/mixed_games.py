@@ -6,9 +6,9 @@ next hand). Between two flop games (hold'em, Omaha, Omaha hi-lo) the button and 
 simply move on as for the next hand: R11-B's freeze is about stud, which has no button.
 Hold'em to stud: after the last flop-game hand the button moves to where it would be for
 the next hold'em hand and is frozen there during stud; back to a flop game, the button
-starts where it was frozen (R11-B). The stud games are dealt on another branch (issue
-#30): ``family`` knows their PHH codes so that ``button_at_game_change`` already answers
-for them; the table acts on ``MOVES_ON`` and leaves the two stud plans to the stud table.
+starts where it was frozen (R11-B). The table deals stud at those frozen positions and a
+stud hand leaves them as they were (``table/stud_table.py``), so ``FREEZE`` and ``RESUME``
+need no bookkeeping beyond announcing them.
 
 >>> from pokertable.controller.engine.model import Variant
 >>> button_at_game_change(Variant.FLHE, Variant.FLO8)

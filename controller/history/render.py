@@ -186,6 +186,11 @@ def hand_to_phh(
     """
     if hand.phase is not Phase.COMPLETE:
         raise ExportError(f"hand {hand.hand_id} is not complete")
+    if hand.variant.is_stud:  # dealt at the table since issue #30; its PHH is still to come
+        raise ExportError(
+            f"hand {hand.hand_id}: {hand.variant.value} is not written as PHH yet "
+            "(the writer knows the board games)"
+        )
     order = position_order(hand)
     starting = dict((seat, stack) for seat, _, stack in setup.players)
     level = hand.level

@@ -88,7 +88,10 @@ def seat_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile, at_ms: i
             rulings += out
         t = evolve(t, deal=evolve(t.deal, order=(*t.deal.order, (seat, card))))
         need = t.hand.variant.hole_cards
-        if all(len(t.deal.cards_of(s.seat)) >= need for s in t.hand.seats):
+        stud = t.hand.variant.is_stud  # the upcards come last: every seat's ends the deal
+        if all(len(t.deal.cards_of(s.seat)) >= need
+               or (stud and any(_read_up(t, c) for c in t.deal.cards_of(s.seat)))
+               for s in t.hand.seats):
             t, out = close_deal(t, rules)
             rulings += out
         return t, rulings
@@ -237,7 +240,7 @@ def close_deal(t: TrackedHand, rules: RuleProfile) -> Step:
         elif not held:
             t, out = offer_misdeal(t, rules, "misdeal_dealt_out", "misdeal_dealt_out",
                                    f"seat {s.seat} is dealt in but got no cards", s.seat)
-        elif len(held) < need and s.seat == t.hand.button:
+        elif len(held) < need and s.seat == t.hand.button and not t.hand.variant.is_stud:
             t = evolve(t, deal=evolve(t.deal, button_short=True))
             out = [alert(rules, ("button_short",), "button_short",
                          f"the button (seat {s.seat}) holds {len(held)} of {need} cards: not a "

@@ -64,7 +64,10 @@ def _route_new(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
                rules: RuleProfile) -> Step:
     card, at_ms = event.card, event.at_ms
     if t.hand.variant.is_stud:
-        if where == "seat" and t.deal.closed:
+        # after the initial deal (a card before any third-street action is the deal's own:
+        # a wrong count, R35-A5)
+        dealt = t.deal.closed and (t.hand.actions or t.hand.phase is not Phase.BETTING)
+        if where == "seat" and dealt:
             assert seat is not None
             up = is_upcard_zone(event.zone)
             return stud_cards.seat_card(t, seat, card, up, rules, at_ms)
@@ -142,6 +145,8 @@ def card_removed(t: TrackedHand, event: CardRemoved, rules: RuleProfile) -> Step
     t = evolve(t, ledger=t.ledger.put(placed.card, placed.tag, placed.zone, present=False))
     if t.hand.variant.is_stud and placed.card in t.stud.premature:
         return stud_cards.card_removed(t, placed.card, placed.tag, rules)  # RP-5-D
+    if t.hand.variant.is_stud and is_upcard_zone(event.zone):
+        return stud_cards.upcard_lifted(t, placed.card, event.zone, rules)  # R66
     if event.zone == "board" and t.status is not HandStatus.COMPLETE:
         return board.board_card_removed(t, placed.card, rules)
     return t, []

@@ -23,9 +23,9 @@ from pokertable.controller.engine.events import DealBoard, DealHole
 from pokertable.controller.engine.model import Phase, Street, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.engine.stud import pending_street, street_name
-from pokertable.controller.irregularities.alerts import alert
+from pokertable.controller.irregularities.alerts import alert, floor
 from pokertable.controller.irregularities.hand import Step, TrackedHand, apply_engine
-from pokertable.controller.irregularities.ledger import STUB
+from pokertable.controller.irregularities.ledger import STUB, parse_zone
 from pokertable.controller.rules import PrematureCards, RuleProfile
 
 _PROCEDURE = {
@@ -197,6 +197,25 @@ def judge_burn(t: TrackedHand, rules: RuleProfile, at_ms: int) -> Step:
     if t.stud.burns[due[0]] >= t.stud.burns_due[due[0]]:
         return t, []
     return t, [_missing_burn(Street(due[0]), rules)]
+
+
+def upcard_lifted(t: TrackedHand, card: str, zone: str, rules: RuleProfile) -> Step:
+    """R66: a player who picks up his upcards while facing action has a dead hand. The pad
+    only sees the card leave (a player squaring his cards lifts it too): the floor is called,
+    and its ``dead_hand`` kills the hand."""
+    parsed = parse_zone(zone)
+    seat = parsed[1] if parsed is not None else None
+    hand = t.hand
+    if seat is None or not hand.has_seat(seat) or not hand.seat(seat).in_hand:
+        return t, []  # a folded hand's cards going to the muck
+    facing = hand.phase is Phase.BETTING and hand.action_on == seat \
+        and hand.call_to > hand.seat(seat).bet
+    if not facing:
+        return t, []
+    return t, [floor(rules, ("stud_upcards_picked_up",), "upcards_picked_up",
+                     f"seat {seat}'s upcard {card} left the upcard pad while he faces action: "
+                     "if he picked up his upcards his hand is dead (R66); the floor decides",
+                     ("dead_hand", "play_on"), seat=seat)]
 
 
 def card_removed(t: TrackedHand, card: str, tag: str, rules: RuleProfile) -> Step:

@@ -452,6 +452,7 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "stud_premature": "RP-5D",  # a premature card in stud: the procedure
         "stud_premature_see": "RP-10G",  # RP-10-G: "for premature cards dealt in stud see RP-5-D"
         "stud_exposed_downcard": "RP-10A",  # an exposed downcard on the deal: his upcard
+        "stud_upcards_picked_up": "66",  # upcards picked up while facing action: dead hand
         # --- profile citations (issue 8): concepts of parameters no layer cites yet ---
         "official_language": "6",
         "clock": "29",

@@ -69,6 +69,10 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         except ValueError as exc:  # a game of the protocol this engine does not deal
             reply(session, cmd, out, False, str(exc), "level.game")
             return session
+        if (game or session.config.variant).is_stud and not lv.get("bring_in"):
+            reply(session, cmd, out, False, "a stud level needs a bring_in (RP-10-E)",
+                  "level.bring_in")
+            return session
         try:
             # The chip unit belongs to the chip set in play, not to the clock's level.
             level = Level(
@@ -186,7 +190,8 @@ def _unseat(session: TableSession, cmd: RoomCommand, out: list[Output]) -> Table
     return evolve(session, table=table, absent=session.absent - {seat})
 
 
-_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor"})
+# R35-A5 / R37 / R66 (stud upcards picked up) left to the TD: "dead_hand" kills the hand
+_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor", "upcards_picked_up"})
 
 
 def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:

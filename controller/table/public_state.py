@@ -17,10 +17,11 @@ from pokertable.controller.engine.model import (
     Phase,
     Pot,
     SeatStatus,
+    Street,
     evolve,
 )
 from pokertable.controller.engine.pots import build_pots
-from pokertable.controller.engine.stud import street_name
+from pokertable.controller.engine.stud import pending_street, street_name
 from pokertable.controller.table.penalties import penalties_json
 from pokertable.controller.table.session import TableSession
 from pokertable.controller.table.stack_zones import denominations
@@ -208,6 +209,10 @@ def _stud(hand: HandState) -> dict[str, Any]:
         "bring_in": hand.level.bring_in,
         "bring_in_posted": posted is not None,
         "opener_seat": hand.opener_seat if hand.bring_in_seat is not None else None,
+        # the street whose cards the dealer is dealing now (None: a betting round is open)
+        "dealing": street_name(pending_street(hand))
+        if hand.phase is Phase.DEALING and hand.street < Street.SEVENTH
+        else None,
         "small_bet": hand.level.big_blind,
         "big_bet": 2 * hand.level.big_blind,
     }

@@ -205,3 +205,28 @@ def test_enroll_cli_against_the_real_firmware(
     assert sorted(c.uid for c in registry.chips("club")) == sorted(u.hex() for u in new_chips)
     assert {c.denomination for c in registry.chips("club")} == {5000}
     registry.close()
+
+
+def test_stud_upcard_pad_is_read_as_its_own_card_zone(registry: TagRegistry, micropython: Path,
+                                                     event_log: EventLog) -> None:
+    """Stud (issue #30): a seat's upcard pad ``seat3.up`` beside its downcard pad
+    ``seat3.cards`` on one node; the real firmware reports each card in its own zone."""
+    SyntheticTags.enroll(registry)
+    session = BusSession(BusInterpreter(registry, heartbeat_timeout_ms=1600), MonotonicClock(),
+                         event_log)
+    stud_seat = NodeSpec(1, ("seat3.bet", "seat3.stack", "seat3.cards", "seat3.up"))
+    with TableSimulator(registry, [stud_seat], micropython=micropython,
+                        node_config=NODE_CONFIG) as table:
+        sup = PortSupervisor(table.port_of(1), session, backoff_initial_s=0.02,
+                             backoff_max_s=0.2)
+        sup.start()
+        try:
+            assert event_log.wait_for(lambda es: any(isinstance(e, NodeUp) for e in es), 20.0)
+            for zone, card in (("seat3.cards", "As"), ("seat3.cards", "Ad"), ("seat3.up", "2c")):
+                table.perform(DealCard(zone, card))
+            assert event_log.wait_for(
+                lambda es: sum(isinstance(e, CardSeen) for e in es) >= 3, 20.0)
+            seen = {(e.zone, e.rank + e.suit) for e in event_log.of(CardSeen)}  # type: ignore[attr-defined]
+            assert seen == {("seat3.cards", "As"), ("seat3.cards", "Ad"), ("seat3.up", "2c")}
+        finally:
+            sup.stop()

@@ -1,0 +1,237 @@
+"""Stud at the live table (issue #30): bring-in amounts the chips leave open, dealing checks
+and misdeals (R35 as it applies to stud), one burn a street (R38), the stud premature-card
+procedure (RP-10-G -> RP-5-D) and the clock switching a table to stud and back (R11-B)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pokertable.controller.engine.events import ActionKind
+from pokertable.controller.engine.model import Level, Phase, Street, Variant
+from pokertable.controller.table.inputs import RoomCommand
+from pokertable.controller.table.session import TableSession
+from tests.app.stud_table import StudTable
+from tests.app.test_session_stud import STUD_HOLES, STUD_STREETS, THREE, _bring_in_and_complete
+
+
+def _dealt() -> StudTable:
+    table = StudTable(THREE)
+    table.press("hand_start")
+    table.third(STUD_HOLES)
+    return table
+
+
+def _decide(table: StudTable, decision: str) -> None:
+    [alert] = table.state()["alerts"]
+    table(RoomCommand("floor_decision", "d1", {"alert_id": alert["id"], "decision": decision},
+                      table.ms()))
+
+
+def test_RP10E_a_single_small_bet_chip_from_the_bring_in_completes() -> None:
+    table = _dealt()
+    table.push(1, 100)  # not facing a bet: the completion, not a bring-in of 25 with change
+    last = table.hand.actions[-1]
+    assert (last.seat, last.kind, last.to) == (1, "bet", 100)
+    assert table.state()["stud"]["bring_in_posted"] is False
+    table.press("check_call")
+    table.press("fold")
+    table.collect()
+    assert table.hand.phase is Phase.DEALING and table.hand.pot_total == 230
+
+
+def test_RP10E_chips_short_of_the_bring_in_are_the_bring_in_and_he_owes_the_rest() -> None:
+    table = _dealt()
+    table.push(1, 5, 5)
+    last = table.hand.actions[-1]
+    assert (last.kind, last.to) == ("bring_in", 25)
+    assert any("he owes 15" in t for t in table.texts("TDA2024-RP-10E"))
+
+
+def test_RP10E_TDA24_1_between_bring_in_and_completion_the_floor_decides() -> None:
+    table = _dealt()
+    table.push(1, 25, 25)  # 50: more than the bring-in, less than the completion to 100
+    hand = table.hand
+    assert hand.action_on == 1 and not hand.actions  # nothing applied: the floor decides
+    [alert] = table.state()["alerts"]
+    assert alert["options"] == ["bring_in", "complete"]
+    assert {"TDA2024-RP-10E", "TDA2024-3", "TDA2024-1"} <= set(alert["rule_ids"])
+    _decide(table, "complete")
+    last = table.hand.actions[-1]
+    assert (last.seat, last.kind, last.to) == (1, "bet", 100)
+    assert table.hand.action_on == 2
+
+
+def test_RP10E_floor_rules_the_in_between_amount_a_bring_in() -> None:
+    table = _dealt()
+    table.push(1, 25, 25)
+    _decide(table, "bring_in")
+    hand = table.hand
+    assert hand.actions[-1].action is not None
+    assert hand.actions[-1].action.kind is ActionKind.BRING_IN and hand.call_to == 25
+
+
+def test_TDA24_38_one_burn_per_stud_street() -> None:
+    table = _dealt()
+    _bring_in_and_complete(table)
+    table.deal_street(None, {1: "3c", 2: "9c", 3: "Tc"})  # fourth street without a burn
+    assert table.alert_codes() == []  # the burn's read may still be on its way ...
+    table.t += table.session.config.card_read_window_ms  # ... until one read window passed
+    table.press("check_call")
+    assert table.texts("TDA2024-38") == [
+        "fourth street was dealt without a burn: one burn per street (R38); call the floor"]
+    table.check_around()
+    table.collect()
+    table.card("burn", "2h")
+    table.card("burn", "2s")  # a second burn for fifth street
+    assert table.alert_codes() == ["extra_burn"]
+    assert "a second burn (2s) for fifth street" in table.texts("TDA2024-38")[-1]
+
+
+def test_RP5D_RP10G_premature_stud_card_back_to_the_stub_next_street_without_burn() -> None:
+    table = _dealt()
+    _bring_in_and_complete(table)
+    table.deal_street("2d", {1: "3c", 2: "9c", 3: "Tc"})
+    assert table.hand.action_on == 3  # fourth-street betting is open
+    table.card("burn", "2h")  # the dealer burns for fifth street too early ...
+    table.card("seat1.up", "4d")  # ... and deals seat 1 a card: premature
+    assert table.hand.seat(1).hole == ("As", "Ad", "2c", "3c")  # not dealt to the engine
+    assert table.alert_codes() == ["premature_stud_card"]
+    [text] = table.texts("TDA2024-RP-10G")
+    assert "Premature card: 4d" in text and "without another burn" in text
+    assert table.session.tracked is not None
+    assert table.session.tracked.published(table.session.config.rules)["premature_cards"] == [
+        "4d"]
+    table.cleared("seat1.up", "4d")  # back to the stub, which is reshuffled
+    assert any("back in the stub" in t for t in table.texts("TDA2024-RP-5D"))
+    assert table.session.cards_in("seat1.up") == ("2c", "3c")
+    table.check_around()
+    # Fifth street without another burn; the reshuffled 4d now goes to seat 2.
+    table.deal_street(None, {1: "8c", 2: "4d", 3: "7c"})
+    hand = table.hand
+    assert hand.street is Street.FIFTH and hand.seat(2).up == ("9h", "9c", "4d")
+    assert table.alert_codes() == ["premature_stud_card"]  # no missing burn, no two zones
+    table.check_around()
+    table.collect()
+    table.card("burn", "2s")  # sixth street has its own burn again
+    assert table.alert_codes() == ["premature_stud_card"]
+
+
+def test_NZ2022_RP5D_premature_stud_card_set_aside_next_street_burned_as_normal() -> None:
+    table = StudTable(THREE, profile="clubs-nz-2022")
+    table.press("hand_start")
+    table.third(STUD_HOLES)
+    _bring_in_and_complete(table)
+    table.deal_street("2d", {1: "3c", 2: "9c", 3: "Tc"})
+    table.card("seat2.up", "4d")
+    [text] = table.texts("NZ2022-RP-10G")
+    assert "put the round to the side" in text and "burn and deal the fifth street" in text
+    table.cleared("seat2.up", "4d")
+    table.check_around()
+    table.deal_street("2h", {1: "8c", 2: "8s", 3: "7c"})  # burned as normal: not an extra burn
+    assert table.alert_codes() == ["premature_stud_card"]
+
+
+def test_TDA24_35A5_35C_stud_seat_short_on_the_deal_misdeal_and_redeal() -> None:
+    table = StudTable(THREE)
+    table.press("hand_start")
+    # Seat 3 gets one downcard and its upcard: the deal ends with every upcard out.
+    table.third({1: ("As", "Ad", "2c"), 2: ("Ks", "Kd", "9h"), 3: ("Qs",)})
+    table.card("seat3.up", "Th")
+    assert "misdeal_card_count" in table.alert_codes()
+    assert table.session.tracked is not None and table.session.tracked.misdeal is not None
+    table.press("confirm")  # the dealer declares it: antes go back
+    assert table.session.tracked.status.value == "misdeal"
+    assert {s.seat: s.stack for s in table.hand.seats} == {1: 2000, 2: 2000, 3: 2000}
+    table.press("hand_start")  # R35-C: the same hand again
+    hand = table.hand
+    assert hand.hand_id.endswith("-redeal1") and hand.variant is Variant.STUD
+    table.third(STUD_HOLES)
+    assert table.hand.bring_in_seat == 1 and table.hand.action_on == 1
+
+
+def test_TDA24_35A5_extra_card_on_the_stud_deal_before_action_is_a_misdeal() -> None:
+    table = _dealt()
+    table.card("seat2.cards", "Jc")  # a fourth card before anyone acted on third street
+    assert "misdeal_card_count" in table.alert_codes()
+
+
+def test_RP10A_exposed_downcard_on_the_stud_deal_is_no_misdeal() -> None:
+    table = StudTable(THREE)
+    table.press("hand_start")
+    table.card("seat1.cards", "As")
+    table.command("card_exposed", seat=1, card_index=1)
+    codes = [r["text"] for r in table.rulings()]
+    assert any("RP-10-A" in t and "not a misdeal" in t for t in codes)
+    assert table.session.tracked is not None and table.session.tracked.misdeal is None
+
+
+def test_TDA24_11B_clock_switches_to_stud_button_frozen_then_flop_game_resumes_there() -> None:
+    table = StudTable({1: 5000, 2: 5000, 3: 5000, 4: 5000})
+    table.session = _flop_game(table)
+    table.press("hand_start")
+    first = table.hand
+    assert (first.button, first.big_blind_seat) == (4, 2)
+    while table.hand.phase is not Phase.COMPLETE:
+        table.press("fold")
+    level = {"number": 2, "small_blind": 0, "big_blind": 100, "ante": 10,
+             "ante_format": "per_player", "game": "F7S"}
+    table.command("level", source="clock", level=level)  # no bring-in: refused
+    refused = table.replies()[-1]
+    assert not refused["ok"] and refused["field"] == "level.bring_in"
+    table.command("level", source="clock", level={**level, "bring_in": 25})
+    assert table.replies()[-1]["ok"]
+    buttons = []
+    for _ in range(2):
+        table.press("hand_start")
+        hand = table.hand
+        assert hand.variant is Variant.STUD and len(hand.seats) == 4
+        buttons.append((hand.button, hand.big_blind_seat))
+        table.third({1: ("As", "Ad", "2c"), 2: ("Ks", "Kd", "9h"), 3: ("Qs", "Qd", "Th"),
+                     4: ("Js", "Jd", "8h")})
+        table.push(1, 25)
+        for _ in range(3):
+            table.press("fold")
+        assert table.hand.phase is Phase.COMPLETE
+    # Frozen where the next hold'em hand has it: one seat on, for every stud hand.
+    assert buttons == [(1, 3), (1, 3)]
+    assert any("frozen during stud" in t for t in table.texts("TDA2024-11B"))
+    level3 = {"number": 3, "small_blind": 50, "big_blind": 100, "ante": 0,
+              "ante_format": "none", "game": "FT"}
+    table.command("level", source="clock", level=level3)
+    table.press("hand_start")
+    back = table.hand
+    assert back.variant is Variant.FLHE and (back.button, back.big_blind_seat) == (1, 3)
+    assert any("starts where it was frozen" in t for t in table.texts("TDA2024-11B"))
+
+
+def _flop_game(table: StudTable) -> TableSession:
+    """The same table dealing fixed-limit hold'em first (the clock switches it later)."""
+    config = replace(table.session.config, variant=Variant.FLHE)
+    return replace(table.session, config=config, level=Level(small_blind=50, big_blind=100))
+
+
+def test_STUD_STREETS_are_dealt_to_showdown_without_alerts() -> None:
+    table = _dealt()
+    _bring_in_and_complete(table)
+    for burn, cards in STUD_STREETS:
+        table.deal_street(burn, cards)
+        table.check_around()
+    table.press("confirm")
+    assert table.hand.phase is Phase.COMPLETE and table.alert_codes() == []
+
+
+def test_TDA24_66_upcards_picked_up_facing_action_floor_kills_the_hand() -> None:
+    table = _dealt()
+    table.push(1, 25)  # the bring-in: seat 2 faces action
+    table.cleared("seat2.up", "9h")  # his upcard leaves the pad
+    [alert] = table.state()["alerts"]
+    assert alert["rule_ids"] == ["TDA2024-66"] and alert["options"] == ["dead_hand", "play_on"]
+    _decide(table, "dead_hand")
+    hand = table.hand
+    assert hand.seat(2).status.value == "folded" and hand.action_on == 3
+
+
+def test_TDA24_66_upcard_lifted_when_not_facing_action_is_nothing() -> None:
+    table = _dealt()
+    table.cleared("seat3.up", "Th")  # seat 3 is not on the action
+    assert table.state()["alerts"] == [] and table.alert_codes() == []
