@@ -201,3 +201,16 @@ def test_the_terminal_view_shows_the_stud_hand_too_RP10D_RP10E() -> None:
     ann = " ".join(pretty_card(c) for c in UP[1])
     assert f"▮▮ {ann} (opens)" in text
     assert f"▮▮ {' '.join(pretty_card(c) for c in UP[3])} (bring-in)" in text
+
+
+def test_the_data_feed_gives_the_game_and_each_stud_seats_upcards() -> None:
+    """/feed.json and the CSV (vMix, Singular): the game dealt and each seat's upcards."""
+    from pokertable.room.broadcast_feed import BroadcastFeed
+
+    table = fifth_street()
+    feed = BroadcastFeed(delay_s=60, table="t9")
+    feed.released("broadcast/state", stud_state(table, 1))
+    flat = feed.as_flat()
+    assert flat["game"] == "F7S" and flat["board"] == "" and flat["pot"] == 900
+    assert flat["seat1_upcards"] == "7c 7d Qs" and flat["seat2_upcards"] == ""
+    assert flat["seat1_cards"] == ""  # the hole cards only once the relay releases them
