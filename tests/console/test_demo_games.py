@@ -34,6 +34,12 @@ def test_an_unknown_game_is_refused_naming_the_valid_ones(
         assert name in err
 
 
+def test_game_with_two_tables_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["demo", "--tables", "2", "--game", "razz"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--game" in err and "--tables 2" in err
+
+
 def test_horse_levels_rotate_the_games_as_the_clock_tells_them_R11B() -> None:
     plan = demo_plan("horse", hands=10, players=6)
     assert [level["game"] for level in plan.levels] == list(HORSE)

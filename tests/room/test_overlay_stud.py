@@ -11,6 +11,7 @@ ones."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 from typing import Any
 
@@ -141,10 +142,14 @@ def test_overlay_and_floor_console_show_the_stud_hand_RP10D_RP10E(
         assert page.inner_text(".seat[data-seat='1'] .win") == ""  # no hold'em equities
         page.screenshot(path=str(DOCS / "overlay-stud.png"), omit_background=True)
 
-        desk = signed_in(browser, floor.url, "director", tables=())
-        sender.publish(f"{PREFIX}/status", {"state": "online", "schema": SCHEMA_VERSION,
-                                            "schema_version": SCHEMA_VERSION})
-        sender.publish(f"{PREFIX}/state", stud_state(table, 2))  # its next state
+        # The table's status and state are retained, as the table's own are: the console
+        # reads them whenever it subscribes.
+        for leaf, payload in (("status", {"state": "online", "schema": SCHEMA_VERSION,
+                                          "schema_version": SCHEMA_VERSION}),
+                              ("state", stud_state(table, 2))):
+            sender.client.publish(f"{PREFIX}/{leaf}", json.dumps(payload), qos=1,
+                                  retain=True).wait_for_publish(30)
+        desk = signed_in(browser, floor.url, "director")
         box = ".table[data-table='t9']"
         desk.wait_for_function(
             f"() => (document.querySelector(\"{box} .level\") || {{}}).textContent"
