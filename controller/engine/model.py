@@ -190,7 +190,7 @@ _OMAHA = frozenset({"PO", "FO/8", "PO/8"})
 _HI_LO = frozenset({"FO/8", "PO/8"})
 _STUD_CODES = frozenset({"F7S", "F7S/8", "FR"})
 # The games a live table deals: the board games, and the stud games with an upcard pad per
-# seat (``seat<N>.up``, docs/table.md).
+# seat (``seat<N>.up``, docs/irregularities.md).
 TABLE_GAMES = frozenset(
     {
         Variant.NLHE,

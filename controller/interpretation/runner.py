@@ -51,7 +51,7 @@ from pokertable.controller.interpretation.outcome import FloorRuling, Interpreta
 from pokertable.controller.interpretation.pot_limit import judge_count_error, quote
 from pokertable.controller.interpretation.raises import call
 from pokertable.controller.interpretation.run_base import EventRunBase, TableEvent
-from pokertable.controller.interpretation.stud_chips import bring_in_reading
+from pokertable.controller.interpretation.stud_chips import bring_in_reading, declared_bring_in
 from pokertable.controller.interpretation.zones import LogEntry, SeatZone, remove_chips
 from pokertable.controller.rules import OverbetChange
 
@@ -199,8 +199,8 @@ class EventRun(EventRunBase):
         if zone.declaration is not None:
             reading = combine(ctx, zone.declaration, view, True, self.rules)
         else:  # stud: the first chips on third street are the bring-in or the completion
-            reading = (bring_in_reading(self.state, view, self.rules)
-                       or read_chips(ctx, view, self.rules))
+            reading = bring_in_reading(self.state, view, self.rules) or read_chips(
+                ctx, view, self.rules)
         reading = undercall_in_sequence(self, reading)  # R51-C
         yield from self._apply(self._restrict(reading, zone, ctx), at_ms)
 
@@ -346,7 +346,9 @@ class EventRun(EventRunBase):
         if ctx is None:
             return
         chips_present = bool(zone.motion) and not zone.motion_open
-        reading = combine(ctx, decl, zone.view(ctx.own), chips_present, self.rules)
+        view = zone.view(ctx.own)
+        reading = (declared_bring_in(self.state, decl, view.value, self.rules)  # stud
+                   or combine(ctx, decl, view, chips_present, self.rules))
         if reading.waiting:
             self.put(evolve(zone, declaration=decl, waiting=True))
             self._note(reading)

@@ -12,7 +12,8 @@ read so:
 
 Once the bring-in is in, completing it is a raise to the small bet (``betting.options_for``
 gives it as the fixed amount) and the usual readings (R44 overchip, R45 multiple chips)
-apply. Declared words go the usual way too.
+apply. Words from the console read the same: a bet or an amount declared short of the
+small bet is the bring-in (``declared_bring_in``); "complete" or the small bet completes.
 
 >>> from pokertable.controller.engine import HandSetup, start_hand, step
 >>> from pokertable.controller.engine.events import DealHole
@@ -41,6 +42,7 @@ from pokertable.controller.engine.model import HandState, Phase, Street
 from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation.chips import ZoneView
 from pokertable.controller.interpretation.context import context_for
+from pokertable.controller.interpretation.events import Declaration, DeclKind
 from pokertable.controller.interpretation.outcome import Interpretation
 from pokertable.controller.interpretation.raises import decided, floor, option_from, raise_to
 from pokertable.controller.rules import RuleProfile
@@ -65,37 +67,60 @@ def bring_in_reading(state: HandState, zone: ZoneView, rules: RuleProfile) -> In
         return None
     if any(not c.has_value for c in zone.new):
         return None  # RP-22: the non-value floor of ``read_chips``
+    return _bring_in_or_complete(state, zone.value, zone.value, rules, "put", True)
+
+
+def declared_bring_in(state: HandState, decl: Declaration, zone_value: int,
+                      rules: RuleProfile) -> Interpretation | None:
+    """A bet or an amount declared short of the small bet by the first to act on third
+    street: the bring-in (or the floor, between the two), as his chips would be read.
+    None for anything the usual words cover ("complete", the small bet, fold)."""
+    if not bring_in_due(state) or decl.seat != state.action_on or decl.amount is None:
+        return None
+    if decl.kind not in (DeclKind.BET, DeclKind.RAISE, DeclKind.AMOUNT):
+        return None
+    amount = int(decl.amount)
+    if amount >= state.level.big_blind:
+        return None  # a completion (capped at the small bet) as any fixed-limit bet
+    return _bring_in_or_complete(state, amount, zone_value, rules, "declared", False)
+
+
+def _bring_in_or_complete(state: HandState, amount: int, zone_value: int, rules: RuleProfile,
+                          how: str, by_chips: bool) -> Interpretation | None:
+    assert state.action_on is not None
     ctx = context_for(state, state.action_on, rules)
     if ctx is None:
         return None
     seat = ctx.seat
     bring = state.level.bring_in
     small = state.level.big_blind
-    value = zone.value
     posted = min(bring, ctx.all_in_to)
     ids = (rules.cite("bring_in"),)
     as_bring_in = decided(
-        ctx, ActionKind.BRING_IN, posted, value, ids,
+        ctx, ActionKind.BRING_IN, posted, zone_value, ids,
         f"seat {seat} brings in for {posted}"
-        + (f"; {value - posted} is change" if value > posted else ""),
-        kind=RulingKind.CORRECTED if value > posted else RulingKind.ACCEPTED,
-        chip_defined=True,
+        + (f"; {zone_value - posted} is change" if zone_value > posted else ""),
+        kind=RulingKind.CORRECTED if amount > posted else RulingKind.ACCEPTED,
+        chip_defined=by_chips,
     )
-    if value <= posted:
-        if value < posted:
-            return decided(ctx, ActionKind.BRING_IN, posted, value, ids,
-                           f"seat {seat} brings in: the bring-in is {posted}, he owes "
-                           f"{posted - value}", kind=RulingKind.CORRECTED, chip_defined=True)
+    if amount <= posted:
+        if amount < posted:
+            return decided(ctx, ActionKind.BRING_IN, posted, zone_value, ids,
+                           f"seat {seat} brings in: the bring-in is {posted}, not {amount}"
+                           + (f"; he owes {posted - zone_value}" if zone_value < posted else ""),
+                           kind=RulingKind.CORRECTED, chip_defined=by_chips)
         return as_bring_in
-    if value >= min(small, ctx.all_in_to):
-        return raise_to(ctx, value, value, (rules.cite("complete"), *ids), rules,
-                        f"the bring-in completed to the small bet {small}", chip_defined=True)
-    to_small = raise_to(ctx, small, value, (rules.cite("complete"), *ids), rules,
-                        f"the bring-in completed to the small bet {small}", chip_defined=True)
+    if amount >= min(small, ctx.all_in_to):
+        return raise_to(ctx, amount, zone_value, (rules.cite("complete"), *ids), rules,
+                        f"the bring-in completed to the small bet {small}",
+                        chip_defined=by_chips)
+    to_small = raise_to(ctx, small, zone_value, (rules.cite("complete"), *ids), rules,
+                        f"the bring-in completed to the small bet {small}",
+                        chip_defined=by_chips)
     return floor(
         ctx, (*ids, rules.cite("complete"), rules.cite("floor_discretion")),
-        f"seat {seat} put {value} on the bring-in of {bring}: more than the bring-in, less "
-        f"than the completion to {small}; the TD rules it the bring-in (the rest is change) "
-        "or the completion (he owes the rest)",
+        f"seat {seat} {how} {amount} on the bring-in of {bring}: more than the bring-in, "
+        f"less than the completion to {small}; the TD rules it the bring-in or the "
+        "completion",
         (option_from("bring_in", as_bring_in), option_from("complete", to_small)),
     )

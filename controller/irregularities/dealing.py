@@ -92,10 +92,12 @@ def seat_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile, at_ms: i
         if all(len(t.deal.cards_of(s.seat)) >= need
                or (stud and any(_read_up(t, c) for c in t.deal.cards_of(s.seat)))
                for s in t.hand.seats):
+            if stud:
+                t = evolve(t, stud=evolve(t.stud, deal_closed_ms=at_ms))
             t, out = close_deal(t, rules)
             rulings += out
         return t, rulings
-    return _card_after_deal(t, seat, card, rules)
+    return _card_after_deal(t, seat, card, rules, at_ms)
 
 
 def _note_first_read(t: TrackedHand, seat: int, at_ms: int) -> TrackedHand:
@@ -168,8 +170,11 @@ def dealer_first_card(t: TrackedHand, rules: RuleProfile) -> Step:
     return t, rulings + declared
 
 
-def _card_after_deal(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -> Step:
+def _card_after_deal(t: TrackedHand, seat: int, card: str, rules: RuleProfile,
+                     at_ms: int = 0) -> Step:
     need = t.hand.variant.hole_cards
+    if t.hand.variant.is_stud and t.hand.has_seat(seat) and not t.hand.seat(seat).hole:
+        return _late_stud_card(t, seat, card, rules, at_ms)
     if not t.hand.has_seat(seat):
         if t.sa(rules):
             return t, [alert(rules, ("one_burn",), "card_to_empty_seat",
@@ -272,6 +277,30 @@ def _stud_third_street(t: TrackedHand, seat: int, held: tuple[str, ...],
             f"(RP-10-A); the table takes {(downs + ups)[2]} as the upcard: call the floor",
             seat=seat)]
     return t, rulings
+
+
+def _late_stud_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile,
+                    at_ms: int) -> Step:
+    """A card for a seat the stud deal closed short. Read within one read window of the
+    deal's last upcard it is the readers' order, not the dealer's: the seat's third card,
+    and no misdeal for it. Later it is one card too many or too few (R35-A5)."""
+    held = (*t.deal.cards_of(seat), card)
+    t = evolve(t, deal=evolve(t.deal, order=(*t.deal.order, (seat, card))))
+    closed = t.stud.deal_closed_ms
+    need = t.hand.variant.hole_cards
+    if len(held) != need or closed is None or at_ms - closed > t.read_window_ms:
+        return wrong_count(t, seat, len(held), rules)
+    short = tuple(s for s in t.deal.wrong_count if s != seat)
+    offer = t.misdeal
+    if offer is not None and not short and offer.codes == ("misdeal_card_count",):
+        offer = None
+    t = evolve(t, deal=evolve(t.deal, wrong_count=short), misdeal=offer)
+    t, rulings = _stud_third_street(t, seat, held, rules)
+    note = alert(rules, ("misdeal_card_count",), "late_read",
+                 f"seat {seat}'s card was read after the deal's last upcard, within one read "
+                 "window: the readers' order; the seat has its three cards, no misdeal for it",
+                 seat=seat, kind=RulingKind.INFO)
+    return t, [note, *rulings]
 
 
 def _read_up(t: TrackedHand, card: str) -> bool:

@@ -83,6 +83,7 @@ class StudTrack:
     burns_due: tuple[int, ...] = (0, 1, 1, 1, 1)
     premature: tuple[str, ...] = ()
     burn_due: tuple[int, int] | None = None  # (street, at_ms): a street's first card came first
+    deal_closed_ms: int | None = None  # the read that closed the deal (the last upcard)
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,8 @@ def _route_new(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
         # after the initial deal (a card before any third-street action is the deal's own:
         # a wrong count, R35-A5)
         dealt = t.deal.closed and (t.hand.actions or t.hand.phase is not Phase.BETTING)
-        if where == "seat" and dealt:
+        short = seat is not None and t.hand.has_seat(seat) and not t.hand.seat(seat).hole
+        if where == "seat" and dealt and not short:  # a seat closed short: the deal's
             assert seat is not None
             up = is_upcard_zone(event.zone)
             return stud_cards.seat_card(t, seat, card, up, rules, at_ms)

@@ -53,7 +53,7 @@ from pokertable.controller.table.published import published_hand  # PHH for the 
 from pokertable.controller.table.runout_hold import hold_runout, refuse_while_held
 from pokertable.controller.table.stack_zones import stack_moved
 from pokertable.controller.table.state import Channel, Output, TableSession
-from pokertable.controller.table.stud_table import after_stud_hand, stud_setup
+from pokertable.controller.table.stud_table import stud_setup, thawed
 
 
 def interpret_at_table(
@@ -153,7 +153,7 @@ def run_event(
 def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSession:
     hand = session.hand
     assert hand is not None
-    table = (after_stud_hand if hand.variant.is_stud else after_hand)(session.table, hand)
+    table = after_hand(session.table, hand)
     awards = [
         {
             "seat": a.seat,
@@ -207,13 +207,15 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         first_button = session.table.seats[0].seat
     try:
         game = level.game or session.config.variant  # mixed games: the level's game
-        setup = (stud_setup if game.is_stud else next_hand)(
-            session.table,
-            hand_id=hand_id,
-            variant=game,
-            level=level,
-            first_button=first_button,
-        )
+        table, frozen = session.table, session.stud_frozen
+        if game.is_stud:  # R11-B: at the button frozen after the last flop-game hand
+            frozen = frozen or table
+            setup = stud_setup(table, frozen, hand_id=hand_id, variant=game, level=level,
+                               first_button=first_button)
+        else:  # back from stud, the button starts where it was frozen (R11-B)
+            table, frozen = (table, None) if frozen is None else (thawed(table, frozen), None)
+            setup = next_hand(table, hand_id=hand_id, variant=game, level=level,
+                              first_button=first_button)
         setup = evolve(setup, event_players_left=session.event_players_left)
         tracked, started = irregular.start_tracked(
             setup,
@@ -231,6 +233,8 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         rulings = (*rulings, game_change_ruling(previous, hand.variant, level.number, rules))
     session = evolve(
         session,
+        table=table,
+        stud_frozen=frozen,
         tracked=tracked,
         hand_number=number,
         level=level,

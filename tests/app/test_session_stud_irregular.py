@@ -192,8 +192,10 @@ def test_TDA24_11B_clock_switches_to_stud_button_frozen_then_flop_game_resumes_t
         for _ in range(3):
             table.press("fold")
         assert table.hand.phase is Phase.COMPLETE
-    # Frozen where the next hold'em hand has it: one seat on, for every stud hand.
-    assert buttons == [(1, 3), (1, 3)]
+    # The button frozen where the next hold'em hand has it, one seat on, for every stud
+    # hand; the big blind goes on as if hold'em were dealt (the player moved in stud).
+    assert buttons == [(1, 3), (1, 4)]
+    assert table.state()["button"] == 1 and table.state()["big_blind_seat"] == 4
     assert any("frozen during stud" in t for t in table.texts("TDA2024-11B"))
     level3 = {"number": 3, "small_blind": 50, "big_blind": 100, "ante": 0,
               "ante_format": "none", "game": "FT"}
@@ -235,3 +237,55 @@ def test_TDA24_66_upcard_lifted_when_not_facing_action_is_nothing() -> None:
     table = _dealt()
     table.cleared("seat3.up", "Th")  # seat 3 is not on the action
     assert table.state()["alerts"] == [] and table.alert_codes() == []
+
+
+def test_RP10E_the_dealer_enters_the_bring_in_on_the_console_and_the_chips_pay_it() -> None:
+    table = _dealt()
+    table.press("bet_raise", 25)  # "bring it in": a bet short of the small bet
+    last = table.hand.actions[-1]
+    assert (last.seat, last.kind, last.to) == (1, "bring_in", 25)
+    table.push(1, 25)  # the chips that follow pay what he declared (R40-A)
+    assert table.session.pending.zone(1).owed == 0
+    table.press("bet_raise", 100)  # seat 2: "complete" to the small bet
+    assert (table.hand.actions[-1].kind, table.hand.call_to) == ("raise", 100)
+
+
+def test_RP10E_the_console_completes_for_the_bring_in_seat() -> None:
+    table = _dealt()
+    table.press("bet_raise", 100)
+    last = table.hand.actions[-1]
+    assert (last.seat, last.kind, last.to) == (1, "bet", 100)
+
+
+def test_TDA24_35A2_stud_first_card_goes_to_the_dealers_left() -> None:
+    table = StudTable(THREE)
+    table.press("hand_start")
+    table.card("seat2.cards", "Ks")  # the first card, to seat 2 ...
+    table.t += 2 * table.session.config.card_read_window_ms  # ... alone in its read window
+    table.third({1: ("As", "Ad", "2c"), 2: ("Kd", "9h"), 3: ("Qs", "Qd", "Th")})
+    assert "misdeal_first_card" in table.alert_codes()
+    assert any("it belongs to seat 1" in t for t in table.texts("TDA2024-35A2"))
+
+
+def test_TDA24_35A3_stud_upcard_to_a_seat_not_dealt_in_is_a_misdeal() -> None:
+    table = StudTable(THREE)
+    table.press("hand_start")
+    table.card("seat1.cards", "As")
+    table.card("seat5.up", "7d")  # nobody sits in seat 5
+    assert "misdeal_not_entitled" in table.alert_codes()
+
+
+def test_TDA24_35A5_a_downcard_read_after_the_last_upcard_within_the_window_is_no_misdeal() -> None:
+    """The readers report cards pitched together in any order (docs/irregularities.md): the
+    last seat's second downcard read just after the deal's last upcard is its card."""
+    table = StudTable(THREE)
+    table.press("hand_start")
+    table.third({1: ("As", "Ad", "2c"), 2: ("Ks", "Kd", "9h"), 3: ("Qs",)})
+    table.card("seat3.up", "Th")  # every upcard is out: the deal closes, seat 3 short
+    table.card("seat3.cards", "Qd")  # ... and its downcard's read comes in
+    assert table.session.tracked is not None and table.session.tracked.misdeal is None
+    hand = table.hand
+    assert hand.seat(3).hole == ("Qs", "Qd", "Th") and hand.seat(3).up == ("Th",)
+    assert (hand.bring_in_seat, hand.action_on) == (1, 1)
+    table.push(1, 25)
+    assert table.hand.actions[-1].kind == "bring_in"

@@ -50,7 +50,7 @@ def test_samples_are_valid(name, payload):
          "seats.0.cards"),
         ("state", {**ORIGIN, **sample_state(board=["As", "As"])}, "board"),
         ("state", {**ORIGIN, **sample_state(board=["1s"])}, "board.0"),
-        ("state", {**ORIGIN, **sample_state(street="fourth")}, "street"),
+        ("state", {**ORIGIN, **sample_state(street="eighth")}, "street"),
         ("state", {k: v for k, v in {**ORIGIN, **sample_state()}.items() if k != "seq"}, "seq"),
         ("state", {**ORIGIN, **sample_state(), "hole_cards": []}, "hole_cards"),
         ("event", {**ORIGIN, **sample_event(rulings=[{"rule_ids": ["TDA 45"], "kind": "floor",
