@@ -188,6 +188,12 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         return run_tables(args)
+    game = getattr(args, "game", None)
+    stud = games.demo_plan(game, hands=args.hands, players=args.players).deals_stud
+    if getattr(args, "archive", None) and stud:
+        print(f"pokertable demo: --archive replays every hand from its PHH, which a stud hand "
+              f"does not publish yet: run --game {game} without --archive", file=sys.stderr)
+        return 2
     interactive = sys.stdout.isatty()
     started = time.monotonic()
     pace = (
@@ -198,7 +204,6 @@ def run(args: argparse.Namespace) -> int:
     hands = f"{args.hands} hand{'s' if args.hands != 1 else ''}" if args.hands else (
         "hands until Ctrl-C"
     )
-    game = getattr(args, "game", None)
     dealt = f", {game}" if game else ""
     print(f"demo: {hands}{dealt}, {args.players} players, {pace}", flush=True)
     try:
