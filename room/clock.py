@@ -46,7 +46,9 @@ from pydantic import (
     model_validator,
 )
 
+from pokertable.controller.engine.mixed_games import GameFamily, family
 from pokertable.controller.engine.model import dealt_game
+from pokertable.controller.engine.rotation import Mix, Rotation, mix_named
 
 ANTE_FORMATS = ("none", "per_player", "bb_ante", "button_ante")
 """The tables' ante formats (mqtt/schemas/common.json); a structure may also write ``ante``
@@ -70,7 +72,10 @@ class _LevelStep(BaseModel):
     # Mixed games (HORSE): the game of this level as a PHH code; its blinds and limits are
     # the level's (fixed limit: the small bet is the big blind). None: the tables' game.
     game: str | None = None
-    bring_in: int = Field(default=0, ge=0)  # stud games: the bring-in (RP-10-E)
+    # Stud games (a stud level, or a mix with stud in it): the bring-in (RP-10-E), and the
+    # stud games' ante per player when it differs from ``ante`` (a mix by orbit).
+    bring_in: int | None = Field(default=None, gt=0)
+    stud_ante: int | None = Field(default=None, ge=0)
 
     _known_game = field_validator("game")(dealt_game)
 
@@ -82,8 +87,8 @@ class _LevelStep(BaseModel):
             raise ValueError("an ante with ante_format none")
         if not self.ante and self.ante_format not in (None, "none"):
             raise ValueError(f"ante_format {self.ante_format} needs an ante")
-        if self.game in ("F7S", "F7S/8", "FR") and not self.bring_in:
-            raise ValueError(f"game {self.game} needs a bring_in")
+        if self.bring_in is not None and self.bring_in > self.big_blind:
+            raise ValueError("bring_in must not be more than the small bet (big_blind)")
         return self
 
     def format(self) -> str:
@@ -98,9 +103,24 @@ class _BreakStep(BaseModel):
     color_up: list[Annotated[int, Field(gt=0)]] = Field(default_factory=list, max_length=20)
 
 
+class _MixTable(BaseModel):
+    """``[mix]``: the games of a mixed-game event and how they rotate (engine/rotation.py)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    games: str | list[str]  # a named mix (horse, 8-game, dealers-choice) or PHH codes
+    rotation: Literal["level", "orbit"] = "level"
+
+    def to_mix(self) -> Mix:
+        rotation = Rotation(self.rotation)
+        if isinstance(self.games, str):
+            return mix_named(self.games, rotation)
+        return Mix(tuple(self.games), rotation)
+
+
 class _Structure(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     step: list[dict[str, Any]] = Field(min_length=1)
+    mix: _MixTable | None = None
 
 
 def _one_line(where: str, error: ValidationError) -> StructureError:
@@ -126,8 +146,12 @@ class Step:
     """Denominations removed at this break (Rule 24's chip race)."""
     game: str | None = None
     """Mixed games: the level's game (PHH code), told to the tables with its blinds."""
-    bring_in: int = 0
-    """Stud games: the bring-in, told to the tables with the level."""
+    bring_in: int | None = None
+    """Stud games: the bring-in of the level (RP-10-E)."""
+    stud_ante: int | None = None
+    """A mix by orbit: the stud games' ante per player, when not ``ante``."""
+    mix: Mix | None = None
+    """A mix by orbit: the games the tables rotate through, orbit by orbit."""
 
     @property
     def is_break(self) -> bool:
@@ -138,12 +162,17 @@ class Step:
         return "Break" if self.is_break else f"Level {self.level_number}"
 
     def level_payload(self) -> dict[str, Any]:
-        payload = {"number": self.level_number, "small_blind": self.small_blind,
+        payload: dict[str, Any] = {"number": self.level_number, "small_blind": self.small_blind,
                    "big_blind": self.big_blind, "ante": self.ante, "ante_format": self.ante_format}
         if self.game is not None:
             payload["game"] = self.game
-        if self.bring_in:
+        if self.bring_in is not None:
             payload["bring_in"] = self.bring_in
+        if self.stud_ante is not None:
+            payload["stud_ante"] = self.stud_ante
+        if self.mix is not None:
+            payload["rotation"] = {"by": self.mix.rotation.value, "games": list(self.mix.games),
+                                   "dealers_choice": self.mix.dealers_choice}
         return payload
 
 
@@ -156,9 +185,14 @@ def parse_structure(text: str) -> tuple[Step, ...]:
     except tomllib.TOMLDecodeError as error:
         raise StructureError(f"structure: {error}") from None
     try:
-        items = _Structure.model_validate(raw).step
+        parsed = _Structure.model_validate(raw)
     except ValidationError as error:
         raise _one_line("", error) from None
+    items = parsed.step
+    try:
+        mix = None if parsed.mix is None else parsed.mix.to_mix()
+    except ValueError as error:
+        raise StructureError(f"mix.{error}") from None
     steps: list[Step] = []
     number = 0
     for index, item in enumerate(items, 1):
@@ -172,9 +206,18 @@ def parse_structure(text: str) -> tuple[Step, ...]:
         except ValidationError as error:
             raise _one_line(where, error) from None
         number += 1
+        game = level.game
+        if game is None and mix is not None and mix.rotation is Rotation.LEVEL:
+            game = mix.game_of_level(number)  # dealt as if the level named it
+        stud = (game is not None and family(game) is GameFamily.STUD) or (
+            mix is not None and mix.rotation is Rotation.ORBIT and mix.has_stud)
+        if stud and level.bring_in is None:
+            raise StructureError(f"{where}.bring_in: a level with a stud game needs a bring-in")
         steps.append(Step(level.minutes, number, level.small_blind, level.big_blind,
-                          level.ante, level.format(), game=level.game,
-                          bring_in=level.bring_in))
+                          level.ante, level.format(), game=game, bring_in=level.bring_in,
+                          stud_ante=level.stud_ante,
+                          mix=mix if mix is not None and mix.rotation is Rotation.ORBIT
+                          else None))
     if steps[0].is_break:
         raise StructureError("structure: the first step must be a level")
     return tuple(steps)

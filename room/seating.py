@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pokertable.controller.engine.cards import RANKS, SUITS
+from pokertable.controller.engine.mixed_games import GameFamily, family
 from pokertable.controller.rules import (
     BalanceHalt,
     BalanceSelect,
@@ -44,6 +45,9 @@ class TableView:
     button: int | None = None
     big_blind_seat: int | None = None
     in_hand: bool = False
+    # Dealing a stud game: R11-B freezes the button, and ``big_blind_seat`` is the player who
+    # would be big blind if the game were hold'em (``engine.mixed_games.stud_hand``).
+    stud: bool = False
 
     @property
     def count(self) -> int:
@@ -79,6 +83,7 @@ def view(table: str, state: Mapping[str, Any]) -> TableView:
         if seat.get("status") != "empty" and (chips > 0 or seat.get("status") == "all_in"):
             players[int(seat["seat"])] = (str(seat.get("player") or f"seat {seat['seat']}"), chips)
     street = state.get("street")
+    game = state.get("game")
     return TableView(
         table,
         len(seats) or 9,
@@ -86,6 +91,7 @@ def view(table: str, state: Mapping[str, Any]) -> TableView:
         state.get("button"),
         state.get("big_blind_seat"),
         street not in (None, "complete"),
+        stud=isinstance(game, str) and family(game) is GameFamily.STUD,
     )
 
 
@@ -123,7 +129,10 @@ class Move:
 
 
 def next_big_blind(table: TableView) -> int | None:
-    """The seat of the player due to be big blind next hand (R11-A)."""
+    """The seat of the player due to be big blind next hand (R11-A); during stud, the one
+    who would be big blind if the game were hold'em (R11-B)."""
+    if table.stud and table.big_blind_seat in table.players:
+        return table.big_blind_seat
     reference = table.reference_big_blind()
     if reference is None:
         return None

@@ -43,6 +43,8 @@ def cards_in_play(state: HandState) -> set[str]:
     seen = set(state.board)
     for s in state.seats:
         seen.update(s.hole)
+    for _, card in state.exposed:  # stud: a replaced card is out of play (RP-10-B)
+        seen.add(card)
     return seen
 
 

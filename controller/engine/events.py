@@ -94,6 +94,61 @@ class MuckHand:
     at_ms: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class CardExposed:
+    """Stud: the dealer exposed ``card``, one of ``seat``'s downcards, while dealing.
+
+    On the initial deal it becomes the upcard (RP-10-A; TDA 2011 R31: a misdeal); on seventh
+    street it is replaced if betting remains (RP-10-B). ``replace`` carries the floor's
+    choice where the profile leaves it to the floor (None: the rules decide).
+    """
+
+    seat: int
+    card: str
+    replace: bool | None = None
+    at_ms: int = 0
+
+
+class DeadAtDeal(StrEnum):
+    """Why a stud hand is killed after the initial deal; the value is the concept cited."""
+
+    ABSENT = "at_seat"  # R30: not at his seat when the last card of the initial deal landed
+    PENALTY = "penalty_hand"  # R71-C: on penalty, dealt in and killed
+
+
+@dataclass(frozen=True, slots=True)
+class KillAtDeal:
+    """Stud: ``seat``'s cards are killed after the initial deal (R30, R71-C, RP-10-C): his
+    ante stays in the pot and, dealt the bring-in card, he posts the bring-in first.
+    ``posts_bring_in`` carries the floor's choice where the profile leaves it to the floor."""
+
+    seat: int
+    reason: DeadAtDeal
+    posts_bring_in: bool | None = None
+    at_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class UpcardsPickedUp:
+    """Stud: ``seat`` picked up his upcards (R66: facing action, the hand is dead). ``dead``
+    carries the floor's choice where facing action is unclear (None: the rules decide)."""
+
+    seat: int
+    dead: bool | None = None
+    at_ms: int = 0
+
+
+StudEvent = CardExposed | KillAtDeal | UpcardsPickedUp
+
 Event = (
-    PlayerAction | DealHole | DealBoard | ReplaceBoard | CountFoundChips | ShowHand | MuckHand
+    PlayerAction
+    | DealHole
+    | DealBoard
+    | ReplaceBoard
+    | CountFoundChips
+    | ShowHand
+    | MuckHand
+    | CardExposed
+    | KillAtDeal
+    | UpcardsPickedUp
 )

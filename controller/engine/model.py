@@ -420,6 +420,9 @@ class HandState:
     event_players_left: int | None = None  # players left in the event (R48), from the room
     bring_in_seat: int | None = None  # stud: who was dealt the bring-in card (RP-10-E)
     opener_seat: int | None = None  # stud: the showing hand that opens the street (RP-10-D)
+    # stud: (seat, card) exposed by the dealer, in order: an initial downcard made the upcard
+    # (RP-10-A) or a seventh-street card replaced and out of play (RP-10-B)
+    exposed: tuple[tuple[int, str], ...] = ()
 
     def seat(self, number: int) -> SeatState:
         for s in self.seats:

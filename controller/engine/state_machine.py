@@ -22,19 +22,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.engine import betting, stud, stud_showdown
+from pokertable.controller.engine import betting, stud, stud_procedures, stud_showdown
 from pokertable.controller.engine.actions import apply_action
 from pokertable.controller.engine.blinds import post_forced_bets
 from pokertable.controller.engine.checks import check_new_cards, dealt_in_seat, reject
 from pokertable.controller.engine.events import (
+    CardExposed,
     CountFoundChips,
     DealBoard,
     DealHole,
     Event,
+    KillAtDeal,
     MuckHand,
     PlayerAction,
     ReplaceBoard,
     ShowHand,
+    UpcardsPickedUp,
 )
 from pokertable.controller.engine.found_chips import count_found_chips
 from pokertable.controller.engine.model import (
@@ -197,6 +200,12 @@ def step(
             new, rulings = show(state, event, rules)
         case MuckHand():
             new, rulings = muck(state, event, rules)
+        case CardExposed():  # stud dealing procedures (RP-10-A/B)
+            new, rulings = stud_procedures.card_exposed(state, event, rules)
+        case KillAtDeal():  # R30, R71-C, RP-10-C
+            new, rulings = stud_procedures.kill_at_deal(state, event, rules)
+        case UpcardsPickedUp():  # R66
+            new, rulings = stud_procedures.upcards_picked_up(state, event, rules)
         case _:
             raise EngineError(f"unknown event {event!r}")
     for r in rulings:

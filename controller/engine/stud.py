@@ -175,7 +175,7 @@ def deal_hole(
             state,
             event.seat,
             f"seat {event.seat} has no live hand: no more cards are dealt to it",
-            rules.cite("rules"),
+            rules.cite("stud_dead_at_deal"),
             "dead_hand",
         )
     street = _THIRD if state.bring_in_seat is None else _NEXT_STREET[state.street]
@@ -210,12 +210,14 @@ def deal_hole(
         if s.status is not _FOLDED and len(s.hole) != target:
             return evolve(state, seats=seats), ()
     # The street's last card: the seats and the opened street in one copy of the state.
-    return _open_street(state, seats, street, rules)
+    return open_street(state, seats, street, rules)
 
 
 def _fresh(state: HandState, cards: Sequence[str]) -> bool:
     """Known cards, none twice, none in play yet (else ``check_new_cards`` says what is
     wrong)."""
+    if state.exposed:  # a card exposed and replaced is out of play (RP-10-B)
+        return False
     board = state.board
     for card in cards:
         if card not in STANDARD_DECK or card in board:
@@ -262,7 +264,7 @@ def deal_community(
     if bad:
         return bad
     state = evolve(state, board=tuple(event.cards))
-    state, rulings = _open_street(state, state.seats, _SEVENTH, rules)
+    state, rulings = open_street(state, state.seats, _SEVENTH, rules)
     note = Ruling(
         _INFO,
         (rules.cite("stud_short_stub"),),
@@ -281,7 +283,11 @@ def bring_in_seat(state: HandState) -> int:
 
 def _bring_in_among(seats: Sequence[SeatState], razz: bool) -> int:
     ranks = LOW_RANK if razz else HIGH_RANK
-    keyed = [(ranks[s.up[0][0]], SUIT[s.up[0][1]], s.seat) for s in seats if s.up]
+    keyed = [
+        (ranks[s.up[0][0]], SUIT[s.up[0][1]], s.seat)
+        for s in seats
+        if s.up and s.status is not _FOLDED  # a hand killed at the deal (R30) brings none in
+    ]
     return (max(keyed) if razz else min(keyed))[2]
 
 
@@ -331,7 +337,7 @@ def _opener_among(seats: Sequence[SeatState], razz: bool) -> tuple[int, bool]:
     return top.seat, True
 
 
-def _open_street(
+def open_street(
     state: HandState, seats: tuple[SeatState, ...], street: Street, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     """Every live hand in ``seats`` holds its cards: the betting round of ``street`` opens,
@@ -368,6 +374,10 @@ def _open_street(
             seat=first,
             code="opener",
         )
+    action_on = betting.next_to_act_among(seats, 0, first - 1)
+    rulings: tuple[Ruling, ...] = (ruling,)
+    if street is _SEVENTH and action_on is None and len([s for s in seats if s.in_hand]) > 1:
+        rulings += (_expose_first(seats, rules),)
     # With fewer than two players left with chips nobody is on the action: ``settle``
     # closes the street at once and the cards run out (R16).
     return evolve(
@@ -383,8 +393,22 @@ def _open_street(
         last_aggressor=None,
         opener_seat=first,
         # RP-10-E: a bring-in all in for the ante: the action starts on his left.
-        action_on=betting.next_to_act_among(seats, 0, first - 1),
-    ), (ruling,)
+        action_on=action_on,
+    ), rulings
+
+
+def _expose_first(seats: tuple[SeatState, ...], rules: RuleProfile) -> Ruling:
+    """RP-10-B: seventh street is dealt down with no betting to come; the players not at
+    risk (with chips behind) expose first, then the all-in players."""
+    safe = [s.seat for s in seats if s.status is _LIVE]
+    at_risk = [s.seat for s in seats if s.status is _ALL_IN]
+    first = f"seat(s) {', '.join(map(str, safe))} (not at risk) expose first, then " if safe else ""
+    return _ruling(
+        _INFO,
+        (rules.cite("stud_seventh_exposed"),),
+        f"seventh street is dealt down; {first}seat(s) {', '.join(map(str, at_risk))} all in",
+        code="expose_order",
+    )
 
 
 # --- actions --------------------------------------------------------------------------------

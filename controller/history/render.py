@@ -56,11 +56,14 @@ class ExportError(ControllerError, ValueError):
 DEAD_SMALL_BLIND = "_dead_small_blind"  # our user-defined PHH fields (see the module doc)
 BUTTON_SEAT = "_button_seat"
 BOARD_REPAIRS = "_board_repairs"
+EXPOSED_CARDS = "_exposed_cards"  # stud: "<player> <card>" exposed by the dealer (RP-10-A/B)
 _PHH_KIND = {"fold": "f", "check": "cc", "call": "cc"}
 
 
 def position_order(hand: HandState) -> tuple[SeatState, ...]:
     """Dealt-in seats as PHH orders them; raises ExportError when PHH cannot say it."""
+    if hand.variant.is_stud:  # no button: players in seat order (``history.phh``)
+        return hand.seats
     if len(hand.seats) == 2:
         big = hand.seat(hand.big_blind_seat)
         other = next(s for s in hand.seats if s.seat != big.seat)
@@ -130,6 +133,59 @@ def _actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> lis
     return lines
 
 
+def stud_fields(setup: HandSetup, hand: HandState) -> list[tuple[str, Any]]:
+    """A stud hand's forced bets as PHH (and PokerKit) write them: antes per player in seat
+    order and the bring-in; no blinds."""
+    level = hand.level
+    by_seat = dict(setup.antes_by_seat) if setup.antes_by_seat is not None else {}
+    antes = [by_seat.get(s.seat, level.ante) for s in hand.seats]
+    return [("ante_trimming_status", False), ("antes", antes), ("bring_in", level.bring_in)]
+
+
+_STUD_KIND = {**_PHH_KIND, "bring_in": "pb"}
+
+
+def stud_actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> list[str]:
+    """Each street's cards (``d dh``; the short stub's community card ``d db``, RP-10-H),
+    then its actions, then the showdown. Third street is written down, down, up: a downcard
+    exposed on the deal (RP-10-A) is written as the upcard it became, so a reader finds the
+    same bring-in; a seventh-street card exposed and replaced (RP-10-B) is not written (it
+    is in ``_exposed_cards``), and a comment on the street says so."""
+    player = {s.seat: f"p{i + 1}" for i, s in enumerate(order)}
+    exposed = dict(hand.exposed)
+    lines: list[str] = []
+    for street in (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH):
+        first = 0 if street is Street.THIRD else 2 + street
+        last = 3 if street is Street.THIRD else 3 + street
+        dealt = False
+        for s in order:
+            if len(s.hole) < last:
+                continue
+            cards = s.hole[first:last]
+            known = s.shown or not public
+            if not known:  # the downcards hidden, the upcards as everyone saw them
+                cards = tuple(c if c in s.up else "??" for c in cards)
+            note = ""
+            if exposed.get(s.seat) is not None and exposed[s.seat] not in s.hole:
+                if street is Street.SEVENTH:
+                    note = f" # RP-10-B: {exposed[s.seat]} exposed and replaced"
+            elif street is Street.THIRD and exposed.get(s.seat) in cards:
+                note = f" # RP-10-A: exposed downcard {exposed[s.seat]} is the upcard"
+            lines.append(f"d dh {player[s.seat]} {''.join(cards)}{note}")
+            dealt = True
+        if street is Street.SEVENTH and hand.board:
+            lines.append(f"d db {''.join(hand.board)}")
+            dealt = True
+        if not dealt:
+            break
+        for a in hand.actions:
+            if a.street is street:
+                lines.append(f"{player[a.seat]} {_STUD_KIND.get(a.kind, f'cbr {a.to}')}")
+    lines += [f"{player[s.seat]} sm {''.join(s.hole)}" for s in order if s.shown and s.hole]
+    lines += [f"{player[s.seat]} sm" for s in order if s.mucked and s.in_hand]
+    return lines
+
+
 def _toml(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
@@ -186,11 +242,6 @@ def hand_to_phh(
     """
     if hand.phase is not Phase.COMPLETE:
         raise ExportError(f"hand {hand.hand_id} is not complete")
-    if hand.variant.is_stud:  # dealt at the table since issue #30; its PHH is still to come
-        raise ExportError(
-            f"hand {hand.hand_id}: {hand.variant.value} is not written as PHH yet "
-            "(the writer knows the board games)"
-        )
     order = position_order(hand)
     starting = dict((seat, stack) for seat, _, stack in setup.players)
     level = hand.level
@@ -201,18 +252,19 @@ def hand_to_phh(
         # Heads-up too the list reads [small, big]: PokerKit swaps the two posts itself.
         small = 0 if dead_small_blind else level.small_blind
         blinds = [small, level.big_blind] + [0] * (len(order) - 2)
-    fields: list[tuple[str, Any]] = [
-        ("variant", hand.variant.value),
-        ("antes", _antes(setup, hand, order)),
-        ("blinds_or_straddles", blinds),
-    ]
+    stud = hand.variant.is_stud
+    fields: list[tuple[str, Any]] = [("variant", hand.variant.value)]
+    if stud:
+        fields += stud_fields(setup, hand)
+    else:
+        fields += [("antes", _antes(setup, hand, order)), ("blinds_or_straddles", blinds)]
     if hand.variant.betting is Betting.FIXED_LIMIT:
         fields += [("small_bet", level.big_blind), ("big_bet", 2 * level.big_blind)]
     else:
         fields.append(("min_bet", level.big_blind))
     fields += [
         ("starting_stacks", [starting[s.seat] for s in order]),
-        ("actions", _actions(hand, order, public)),
+        ("actions", stud_actions(hand, order, public) if stud else _actions(hand, order, public)),
         ("finishing_stacks", [s.stack for s in order]),
         ("winnings", [sum(a.amount for a in hand.awards if a.seat == s.seat) for s in order]),
         ("players", [s.player for s in order]),
@@ -225,9 +277,12 @@ def hand_to_phh(
     ]
     if event is not None:
         fields.append(("event", event))
-    if dead_small_blind:
+    if dead_small_blind and not stud:
         fields.append((DEAD_SMALL_BLIND, level.small_blind))
-    if hand.button != order[-1].seat:  # a dead button (R32), on an empty seat
+    if stud and hand.exposed:
+        player = {s.seat: f"p{i + 1}" for i, s in enumerate(order)}
+        fields.append((EXPOSED_CARDS, [f"{player[seat]} {card}" for seat, card in hand.exposed]))
+    if hand.button != order[-1].seat and not stud:  # a dead button (R32), on an empty seat
         fields.append((BUTTON_SEAT, hand.button))
     if hand.board_repairs:
         fields.append(

@@ -21,7 +21,7 @@ dealer confirms it, and once substantial action occurs the offer is withdrawn (R
 
 from __future__ import annotations
 
-from pokertable.controller.engine.events import DealHole
+from pokertable.controller.engine.events import CardExposed, DealHole
 from pokertable.controller.engine.model import evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities.alerts import alert, floor
@@ -341,11 +341,7 @@ def exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> 
     """
     held = t.deal.cards_of(seat)
     if t.hand.variant.is_stud and t.hand.has_seat(seat):
-        # R35-A7 is for flop games; in stud the exposed downcard becomes his upcard
-        return t, [alert(rules, ("stud_exposed_downcard",), "stud_downcard_exposed",
-                         f"seat {seat}'s downcard exposed on the deal: not a misdeal; it is "
-                         "his upcard and his third card is dealt down to him; he can be the "
-                         "bring-in (RP-10-A)", seat=seat, kind=RulingKind.INFO)]
+        return _stud_exposure(t, seat, card_index, rules)
     if not t.hand.has_seat(seat) or not 1 <= card_index <= len(held):
         return t, [alert(rules, ("reader_fault",), "exposure_unknown_card",
                          f"seat {seat} has no card number {card_index} on the readers; "
@@ -360,6 +356,23 @@ def exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> 
     return t, [alert(rules, ("misdeal_exposed",), "card_exposed",
                      f"seat {seat}'s card exposed by the dealer: one such card is not a misdeal; "
                      "the floor rules on it", seat=seat)]
+
+
+def _stud_exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> Step:
+    """R35-A7 is for flop games. Stud: RP-10-A (the exposed downcard is his upcard, his third
+    card is dealt down; TDA 2011 R31: a misdeal). Once his cards are in the engine it swaps
+    them (``CardExposed``); during the deal the dealer is told to lay the card on the upcard
+    pad and deal the third card down, which the pads then show."""
+    held = t.deal.cards_of(seat)
+    if rules.stud_exposed_downcard_misdeal:
+        return offer_misdeal(t, rules, "stud_exposed_downcard", "misdeal_stud_exposed",
+                             f"seat {seat}'s downcard was exposed by the dealer", seat)
+    if t.hand.seat(seat).hole and 1 <= card_index <= len(held):
+        return apply_engine(t, CardExposed(seat, held[card_index - 1]), rules)
+    return t, [alert(rules, ("stud_exposed_downcard",), "stud_downcard_exposed",
+                     f"seat {seat}'s downcard exposed on the deal: not a misdeal; lay it on "
+                     "his upcard pad, it is his upcard, and deal his third card down; he can "
+                     "be the bring-in (RP-10-A)", seat=seat, kind=RulingKind.INFO)]
 
 
 def confirm_misdeal(t: TrackedHand, rules: RuleProfile) -> Step:

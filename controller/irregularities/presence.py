@@ -8,10 +8,11 @@ the same way. Presence is not RFID-observable, so ``Absent``/``Present`` are dea
 
 from __future__ import annotations
 
+from pokertable.controller.engine.events import DeadAtDeal, KillAtDeal
 from pokertable.controller.engine.model import evolve
-from pokertable.controller.engine.rulings import RulingKind
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities.alerts import alert
-from pokertable.controller.irregularities.hand import Step, TrackedHand, live_seat
+from pokertable.controller.irregularities.hand import Step, TrackedHand, apply_engine, live_seat
 from pokertable.controller.irregularities.killed import kill_hand
 from pokertable.controller.rules import RuleProfile
 
@@ -29,7 +30,7 @@ def set_presence(t: TrackedHand, seat: int, present: bool, rules: RuleProfile) -
 
 def kill_at_deal(t: TrackedHand, rules: RuleProfile) -> Step:
     """At the end of the initial deal: kill absent (R30) and penalised (R71-C) players' hands."""
-    rulings = []
+    rulings: list[Ruling] = []
     for s in t.hand.seats:
         if s.seat in t.absent:
             why, concept = "was not at his seat when the last card was dealt", "at_seat"
@@ -39,8 +40,18 @@ def kill_at_deal(t: TrackedHand, rules: RuleProfile) -> Step:
             why, concept = "was away for the original deal", "redeal"
         else:
             continue
-        hand, out = kill_hand(t.hand, s.seat, rules, refund_uncalled=False)
-        t = evolve(t, hand=hand, killed=(*t.killed, s.seat))
+        if t.hand.variant.is_stud:
+            # RP-10-C, R30, R71-C: the engine kills it; dealt the bring-in card he posts it
+            reason = DeadAtDeal.PENALTY if concept == "penalty_hand" else DeadAtDeal.ABSENT
+            t, said = apply_engine(t, KillAtDeal(s.seat, reason), rules)
+            out = tuple(said)
+            if t.hand.seat(s.seat).in_hand:  # the floor decides (a FLOOR ruling): not yet
+                rulings += out
+                continue
+        else:
+            hand, out = kill_hand(t.hand, s.seat, rules, refund_uncalled=False)
+            t = evolve(t, hand=hand)
+        t = evolve(t, killed=(*t.killed, s.seat))
         rulings.append(alert(rules, (concept,), "dead_hand_at_deal",
                              f"seat {s.seat} {why}: kill the hand now (the player may not look "
                              "at the cards); posted blinds and antes stay in the pot",

@@ -4,7 +4,9 @@ Each seat has a downcard pad (``seat<N>.cards``) and an upcard pad (``seat<N>.up
 the initial deal (``dealing``: two down, one up) every card read at a live seat's pad is that
 seat's card of the street being dealt, given to the engine at once (``DealHole`` of one
 card); the engine opens the street when every live hand has its card. Fourth to sixth
-street are dealt up, seventh down; a card on the wrong pad is flagged, never re-faced. A card
+street are dealt up, seventh down: a card read down on fourth to sixth street is flagged
+(it counts as dealt up); a seventh-street card read up was exposed by the dealer (RP-10-B:
+the engine replaces it while betting remains, and the next card down is his seventh). A card
 on the board is the community card of a short stub (RP-10-H).
 
 One burn per street from fourth street (R38), judged as for the board games: a street's
@@ -19,8 +21,8 @@ the set-aside cards going back into the stub before the final street; TDA 2011 h
 
 from __future__ import annotations
 
-from pokertable.controller.engine.events import DealBoard, DealHole
-from pokertable.controller.engine.model import Phase, Street, evolve
+from pokertable.controller.engine.events import CardExposed, DealBoard, DealHole
+from pokertable.controller.engine.model import Phase, SeatStatus, Street, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.engine.stud import pending_street, street_name
 from pokertable.controller.irregularities.alerts import alert, floor
@@ -143,12 +145,15 @@ def seat_card(t: TrackedHand, seat: int, card: str, up: bool, rules: RuleProfile
     t, out = apply_engine(t, DealHole(seat, (card,)), rules)
     rulings += out
     dealt_up = street is not Street.SEVENTH
-    if up is not dealt_up and not any(r.kind is RulingKind.REJECTED for r in out):
-        rulings.append(alert(
-            rules, ("reader_fault",), "stud_card_face",
-            f"{card} was read on seat {seat}'s {pad} pad: {street_name(street)} street is "
-            f"dealt {'up' if dealt_up else 'down'}; it counts as dealt "
-            f"{'up' if dealt_up else 'down'} (call the floor if it was exposed)", seat=seat))
+    if any(r.kind is RulingKind.REJECTED for r in out) or up is dealt_up:
+        return t, rulings
+    if up:  # seventh street dealt face up: exposed by the dealer (RP-10-B, the engine's)
+        t, exposed = apply_engine(t, CardExposed(seat, card), rules)
+        return t, [*rulings, *exposed]
+    rulings.append(alert(
+        rules, ("reader_fault",), "stud_card_face",
+        f"{card} was read on seat {seat}'s {pad} pad: {street_name(street)} street is dealt "
+        "up; it counts as his upcard (turn it up, or call the floor)", seat=seat))
     return t, rulings
 
 
@@ -201,21 +206,23 @@ def judge_burn(t: TrackedHand, rules: RuleProfile, at_ms: int) -> Step:
 
 def upcard_lifted(t: TrackedHand, card: str, zone: str, rules: RuleProfile) -> Step:
     """R66: a player who picks up his upcards while facing action has a dead hand. The pad
-    only sees the card leave (a player squaring his cards lifts it too): the floor is called,
-    and its ``dead_hand`` kills the hand."""
+    only sees a card leave (a player squaring his cards lifts it too), so the floor is asked
+    whether he picked them up (``upcards_lifted``: ``picked_up`` sends the engine's
+    ``UpcardsPickedUp``, which rules on facing action). Not on the action and not facing a
+    bet, his hand stays live whatever he did: nothing to ask."""
     parsed = parse_zone(zone)
     seat = parsed[1] if parsed is not None else None
     hand = t.hand
     if seat is None or not hand.has_seat(seat) or not hand.seat(seat).in_hand:
         return t, []  # a folded hand's cards going to the muck
-    facing = hand.phase is Phase.BETTING and hand.action_on == seat \
-        and hand.call_to > hand.seat(seat).bet
-    if not facing:
+    live = hand.phase is Phase.BETTING and hand.seat(seat).status is SeatStatus.LIVE
+    if not live or (hand.action_on != seat and hand.call_to <= hand.seat(seat).bet):
         return t, []
-    return t, [floor(rules, ("stud_upcards_picked_up",), "upcards_picked_up",
-                     f"seat {seat}'s upcard {card} left the upcard pad while he faces action: "
-                     "if he picked up his upcards his hand is dead (R66); the floor decides",
-                     ("dead_hand", "play_on"), seat=seat)]
+    return t, [floor(rules, ("stud_dead_hand",), "upcards_lifted",
+                     f"seat {seat}'s upcard {card} left the upcard pad while he is on the "
+                     "action or faces a bet: if he picked up his upcards while facing action "
+                     "his hand is dead (R66); did he pick them up?",
+                     ("picked_up", "play_on"), seat=seat)]
 
 
 def card_removed(t: TrackedHand, card: str, tag: str, rules: RuleProfile) -> Step:

@@ -23,11 +23,15 @@ from pokertable.controller.engine import HandSetup
 from pokertable.controller.engine import state_machine as engine
 from pokertable.controller.engine.cards import STANDARD_DECK
 from pokertable.controller.engine.events import (
+    CardExposed,
     DealBoard,
     DealHole,
+    KillAtDeal,
     MuckHand,
     PlayerAction,
     ShowHand,
+    StudEvent,
+    UpcardsPickedUp,
 )
 from pokertable.controller.engine.model import Phase, SeatStatus, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
@@ -168,6 +172,8 @@ def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
                              f"stays at level {t.hand.level.number} (R23)", kind=RulingKind.INFO)]
         case DealHole() | DealBoard() | ShowHand() | MuckHand():
             t, rulings = _engine_event(t, event, rules)
+        case CardExposed() | KillAtDeal() | UpcardsPickedUp():  # stud: RP-10-A/B/C, R66
+            t, rulings = _engine_event(t, event, rules)
     if any(r.kind is RulingKind.REJECTED for r in rulings):
         return note(before, due), due + rulings
     t, more = _follow_ups(t, before_sa, rules)
@@ -195,7 +201,7 @@ def _action(t: TrackedHand, action: PlayerAction, rules: RuleProfile) -> Step:
     return t, rulings + after
 
 
-def _engine_event(t: TrackedHand, event: DealHole | DealBoard | ShowHand | MuckHand,
+def _engine_event(t: TrackedHand, event: DealHole | DealBoard | ShowHand | MuckHand | StudEvent,
                   rules: RuleProfile) -> Step:
     if t.over:
         return t, [Ruling(RulingKind.REJECTED, (rules.cite("rabbit_hunting"),),

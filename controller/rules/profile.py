@@ -451,8 +451,6 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         # --- stud at the live table (issue 30): irregularities/stud_cards.py ---
         "stud_premature": "RP-5D",  # a premature card in stud: the procedure
         "stud_premature_see": "RP-10G",  # RP-10-G: "for premature cards dealt in stud see RP-5-D"
-        "stud_exposed_downcard": "RP-10A",  # an exposed downcard on the deal: his upcard
-        "stud_upcards_picked_up": "66",  # upcards picked up while facing action: dead hand
         # --- profile citations (issue 8): concepts of parameters no layer cites yet ---
         "official_language": "6",
         "clock": "29",
@@ -483,6 +481,11 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "stud_fourth_street": "RP-10F",  # no doubling on 4th street for a pair showing
         "stud_short_stub": "RP-10H",  # a community card on 7th street
         "odd_chip_stud": "20B",  # stud, razz, stud/8 ties: high card by suit in the five
+        # --- stud dealing procedures (issue 30): engine/stud_procedures.py ---
+        "stud_exposed_downcard": "RP-10A",  # an exposed initial downcard becomes the upcard
+        "stud_seventh_exposed": "RP-10B",  # an exposed 7th-street card replaced if betting remains
+        "stud_dead_at_deal": "RP-10C",  # absent player's cards killed; no card to a dead hand
+        "stud_dead_hand": "66",  # upcards picked up while facing action: the hand is dead
     }
 )
 
@@ -581,6 +584,10 @@ class RuleProfile:
     rebuy: RebuyRule = RebuyRule.ANNOUNCED_PLAYS_BEHIND  # R27
     deck_change: DeckChange = DeckChange.PUSH_LEVEL_OR_HOUSE  # R26
     leave_table: LeaveTable = LeaveTable.PENALTY  # R31
+    # stud dealing procedures (issue 30): engine/stud_procedures.py
+    stud_exposed_downcard_misdeal: bool = False  # RP-10-A: the upcard (T11 R31: a misdeal)
+    stud_seventh_exposed_replaced: bool = True  # RP-10-B (T11: no rule, the floor decides)
+    stud_absent_posts_bring_in: bool = True  # R30, R71-C (T11 R26, R50: the floor decides)
 
     def rule_id(self, concept: str) -> str:
         """The rule id of a concept, e.g. ``TDA2024-47A`` (an unknown concept is a bug)."""

@@ -4,7 +4,13 @@ penalties and floor decisions, and a networked dealer console."""
 from __future__ import annotations
 
 from pokertable.controller.engine import EngineError
-from pokertable.controller.engine.events import PlayerAction
+from pokertable.controller.engine.events import (
+    CardExposed,
+    DeadAtDeal,
+    KillAtDeal,
+    PlayerAction,
+    UpcardsPickedUp,
+)
 from pokertable.controller.engine.model import (
     AnteFormat,
     Level,
@@ -22,6 +28,7 @@ from pokertable.controller.irregularities.events import (
     DealerExposure,
     KillHand,
 )
+from pokertable.controller.irregularities.events import TableEvent as ReaderEvent
 from pokertable.controller.irregularities.hand import HandStatus
 from pokertable.controller.table.clock_requests import request_refusal
 from pokertable.controller.table.console import console_press
@@ -190,8 +197,31 @@ def _unseat(session: TableSession, cmd: RoomCommand, out: list[Output]) -> Table
     return evolve(session, table=table, absent=session.absent - {seat})
 
 
-# R35-A5 / R37 / R66 (stud upcards picked up) left to the TD: "dead_hand" kills the hand
-_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor", "upcards_picked_up"})
+_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor"})
+
+
+# The engine's stud floor calls (engine/stud_procedures.py): the event comes again with
+# the floor's choice (RP-10-A/B, R30/R71-C where the profile leaves it to the floor).
+_STUD_FLOORS = frozenset({"seventh_exposed", "dead_bring_in", "both_downcards_exposed"})
+
+
+def _stud_floor(session: TableSession, kind: str, seat: int, decision: str, cmd: RoomCommand,
+                out: list[Output]) -> TableSession:
+    tracked = session.tracked
+    assert tracked is not None
+    event: ReaderEvent
+    if kind == "both_downcards_exposed":
+        if decision != "misdeal":
+            return session  # play on with the cards as they lie
+        event = ConfirmMisdeal(cmd.at_ms)
+    elif kind == "seventh_exposed":
+        card = tracked.hand.seat(seat).hole[-1]
+        event = CardExposed(seat, card, replace=decision == "replace", at_ms=cmd.at_ms)
+    else:
+        reason = DeadAtDeal.ABSENT if seat in tracked.absent else DeadAtDeal.PENALTY
+        event = KillAtDeal(seat, reason, posts_bring_in=decision == "posts_bring_in",
+                           at_ms=cmd.at_ms)
+    return reader_step(session, event, out, cmd.at_ms, "floor_applied")
 
 
 def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) -> TableSession:
@@ -236,6 +266,17 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
         assert seat is not None
         # The dealer re-enters the raise; it now carries the floor's approval.
         return evolve(session, floor_approved=session.floor_approved | {seat})
+    if pending.kind in ("upcards_lifted", "upcards_picked_up") and pending.ruling.seat:
+        # R66 from the upcard pads: did he pick them up (the table's call), and was that
+        # facing action (the engine's call, when he had nothing to call)
+        seat = pending.ruling.seat
+        if decision in ("picked_up", "dead_hand"):
+            dead = True if decision == "dead_hand" else None
+            picked = UpcardsPickedUp(seat, dead, cmd.at_ms)
+            return reader_step(session, picked, out, cmd.at_ms, "floor_applied")
+        return session
+    if pending.kind in _STUD_FLOORS and pending.ruling.seat and session.tracked is not None:
+        return _stud_floor(session, pending.kind, pending.ruling.seat, decision, cmd, out)
     if pending.kind in _DEALING_FLOORS and session.tracked is not None:
         # R35-A5 / R37 left to the TD: a misdeal or a dead hand is applied; "keep" is not.
         seat = pending.ruling.seat

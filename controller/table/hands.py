@@ -16,7 +16,12 @@ from pokertable.controller.engine.events import (
     PlayerAction,
     ShowHand,
 )
-from pokertable.controller.engine.mixed_games import ButtonPlan, button_at_game_change
+from pokertable.controller.engine.mixed_games import (
+    ButtonPlan,
+    after_stud_hand,
+    button_at_game_change,
+    stud_hand,
+)
 from pokertable.controller.engine.model import (
     HandState,
     Phase,
@@ -53,7 +58,6 @@ from pokertable.controller.table.published import published_hand  # PHH for the 
 from pokertable.controller.table.runout_hold import hold_runout, refuse_while_held
 from pokertable.controller.table.stack_zones import stack_moved
 from pokertable.controller.table.state import Channel, Output, TableSession
-from pokertable.controller.table.stud_table import stud_setup, thawed
 
 
 def interpret_at_table(
@@ -153,7 +157,8 @@ def run_event(
 def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSession:
     hand = session.hand
     assert hand is not None
-    table = after_hand(session.table, hand)
+    # R11-B: a stud hand leaves the positions of the last flop-game hand (frozen button)
+    table = (after_stud_hand if hand.variant.is_stud else after_hand)(session.table, hand)
     awards = [
         {
             "seat": a.seat,
@@ -207,15 +212,11 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         first_button = session.table.seats[0].seat
     try:
         game = level.game or session.config.variant  # mixed games: the level's game
-        table, frozen = session.table, session.stud_frozen
-        if game.is_stud:  # R11-B: at the button frozen after the last flop-game hand
-            frozen = frozen or table
-            setup = stud_setup(table, frozen, hand_id=hand_id, variant=game, level=level,
-                               first_button=first_button)
-        else:  # back from stud, the button starts where it was frozen (R11-B)
-            table, frozen = (table, None) if frozen is None else (thawed(table, frozen), None)
-            setup = next_hand(table, hand_id=hand_id, variant=game, level=level,
-                              first_button=first_button)
+        # R11-B: stud at the button frozen where the next hold'em hand has it
+        setup = (stud_hand if game.is_stud else next_hand)(
+            session.table, hand_id=hand_id, variant=game, level=level,
+            first_button=first_button,
+        )
         setup = evolve(setup, event_players_left=session.event_players_left)
         tracked, started = irregular.start_tracked(
             setup,
@@ -233,8 +234,6 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         rulings = (*rulings, game_change_ruling(previous, hand.variant, level.number, rules))
     session = evolve(
         session,
-        table=table,
-        stud_frozen=frozen,
         tracked=tracked,
         hand_number=number,
         level=level,
@@ -561,7 +560,7 @@ def game_change_ruling(
 
     Between flop games the button and blinds move on as for any next hand; for stud the
     button is frozen where the next hold'em hand has it and a flop game after stud starts
-    there (``stud_table``).
+    there (``mixed_games.stud_hand``, ``after_stud_hand``).
     """
     plan = button_at_game_change(previous, following)
     button = {
@@ -569,6 +568,7 @@ def game_change_ruling(
         ButtonPlan.FREEZE: "the button moves to where the next hold'em hand has it, frozen "
         "during stud",
         ButtonPlan.RESUME: "the button starts where it was frozen",
+        ButtonPlan.STAYS_FROZEN: "the button stays frozen (one stud game to another)",
     }[plan]
     return Ruling(
         RulingKind.INFO,

@@ -192,11 +192,13 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
 
 
 def _cards_held(session: TableSession, hand: HandState, seat: int) -> int:
-    """Cards a seat holds: the readers' count of its pads; stud counts its upcards too."""
-    held = len(session.cards_at(seat))
+    """Cards a seat holds: the readers' count of its pads. Stud: the cards the engine dealt
+    him (a card exposed and replaced on seventh street, RP-10-B, is out of play though it
+    may still lie on his pad), or during the deal both pads' count."""
     if hand.variant.is_stud:
-        held = max(held + len(session.cards_in(f"seat{seat}.up")), len(hand.seat(seat).hole))
-    return held
+        dealt = hand.seat(seat).hole
+        return len(dealt) or len(session.cards_at(seat)) + len(session.cards_in(f"seat{seat}.up"))
+    return len(session.cards_at(seat))
 
 
 def _stud(hand: HandState) -> dict[str, Any]:

@@ -106,8 +106,6 @@ class TableSession:
     # Seats whose bet zone the readers have reported (an empty first view too): chips seen
     # there later are all the zone holds, not chips on top of an unseen posted blind.
     bet_zones_read: frozenset[int] = frozenset()
-    # R11-B: the positions of the last flop-game hand, kept while stud is dealt
-    stud_frozen: TableState | None = None
 
     @property
     def hand(self) -> HandState | None:

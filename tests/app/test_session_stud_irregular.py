@@ -165,6 +165,39 @@ def test_RP10A_exposed_downcard_on_the_stud_deal_is_no_misdeal() -> None:
     assert table.session.tracked is not None and table.session.tracked.misdeal is None
 
 
+def test_RP10A_exposed_downcard_after_the_deal_becomes_the_upcard_and_brings_in() -> None:
+    table = _dealt()  # seat 1 brings in with 2c up
+    table.command("card_exposed", seat=2, card_index=2)  # Kd, seat 2's second downcard
+    hand = table.hand
+    assert hand.seat(2).up == ("Kd",) and hand.seat(2).hole == ("Ks", "9h", "Kd")
+    assert hand.bring_in_seat == 1  # 2c is still the lowest upcard
+    assert table.state()["seats"][1]["upcards"] == ["Kd"]
+    assert any("is his upcard" in t for t in table.texts("TDA2024-RP-10A"))
+
+
+def test_T11_31_exposed_stud_downcard_is_a_misdeal() -> None:
+    table = StudTable(THREE, profile="tda-2011")
+    table.press("hand_start")
+    table.card("seat1.cards", "As")
+    table.command("card_exposed", seat=1, card_index=1)
+    assert "misdeal_stud_exposed" in table.alert_codes()
+    assert any("TDA2011-31" in r["rule_ids"] for r in table.rulings())
+
+
+def test_TDA24_30_RP10C_absent_player_dealt_the_bring_in_card_posts_it() -> None:
+    table = StudTable(THREE)
+    table.command("player_absent", seat=1)
+    table.press("hand_start")
+    table.third(STUD_HOLES)  # seat 1 has the bring-in card (2c) and is not at his seat
+    hand = table.hand
+    assert hand.seat(1).status.value == "folded" and hand.seat(1).committed == 10 + 25
+    assert hand.call_to == 25 and hand.action_on == 2  # seat 2 faces the bring-in
+    assert any("killed after the initial deal" in t for t in table.texts("TDA2024-RP-10C"))
+    table.push(2, 25)
+    table.press("check_call")
+    assert table.hand.phase is Phase.DEALING
+
+
 def test_TDA24_11B_clock_switches_to_stud_button_frozen_then_flop_game_resumes_there() -> None:
     table = StudTable({1: 5000, 2: 5000, 3: 5000, 4: 5000})
     table.session = _flop_game(table)
@@ -193,9 +226,8 @@ def test_TDA24_11B_clock_switches_to_stud_button_frozen_then_flop_game_resumes_t
             table.press("fold")
         assert table.hand.phase is Phase.COMPLETE
     # The button frozen where the next hold'em hand has it, one seat on, for every stud
-    # hand; the big blind goes on as if hold'em were dealt (the player moved in stud).
-    assert buttons == [(1, 3), (1, 4)]
-    assert table.state()["button"] == 1 and table.state()["big_blind_seat"] == 4
+    # hand, with the player who would be big blind (mixed_games.stud_hand).
+    assert buttons == [(1, 3), (1, 3)]
     assert any("frozen during stud" in t for t in table.texts("TDA2024-11B"))
     level3 = {"number": 3, "small_blind": 50, "big_blind": 100, "ante": 0,
               "ante_format": "none", "game": "FT"}
@@ -227,10 +259,24 @@ def test_TDA24_66_upcards_picked_up_facing_action_floor_kills_the_hand() -> None
     table.push(1, 25)  # the bring-in: seat 2 faces action
     table.cleared("seat2.up", "9h")  # his upcard leaves the pad
     [alert] = table.state()["alerts"]
-    assert alert["rule_ids"] == ["TDA2024-66"] and alert["options"] == ["dead_hand", "play_on"]
-    _decide(table, "dead_hand")
+    assert alert["rule_ids"] == ["TDA2024-66"] and alert["options"] == ["picked_up", "play_on"]
+    _decide(table, "picked_up")  # the floor saw him pick them up: the engine rules (R66)
     hand = table.hand
     assert hand.seat(2).status.value == "folded" and hand.action_on == 3
+    assert any("facing action: his hand is dead" in t for t in table.texts("TDA2024-66"))
+
+
+def test_TDA24_66_upcards_picked_up_on_the_action_with_nothing_to_call_the_floor_rules() -> None:
+    table = _dealt()
+    _bring_in_and_complete(table)
+    table.deal_street(*STUD_STREETS[0])  # seat 3 opens fourth street: nothing to call
+    table.cleared("seat3.up", "Tc")
+    _decide(table, "picked_up")
+    [alert] = [a for a in table.state()["alerts"] if "nothing to call" in a["text"]]
+    assert alert["options"] == ["dead_hand", "hand_live"]  # the engine's R66 floor call
+    table(RoomCommand("floor_decision", "d2", {"alert_id": alert["id"],
+                                               "decision": "dead_hand"}, table.ms()))
+    assert table.hand.seat(3).status.value == "folded" and table.hand.action_on == 1
 
 
 def test_TDA24_66_upcard_lifted_when_not_facing_action_is_nothing() -> None:
@@ -289,3 +335,55 @@ def test_TDA24_35A5_a_downcard_read_after_the_last_upcard_within_the_window_is_n
     assert (hand.bring_in_seat, hand.action_on) == (1, 1)
     table.push(1, 25)
     assert table.hand.actions[-1].kind == "bring_in"
+
+
+def _to_seventh(table: StudTable) -> None:
+    _bring_in_and_complete(table)
+    for burn, cards in STUD_STREETS[:3]:
+        table.deal_street(burn, cards)
+        table.check_around()
+    table.collect()
+    table.card("burn", "3d")
+
+
+def test_RP10B_seventh_street_card_dealt_up_is_replaced_while_betting_remains() -> None:
+    table = _dealt()
+    _to_seventh(table)
+    table.card("seat1.cards", "5s")
+    table.card("seat2.up", "4s")  # dealt face up: exposed by the dealer
+    hand = table.hand
+    assert len(hand.seat(2).hole) == 6 and hand.exposed == ((2, "4s"),)
+    assert any("dead with betting to come" in t for t in table.texts("TDA2024-RP-10B"))
+    table.card("seat2.cards", "Jc")  # his seventh card, down
+    table.card("seat3.cards", "6c")
+    hand = table.hand
+    assert hand.street is Street.SEVENTH and hand.seat(2).hole[-1] == "Jc"
+    assert [s["cards_held"] for s in table.state()["seats"][:3]] == [7, 7, 7]
+    table.check_around()
+    table.press("confirm")
+    assert table.hand.phase is Phase.COMPLETE and table.stacks()[1] == 2220
+
+
+def test_T11_seventh_street_card_exposed_the_floor_decides() -> None:
+    table = StudTable(THREE, profile="tda-2011")
+    table.press("hand_start")
+    table.third(STUD_HOLES)
+    _to_seventh(table)
+    table.card("seat1.up", "5s")
+    [alert] = table.state()["alerts"]
+    assert alert["options"] == ["replace", "card_stands"]
+    _decide(table, "replace")
+    assert len(table.hand.seat(1).hole) == 6 and table.hand.exposed == ((1, "5s"),)
+
+
+def test_T11_26_absent_bring_in_the_floor_picks_the_next_low_card() -> None:
+    table = StudTable(THREE, profile="tda-2011")
+    table.command("player_absent", seat=1)
+    table.press("hand_start")
+    table.third(STUD_HOLES)
+    [alert] = table.state()["alerts"]
+    assert alert["options"] == ["posts_bring_in", "next_low_card_brings_in"]
+    _decide(table, "next_low_card_brings_in")
+    hand = table.hand
+    assert hand.seat(1).status.value == "folded" and hand.seat(1).committed == 10
+    assert hand.bring_in_seat == 2 and hand.action_on == 2  # 9h is now the low card

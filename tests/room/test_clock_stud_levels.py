@@ -28,7 +28,7 @@ def test_RP10E_a_stud_step_tells_the_tables_its_bring_in() -> None:
 
 
 def test_RP10E_a_stud_step_without_a_bring_in_names_the_step() -> None:
-    with pytest.raises(StructureError, match=r"^step 1: .*game F7S needs a bring_in"):
+    with pytest.raises(StructureError, match=r"^step 1\.bring_in: a level with a stud game"):
         parse_structure(STUD_STEP.replace("bring_in = 25\n", ""))
 
 
