@@ -103,6 +103,8 @@ def test_overlay_and_floor_console_show_the_stud_hand_RP10D_RP10E(
         page.goto(service.url)
         page.wait_for_selector("#connection.online", state="attached", timeout=60_000)
 
+        desk = signed_in(browser, floor.url, "director", tables=())  # before the hand
+
         def cards(seat: int, selector: str = ".card") -> list[str | None]:
             return [c.get_attribute("data-card") for c in
                     page.query_selector_all(f".seat[data-seat='{seat}'] {selector}")]
@@ -149,8 +151,8 @@ def test_overlay_and_floor_console_show_the_stud_hand_RP10D_RP10E(
                               ("state", stud_state(table, 2))):
             sender.client.publish(f"{PREFIX}/{leaf}", json.dumps(payload), qos=1,
                                   retain=True).wait_for_publish(30)
-        desk = signed_in(browser, floor.url, "director")
         box = ".table[data-table='t9']"
+        desk.wait_for_selector(f"{box} .status.online", timeout=120_000)
         desk.wait_for_function(
             f"() => (document.querySelector(\"{box} .level\") || {{}}).textContent"
             "?.includes('Stud')",
