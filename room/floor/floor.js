@@ -187,7 +187,8 @@ function renderTable(id) {
   const stud = el.querySelector(".stud");
   const studText = studLine(state);
   stud.hidden = !studText;
-  stud.textContent = studText ? `${state.street} street \u00b7 ${studText}` : "";
+  const street = state.street === "showdown" ? "showdown" : `${state.street} street`;
+  stud.textContent = studText ? `${street} \u00b7 ${studText}` : "";
   el.querySelector("th.showing").hidden = !isStud(state.game);
   const rows = [];
   for (const seat of state.seats) {

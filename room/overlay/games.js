@@ -48,10 +48,11 @@ function seatName(state, number) {
 }
 
 // RP-10-E / RP-10-D: who has the bring-in and who opens the street, in one line:
-// "Cleo brings in 50 · Ada opens fifth street". Empty outside a stud hand.
+// "Cat brought it in for 50 · Ann opens fifth street". Empty outside a stud hand in play.
 function studLine(state) {
   const stud = state && state.stud;
   if (!stud || stud.bring_in_seat === null || stud.bring_in_seat === undefined) return "";
+  if (state.street === "complete") return "";  // the pot line says who won
   const parts = [];
   const bringer = seatName(state, stud.bring_in_seat);
   if (stud.bring_in_posted) {

@@ -60,11 +60,11 @@ def test_horse_demo_floor_pages_show_the_game_of_each_level_and_the_stud_hand(
         # A stud hand (razz, stud or stud hi-lo: hands 3 to 5) on the floor console.
         table = ".table[data-table='t1']"
         page.wait_for_function(
-            f"() => !document.querySelector(\"{table} .stud\")?.hidden"
-            f" && /street .* (brought it in|to bring it in|had the bring-in)/.test("
-            f"document.querySelector(\"{table} .stud\").textContent)"
+            f"() => {{ const stud = document.querySelector(\"{table} .stud\");"
+            " return Boolean(stud) && !stud.hidden"
+            " && /street .* (brought it in|to bring it in|had the bring-in)/.test(stud.textContent)"
             f" && [...document.querySelectorAll(\"{table} td.showing\")]"
-            ".some((td) => /^[2-9TJQKA][cdhs]/.test(td.textContent))",
+            ".some((td) => /^[2-9TJQKA][cdhs]/.test(td.textContent)); }",
             timeout=300_000,
         )
         level = page.inner_text(f"{table} .level")
