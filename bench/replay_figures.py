@@ -12,6 +12,7 @@ import importlib.metadata
 from typing import Any
 
 from pokertable.bench.measure import Figure, interleave, seconds
+from pokertable.controller.rules import TDA_2024, RuleProfile
 
 
 def figures(
@@ -24,7 +25,8 @@ def figures(
     docs = [doc for i, doc in enumerate(corpus.hands) if i not in corpus.tda_illegal]
     fig = _race(docs, "replay_hands_per_s", ">= 22x PokerKit", "NLHE, PLO, FLHE", repeats)
     stud = _stud_figure(hands // 4 if stud_hands is None else stud_hands, seed, repeats)
-    return {fig.name: fig.to_json(), stud.name: stud.to_json()}
+    draw = _draw_figure(hands // 4 if stud_hands is None else stud_hands, seed, repeats)
+    return {fig.name: fig.to_json(), stud.name: stud.to_json(), draw.name: draw.to_json()}
 
 
 def _stud_figure(hands: int, seed: int, repeats: int) -> Figure:
@@ -43,7 +45,33 @@ def _stud_figure(hands: int, seed: int, repeats: int) -> Figure:
     return _race(docs, "replay_stud_hands_per_s", ">= 20x PokerKit", "F7S, F7S/8, FR", repeats)
 
 
-def _race(docs: list[str], name: str, target: str, games: str, repeats: int) -> Figure:
+def _draw_figure(hands: int, seed: int, repeats: int) -> Figure:
+    """The same race on 2-7 triple draw, 2-7 single draw and badugi (bench/draw_corpus.py).
+
+    Hands PokerKit reshuffled a short stub in are replayed under its house rules
+    (``draw_corpus.POKERKIT_HOUSE``) by ours; those an R47 raise stops are left out."""
+    import warnings
+
+    from pokertable.bench.draw_corpus import POKERKIT_HOUSE, generate
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PokerKit dealing reserved cards from a short stub
+        corpus = generate(hands, seed=seed)
+        docs = [doc for i, doc in enumerate(corpus.hands) if i not in corpus.tda_illegal]
+        return _race(
+            docs, "replay_draw_hands_per_s", ">= 20x PokerKit", "F2L3D, N2L1D, FB", repeats,
+            POKERKIT_HOUSE,
+        )
+
+
+def _race(
+    docs: list[str],
+    name: str,
+    target: str,
+    games: str,
+    repeats: int,
+    rules: RuleProfile = TDA_2024,
+) -> Figure:
     """Ours and PokerKit replaying the same PHH documents, alternating round by round."""
     import pokerkit
 
@@ -53,7 +81,7 @@ def _race(docs: list[str], name: str, target: str, games: str, repeats: int) -> 
 
     def ours() -> None:
         for i, doc in enumerate(docs):
-            replay_hand(parse_hand(loads(doc), f"bench#{i}"))
+            replay_hand(parse_hand(loads(doc), f"bench#{i}"), rules)
 
     def theirs() -> None:
         for doc in docs:

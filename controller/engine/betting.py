@@ -226,6 +226,16 @@ def _record(
     )
 
 
+def bets_pulled_in(seats: tuple[SeatState, ...]) -> tuple[SeatState, ...]:
+    """The seats with the street's bets gone to the pot (``committed`` keeps the chips)."""
+    return tuple(
+        s
+        if s.bet == 0 and not s.acted and s.matched == 0
+        else evolve(s, bet=0, acted=False, matched=0)
+        for s in seats
+    )
+
+
 def next_to_act(state: HandState, after: int) -> int | None:
     """First seat clockwise after ``after`` who still has to act on this street."""
     return next_to_act_among(state.seats, state.call_to, after)

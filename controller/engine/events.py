@@ -41,6 +41,16 @@ class DealHole:
 
 
 @dataclass(frozen=True, slots=True)
+class Discard:
+    """Draw games: a player stands pat (no cards) or discards ``cards`` to draw as many
+    (PHH ``sd``); his new cards come as a ``DealHole``."""
+
+    seat: int
+    cards: tuple[str, ...] = ()
+    at_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class DealBoard:
     cards: tuple[str, ...]
     at_ms: int = 0
@@ -148,6 +158,7 @@ Event = (
     | CountFoundChips
     | ShowHand
     | MuckHand
+    | Discard
     | CardExposed
     | KillAtDeal
     | UpcardsPickedUp

@@ -149,6 +149,9 @@ class Variant(StrEnum):
     STUD = "F7S"  # fixed-limit seven-card stud (engine/stud.py)
     STUD_HILO = "F7S/8"  # fixed-limit seven-card stud hi-lo, eight or better
     RAZZ = "FR"  # fixed-limit razz (seven-card stud, A-5 low)
+    TRIPLE_DRAW_27 = "F2L3D"  # fixed-limit 2-7 lowball triple draw (engine/draw.py)
+    SINGLE_DRAW_27 = "N2L1D"  # no-limit 2-7 lowball single draw
+    BADUGI = "FB"  # fixed-limit badugi (triple draw, four cards)
 
     @property
     def betting(self) -> Betting:
@@ -158,12 +161,32 @@ class Variant(StrEnum):
     def hole_cards(self) -> int:
         """Cards of the initial deal (stud: two down and one up)."""
         code = self._value_
+        if code in _DRAW_CARDS:
+            return _DRAW_CARDS[code]
         return 4 if code in _OMAHA else 3 if code in _STUD_CODES else 2
 
     @property
     def is_stud(self) -> bool:
         """Seven-card stud games: antes and a bring-in, no button, no blinds, no board."""
         return self._value_ in _STUD_CODES
+
+    @property
+    def is_draw(self) -> bool:
+        """Draw games: blinds and a button, no board; the draws are house rules (TDA R35-A7)."""
+        return self._value_ in _DRAW_CARDS
+
+    @property
+    def draws(self) -> int:
+        """Draw rounds of the game (triple draw 3, single draw 1, others 0)."""
+        return _DRAWS.get(self._value_, 0)
+
+    @property
+    def last_street(self) -> Street:
+        """The last betting round: stud's seventh, single draw's second, else the river."""
+        code = self._value_
+        if code in _STUD_CODES:
+            return Street.SEVENTH
+        return Street(_DRAWS[code]) if code in _DRAWS else Street.RIVER
 
     @property
     def omaha(self) -> bool:
@@ -185,12 +208,18 @@ _BETTING_OF = {
     "F7S": Betting.FIXED_LIMIT,
     "F7S/8": Betting.FIXED_LIMIT,
     "FR": Betting.FIXED_LIMIT,
+    "F2L3D": Betting.FIXED_LIMIT,
+    "N2L1D": Betting.NO_LIMIT,
+    "FB": Betting.FIXED_LIMIT,
 }
+_DRAW_CARDS = {"F2L3D": 5, "N2L1D": 5, "FB": 4}  # cards dealt and held
+_DRAWS = {"F2L3D": 3, "N2L1D": 1, "FB": 3}
 _OMAHA = frozenset({"PO", "FO/8", "PO/8"})
 _HI_LO = frozenset({"FO/8", "PO/8"})
 _STUD_CODES = frozenset({"F7S", "F7S/8", "FR"})
 # The games a live table deals: the board games, and the stud games with an upcard pad per
-# seat (``seat<N>.up``, docs/irregularities.md).
+# seat (``seat<N>.up``, docs/irregularities.md). The draw games are ruled by the engine and
+# replayed from PHH, but no table deals them yet.
 TABLE_GAMES = frozenset(
     {
         Variant.NLHE,
@@ -393,6 +422,26 @@ class BoardRepair:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DrawState:
+    """A draw game's draws: who draws next, who waits for cards, and what the stub holds.
+
+    The engine sees no stub, so it counts it: the cards dealt and burned come off it, and a
+    reshuffle (a house rule, ``RuleProfile.draw_reshuffle``) puts cards back into it.
+    """
+
+    number: int  # the draw under way (1 to 3), or the last one once its betting opened
+    order: tuple[int, ...]  # seats still to stand pat or discard, in turn
+    owed: tuple[tuple[int, tuple[str, ...]], ...] = ()  # (seat, his discards) not yet served
+    discarded: tuple[str, ...] = ()  # every card discarded this hand
+    seen: frozenset[str] = frozenset()  # every card dealt this hand (the deal and draws)
+    returned: frozenset[str] = frozenset()  # seen cards a reshuffle put back in the stub
+    stub: int = 0  # cards left in the stub
+    burns: int = 0  # cards burned since the last reshuffle
+    # (draw number, seat, "sd" discarded / "dh" dealt, cards), in order: the hand history
+    log: tuple[tuple[int, int, str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandState:
     hand_id: str
     variant: Variant
@@ -420,6 +469,7 @@ class HandState:
     event_players_left: int | None = None  # players left in the event (R48), from the room
     bring_in_seat: int | None = None  # stud: who was dealt the bring-in card (RP-10-E)
     opener_seat: int | None = None  # stud: the showing hand that opens the street (RP-10-D)
+    draw: DrawState | None = None  # draw games: the draw under way and the stub (engine/draw.py)
     # stud: (seat, card) exposed by the dealer, in order: an initial downcard made the upcard
     # (RP-10-A) or a seventh-street card replaced and out of play (RP-10-B)
     exposed: tuple[tuple[int, str], ...] = ()

@@ -21,7 +21,12 @@ from pokertable.controller.engine.model import (
 )
 from pokertable.controller.engine.pots import build_pots, split_pot
 from pokertable.controller.engine.rulings import Ruling, RulingKind
-from pokertable.controller.evaluation import holdem_strength, omaha_strength
+from pokertable.controller.evaluation import (
+    badugi,
+    deuce_to_seven,
+    holdem_strength,
+    omaha_strength,
+)
 from pokertable.controller.rules import RuleProfile
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
@@ -39,6 +44,8 @@ def strength(variant: Variant, hole: tuple[str, ...], board: tuple[str, ...]) ->
     """The hand's value at showdown for its variant (larger is stronger) and its name."""
     if variant.omaha:
         return omaha_strength(hole, board)
+    if variant.is_draw:
+        return badugi(hole) if variant is Variant.BADUGI else deuce_to_seven(hole)
     return holdem_strength(hole, board)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pokertable.controller.engine import betting, stud, stud_procedures, stud_showdown
+from pokertable.controller.engine import betting, draw, stud, stud_procedures, stud_showdown
 from pokertable.controller.engine.actions import apply_action
 from pokertable.controller.engine.blinds import post_forced_bets
 from pokertable.controller.engine.checks import check_new_cards, dealt_in_seat, reject
@@ -31,6 +31,7 @@ from pokertable.controller.engine.events import (
     CountFoundChips,
     DealBoard,
     DealHole,
+    Discard,
     Event,
     KillAtDeal,
     MuckHand,
@@ -57,7 +58,12 @@ from pokertable.controller.engine.repairs import replace_board
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.engine.showdown import award, muck, show, showdown_done
 from pokertable.controller.errors import ControllerError
-from pokertable.controller.rules import TDA_2024, PotLimitPreflopBlinds, RuleProfile
+from pokertable.controller.rules import (
+    TDA_2024,
+    DrawLimping,
+    PotLimitPreflopBlinds,
+    RuleProfile,
+)
 
 # Enum members as module globals: on CPython 3.11 reading one through its class
 # (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.
@@ -71,8 +77,8 @@ _FIXED_LIMIT = Betting.FIXED_LIMIT
 _POT_LIMIT = Betting.POT_LIMIT
 _FLOP = Street.FLOP
 _RIVER = Street.RIVER
-_SEVENTH = Street.SEVENTH
 _INFO = RulingKind.INFO
+_LIMPING = DrawLimping.ALLOWED  # the draw games' betting differs only where a house forbids it
 _REJECTED = RulingKind.REJECTED
 # Records built with plain stores (model.builder): one state and its seats per hand, and
 # the announcements that follow the actions.
@@ -180,13 +186,19 @@ def step(
         case PlayerAction():
             if state.variant.is_stud:
                 new, rulings = stud.apply_stud_action(state, event, rules)
+            elif rules.draw_limping is not _LIMPING and state.variant.is_draw:
+                new, rulings = draw.apply_draw_action(state, event, rules)
             else:
                 new, rulings = apply_action(state, event, rules)
         case DealHole():
             if state.variant.is_stud:
                 new, rulings = stud.deal_hole(state, event, rules)
+            elif state.draw is not None:
+                new, rulings = draw.deal_drawn(state, event, rules)
             else:
                 new, rulings = _deal_hole(state, event, rules)
+        case Discard():
+            new, rulings = draw.discard(state, event, rules)
         case DealBoard():
             if state.variant.is_stud:
                 new, rulings = stud.deal_community(state, event, rules)
@@ -294,14 +306,7 @@ def _deal_board(
     return evolve(state, board=board, street=nxt, seats=seats, call_to=0), ()
 
 
-def _bets_pulled_in(seats: tuple[SeatState, ...]) -> tuple[SeatState, ...]:
-    """The seats with the street's bets gone to the pot (``committed`` keeps the chips)."""
-    return tuple(
-        s
-        if s.bet == 0 and not s.acted and s.matched == 0
-        else evolve(s, bet=0, acted=False, matched=0)
-        for s in seats
-    )
+_bets_pulled_in = betting.bets_pulled_in
 
 
 def _open_street(state: HandState, board: tuple[str, ...], street: Street) -> HandState:
@@ -386,7 +391,7 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
 
 def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -> HandState:
     state = _return_uncalled(state, rulings, rules)
-    if state.street is (_SEVENTH if state.variant.is_stud else _RIVER):
+    if state.street is state.variant.last_street:
         face_up = state.face_up
         if (
             not state.face_up
@@ -407,15 +412,20 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
         return evolve(state, action_on=None, face_up=face_up, phase=_SHOWDOWN)
     live_with_chips = len([s for s in state.seats if s.status is _LIVE])
     face_up = state.face_up
-    if live_with_chips <= 1 and not state.face_up:
+    if live_with_chips <= 1 and not state.face_up and (
+        rules.draw_face_up_before_draws or not state.variant.is_draw
+    ):
         rulings.append(
             _ruling(
                 _INFO,
                 (rules.cite("all_in_face_up"),),
                 "all-in and no further betting possible: all live hands are tabled now, "
-                "then the board is run out",
+                + ("then the draws are played" if state.variant.is_draw else
+                   "then the board is run out"),
                 code="face_up",
             )
         )
         face_up = True
+    if state.variant.is_draw:
+        return draw.open_draw(state, face_up)
     return evolve(state, action_on=None, face_up=face_up, phase=_DEALING)

@@ -1,5 +1,5 @@
 """Import of PHH, the uoftcprg Poker Hand History standard (NT, PO, FT, FO/8, PO/8; stud
-F7S, F7S/8, FR).
+F7S, F7S/8, FR; draw F2L3D, N2L1D, FB with the ``sd`` stand-pat-or-discard action).
 
 PHH lists players in position order: p1 is the small blind, the last player has the
 button; heads-up, p1 is the big blind and p2 the button/small blind (as PokerKit plays it).
@@ -25,6 +25,7 @@ from pokertable.controller.engine.events import (
     ActionKind,
     DealBoard,
     DealHole,
+    Discard,
     Event,
     MuckHand,
     PlayerAction,
@@ -299,6 +300,13 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
             return ReplaceBoard(_street_named(street, where), known, why)
         case [player, "f"]:
             return PlayerAction(_player(player, n, where), _FOLD)
+        case [player, "sd"]:  # draw games: stands pat
+            return Discard(_player(player, n, where))
+        case [player, "sd", cards]:  # draw games: discards these cards
+            known = _cards(cards, where)
+            if known is None:
+                raise PhhError(f"{where}: discarded cards must be known")
+            return Discard(_player(player, n, where), known)
         case [player, "pb"]:  # stud: the bring-in
             return PlayerAction(_player(player, n, where), ActionKind.BRING_IN)
         case [player, "cc"]:

@@ -133,6 +133,43 @@ def _actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> lis
     return lines
 
 
+def _draw_actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> list[str]:
+    """A draw game's actions: the deal, then each betting round followed by its draw, every
+    player's ``sd`` (his discards, none to stand pat) in turn, then his new cards.
+
+    ``public``: discards and drawn cards are never seen at the table, so every card of the
+    deal and the draws is ``??`` and a tabled hand is known only from its ``sm``."""
+    player = {s.seat: f"p{i + 1}" for i, s in enumerate(order)}
+    log = hand.draw.log if hand.draw is not None else ()
+    lines = []
+    for s in order:
+        dealt = list(s.hole)
+        for _, seat, kind, cards in reversed(log):  # undo the draws: the cards first dealt
+            if seat == s.seat:
+                dealt = [c for c in dealt if c not in cards] if kind == "dh" else [*dealt, *cards]
+        lines.append(f"d dh {player[s.seat]} {'??' * len(dealt) if public else ''.join(dealt)}")
+    for street in Street:
+        lines += [
+            f"{player[a.seat]} {_PHH_KIND.get(a.kind, f'cbr {a.to}')}"
+            for a in hand.actions
+            if a.street is street
+        ]
+        draw = [e for e in log if e[0] == street + 1]
+        for kinds in ("sd", "dh"):
+            for _, seat, kind, cards in draw:
+                if kind != kinds:
+                    continue
+                shown = "??" * len(cards) if public else "".join(cards)
+                word = "d dh " + player[seat] if kind == "dh" else player[seat] + " sd"
+                lines.append(f"{word} {shown}".rstrip())
+        if street is hand.variant.last_street:
+            break
+    tabled = [s for s in order if s.shown and s.hole]
+    lines += [f"{player[s.seat]} sm {''.join(s.hole)}" for s in tabled]
+    lines += [f"{player[s.seat]} sm" for s in order if s.mucked and s.in_hand]
+    return lines
+
+
 def stud_fields(setup: HandSetup, hand: HandState) -> list[tuple[str, Any]]:
     """A stud hand's forced bets as PHH (and PokerKit) write them: antes per player in seat
     order and the bring-in; no blinds."""
@@ -253,6 +290,7 @@ def hand_to_phh(
         small = 0 if dead_small_blind else level.small_blind
         blinds = [small, level.big_blind] + [0] * (len(order) - 2)
     stud = hand.variant.is_stud
+    actions = stud_actions if stud else _draw_actions if hand.variant.is_draw else _actions
     fields: list[tuple[str, Any]] = [("variant", hand.variant.value)]
     if stud:
         fields += stud_fields(setup, hand)
@@ -264,7 +302,7 @@ def hand_to_phh(
         fields.append(("min_bet", level.big_blind))
     fields += [
         ("starting_stacks", [starting[s.seat] for s in order]),
-        ("actions", stud_actions(hand, order, public) if stud else _actions(hand, order, public)),
+        ("actions", actions(hand, order, public)),
         ("finishing_stacks", [s.stack for s in order]),
         ("winnings", [sum(a.amount for a in hand.awards if a.seat == s.seat) for s in order]),
         ("players", [s.player for s in order]),

@@ -70,9 +70,12 @@ class ChipMotion:
     """Chips that arrived in ``seat``'s betting zone; ``settled`` closes the motion.
 
     ``combined_gesture`` is the dealer's mark for R46 Situation 5 (all chips combined and
-    pushed or tossed forward). ``zone_read``: the readers had reported this zone before, so
-    the chips seen there are all it holds; without it, a posted amount whose chips were
-    never seen is taken to lie there unseen (``SeatZone.view``'s stand-in).
+    pushed or tossed forward). ``zone_read``: the readers see this zone, so the chips seen
+    there are all it holds, and a posted blind no chips were seen for is made up first from
+    these chips (put out late, Add. 46). The live table always sets it: the readers' first
+    view of a zone is everything lying there. Without it (chips reported on top of whatever
+    lies there), a posted amount whose chips were never seen is taken to lie there unseen
+    (``SeatZone.view``'s stand-in).
     """
 
     seat: int

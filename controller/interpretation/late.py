@@ -12,11 +12,15 @@ and the TD decides how to treat the later bettors, whose seats are held meanwhil
 
 R62: chips found behind an all-in made on a street that has closed, ruled part of the
 action: the callers who covered him add them now.
+
+Add. 46: a posted blind whose chips the readers never saw, read only on the seat's turn:
+the chips that arrive make up the blind first (put out late), and only the rest is action.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Protocol
 
 from pokertable.controller.engine import betting
@@ -24,12 +28,13 @@ from pokertable.controller.engine import state_machine as engine
 from pokertable.controller.engine.events import ActionKind, CountFoundChips, PlayerAction
 from pokertable.controller.engine.model import HandState, Phase, Street, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
-from pokertable.controller.interpretation.context import context_for
+from pokertable.controller.interpretation.context import BetContext, context_for
 from pokertable.controller.interpretation.decisions import Steps
+from pokertable.controller.interpretation.events import ChipItem, chip_value
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.raises import option_from
 from pokertable.controller.interpretation.undercalls import forfeit_option
-from pokertable.controller.interpretation.zones import Pending, SeatZone
+from pokertable.controller.interpretation.zones import Pending, SeatZone, remove_chips
 from pokertable.controller.rules import RuleProfile
 
 UNDERCALL = "undercall_full_call"  # the interpretation's code for a mandatory full call
@@ -47,6 +52,8 @@ class Run(Protocol):
     def alert(self, seat: int | None, concept: str, text: str, code: str) -> None: ...
 
     def zone(self, seat: int) -> SeatZone: ...
+
+    def put(self, zone: SeatZone) -> None: ...
 
     def amend(self, index: int, replacement: PlayerAction) -> Steps[bool]: ...
 
@@ -177,3 +184,74 @@ def count_on_earlier_street(run: Run, seat: int, amount: int) -> None:
     run.rulings.extend(out)
     if not any(r.kind is RulingKind.REJECTED for r in out):
         run.state = new
+
+
+class BlindRead(StrEnum):
+    """How chips read on a blind's turn stand to his posted blind no chips were seen for."""
+
+    NOT_LATE = "not_late"  # his blind's chips were seen, or the chips are not read alone
+    LATE = "late"  # the chips are the blind alone, put out late: no action
+    SPLIT = "split"  # some chips make the blind, the rest is his action on top of them
+    INSIDE = "inside"  # no chips make the blind alone: they are blind and action in one
+
+
+def blind_chips_first(run: Run, seat: int) -> BlindRead:
+    """Add. 46: chips read on a blind's turn in a zone read without the chips of his blind.
+
+    The readers have reported the zone (at the live table always: their first view of a zone
+    is everything that lies there), so the chips read are all it holds, never chips on top
+    of a blind lying there unseen. The fewest of them that make exactly his posted blind are
+    that blind, put out late: his prior-bet chips (R46), not an action (LATE, play stays on
+    the seat, when nothing is left). The rest is his action, read against them (SPLIT).
+    Facing a bet, chips no part of which makes the blind hold it inside them (INSIDE: read
+    as his whole street total, ``blind_inside``). Once someone has acted, the table says
+    what it decided (a ruling citing R46-C); before that (heads-up the small blind acts
+    first) he is only posting his blind.
+    """
+    me = run.state.seat(seat)
+    zone = run.zone(seat)
+    if me.acted or me.bet <= 0 or zone.declaration is not None or zone.prior_start \
+            or any(not c.has_value for c in zone.motion):
+        return BlindRead.NOT_LATE
+    value = chip_value(zone.motion)
+    blind = making(zone.motion, me.bet)
+    rest = remove_chips(zone.motion, blind) if blind is not None else None
+    if blind is None or rest is None:
+        if run.state.call_to <= me.bet or value <= me.bet:
+            return BlindRead.NOT_LATE
+        read = BlindRead.INSIDE
+        text = (f"seat {seat}: the {value} read on his turn holds his posted blind of "
+                f"{me.bet}, put out late (Add. 46): they are read as his whole bet")
+    else:
+        run.put(evolve(zone, prior_start=blind, prior=blind, motion=rest))
+        read = BlindRead.SPLIT if rest else BlindRead.LATE
+        text = (f"seat {seat}: {me.bet} of the {value} read on his turn is his posted blind, "
+                f"put out late (Add. 46); the other {value - me.bet} is his action" if rest
+                else f"seat {seat}: the {me.bet} read on his turn is his posted blind, put "
+                f"out late (Add. 46), not an action: play stays on seat {seat}")
+    if any(s.acted for s in run.state.seats):
+        run.rulings.append(Ruling(RulingKind.INFO, (run.rules.cite("prior_chips"),), text,
+                                  seat=seat, code="late_blind"))
+    return read
+
+
+def blind_inside(ctx: BetContext) -> BetContext:
+    """The context for chips that hold his unseen blind inside them: his street total is
+    what they make, as if nothing were posted (the blind goes back behind)."""
+    return replace(ctx, own=0, stack=ctx.stack + ctx.own)
+
+
+def making(chips: tuple[ChipItem, ...], amount: int) -> tuple[ChipItem, ...] | None:
+    """The fewest of ``chips`` whose values add up to exactly ``amount`` (smallest chips
+    first among equals), or None: one answer for the same chips, whatever their order."""
+    ordered = sorted(chips, key=lambda c: c.denomination)
+    best: dict[int, tuple[int, ...]] = {0: ()}  # sum -> indices of the fewest chips making it
+    for i, chip in enumerate(ordered):
+        for total, used in sorted(best.items()):
+            new = total + chip.denomination
+            if new > amount:
+                continue
+            if new not in best or len(used) + 1 < len(best[new]):
+                best[new] = (*used, i)
+    found = best.get(amount)
+    return None if found is None or amount <= 0 else tuple(ordered[i] for i in found)

@@ -18,7 +18,6 @@ from pokertable.controller.engine.model import (
     Betting,
     HandState,
     Phase,
-    SeatState,
     SeatStatus,
     evolve,
 )
@@ -42,7 +41,10 @@ from pokertable.controller.interpretation.events import (
     chip_value,
 )
 from pokertable.controller.interpretation.late import (
+    BlindRead,
     ShortBetNoticed,
+    blind_chips_first,
+    blind_inside,
     correct_short_bet,
     count_on_earlier_street,
     undercall_in_sequence,
@@ -110,7 +112,7 @@ class EventRun(EventRunBase):
         zone = self.zone(event.seat)
         if zone.motion_open and event.at_ms - zone.motion_last_ms > self.rules.motion_window_ms:
             self.put(evolve(zone, motion_open=False))
-            yield from self._settled(event.seat)
+            yield from self._settled(event.seat, zone_read=event.zone_read)
             zone = self.zone(event.seat)
         self.put(evolve(zone, motion=zone.motion + event.chips, motion_open=not event.settled,
                         motion_last_ms=event.at_ms,
@@ -122,11 +124,14 @@ class EventRun(EventRunBase):
         zone = self.zone(seat)
         if not zone.motion:
             return
-        me = self.state.seat(seat)
-        if zone_read and seat == self.state.action_on and self._late_blind(me, zone):
-            return
+        late = BlindRead.NOT_LATE
+        if zone_read and seat == self.state.action_on:
+            late = blind_chips_first(self, seat)
+            if late is BlindRead.LATE:
+                return  # his blind put out late: play stays on him (Add. 46)
+        zone, me = self.zone(seat), self.state.seat(seat)
         if seat == self.state.action_on and self._blocked_for(seat) is None:
-            yield from self._rule_turn(seat, zone, at_ms)
+            yield from self._rule_turn(seat, zone, at_ms, inside=late is BlindRead.INSIDE)
             return
         if (self.pending.log and self.pending.log[-1].action.seat == seat) or zone.owed:
             yield from self._fulfil(seat, zone)
@@ -156,21 +161,6 @@ class EventRun(EventRunBase):
         self.put(evolve(zone, prior_start=zone.prior_start + zone.motion,
                         prior=zone.prior + zone.motion, motion=()))
 
-    def _late_blind(self, me: SeatState, zone: SeatZone) -> bool:
-        """A posted blind's chips read only once the action is on the seat (Add. 46).
-
-        The readers had seen the zone without them (a blind put out late, a slow read), and it
-        now holds exactly what the seat has posted: the chips are the blind, not an action,
-        and play stays on the seat. Read on top of the posted amount they would be a call or
-        a raise the felt does not show.
-        """
-        if me.acted or zone.declaration is not None or zone.prior != zone.prior_start \
-                or any(not c.has_value for c in zone.motion) \
-                or chip_value(zone.prior_start) + chip_value(zone.motion) != me.bet:
-            return False
-        self._as_posted(zone)
-        return True
-
     def _hold_out_of_turn(self, zone: SeatZone, at_ms: int,
                           decl: Declaration | None = None) -> Steps[bool]:
         """R53-A: chips or words out of turn are the action they would be now; the applying
@@ -191,10 +181,13 @@ class EventRun(EventRunBase):
         self.state = new
         return True
 
-    def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int) -> Steps[None]:
+    def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int, *,
+                   inside: bool = False) -> Steps[None]:
         ctx = self.ctx(seat)
         if ctx is None:
             return
+        if inside:
+            ctx = blind_inside(ctx)  # the chips hold his unseen blind (Add. 46)
         view = zone.view(ctx.own)
         if zone.declaration is not None:
             reading = combine(ctx, zone.declaration, view, True, self.rules)

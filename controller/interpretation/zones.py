@@ -104,6 +104,22 @@ class Pending:
         return Pending(street=street, floors=self.floors, next_floor=self.next_floor,
                        zones=tuple(SeatZone(z.seat, felt=z.felt) for z in self.zones if z.felt))
 
+    def new_hand(self, hand: HandState) -> Pending:
+        """A new hand (or its re-deal) starts the reading afresh; the chips on the felt stay.
+        Value chips lying in the zone of a seat that has posted (a blind put out before the
+        dealer started the hand, or the blinds left out over a misdeal) are his posted
+        chips, his prior bet (Add. 46), whichever was read first: the chips or the start.
+        In any other zone they lie there without counting."""
+        zones = []
+        for z in self.zones:
+            if not z.felt:
+                continue
+            posted = hand.has_seat(z.seat) and hand.seat(z.seat).bet > 0
+            chips = tuple(ChipItem(c.denomination, c.kind) for c in z.felt if c.has_value)
+            zones.append(SeatZone(z.seat, prior_start=chips, prior=chips, felt=z.felt)
+                         if posted else SeatZone(z.seat, felt=z.felt))
+        return Pending(street=hand.street, zones=tuple(zones))
+
     def floor(self, ruling_id: str) -> FloorRuling | None:
         return next((f for f in self.floors if f.ruling_id == ruling_id), None)
 

@@ -347,6 +347,21 @@ class DeckChange(StrEnum):
     DAMAGED_CARD_ONLY = "damaged_card_only"  # ACE R26: end of hand unless outcome-relevant
 
 
+class DrawReshuffle(StrEnum):
+    """Draw games, a house rule (TDA R35-A7): what is shuffled into a new stub when the stub
+    cannot serve a draw (shuffled face down, R39-D)."""
+
+    DISCARDS = "discards"  # the discards and the muck, not the burns, nor the drawer's own
+    ALL_NOT_IN_PLAY = "all_not_in_play"  # every card outside the live hands (PokerKit's)
+
+
+class DrawLimping(StrEnum):
+    """Draw games: whether a player may just call the big blind before the first draw."""
+
+    ALLOWED = "allowed"  # RP-17 (single draw); no TDA rule forbids it in triple draw
+    SINGLE_DRAW_ONLY = "single_draw_only"  # house: triple draw's first player in raises or folds
+
+
 class LeaveTable(StrEnum):
     """R31 (T11 R27): leaving the table with a live hand."""
 
@@ -481,6 +496,10 @@ TDA_2024_CITATIONS: Mapping[str, str] = MappingProxyType(
         "stud_fourth_street": "RP-10F",  # no doubling on 4th street for a pair showing
         "stud_short_stub": "RP-10H",  # a community card on 7th street
         "odd_chip_stud": "20B",  # stud, razz, stud/8 ties: high card by suit in the five
+        # --- draw citations (issue 30): engine/draw.py; the draws are house rules ---
+        "draw_house": "35A7",  # "House rules apply for draw games (ex: lowball)"
+        "draw_reshuffle": "39D",  # a stub reshuffled in a hand: face down ("extra draw cards")
+        "draw_limping": "RP-17",  # limping is allowed in all single-draw games
         # --- stud dealing procedures (issue 30): engine/stud_procedures.py ---
         "stud_exposed_downcard": "RP-10A",  # an exposed initial downcard becomes the upcard
         "stud_seventh_exposed": "RP-10B",  # an exposed 7th-street card replaced if betting remains
@@ -584,6 +603,12 @@ class RuleProfile:
     rebuy: RebuyRule = RebuyRule.ANNOUNCED_PLAYS_BEHIND  # R27
     deck_change: DeckChange = DeckChange.PUSH_LEVEL_OR_HOUSE  # R26
     leave_table: LeaveTable = LeaveTable.PENALTY  # R31
+    # 19.7 draw games: house rules (R35-A7), RP-17
+    draw_last_card_dealt: bool = False  # the stub's last card is shuffled in, not dealt
+    draw_reshuffle: DrawReshuffle = DrawReshuffle.DISCARDS  # what a short stub takes in
+    draw_change_of_mind: bool = True  # a player may change his discards until he is served
+    draw_limping: DrawLimping = DrawLimping.ALLOWED  # RP-17
+    draw_face_up_before_draws: bool = True  # R16 as written; false: down until the last draw
     # stud dealing procedures (issue 30): engine/stud_procedures.py
     stud_exposed_downcard_misdeal: bool = False  # RP-10-A: the upcard (T11 R31: a misdeal)
     stud_seventh_exposed_replaced: bool = True  # RP-10-B (T11: no rule, the floor decides)

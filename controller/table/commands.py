@@ -46,6 +46,7 @@ from pokertable.controller.table.inputs import (
     RoomCommand,
 )
 from pokertable.controller.table.oot_answers import answer_action
+from pokertable.controller.table.orbits import carried_on, rotation_of
 from pokertable.controller.table.outputs import event_out, reply
 from pokertable.controller.table.penalties import record_penalty
 from pokertable.controller.table.runout_hold import resume_runout
@@ -76,6 +77,13 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         except ValueError as exc:  # a game of the protocol this engine does not deal
             reply(session, cmd, out, False, str(exc), "level.game")
             return session
+        try:
+            rotation = rotation_of(lv)
+        except (KeyError, ValueError) as exc:
+            named, _, rest = str(exc).strip("'\"").partition(": ")
+            field = named if named.startswith("level.") else f"level.rotation.{named}"
+            reply(session, cmd, out, False, str(exc), field if rest else "level.rotation")
+            return session
         if (game or session.config.variant).is_stud and not lv.get("bring_in"):
             reply(session, cmd, out, False, "a stud level needs a bring_in (RP-10-E)",
                   "level.bring_in")
@@ -97,9 +105,11 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
             return session
         in_hand = session.hand is not None and session.hand.phase is not Phase.COMPLETE
         reply(session, cmd, out, True)
+        rotation = carried_on(session.rotation, rotation)
         if in_hand or session.hand is not None:
-            return evolve(session, pending_level=level)
-        return evolve(session, level=level, pending_level=None)
+            return evolve(session, pending_level=level, pending_rotation=rotation)
+        return evolve(session, level=level, pending_level=None, rotation=rotation,
+                      pending_rotation=None)
     if cmd.command in (Command.PAUSE, Command.RESUME):
         reply(session, cmd, out, True)
         return evolve(session, paused=cmd.command == Command.PAUSE)

@@ -52,6 +52,8 @@ from pokertable.controller.table.inputs import (
     CardDetected,
     ChipsMoved,
 )
+from pokertable.controller.table.orbits import after_hand as rotation_after
+from pokertable.controller.table.orbits import hand_game
 from pokertable.controller.table.outputs import event_out, raise_floor, warn
 from pokertable.controller.table.penalties import on_penalty, remove_disqualified
 from pokertable.controller.table.published import published_hand  # PHH for the archive
@@ -174,6 +176,7 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
     session = evolve(
         session,
         table=table,
+        rotation=rotation_after(session.rotation, len(hand.seats)),  # an orbit's hand
         history=(*session.history, hand.hand_id),
         last_finish=(hand.hand_id, at_ms, session.paused),
     )
@@ -205,16 +208,18 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         warn(out, session, "rules", "play is paused by the director", "paused", at_ms)
         return session
     level = session.pending_level or session.level  # R23: a new level applies to the next hand
+    rotation = session.rotation if session.pending_level is None else session.pending_rotation
     number = session.hand_number + 1
     hand_id = f"{session.config.table}-h{number:05d}"
     first_button = session.config.first_button
     if first_button is None and session.table.seats:
         first_button = session.table.seats[0].seat
     try:
-        game = level.game or session.config.variant  # mixed games: the level's game
+        # mixed games: the level's game, or the orbit's (a stud game with its own ante)
+        game, hand_level = hand_game(rotation, level, session.config.variant)
         # R11-B: stud at the button frozen where the next hold'em hand has it
         setup = (stud_hand if game.is_stud else next_hand)(
-            session.table, hand_id=hand_id, variant=game, level=level,
+            session.table, hand_id=hand_id, variant=game, level=hand_level,
             first_button=first_button,
         )
         setup = evolve(setup, event_players_left=session.event_players_left)
@@ -238,7 +243,9 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         hand_number=number,
         level=level,
         pending_level=None,
-        pending=Pending(street=hand.street),  # a new hand: empty zones
+        rotation=rotation,
+        pending_rotation=None,
+        pending=session.pending.new_hand(hand),  # the blinds' chips already out count
     )
     data = {
         "button": setup.button,
@@ -255,7 +262,7 @@ def _fresh_felt(session: TableSession, tracked: TrackedHand) -> TableSession:
     return evolve(
         session,
         tracked=tracked,
-        pending=Pending(street=tracked.hand.street),
+        pending=session.pending.new_hand(tracked.hand),
     )
 
 
@@ -398,9 +405,6 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
     if session.removed_denominations:
         check_removed(session, moved, session.removed_denominations, out)  # R24
     seat_no = moved.seat
-    read_before = seat_no in session.bet_zones_read
-    if not read_before:
-        session = evolve(session, bet_zones_read=session.bet_zones_read | {seat_no})
     zone = list(session.zone(seat_no))
     # After a controller restart the readers report every chip afresh: tags the session
     # already holds are not new chips, and tags it never saw cannot leave.
@@ -443,11 +447,11 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
             )
             session = run_event(session, event, out, moved.at_ms, "chips_pulled")
     # Chips out of turn (R53-A) are interpretation's to read and the irregularities layer's
-    # to hold: both say so on the event below.
+    # to hold: both say so on the event below. The readers' first view of a zone is all
+    # that lies there, so what they report is never on top of chips lying there unseen.
     if moved.arrived:
         chips = tuple(ZoneChip(c.denomination, c.kind) for c in moved.arrived)
-        motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True,
-                            zone_read=read_before)
+        motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True, zone_read=True)
         session = run_event(session, motion, out, moved.at_ms, "chips")
     return session
 

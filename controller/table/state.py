@@ -23,6 +23,7 @@ from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.table.inputs import (
     ChipItem,
 )
+from pokertable.controller.table.orbits import LevelRotation
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,9 +104,9 @@ class TableSession:
     last_finish: tuple[str, int, bool] | None = None  # (hand, at_ms, in a break): R22 windows
     removed_denominations: frozenset[int] = frozenset()  # colour-ups so far (R24)
     stack_zones: tuple[tuple[int, tuple[ChipItem, ...]], ...] = ()  # stack zones (R24, room)
-    # Seats whose bet zone the readers have reported (an empty first view too): chips seen
-    # there later are all the zone holds, not chips on top of an unseen posted blind.
-    bet_zones_read: frozenset[int] = frozenset()
+    # Mixed games by orbit: the orbit the table deals in, and the next level's (R23)
+    rotation: LevelRotation | None = None
+    pending_rotation: LevelRotation | None = None
 
     @property
     def hand(self) -> HandState | None:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from pokertable.controller.table.inputs import ChipItem, ChipsMoved
 from tests.app.rules_table import RulesTable
 
-HOLES = {1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")}
+HOLES: dict[int, tuple[str, ...]] = {1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")}
 
 
 def _preflop() -> RulesTable:
@@ -105,26 +107,122 @@ def test_chips_out_of_turn_returned_stay_on_the_felt_until_taken_back() -> None:
     assert table.hand.action_on == 1 and table.hand.seat(1).bet == 100
 
 
-def test_TDA2024_46_a_blind_read_only_on_the_seats_turn_is_the_blind_not_a_call() -> None:
-    """Ann's small-blind chip reaches the controller after Cat's call (put out late, a slow
-    read) in a zone the readers had reported empty: the felt shows her posted 100 and
-    nothing more, so she has not acted; her next 100 is the call."""
-    table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
-    for seat in (1, 2, 3):  # the readers' first view: every bet zone empty
+def _late_blind(ruling: dict[str, Any]) -> bool:
+    """The table's published reading of a blind put out late (Add. 46, R46-C)."""
+    return (ruling["kind"], ruling["rule_ids"]) == ("accepted", ["TDA2024-46C"]) and (
+        "put out late (Add. 46)" in ruling["text"])
+
+
+def _first_view(table: RulesTable, seats: tuple[int, ...]) -> None:
+    """The readers' first view of these bet zones: empty."""
+    for seat in seats:
         table(ChipsMoved(f"seat{seat}.bet", seat, (), (), table.ms(), complete=True))
+
+
+@pytest.mark.parametrize("read_first", [True, False], ids=["read_empty_first", "never_read"])
+def test_TDA2024_46_a_blind_read_only_on_the_seats_turn_is_the_blind_not_a_call(
+    read_first: bool,
+) -> None:
+    """Ann's small-blind chip reaches the controller after Cat's call (put out late, a slow
+    read): the felt shows her posted 100 and nothing more, so she has not acted, and the
+    table says so; her next 100 is the call. The same whether the readers had reported her
+    zone empty before or this is their first view of it (which is all that lies there)."""
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
+    if read_first:
+        _first_view(table, (1, 2, 3))
     table.press("hand_start")
     table.push(2, 100, 100)
     table.deal(HOLES)
-    table.press("check_call")  # Cat calls 200
-    table.push(3, 100, 100)
+    table.push(3, 100, 100)  # Cat calls 200
     assert (table.hand.action_on, table.hand.seat(1).bet) == (1, 100)
-    assert not table.rulings(table.push(1, 100))  # the late read of her blind
+    [said] = table.rulings(table.push(1, 100))  # the late read of her blind
+    assert _late_blind(said) and said["seat"] == 1, said
     assert (table.hand.action_on, table.hand.seat(1).bet, table.hand.seat(1).acted) == (
         1, 100, False)
     assert [c.denomination for c in table.session.zone(1)] == [100]
     texts = [r["text"] for r in table.rulings(table.push(1, 100))]  # now she calls
     assert (table.hand.action_on, table.hand.seat(1).bet) == (2, 200)
     assert "seat 1 calls to 200" in texts, texts
+
+
+@pytest.mark.parametrize("read_first", [True, False], ids=["read_empty_first", "never_read"])
+def test_TDA2024_46_the_big_blinds_200_on_his_option_is_his_blind_not_a_push_of_400(
+    read_first: bool,
+) -> None:
+    """Bob's blind chips never went out; on his option he puts out 200. That is his blind put
+    out late, not 200 on top of a blind taken to lie there unseen (a silent 400 on the
+    option, a floor call, open question A6): play stays on him and he checks."""
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
+    if read_first:
+        _first_view(table, (1, 2, 3))
+    table.press("hand_start")
+    table.push(1, 100)
+    table.deal(HOLES)
+    table.push(3, 100, 100)  # Cat calls
+    table.push(1, 100)  # Ann completes
+    assert table.hand.action_on == 2
+    [said] = table.rulings(table.push(2, 100, 100))
+    assert _late_blind(said) and said["seat"] == 2, said
+    assert not table.session.alerts  # no floor call
+    assert (table.hand.action_on, table.hand.seat(2).bet, table.hand.call_to) == (2, 200, 200)
+    table.press("check_call")  # Bob checks his option: pre-flop is over
+    assert table.hand.phase.name == "DEALING"
+    assert {s.seat: s.bet for s in table.hand.seats} == {1: 200, 2: 200, 3: 200}
+
+
+@pytest.mark.parametrize("read_first", [True, False], ids=["read_empty_first", "never_read"])
+@pytest.mark.parametrize("blinds", ["before_start", "after_start"])
+def test_TDA2024_46_the_small_blinds_completing_chip_is_a_call_whatever_the_read_order(
+    blinds: str, read_first: bool,
+) -> None:
+    """The blinds go out as the dealer presses hand start: whether the readers report their
+    chips before or after the start, and whether they had reported the zones before, the
+    chips are the posted blinds (Add. 46 prior chips), and Ann's one more 100 is her call."""
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
+    if read_first:
+        _first_view(table, (1, 2, 3))
+    if blinds == "after_start":
+        table.press("hand_start")
+    table.push(1, 100)
+    table.push(2, 100, 100)
+    if blinds == "before_start":
+        table.press("hand_start")
+    assert [c.denomination for c in table.session.pending.zone(1).prior] == [100]
+    assert [c.denomination for c in table.session.pending.zone(2).prior] == [100, 100]
+    table.deal(HOLES)
+    table.push(3, 100, 100)  # Cat calls
+    rulings = table.rulings(table.push(1, 100))  # Ann completes
+    assert "seat 1 calls to 200" in [r["text"] for r in rulings], rulings
+    assert not any(_late_blind(r) for r in rulings)
+    assert (table.hand.action_on, table.hand.seat(1).bet) == (2, 200)
+    table.push(2, 500)  # Bob's silent 500 on his option, on his 200 blind: the floor (A6)
+    [call] = table.session.alerts
+    assert call.ruling.options == ("check", "raise")
+    assert ("raise", 700) in [(o.name, o.total) for o in table.session.pending.floors[0].options]
+
+
+@pytest.mark.parametrize(("chips", "text", "returned"), [
+    ((100, 100), "seat 1 calls to 200", 0),  # one 100 is the blind, the other calls
+    ((500,), "seat 1 calls to 200", 300),  # one chip holds the blind and the call (R44)
+])
+def test_TDA2024_46_chips_read_with_a_blind_never_put_out_hold_the_blind(
+    chips: tuple[int, ...], text: str, returned: int,
+) -> None:
+    """Ann never put her blind out; on her turn she puts out chips that hold it and her
+    call: the felt holds all of her bet, none of it lies there unseen. Read on top of her
+    blind, two 100s would be a raise to 300 and the 500 a call with 400 back."""
+    table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
+    table.press("hand_start")
+    table.push(2, 100, 100)
+    table.deal(HOLES)
+    table.push(3, 100, 100)  # Cat calls
+    out = table.push(1, *chips)
+    rulings = table.rulings(out)
+    assert _late_blind(rulings[0]), rulings
+    assert text in [r["text"] for r in rulings], rulings
+    [event] = [o.payload for o in out if o.channel == "event" and o.payload["data"]]
+    assert (event["data"]["total"], event["data"]["returned"]) == (200, returned)
+    assert (table.hand.action_on, table.hand.seat(1).bet) == (2, 200)
 
 
 _DECK = [rank + suit for suit in "shdc" for rank in "23456789TJQKA"]
@@ -172,21 +270,20 @@ def test_TDA2024_50A_heads_up_small_blind_calls_with_one_chip_in_every_hand() ->
         _end_hand(table)
 
 
-def test_TDA2024_46_a_lone_chip_that_is_the_posted_blind_is_the_blind_from_hand_two_on() -> None:
-    """Why the e2e bench saw the small blind's calling chip publish nothing from hand 2 on:
-    it never put the blinds' chips out. In hand 1 the button's zone had never been read, so
-    its posted 100 is taken to lie there unseen and the chip is the call on top. Once the
-    zone has been read (hand 1's chips collected), a lone 100 chip brings it to exactly the
-    posted small blind: that is the blind read late (Add. 46), not a call; play stays."""
+def test_TDA2024_46_heads_up_a_lone_chip_that_is_the_posted_blind_is_it_in_every_hand() -> None:
+    """Why the e2e bench saw the small blind's calling chip publish nothing: it never put the
+    blinds' chips out. Heads-up the button acts first, so a lone 100 chip brings his zone to
+    exactly the posted small blind: that is the blind, put out as play begins, not a call;
+    play stays. The same in hand 1 (his zone never read: the readers' first view is all that
+    lies there) as in hand 2 (read, and hand 1's chips collected)."""
     table = RulesTable({1: 1_000_000, 2: 1_000_000}, button=1)
     table(ChipsMoved("seat2.bet", 2, (), (), table.ms(), complete=True))  # seat 1 never read
-    button, rulings = _heads_up_hand(table, 1, blinds_out=False)
-    assert button == 1 and "seat 1 calls to 200" in [r["text"] for r in rulings]
-    _end_hand(table)
-    button, rulings = _heads_up_hand(table, 2, blinds_out=False)
-    assert button == 2 and rulings == []
-    hand = table.hand
-    assert (hand.action_on, hand.seat(2).bet, hand.seat(2).acted) == (2, 100, False)
-    # Her next 100 is the call.
-    texts = [r["text"] for r in table.rulings(table.push(2, 100))]
-    assert "seat 2 calls to 200" in texts and table.hand.action_on == 1
+    for hand_no, button in ((1, 1), (2, 2)):
+        assert _heads_up_hand(table, hand_no, blinds_out=False) == (button, [])
+        hand = table.hand
+        assert (hand.action_on, hand.seat(button).bet, hand.seat(button).acted) == (
+            button, 100, False)
+        # His next 100 is the call.
+        texts = [r["text"] for r in table.rulings(table.push(button, 100))]
+        assert f"seat {button} calls to 200" in texts and table.hand.action_on == 3 - button
+        _end_hand(table)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pokertable.bench.table_rig import PREFIX, TableRig
+from pokertable.bench.waiting import wait_for
 
 pytestmark = pytest.mark.needs("mosquitto", "micropython")
 
@@ -114,3 +115,45 @@ def test_scripted_hand_reaches_the_room_with_rule_ids(rig: TableRig) -> None:
     statuses = [s["state"] for s in watch.on("/status")]
     assert statuses[-1] == "offline", statuses
     assert f"{PREFIX}/state" in {t for t, _ in watch.messages}
+
+
+def test_TDA2024_46_blind_chips_read_before_the_start_and_a_blind_put_out_late(
+    rig: TableRig,
+) -> None:
+    """At the real table: Ann's blind goes out before the dealer presses hand start (read
+    first), so her one more 100 is her call; Bob never put his blind out, and the 200 he
+    puts out on his option is his blind put out late (Add. 46), published with its rule,
+    not a silent 400 on the option; he checks."""
+    rig.start_controller()
+    watch = rig.overlay
+    watch.wait_state(lambda s: s["hand_number"] == 0, "the controller's first state")
+    rig.push(1, 100)  # read before the hand starts (the push waits for the read)
+    rig.button("hand_start")
+    watch.wait_state(lambda s: s["hand_number"] == 1 and s["action_on"] == 3, "hand 1")
+    for card_pair in ((1, "Kh"), (2, "Qs"), (3, "Ah"), (1, "Kd"), (2, "Qd"), (3, "Ad")):
+        rig.deal(f"seat{card_pair[0]}.cards", card_pair[1])
+    watch.wait_state(
+        lambda s: all(seat(s, n)["cards_held"] == 2 for n in (1, 2, 3)), "the hole cards"
+    )
+    rig.push(3, 100, 100)  # Cat calls
+    watch.wait_state(lambda s: seat(s, 3)["bet"] == 200 and s["action_on"] == 1, "Cat's call")
+    rig.push(1, 100)  # Ann completes
+    watch.wait_state(lambda s: seat(s, 1)["bet"] == 200 and s["action_on"] == 2, "Ann's call")
+    rig.push(2, 100, 100)  # Bob's blind, put out only now
+    late = wait_for(
+        lambda: next((e for e in watch.on("/events")
+                      if any("put out late" in r["text"] for r in e["rulings"])), None),
+        "Bob's blind put out late",
+    )
+    [ruling] = late["rulings"]  # his blind, and nothing else: no raise, no floor call
+    assert (ruling["kind"], ruling["rule_ids"], ruling["seat"]) == (
+        "accepted", ["TDA2024-46C"], 2)
+    rig.button("check_call")  # play stayed on Bob: he checks his option
+    state = watch.wait_state(lambda s: s["action_on"] is None, "Bob's check: pre-flop is over")
+    assert {n: seat(state, n)["bet"] for n in (1, 2, 3)} == {1: 200, 2: 200, 3: 200}
+    assert state["alerts"] == []
+    rulings = [r for e in watch.on("/events") for r in e["rulings"]]
+    assert not [r for r in rulings if r["kind"] == "floor"], rulings
+    texts = [r["text"] for r in rulings]
+    assert "seat 1 calls to 200" in texts, texts
+    assert not any("put out late" in t and "seat 1" in t for t in texts), texts

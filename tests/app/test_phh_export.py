@@ -95,6 +95,8 @@ def _play_session(table: JournaledTable) -> TableSession:
     """Three hands: a side pot; heads-up a fold, then a short big blind all in for his
     big-blind ante and part of the blind (the level the director announced in between)."""
     table.press("hand_start")
+    table.push(1, 100)  # the blinds go out
+    table.push(2, 100, 100)
     _deal(table)
     table.push(3, 1000, 500)  # Cat all in for 1,500
     table.press("check_call")

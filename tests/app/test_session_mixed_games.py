@@ -70,5 +70,5 @@ def test_level_with_a_game_this_table_does_not_deal_is_refused_naming_the_field(
     table.command("level", source="clock", level={**LEVEL_2, "game": "F2L3D"})
     reply = table.replies()[-1]
     assert not reply["ok"] and reply["field"] == "level.game"
-    assert "unknown game 'F2L3D'" in reply["error"]
+    assert "game 'F2L3D' is replayed from PHH but not dealt at a live table" in reply["error"]
     assert table.session.level.number == 1 and table.session.pending_level is None

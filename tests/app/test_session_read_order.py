@@ -195,6 +195,8 @@ def _heads_up(profile: str = "tda-2024") -> RulesTable:
     table = RulesTable({1: 5000, 2: 5000}, button=2, profile=profile)
     table.press("hand_start")
     assert (table.hand.button, table.hand.big_blind_seat) == (2, 1)
+    table.push(2, 100)  # the blinds go out
+    table.push(1, 100, 100)
     return table
 
 

@@ -387,3 +387,51 @@ def test_T11_26_absent_bring_in_the_floor_picks_the_next_low_card() -> None:
     hand = table.hand
     assert hand.seat(1).status.value == "folded" and hand.seat(1).committed == 10
     assert hand.bring_in_seat == 2 and hand.action_on == 2  # 9h is now the low card
+
+
+def test_TDA24_11B_horse_by_orbit_deals_each_game_for_one_orbit_with_the_stud_ante() -> None:
+    """The clock's level names a HORSE mix by orbit (engine/rotation.py): three hands (one
+    orbit of three players) of each game; the stud games with their own ante."""
+    table = StudTable(THREE)
+    table.session = _flop_game(table)
+    level = {"number": 2, "small_blind": 50, "big_blind": 100, "ante": 0,
+             "ante_format": "none", "bring_in": 25, "stud_ante": 10,
+             "rotation": {"by": "orbit", "games": ["FT", "FO/8", "FR", "F7S", "F7S/8"],
+                          "dealers_choice": False}}
+    table.command("level", source="clock", level=level)
+    assert table.replies()[-1]["ok"], table.replies()[-1]
+    games = []
+    for _ in range(9):
+        table.press("hand_start")
+        hand = table.hand
+        games.append(hand.variant.value)
+        if hand.variant.is_stud:
+            assert {s.committed for s in hand.seats} == {10}  # the stud ante
+        if hand.variant.is_stud:  # dealt, the bring-in (razz: seat 3's ten), folded to
+            table.third(STUD_HOLES)
+            seat = table.hand.action_on
+            assert seat is not None
+            table.push(seat, 25)
+        for _ in range(2):
+            table.press("fold")
+        assert table.hand.phase is Phase.COMPLETE
+    assert games == ["FT"] * 3 + ["FO/8"] * 3 + ["FR"] * 3
+    # The same mix at the next level goes on in its orbit.
+    table.command("level", source="clock", level={**level, "number": 3})
+    table.press("hand_start")
+    assert table.hand.variant is Variant.STUD
+
+
+def test_a_mix_with_a_game_the_table_does_not_deal_is_refused_naming_the_field() -> None:
+    table = StudTable(THREE)
+    level = {"number": 2, "small_blind": 50, "big_blind": 100, "ante": 0,
+             "ante_format": "none", "bring_in": 25,
+             "rotation": {"by": "orbit", "games": ["FT", "F2L3D"], "dealers_choice": False}}
+    table.command("level", source="clock", level=level)
+    reply = table.replies()[-1]
+    assert not reply["ok"] and reply["field"] == "level.rotation.games"
+    del level["bring_in"]
+    table.command("level", source="clock", level={
+        **level, "rotation": {"by": "orbit", "games": ["FT", "FR"], "dealers_choice": False}})
+    reply = table.replies()[-1]
+    assert not reply["ok"] and reply["field"] == "level.bring_in"

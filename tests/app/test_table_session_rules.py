@@ -156,6 +156,8 @@ def big_blind_pushes_on_his_option() -> LiveTable:
     table = LiveTable(Level(small_blind=100, big_blind=200),
                       {1: 5000, 2: 5000, 3: 5000}, first_button=3)
     table.press("hand_start")
+    table.push(1, 100)  # the blinds go out
+    table.push(2, 100, 100)
     table.deal({1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")})
     table.push(3, 100, 100)  # Cat calls
     table.push(1, 100)  # Ann completes the small blind

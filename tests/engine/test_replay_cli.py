@@ -74,9 +74,9 @@ def test_action_out_of_turn_is_rejected(tmp_path: Path) -> None:
 
 
 def test_unknown_variant_is_rejected(tmp_path: Path) -> None:
-    proc = _replay(tmp_path, GOOD.format(actions="").replace('"NT"', '"F2L3D"'), "--json")
+    proc = _replay(tmp_path, GOOD.format(actions="").replace('"NT"', '"NS"'), "--json")
     assert proc.returncode == 1
-    assert "unknown or unsupported variant 'F2L3D'" in proc.stderr
+    assert "unknown or unsupported variant 'NS'" in proc.stderr
 
 
 def test_garbage_file_is_rejected(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pokertable.controller.engine.betting import Options, options_for
+from pokertable.controller.engine.events import ActionKind
 from pokertable.controller.engine.model import SeatStatus, Street
 from pokertable.controller.engine.rulings import RulingKind
 from pokertable.controller.interpretation import ChipMotion, FloorDecision, InterpretedHand
@@ -233,8 +234,12 @@ def test_TDA24_46_late_blind_chips_on_the_small_blind_turn_are_the_blind() -> No
     assert hand.state.action_on == 1
     before = hand
     hand, out = hand.step(ChipMotion.of(1, 100, zone_read=True))  # read empty before
-    assert out.interpretation is None and not out.rulings
+    assert out.interpretation is None
+    [said] = out.rulings  # the table says what it decided
+    assert (said.kind, said.code, said.rule_ids) == (RulingKind.INFO, "late_blind",
+                                                      ("TDA2024-46C",))
     assert (hand.state.action_on, hand.state.seat(1).bet) == (1, 100)
+    assert [c.denomination for c in hand.pending.zone(1).prior] == [100]
     _, out = run(hand, push(1, 100))
     check(ruled(out), "call", 200)
     # A zone never read: the posted 100 is taken to lie there unseen, the chip is the call.
@@ -249,11 +254,54 @@ def test_TDA24_46_late_blind_chips_on_the_big_blind_option_are_not_a_raise() -> 
     hand, _ = run(hand, push(1, 100), say(3, "call"), push(3, 200), say(1, "call"), push(1, 100))
     assert hand.state.action_on == 2
     hand, out = hand.step(ChipMotion.of(2, 200, zone_read=True))
-    assert out.interpretation is None
+    assert out.interpretation is None and [r.code for r in out.rulings] == ["late_blind"]
     assert (hand.state.action_on, hand.state.seat(2).bet) == (2, 200)
     _, out = run(hand, push(2, 100, 100))
     assert options(ruled(out)) == {"check": ("check", 200, 200, 0),
                                    "raise": ("raise", 400, 0, 0)}
+
+
+def _small_blind_to_act() -> InterpretedHand:
+    """100-200, the big blind's chips out, the button calls: the small blind to act, his
+    posted 100 never seen."""
+    hand = preflop({1: 20000, 2: 20000, 3: 20000}, button=3, sb=1, bb=2, small=100, big=200)
+    hand, _ = run(hand, push(2, 100, 100), say(3, "call"), push(3, 100, 100))
+    assert hand.state.action_on == 1 and not hand.pending.zone(1).prior
+    return hand
+
+
+def test_TDA24_46_late_blind_and_call_in_one_read_are_the_blind_then_a_call() -> None:
+    """Two 100s read at once in a zone read without his blind: one is the blind put out late,
+    the other calls (R46 Sit. 1: prior chips left alone, an overchip is a call). Read on top
+    of a blind taken to lie there unseen they would be a raise the felt does not show."""
+    hand, out = _small_blind_to_act().step(ChipMotion.of(1, 100, 100, zone_read=True))
+    assert [r.code for r in out.rulings][:1] == ["late_blind"]
+    check(ruled(out), "call", 200, rules=("46C",))
+    assert (hand.state.action_on, hand.state.seat(1).bet) == (2, 200)
+
+
+def test_TDA24_46_late_blind_is_the_fewest_chips_that_make_it_whatever_the_order() -> None:
+    """A 500 and two 100s facing 200 with the 100 blind unseen: one 100 is the blind; the
+    500 and the other 100 on it are one R45 bet of 700, a raise to 700 (add nothing)."""
+    for chips in ((500, 100, 100), (100, 500, 100), (100, 100, 500)):
+        hand, out = _small_blind_to_act().step(ChipMotion.of(1, *chips, zone_read=True))
+        assert [r.code for r in out.rulings][:1] == ["late_blind"], chips
+        assert [c.denomination for c in hand.pending.zone(1).prior_start][:1] == [100]
+        reading = ruled(out)
+        assert (reading.action, reading.total, reading.add) == (ActionKind.RAISE, 700, 0), chips
+
+
+def test_TDA24_46_chips_that_cannot_make_the_blind_hold_it_inside_them() -> None:
+    """One 500 chip facing 200 cannot be split into the 100 blind and an action: it holds
+    both, so it is his whole bet, an overchip call (R44) with 300 back, not 400 back as if
+    his blind also lay there. Never read, the blind is taken to lie there unseen."""
+    hand, out = _small_blind_to_act().step(ChipMotion.of(1, 500, zone_read=True))
+    assert [r.code for r in out.rulings][:1] == ["late_blind"]
+    check(ruled(out), "call", 200, returned=300, rules=("44",))
+    assert (hand.state.action_on, hand.state.seat(1).bet, hand.state.seat(1).stack) == (
+        2, 200, 19800)
+    _, out = _small_blind_to_act().step(ChipMotion.of(1, 500))
+    check(ruled(out), "call", 200, returned=400, rules=("44",))
 
 
 def _situation_4() -> InterpretedHand:

@@ -46,15 +46,15 @@ def _acting(seat_no: int, state: dict[str, Any]) -> bool:
 
 
 def play_to_the_turn(rig: TableRig) -> tuple[str, ...]:
-    """Seat 3 (the button) calls, the small blind completes, the big blind checks; the flop
-    is checked round; the turn comes. Each step waits for the state that shows it. The
-    small blind completes with the console's call button: the rig puts no blind chips on
-    the felt, and one completing chip in a zone the readers have seen empty is his blind
-    put out late (Add. 46), a reading that depends on when the readers saw the zone."""
+    """Seat 3 (the button) calls, the small blind completes with one chip, the big blind
+    checks; the flop is checked round; the turn comes. Each step waits for the state that
+    shows it. The blinds' chips went out as the hand was started: read before or after the
+    start, they are the posted blinds (Add. 46), so the small blind's one chip is his call
+    whatever the read order."""
     rig.push(3, 100, 100)
     rig.overlay.wait_state(lambda s: _seat(s, 3)["bet"] == 200, "the button's call")
     rig.overlay.wait_state(functools.partial(_acting, 1), "the small blind to act")
-    rig.button("check_call")
+    rig.push(1, 100)
     rig.overlay.wait_state(lambda s: _seat(s, 1)["bet"] == 200, "the small blind's call")
     rig.button("check_call")
     rig.overlay.wait_state(lambda s: s["action_on"] is None, "the big blind's check")

@@ -1,0 +1,374 @@
+"""Draw games: 2-7 triple draw, no-limit 2-7 single draw and badugi (issue #30).
+
+They play like hold'em without a board: a button, blinds, five cards down (badugi four),
+a betting round, then a draw and a betting round, once (single draw) or three times
+(triple draw; the small bet before the second draw, the big bet after). In a draw every
+live hand, all-in hands too, stands pat or discards and is dealt as many new cards, in
+turn from the first seat left of the button, after one burn (R38: one burn per street).
+
+The TDA leaves the draws to house rules ("House rules apply for draw games", R35-A7), so
+the house's choices are the profile's ``draw_*`` parameters: whether the stub's last card
+is dealt, what a short stub takes in when it is reshuffled (face down, R39-D), whether a
+player may change his discards until he is served; and limping (RP-17: allowed in
+single draw). The engine sees no stub, so it counts one (``model.DrawState``): a card
+already seen may be dealt again only once a reshuffle put it back.
+
+``state_machine`` sends a closing betting round here (``open_draw``), and the
+``Discard`` events and the draw's ``DealHole`` cards; betting is the board games'.
+"""
+
+from __future__ import annotations
+
+from pokertable.controller.engine import betting
+from pokertable.controller.engine.actions import apply_action
+from pokertable.controller.engine.cards import STANDARD_DECK
+from pokertable.controller.engine.checks import reject
+from pokertable.controller.engine.events import ActionKind, DealHole, Discard, PlayerAction
+from pokertable.controller.engine.model import (
+    Betting,
+    DrawState,
+    HandState,
+    Phase,
+    SeatStatus,
+    Street,
+    builder,
+    evolve,
+)
+from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.rules import DrawLimping, DrawReshuffle, RuleProfile
+
+_ACCEPTED = RulingKind.ACCEPTED
+_INFO = RulingKind.INFO
+_BETTING = Phase.BETTING
+_DEALING = Phase.DEALING
+_FOLDED = SeatStatus.FOLDED
+_LIVE = SeatStatus.LIVE
+_PREFLOP = Street.PREFLOP
+_FIXED_LIMIT = Betting.FIXED_LIMIT
+_DECK_SIZE = len(STANDARD_DECK)
+_ruling = builder(Ruling)  # Ruling(...) with plain stores, as in engine/actions.py
+
+
+def _draw_name(number: int) -> str:
+    return ("first", "second", "third")[number - 1] + " draw"
+
+
+# --- the draw opens ----------------------------------------------------------------------
+
+
+def open_draw(state: HandState, face_up: bool) -> HandState:
+    """A betting round before a draw closed: every live hand draws, in turn from the first
+    seat left of the button (all-in hands too)."""
+    before = state.draw
+    order = tuple(s.seat for s in state.seats_clockwise_from(state.button) if s.in_hand)
+    if before is None:  # the first draw: the stub is what the deal left
+        dealt = frozenset(c for s in state.seats for c in s.hole)
+        before = DrawState(number=0, order=(), stub=_DECK_SIZE - len(dealt), seen=dealt)
+    # One burn for the draw (R38: one burn per street), whether or not anybody draws.
+    burned = 1 if before.stub > 0 else 0
+    draw = evolve(
+        before,
+        number=before.number + 1,
+        order=order,
+        owed=(),
+        stub=before.stub - burned,
+        burns=before.burns + burned,
+    )
+    return evolve(
+        state,
+        action_on=None,
+        face_up=face_up,
+        phase=_DEALING,
+        draw=draw,
+        seats=betting.bets_pulled_in(state.seats),
+        call_to=0,
+    )
+
+
+def _draw_open(state: HandState) -> DrawState | None:
+    draw = state.draw
+    if state.phase is not _DEALING or draw is None or not (draw.order or draw.owed):
+        return None
+    return draw
+
+
+# --- standing pat or discarding -----------------------------------------------------------
+
+
+def discard(
+    state: HandState, event: Discard, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """A player stands pat or discards, in turn; with ``draw_change_of_mind`` he may change
+    his discards until he is served (house rules, R35-A7)."""
+    draw = _draw_open(state)
+    seat = None
+    for s in state.seats:  # a loop, not ``has_seat`` and ``seat``: every draw comes here
+        if s.seat == event.seat:
+            seat = s
+            break
+    if draw is None or seat is None:
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat} cannot draw now: no draw is open",
+            rules.cite("draw_house"),
+            "no_draw",
+        )
+    cards = tuple(event.cards)
+    owed = dict(draw.owed)
+    changing = seat.seat in owed
+    if changing and not rules.draw_change_of_mind:
+        return reject(
+            state,
+            seat.seat,
+            f"seat {seat.seat} already discarded {len(owed[seat.seat])}: "
+            "the house does not let a player change his draw",
+            rules.cite("draw_house"),
+            "draw_declared",
+        )
+    if not changing and (not draw.order or draw.order[0] != seat.seat):
+        on = f"seat {draw.order[0]}" if draw.order else "nobody (the cards are being dealt)"
+        return reject(
+            state,
+            seat.seat,
+            f"seat {seat.seat} drew out of turn: the draw is on {on}",
+            rules.cite("draw_house"),
+            "out_of_turn",
+        )
+    hand = seat.hole + owed.get(seat.seat, ())
+    if len(set(cards)) != len(cards) or not set(cards) <= set(hand):
+        return reject(
+            state,
+            seat.seat,
+            f"seat {seat.seat} discards {list(cards)} but holds {list(hand)}",
+            rules.cite("draw_house"),
+            "discard_not_held",
+        )
+    kept = tuple(c for c in hand if c not in cards)
+    discarded = draw.discarded
+    if changing:  # his place among the players waiting stays his
+        old = owed[seat.seat]
+        discarded = tuple(c for c in discarded if c not in old)
+        if not cards:
+            del owed[seat.seat]
+    if cards:
+        owed[seat.seat] = cards
+    log = draw.log
+    if changing:
+        log = tuple(e for e in log if e[:3] != (draw.number, seat.seat, "sd"))
+    draw = evolve(
+        draw,
+        order=draw.order if changing else draw.order[1:],
+        owed=tuple(owed.items()),
+        discarded=discarded + cards,
+        log=(*log, (draw.number, seat.seat, "sd", cards)),
+    )
+    number = seat.seat
+    dealt = evolve(seat, hole=kept)
+    state = evolve(
+        state, seats=tuple([dealt if s.seat == number else s for s in state.seats]), draw=draw
+    )
+    what = f"discards {len(cards)} and draws {len(cards)}" if cards else "stands pat"
+    if changing:
+        what = f"changes his draw: {what}"
+    ruling = _ruling(
+        _ACCEPTED,
+        (rules.cite("draw_house"),),
+        f"seat {seat.seat} {what} on the {_draw_name(draw.number)}",
+        seat=seat.seat,
+        code="draw",
+    )
+    return _maybe_done(state, (ruling,))
+
+
+# --- the new cards -----------------------------------------------------------------------
+
+
+def deal_drawn(
+    state: HandState, event: DealHole, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """The cards a player drew: as many as he discarded, from the stub; a short stub is
+    reshuffled first as the house says (``draw_last_card_dealt``, ``draw_reshuffle``)."""
+    draw = _draw_open(state)
+    owed = dict(draw.owed) if draw is not None else {}
+    if draw is None or event.seat not in owed:
+        premature = state.phase is _BETTING
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat} is not waiting for draw cards"
+            + (": the betting round is not complete (premature)" if premature else ""),
+            rules.cite("premature_cards" if premature else "draw_house"),
+            "premature_card" if premature else "not_drawing",
+        )
+    cards = tuple(event.cards)
+    need = len(owed[event.seat])
+    if len(cards) != need:
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat} discarded {need} and gets {len(cards)} card(s)",
+            rules.cite("draw_house"),
+            "card_count",
+        )
+    rulings: list[Ruling] = []
+    stub, burns = draw.stub, draw.burns
+    returned = draw.returned
+    if need > stub - (0 if rules.draw_last_card_dealt else 1):
+        pile = _reshuffled(state, draw, rules)
+        returned = returned | pile
+        stub += len(pile)
+        if rules.draw_reshuffle is DrawReshuffle.ALL_NOT_IN_PLAY:
+            stub, burns = stub + burns, 0
+        rulings.append(
+            Ruling(
+                _INFO,
+                rules.cite("draw_reshuffle", "draw_house"),
+                f"the stub is short for seat {event.seat}'s {need} card(s): "
+                f"{len(pile)} card(s) shuffled face down into a new stub",
+                seat=event.seat,
+                code="draw_reshuffle",
+            )
+        )
+    seen = draw.seen
+    if len(set(cards)) != len(cards) or any(c in seen and c not in returned for c in cards):
+        bad = _not_in_stub(state, cards, returned, rules, event.seat)
+        if bad:
+            return bad
+    elif not STANDARD_DECK.issuperset(cards):
+        return reject(
+            state, event.seat, f"unknown card(s) {list(cards)}", rules.cite("nonstandard_card"),
+            "unknown_card",
+        )
+    seat = state.seat(event.seat)
+    number = seat.seat
+    del owed[number]
+    draw = evolve(
+        draw,
+        owed=tuple(owed.items()),
+        returned=returned - set(cards),
+        stub=max(0, stub - need),
+        burns=burns,
+        log=(*draw.log, (draw.number, event.seat, "dh", cards)),
+        seen=seen | set(cards),
+    )
+    dealt = evolve(seat, hole=seat.hole + cards)
+    state = evolve(
+        state, seats=tuple([dealt if s.seat == number else s for s in state.seats]), draw=draw
+    )
+    return _maybe_done(state, tuple(rulings))
+
+
+def _live_cards(state: HandState) -> set[str]:
+    live: set[str] = set()
+    for s in state.seats:
+        if s.status is not _FOLDED:
+            live.update(s.hole)
+    return live
+
+
+def _reshuffled(state: HandState, draw: DrawState, rules: RuleProfile) -> frozenset[str]:
+    """The seen cards a short stub takes in: the discards and the muck, less the discards
+    of the players still waiting for cards (the drawer's own included); or, by PokerKit's
+    house rule, every card outside the live hands (its burns come back too)."""
+    pile = set(draw.seen) - _live_cards(state) - draw.returned
+    if rules.draw_reshuffle is DrawReshuffle.DISCARDS:
+        for _, cards in draw.owed:
+            pile.difference_update(cards)
+    return frozenset(pile)
+
+
+def _not_in_stub(
+    state: HandState,
+    cards: tuple[str, ...],
+    returned: frozenset[str],
+    rules: RuleProfile,
+    seat: int,
+) -> tuple[HandState, tuple[Ruling, ...]] | None:
+    unknown = [c for c in cards if c not in STANDARD_DECK]
+    if unknown:
+        return reject(
+            state, seat, f"unknown card(s) {unknown}", rules.cite("nonstandard_card"),
+            "unknown_card",
+        )
+    live = _live_cards(state)
+    twice = [c for i, c in enumerate(cards) if c in live or c in cards[:i]]
+    if twice:
+        return reject(
+            state,
+            seat,
+            f"card(s) {twice} are already in play: fouled deck?",
+            rules.cite("fouled_deck"),
+            "duplicate_card",
+        )
+    draw = state.draw
+    assert draw is not None
+    dead = [c for c in cards if c in draw.seen and c not in returned]
+    if dead:
+        return reject(
+            state,
+            seat,
+            f"card(s) {dead} were discarded or mucked and are not in the stub: "
+            "they come back only when a short stub is reshuffled",
+            rules.cite("draw_house"),
+            "card_not_in_stub",
+        )
+    return None
+
+
+# --- the draw closes ----------------------------------------------------------------------
+
+
+def _maybe_done(
+    state: HandState, rulings: tuple[Ruling, ...]
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Every live hand drew and was served: the betting round after the draw opens (with
+    fewer than two players with chips ``settle`` closes it at once)."""
+    draw = state.draw
+    assert draw is not None
+    if draw.order or draw.owed:
+        return state, rulings
+    street = Street(state.street + 1)
+    size = state.level.big_blind
+    if state.variant.betting is _FIXED_LIMIT and street > Street.FLOP:
+        size *= 2  # the big bet after the second draw (betting.small_bet)
+    seats = betting.bets_pulled_in(state.seats)
+    return evolve(
+        state,
+        street=street,
+        phase=_BETTING,
+        call_to=0,
+        increment=size,
+        last_full_to=0,
+        bets_this_street=0,
+        last_aggressor=None,
+        seats=seats,
+        action_on=betting.next_to_act_among(seats, 0, state.button),
+    ), rulings
+
+
+# --- betting ------------------------------------------------------------------------------
+
+
+def apply_draw_action(
+    state: HandState, event: PlayerAction, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """Betting as in the board games; before the first draw a house may forbid limping in
+    triple draw (RP-17 allows it in single draw)."""
+    if (
+        event.kind is ActionKind.CALL
+        and state.street is _PREFLOP
+        and rules.draw_limping is DrawLimping.SINGLE_DRAW_ONLY
+        and state.variant.draws > 1
+        and state.bets_this_street == 0
+        and state.action_on == event.seat
+    ):
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat} may not limp in triple draw here: raise or fold "
+            "(the house allows limping in single draw only)",
+            rules.cite("draw_limping"),
+            "no_limping",
+        )
+    return apply_action(state, event, rules)
