@@ -122,7 +122,9 @@ class Pn5180:
         self.timeout_ms = timeout_ms
         self._cmd_buf = memoryview(bytearray(_CMD_BUF_LEN))  # reused for every command
         self._rx_buf = memoryview(bytearray(_RX_BUF_LEN))  # reused for every response
-        self._restore_tx_config = False  # EOF sent: put TX_CONFIG back after TX_IRQ
+        # TX_CONFIG sends an EOF only (the slots of a 16-slot round): put back before the
+        # next frame with data, once TX_IRQ says the last EOF left
+        self._eof_mode = False
         self._timer_reload = -1  # what TIMER1 holds (-1: unknown, arm it)
         self._deadline_ms = 0
         self._cs.value(1)
@@ -190,7 +192,7 @@ class Pn5180:
         polled until IDLE_IRQ reports the chip ready. An all-ones read is a floating MISO.
         """
         clock = self._clock
-        self._restore_tx_config = False
+        self._eof_mode = False
         self._timer_reload = -1
         self._rst.value(0)
         clock.sleep_us(_RESET_LOW_US)
@@ -323,30 +325,33 @@ class Pn5180:
     ) -> None:
         """Put the chip in transceive state and send data (or only an EOF: next slot).
 
-        SEND_DATA returns while the frame is still on air (Table 15 note), so TX_CONFIG
-        is put back only once TX_IRQ says the EOF left (poll_transceive).
+        TX_CONFIG stays in EOF-only mode over the slots of a round (one write per round,
+        not two per slot) and is put back before the next frame with data, once TX_IRQ
+        says the last EOF left: SEND_DATA returns while the frame is still on air
+        (Table 15 note), and TX_CONFIG must not change under it. The put-back is an OR
+        of the data bits, so it is right whether or not LOAD_RF_CONFIG reloaded TX_CONFIG
+        in between (the datasheet does not say; docs/hardware-test-plan.md H3).
         """
-        if self._restore_tx_config:
+        if eof_only:
+            if not self._eof_mode:
+                self.write_register_and_mask(REG_TX_CONFIG, ~TX_CONFIG_DATA_ENABLE & 0xFFFFFFFF)
+                self._eof_mode = True
+        elif self._eof_mode:
             self._finish_eof()
         self.write_register(REG_IRQ_CLEAR, IRQ_ALL)
         self.write_register_and_mask(REG_SYSTEM_CONFIG, ~SYSCFG_COMMAND_MASK & 0xFFFFFFFF)
         self.write_register_or_mask(REG_SYSTEM_CONFIG, SYSCFG_CMD_TRANSCEIVE)
-        if eof_only:
-            self.write_register_and_mask(REG_TX_CONFIG, ~TX_CONFIG_DATA_ENABLE & 0xFFFFFFFF)
-            self.send_data(data[:0])
-            self._restore_tx_config = True
-        else:
-            self.send_data(data)
+        self.send_data(data[:0] if eof_only else data)
         self._deadline_ms = self._deadline()
 
     def _finish_eof(self) -> None:
-        """Wait for TX_IRQ, then re-enable data for the next frame."""
+        """Wait for TX_IRQ of the last EOF, then re-enable data for the next frame."""
         deadline = self._deadline()
         while not self.read_register(REG_IRQ_STATUS) & IRQ_TX:
             if ticks_diff(deadline, self._clock.ticks_ms()) <= 0:
                 raise ReaderTimeout("PN5180 EOF not sent in %d ms" % self.timeout_ms)
         self.write_register_or_mask(REG_TX_CONFIG, TX_CONFIG_DATA_ENABLE)
-        self._restore_tx_config = False
+        self._eof_mode = False
 
     def poll_transceive(self) -> int:
         """0 while still waiting, else the IRQ_STATUS bits (IRQ_RX or IRQ_TIMER1 set).
@@ -357,9 +362,6 @@ class Pn5180:
         irq = self.read_register(REG_IRQ_STATUS)
         if irq & IRQ_GENERAL_ERROR:
             raise ReaderChipError("PN5180 general error during transceive (IRQ 0x%05x)" % irq)
-        if self._restore_tx_config and irq & IRQ_TX:
-            self.write_register_or_mask(REG_TX_CONFIG, TX_CONFIG_DATA_ENABLE)
-            self._restore_tx_config = False
         if irq & (IRQ_RX | IRQ_TIMER1):
             return int(irq)
         if ticks_diff(self._deadline_ms, self._clock.ticks_ms()) <= 0:

@@ -17,7 +17,9 @@ interprets a bet. Time comes from an injected clock::
 generator, one exchange per call, so the node serves its serial link in between.
 A zone whose last scan left a chip on its way in or out is scanned again at once (up to
 the debounce count) instead of waiting a whole round of the node's zones: a change is
-confirmed in one round, not `present_after`/`absent_after` rounds.
+confirmed in one round, not `present_after`/`absent_after` rounds. Chips landing in a
+bet zone put its seat's other zones next (the stack they came from): two complete
+inventories back to back, between the bet sweeps.
 `poll()` runs one whole zone scan (tests, bring-up). A scan cut short by its time budget
 only adds sightings; a zone whose field was busy (another reader's) is skipped, never
 read as empty. A zone whose antenna channel the switch cannot reach (checked against
@@ -38,6 +40,7 @@ _SETTLE_RESCANS = 8  # at most this many extra scans of a zone waiting to settle
 _FAST_SUFFIX = ".bet"  # zones scanned between every slice of the others
 _SLICE_MS = 60  # one slice of another zone's inventory while bet zones wait
 _CHANGE_SLICE_MS = 150  # the same for a zone whose chips are changing (it settles sooner)
+_FOLLOW_INVENTORIES = 2  # back-to-back inventories of a stack after its bet zone got chips
 
 
 class _Zone:
@@ -54,6 +57,10 @@ class _Zone:
         self.incomplete = False  # the last inventory could not finish: tags may be missing
         self.watch = False  # its set changed: scanned again until it has settled
         self.counted: set[bytes] = set()  # sighted in this (resumed) inventory so far
+        # Chips just landed in its seat's bet zone, most likely from here: complete
+        # inventories still to run back to back (after the bet sweeps) before the round
+        # robin takes over again.
+        self.follow = 0
 
 
 class ZoneScanner:
@@ -94,6 +101,7 @@ class ZoneScanner:
             self._others, self._fast = self._fast, []
         self._sweep: list[int] = []
         self._come_back = -1  # a changing zone whose inventory resumes after the sweep
+        self._urgent: list[int] = []  # stacks whose seat's bet zone just got chips
         self.slice_ms = _SLICE_MS
         self.change_slice_ms = _CHANGE_SLICE_MS
         self._full_ms = getattr(reader, "max_scan_ms", None)
@@ -128,6 +136,19 @@ class ZoneScanner:
         self.settle_ms = settle_ms
         self.bet_present_after = bet_present_after
         self.bet_settle_ms = bet_settle_ms
+
+    def _follow_seat(self, bet: str) -> None:
+        """Chips landed in bet zone `bet`: its seat's other zones (the stack they came from)
+        are inventoried next, back to back, so the stack's loss is reported in about two
+        of its inventories instead of after its turns in the round robin. Two complete
+        inventories: the one under way may have begun before the chips left."""
+        seat = bet.rsplit(".", 1)[0] + "."
+        for i in self._others:
+            z = self.zones[i]
+            if z.name.startswith(seat) and z.fault is None:
+                if not z.follow and i not in self._urgent:
+                    self._urgent.append(i)
+                z.follow = _FOLLOW_INVENTORIES
 
     def _present_after(self, index: int) -> int:
         return self.bet_present_after if index in self._bets else self.present_after
@@ -229,9 +250,15 @@ class ZoneScanner:
         last = self.zones[self._job_zone]
         limit = max(self._present_after(self._job_zone), self.absent_after) - 1
         pending = last.fault is None and last.scans and (last.hits or last.misses)
-        if getattr(self._reader, "resuming", False) and (pending or last.watch):
+        resuming = getattr(self._reader, "resuming", False)
+        if (resuming and (pending or last.watch or not last.present)) or (
+            last.follow and last.fault is None
+        ):
             # A changing zone's inventory is only part way: the bets get their sweep,
-            # then the same inventory goes on (one inventory, however many slices).
+            # then the same inventory goes on (one inventory, however many slices). A
+            # zone that held nothing and has not finished is changing too: chips landed
+            # (an empty zone's probe ends in silence), none identified yet. A stack its
+            # seat's bet zone just took chips from comes back the same way (`follow`).
             self._come_back = self._job_zone
         elif pending and self._rescans < limit:
             self._rescans += 1
@@ -255,6 +282,10 @@ class ZoneScanner:
         self._come_back = -1
         if back >= 0 and self.zones[back].fault is None:
             return back
+        while self._urgent:
+            i = self._urgent.pop(0)
+            if self.zones[i].fault is None:
+                return i
         others = self._others
         for _ in range(len(others)):
             i = others[self._next % len(others)]
@@ -280,6 +311,8 @@ class ZoneScanner:
         # cut short for good (too many tags, too many scans) is flagged to the Pi.
         cannot_complete = not complete and not getattr(self._reader, "resuming", False)
         carry = not complete and getattr(self._reader, "resuming", False)
+        if complete and z.follow:
+            z.follow -= 1
         snap = self.update(index, seen, self._clock.ticks_ms(), complete, carry)
         if cannot_complete != z.incomplete:
             z.incomplete = cannot_complete
@@ -321,6 +354,8 @@ class ZoneScanner:
             n = z.hits.get(uid, 0) + 1
             if n == 1:
                 unstable = True  # first sighting
+                if index in self._bets:
+                    self._follow_seat(z.name)
             if n >= present_after:
                 z.present.add(uid)
                 z.hits.pop(uid, None)

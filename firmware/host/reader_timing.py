@@ -12,7 +12,9 @@ turn besides its bus traffic (`LOOP_US`), and the RF air times of ISO/IEC 15693-
 26.48 kbit/s (`sim_field`). Prints one JSON line: the bet latency (a 10-chip bet pushed
 into a bet zone at a random moment while 40-chip stacks sit in the stack zones, until the
 node sends the settled snapshot that holds it), the settle time of a 40-chip stack put
-down, and the ISO 15693 air-time floor of one inventory of the same tags (no host time).
+down, the time until a stack that 10 chips left for its seat's bet zone is reported
+settled without them, and the ISO 15693 air-time floor of one inventory of the same tags
+(no host time).
 Arguments after the trial count override settings for experiments, e.g.
 `confirm=1 slice_ms=150 change_slice_ms=150 bet_settle_ms=300 present_after=1`.
 """
@@ -111,8 +113,9 @@ def build(present_after, absent_after, settle_ms):
     return clock, field, node, uart
 
 
-def run_until(clock, node, uart, zone, want, limit_ms=30000):
-    """Step the node until it sends a settled snapshot of zone holding exactly `want`."""
+def run_until(clock, node, uart, zone, want, limit_ms=30000, flagged=None):
+    """Step the node until it sends a settled snapshot of zone holding exactly `want`;
+    `flagged` (a list) collects when a snapshot of the zone said incomplete."""
     dec = wire.FrameDecoder()
     parts = {}
     end = clock.ticks_ms() + limit_ms
@@ -122,7 +125,9 @@ def run_until(clock, node, uart, zone, want, limit_ms=30000):
         for f in dec.feed(uart.sim_take_tx() or b""):
             if f[1] != wire.MSG_SNAPSHOT:
                 continue
-            z, settled, uids, _inc, part = wire.unpack_snapshot_part(f[3])
+            z, settled, uids, incomplete, part = wire.unpack_snapshot_part(f[3])
+            if z == zone and incomplete and flagged is not None:
+                flagged.append(clock.ticks_ms())
             if z != zone or not settled:
                 continue
             if part is not None:  # join the numbered parts of one generation
@@ -188,17 +193,40 @@ def main(trials):
             field.add(ch, c)
         settles.append((run_until(clock, node, uart, "seat%d.stack" % (seat + 1), sorted(chips))
                         - t0) // 1000)
+    # A bet taken from the stack: 10 of the seat's 40 chips leave its stack zone for its
+    # bet zone at once, until the stack's settled snapshot holds the 30 left.
+    takes = []
+    for t in range(max(3, trials // 4)):
+        seat = t % SEATS
+        ch = seat * 3 + 1
+        stack = [uid(ch, 200 + i) for i in range(STACK)]
+        idle(clock, node, uart, random.getrandbits(22))
+        t0 = clock.ticks_us()
+        for c in stack[:BET]:
+            field.remove(ch, c)
+            field.add(ch - 1, c)
+        takes.append((run_until(clock, node, uart, "seat%d.stack" % (seat + 1),
+                                sorted(stack[BET:])) - t0) // 1000)
+        field.clear(ch - 1)
+        for c in stack[:BET]:
+            field.add(ch, c)
+        run_until(clock, node, uart, "seat%d.stack" % (seat + 1), sorted(stack))
+        idle(clock, node, uart, 1000000)  # the emptied bet zone settles meanwhile
     print(json.dumps({
         "bet_p50_ms": percentile(bets, 50), "bet_p95_ms": percentile(bets, 95),
         "bet_min_ms": min(bets), "bet_max_ms": max(bets), "bets": len(bets),
-        "settle_p50_ms": percentile(settles, 50), "settle_max_ms": max(settles),
+        "settle_p50_ms": percentile(settles, 50), "settle_min_ms": min(settles),
+        "settle_max_ms": max(settles),
         "settles": len(settles),
+        "take_p50_ms": percentile(takes, 50), "take_min_ms": min(takes),
+        "take_max_ms": max(takes), "takes": len(takes),
         "air_floor_bet_ms": round(air_floor_us(BET) / 1000, 1),
         "air_floor_stack_ms": round(air_floor_us(STACK) / 1000, 1),
     }))
 
 
-for _arg in sys.argv[2:]:
-    _k, _v = _arg.split("=")
-    KNOBS[_k] = int(_v)
-main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
+if __name__ == "__main__":
+    for _arg in sys.argv[2:]:
+        _k, _v = _arg.split("=")
+        KNOBS[_k] = int(_v)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)

@@ -219,6 +219,69 @@ def case_150_chip_zone_completes_and_reports_removals():
           "in %d ms" % (took, slices, clock.ticks_ms() - t1))
 
 
+def case_150_chip_zone_completes_in_a_three_seat_node():
+    """Issue #28 goal 3 at table scale: the node of three seats cuts a stack's inventory in
+    60 ms slices between its bet sweeps (~20 of them for 150 chips). The zone completes,
+    is never flagged incomplete, and a chip taken off is reported gone, on the wire."""
+    from reader_timing import build, run_until  # the bench's three-seat node
+
+    clock, field, node, uart = build(2, 3, 300)
+    for ch in (1, 7):
+        for i in range(40):
+            field.add(ch, uid(i, ch))
+    big = [uid(i, 4) for i in range(150)]
+    for u in big:
+        field.add(4, u)
+    node.boot()
+    flagged = []
+    t0 = clock.ticks_ms()
+    run_until(clock, node, uart, "seat2.stack", sorted(big), 120000, flagged)
+    took = clock.ticks_ms() - t0
+    field.remove(4, big[77])
+    t1 = clock.ticks_ms()
+    run_until(clock, node, uart, "seat2.stack", sorted(big[:77] + big[78:]), 120000, flagged)
+    check(not flagged, "the 150-chip zone was flagged incomplete at %r ms" % flagged[:3])
+    check(not node.scanner.is_incomplete("seat2.stack"), "the zone is still flagged incomplete")
+    print("PASS 150_chip_zone_completes_in_a_three_seat_node settled in %d ms, removal "
+          "reported settled in %d ms" % (took, clock.ticks_ms() - t1))
+
+
+def case_a_collided_slot_split_at_its_collision_bit_loses_no_tag():
+    """A collided slot is split in two one-slot requests at the collision bit (RX_COLL_POS)
+    where slots hold two or three tags. The halves cover the whole slot, so a chip that
+    reported the position wrongly would cost time, never a tag: with positions one bit
+    late (never a split) or rounded down to the slot's boundary (split where the tags do
+    not differ: one half holds them all) every inventory is still complete and whole."""
+    import sim_field
+
+    true_bit = sim_field.first_collision_bit
+    wrong = {
+        "exact": true_bit,
+        "late": lambda answers: true_bit(answers) + 1,
+        "boundary": lambda answers: true_bit(answers) - (true_bit(answers) - 16) % 4,
+    }
+    times = {}
+    try:
+        for shift, report in wrong.items():
+            sim_field.first_collision_bit = report
+            for n in (12, 20, 40):
+                clock, field, fake, chip = rig()
+                chip.reset()
+                tags = [uid(i) for i in range(n)]
+                for t in tags:
+                    field.add(0, t)
+                reader = Iso15693Reader(chip)
+                got, ms = timed_scan(clock, reader)
+                check(reader.complete and sorted(got) == sorted(tags),
+                      "%s positions, %d tags: read %d" % (shift, n, len(got)))
+                check(fake.violations == [], "violations %r" % fake.violations[:2])
+                times[(shift, n)] = ms
+    finally:
+        sim_field.first_collision_bit = true_bit
+    check(times[("exact", 40)] < times[("late", 40)], "the split did not pay: %r" % times)
+    print("PASS a_collided_slot_split_at_its_collision_bit_loses_no_tag %r" % sorted(times.items()))
+
+
 def case_a_zone_that_cannot_complete_is_flagged():
     """More tags than the reader will list: the zone says so instead of looking complete."""
     from zone_scanner import ZoneScanner

@@ -338,16 +338,38 @@ class SlicedReader(ScriptedReader):
         return super().scan()
 
 
-def test_bet_zones_are_swept_between_slices_of_the_other_zones() -> None:
-    """Issue #28 goal 4: a bet waits for one slice of a stack inventory, not a round."""
+def two_seats() -> "tuple[ZoneScanner, SlicedReader, FakeMux, FakeClock]":
+    """Two seats (bet and stack each) and a board zone on a sliced reader."""
     clock = FakeClock()
     mux = FakeMux()
     reader = SlicedReader(mux)
     zones = [("s1.bet", 0), ("s1.stack", 1), ("s2.bet", 2), ("s2.stack", 3), ("board", 4)]
-    sc = ZoneScanner(reader, mux, zones, clock, 1, 1, 0)
+    return ZoneScanner(reader, mux, zones, clock, 1, 1, 0), reader, mux, clock
+
+
+def test_bet_zones_are_swept_between_slices_of_the_other_zones() -> None:
+    """Issue #28 goal 4: a bet waits for one slice of a stack inventory, not a round."""
+    sc, reader, mux, clock = two_seats()
     for _ in range(12):
         step(sc, clock, 1)
     assert mux.history == [1, 0, 2, 3, 0, 2, 4, 0, 2, 1, 0, 2]
     budgets = dict(reader.budgets)
     assert budgets[0] == budgets[2] == 1500  # a bet zone's inventory runs whole
     assert budgets[1] == budgets[3] == budgets[4] == sc.slice_ms < 1500
+
+
+def test_chips_landing_in_a_bet_zone_put_the_seats_stack_next() -> None:
+    """Issue #28 goal 4: the stack a bet came from is inventoried twice back to back
+    (after the bet sweeps), not once per round of the node's zones; other seats wait."""
+    sc, reader, mux, clock = two_seats()
+    for _ in range(4):
+        step(sc, clock, 1)
+    assert mux.history == [1, 0, 2, 3]
+    reader.seen[0] = [A]  # a bet lands in s1.bet
+    got = [step(sc, clock, 1) for _ in range(9)]
+    assert got[0] == ("s1.bet", False, [A])
+    assert got[3] == ("s1.bet", True, [A])  # settled at its next sweep
+    # s1.stack twice, each after a sweep of the bets; then the round robin (board) again
+    assert mux.history[4:] == [0, 2, 1, 0, 2, 1, 0, 2, 4]
+    assert reader.budgets[-1] == (4, sc.slice_ms)
+    assert {ch: ms for ch, ms in reader.budgets}[1] == sc.slice_ms  # slices stay short
