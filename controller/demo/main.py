@@ -189,11 +189,6 @@ def run(args: argparse.Namespace) -> int:
             return 2
         return run_tables(args)
     game = getattr(args, "game", None)
-    stud = games.demo_plan(game, hands=args.hands, players=args.players).deals_stud
-    if getattr(args, "archive", None) and stud:
-        print(f"pokertable demo: --archive replays every hand from its PHH, which a stud hand "
-              f"does not publish yet: run --game {game} without --archive", file=sys.stderr)
-        return 2
     interactive = sys.stdout.isatty()
     started = time.monotonic()
     pace = (

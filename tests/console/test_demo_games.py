@@ -40,14 +40,6 @@ def test_game_with_two_tables_is_refused_in_one_line(capsys: pytest.CaptureFixtu
     assert err.count("\n") == 1 and "--game" in err and "--tables 2" in err
 
 
-def test_stud_with_archive_is_refused_until_stud_hands_publish_phh(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    assert cli.main(["demo", "--game", "horse", "--archive", "x.sqlite3"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--archive" in err and "stud" in err
-
-
 def test_horse_levels_rotate_the_games_as_the_clock_tells_them_R11B() -> None:
     plan = demo_plan("horse", hands=10, players=6)
     assert [level["game"] for level in plan.levels] == list(HORSE)
