@@ -10,7 +10,7 @@ function chips(n) {
 // its limits; stud: its ante and bring-in.
 function blinds(level) {
   if (!level) return "";
-  if (isStud(level.game)) return `${gameName(level.game)} \u00b7 ${stakes(level)}`;
+  if (isStud(level.game) || level.rotation) return `${levelGames(level)} \u00b7 ${stakes(level)}`;
   const names = { bb_ante: " BB ante ", button_ante: " button ante " };
   const ante = level.ante ? (names[level.ante_format] || " ante ") + chips(level.ante) : "";
   const game = level.game ? gameName(level.game) + " \u00b7 " : "";

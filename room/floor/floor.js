@@ -312,7 +312,7 @@ function showRoomClock(status) {
   const seconds = Math.ceil(status.remaining_ms / 1000);
   const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   document.getElementById("room-clock").textContent = `${status.step}` +
-    (level ? ` ${level.game ? gameName(level.game) + " " : ""}${stakes(level)}` : "") +
+    (level ? ` ${levelGames(level) ? levelGames(level) + " " : ""}${stakes(level)}` : "") +
     ` · ${time}` +
     (status.paused ? " · clock stopped" : "");
   const h4h = status.hand_for_hand;

@@ -18,6 +18,17 @@ function gameName(code) {
   return GAME_NAMES[code] || code || "";
 }
 
+// The game(s) of a clock level: its game, or a rotation's games by orbit ("Limit hold'em /
+// Limit Omaha hi-lo / Razz / Stud / Stud hi-lo by orbit", dealer's choice named as such).
+function levelGames(level) {
+  if (!level) return "";
+  if (level.game) return gameName(level.game);
+  const mix = level.rotation;
+  if (!mix || !Array.isArray(mix.games)) return "";
+  const names = mix.games.map(gameName).join(" / ");
+  return (mix.dealers_choice ? `Dealer's choice (${names})` : names) + ` by ${mix.by}`;
+}
+
 function isStud(code) {
   return STUD_GAMES.has(code);
 }
@@ -28,17 +39,22 @@ function amount(n) {
 
 // "limits 200/400 · ante 25 · bring-in 50" (stud), "limits 100/200" (limit hold'em),
 // "blinds 100/200 · ante 200" (no limit, pot limit).
+// A level of a rotation by orbit has no one game: its stakes are its games' (limits when
+// every game is fixed limit; the stud games' ante and bring-in when it has stud).
 function stakes(level, code) {
   if (!level) return "";
   const game = code || level.game;
+  const games = game ? [game] : ((level.rotation && level.rotation.games) || []);
   const parts = [];
-  if (FIXED_LIMIT.has(game)) {
+  if (games.length && games.every((g) => FIXED_LIMIT.has(g))) {
     parts.push(`limits ${amount(level.big_blind)}/${amount(2 * level.big_blind)}`);
   } else {
     parts.push(`blinds ${amount(level.small_blind)}/${amount(level.big_blind)}`);
   }
   if (level.ante) parts.push(`ante ${amount(level.ante)}`);
-  if (isStud(game) && level.bring_in) parts.push(`bring-in ${amount(level.bring_in)}`);
+  const stud = games.some(isStud);
+  if (stud && !game && level.stud_ante) parts.push(`stud ante ${amount(level.stud_ante)}`);
+  if (stud && level.bring_in) parts.push(`bring-in ${amount(level.bring_in)}`);
   return parts.join(" \u00b7 ");
 }
 
