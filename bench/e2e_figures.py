@@ -202,15 +202,17 @@ def _config(workdir: Path, port: int, reader: str) -> Path:
 class _Table:
     """``pokertable run`` in a child process, fed by a node on a pty, watched over MQTT."""
 
-    def __init__(self, workdir: Path, port: int) -> None:
+    def __init__(self, workdir: Path, port: int, command: list[str] | None = None) -> None:
+        """``command``: what runs the controller (bench/e2e_trace.py's tracing child)."""
         registry = TagRegistry(workdir / "registry.sqlite3")
         SyntheticTags.enroll(registry)
         registry.close()
         self.node = _Node()
         config = _config(workdir, port, self.node.path)
         self.log = (workdir / "controller.log").open("ab")
+        command = command or [sys.executable, "-m", "pokertable.controller.cli"]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "pokertable.controller.cli", "run", "--config", str(config)],
+            [*command, "run", "--config", str(config)],
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )

@@ -38,16 +38,17 @@ from paho.mqtt.reasoncodes import ReasonCode
 from pokertable.mqtt.errors import MqttBridgeError, PayloadError
 from pokertable.mqtt.inbound import (
     InboundCommand,
+    RebirthRequest,
     RejectedCommand,
     TlsOptions,
     command_of,
-    request_id_of,
+    read_command,
     table_client_id,
 )
 from pokertable.mqtt.outbox import DEFAULT_MAX_BYTES, Outbox, PayloadSeal
 from pokertable.mqtt.paho_client import DirectWriteClient, no_delay
-from pokertable.mqtt.payloads import SCHEMA_VERSION, SchemaName, decode, validate
-from pokertable.mqtt.topics import COMMAND_ROLES, TableTopics, check_name, command_role
+from pokertable.mqtt.payloads import SCHEMA_VERSION, SchemaName, validate
+from pokertable.mqtt.topics import TableTopics, check_name
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +73,12 @@ def wall_clock_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+# One encoder for every message: ``json.dumps`` with options builds one per call.
+_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
+
+
 def _dumps(payload: dict[str, Any]) -> bytes:
-    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return _ENCODE(payload).encode("utf-8")
 
 
 class TableBridge:
@@ -128,7 +133,7 @@ class TableBridge:
         self._idle = threading.Event()
         self._worker: threading.Thread | None = None
         # Rows handed to paho and their cursors, shared by our worker and the publishing
-        # thread's fast path (``_kick``); both only touch them holding ``_pump_lock``.
+        # thread's fast path (``_send``); both only touch them holding ``_pump_lock``.
         self._pump_lock = threading.Lock()
         self._inflight: dict[int, int] = {}  # paho mid -> outbox row id
         self._acked: collections.deque[int] = collections.deque()  # PUBACKed mids, for our worker
@@ -262,7 +267,7 @@ class TableBridge:
         With ``origin`` (see ``Outbox.append``) a message already queued before a restart
         is skipped and None is returned.
         """
-        seq = self._outbox.append(
+        return self._send(
             "state",
             self.topics.state,
             self._builder("state", state),
@@ -270,23 +275,17 @@ class TableBridge:
             latest_key=self._latest_key,  # the stored row is the rebirth copy: encoded once
             origin=origin,
         )
-        self._kick()
-        return seq
 
     def publish_event(self, event: dict[str, Any], *, origin: int | None = None) -> int | None:
         """Queue one engine event with its rulings (QoS 1, not retained)."""
-        seq = self._outbox.append(
-            "event", self.topics.events, self._builder("event", event), origin=origin
-        )
-        self._kick()
-        return seq
+        return self._send("event", self.topics.events, self._builder("event", event), origin=origin)
 
     def publish_hole_cards(self, cards: dict[str, Any], *, origin: int | None = None) -> int | None:
         """Queue hole cards for the secure subtree, released after the broadcast delay."""
         seat = cards.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
             raise PayloadError("seat must be an integer", "seat")
-        seq = self._outbox.append(
+        return self._send(
             "hole_cards",
             self.topics.hole_cards(seat),
             self._builder("hole_cards", cards),
@@ -294,8 +293,6 @@ class TableBridge:
             release_at_ms=self._clock_ms() + self.secure_delay_ms,
             origin=origin,
         )
-        self._kick()
-        return seq
 
     def reply(
         self,
@@ -316,26 +313,57 @@ class TableBridge:
             data["field"] = field
         if ts_ms is not None:
             data["ts_ms"] = ts_ms
-        seq = self._outbox.append(
-            "reply", self.topics.reply, self._builder("reply", data), origin=origin
-        )
-        self._kick()
-        return seq
+        return self._send("reply", self.topics.reply, self._builder("reply", data), origin=origin)
 
-    def _kick(self) -> None:
-        """Hand new rows to paho from the publishing thread when nobody else is pumping.
+    def _send(
+        self,
+        stream: str,
+        topic: str,
+        build: Callable[[int], bytes],
+        *,
+        lane: str = "public",
+        retain: bool = False,
+        release_at_ms: int = 0,
+        latest_key: str | None = None,
+        origin: int | None = None,
+    ) -> int | None:
+        """Store one message and hand it to paho from the publishing thread when nobody
+        else is pumping; returns its sequence number (None: queued before a restart).
 
         Waking our worker to do it cost a thread handoff per message (docs/benchmarks.md);
         when the worker holds the lock it is pumping already, and the wake makes it look
-        again for the row just stored.
+        again for the row just stored. A message due now with nothing of its lane ahead of
+        it is handed over before its row is written (``Outbox.append_row``): on the wire
+        while SQLite writes.
         """
-        if self.connected and self._worker is not None and self._pump_lock.acquire(False):
-            try:
-                self._pump(self._inflight, self._cursors)
-            finally:
-                self._pump_lock.release()
-        else:
+        if not (self.connected and self._worker is not None and self._pump_lock.acquire(False)):
+            seq = self._outbox.append(
+                stream, topic, build, lane=lane, retain=retain, release_at_ms=release_at_ms,
+                latest_key=latest_key, origin=origin,
+            )  # fmt: skip
             self._work.put(("wake",))
+            return seq
+        try:
+            inflight, cursors = self._inflight, self._cursors
+            direct = len(inflight) < _WINDOW and release_at_ms <= self._clock_ms()
+
+            def hand(payload: bytes) -> int:
+                info = self._client.publish_quiet(topic, payload, QOS, retain)
+                self._client.flush()  # on this thread, without waking paho's
+                return int(info.mid)
+
+            row = self._outbox.append_row(
+                stream, topic, build, lane=lane, retain=retain, release_at_ms=release_at_ms,
+                latest_key=latest_key, origin=origin, hand=hand if direct else None,
+                handed_up_to=cursors[lane],
+            )  # fmt: skip
+            if row is not None and row.handed is not None:
+                inflight[row.handed] = row.row_id
+                cursors[lane] = row.row_id
+            self._pump(inflight, cursors)  # anything else now due (usually nothing)
+        finally:
+            self._pump_lock.release()
+        return None if row is None else row.seq
 
     def iter_commands(self, timeout: float) -> Iterator[InboundCommand]:
         """Yield validated commands until none arrives for ``timeout`` seconds."""
@@ -394,17 +422,25 @@ class TableBridge:
             if self._stopping:
                 return
             client.publish(self.topics.status, self._status_payload("online"), QOS, retain=True)
-        # A broker restart without persistence forgets retained state: re-publish the last one
-        # unless a newer one is still queued (then the queue delivers it, in order).
-        if not self._outbox.has_pending("state"):
-            latest = self._outbox.get_latest(self._latest_key)
-            if latest is not None and self._outbox.last_seq("state") > 0:
-                self._republish_latest(client, latest)
+        # The outbox is read on our worker: a paho callback never takes ``Outbox._lock``,
+        # which the publishing thread holds while it hands a message to paho.
+        self._work.put(("subscribed",))
 
-    def _republish_latest(self, client: mqtt.Client, latest: bytes) -> None:
-        """Same seq as when first sent: consumers that saw it drop it as a duplicate."""
-        payload = self._stamp(json.loads(latest), self._outbox.last_seq("state"))
-        client.publish(self.topics.state, _dumps(payload), QOS, retain=True)
+    def _republish_latest(self) -> None:
+        """A broker restart without persistence forgets retained state: re-publish the last
+        one unless a newer one is still queued (then the queue delivers it, in order).
+
+        Same seq as when first sent: consumers that saw it drop it as a duplicate. Under
+        ``_pump_lock``, so no newer state is handed over meanwhile and overtaken by this one.
+        """
+        with self._pump_lock:
+            if self._outbox.has_pending("state"):
+                return
+            latest = self._outbox.get_latest(self._latest_key)
+            if latest is None or self._outbox.last_seq("state") <= 0:
+                return
+            payload = self._stamp(json.loads(latest), self._outbox.last_seq("state"))
+            self._client.publish(self.topics.state, _dumps(payload), QOS, retain=True)
 
     def _on_disconnect(
         self,
@@ -480,6 +516,8 @@ class TableBridge:
     def _handle_item(self, item: tuple[Any, ...], inflight: dict[int, int]) -> None:
         if item[0] == "inbound":
             self._handle_inbound(item[1], item[2], item[3])
+        elif item[0] == "subscribed":
+            self._republish_latest()
 
     def _drain_acks(self, inflight: dict[int, int]) -> None:
         """Delete the rows the broker acknowledged since the last time, in one statement."""
@@ -559,53 +597,15 @@ class TableBridge:
         )
 
     def _handle_inbound(self, topic: str, raw: bytes, retained: bool = False) -> None:
-        schema: SchemaName
-        if topic == self.topics.clock:
-            schema = "clock"
-        elif topic == self.topics.rebirth:
-            schema = "rebirth"
-        elif (sender := self.topics.sender_of(topic)) is not None and command_role(sender):
-            schema = "director"
-        else:
-            log.warning("ignored a message on %s: not a login that commands tables", topic)
-            return
-        if retained:
-            # A command is a request, not state: the broker delivers a retained one to every
-            # later subscriber (a restart, a new journal that no longer knows its
-            # request_id), so it is never applied. Live delivery never has the flag set.
-            self._refuse(topic, raw, "retain: a retained command is stale and never applied; "
-                         "publish commands without the retain flag", "retain")
-            return
-        try:
-            payload = decode(schema, raw)
-        except PayloadError as err:
-            self._refuse(topic, raw, err.message, err.field)
-            return
-        if schema == "rebirth":
-            self._rebirth(payload["request_id"])
-            return
-        if schema == "director" and not self._role_may(topic, payload):
-            return
-        self.inbound.put(
-            InboundCommand(schema, payload["command"], payload["request_id"], payload, topic)
-        )
-
-    def _role_may(self, topic: str, payload: dict[str, Any]) -> bool:
-        """A role limited to some commands (the clock's login) is refused the others."""
-        sender = self.topics.sender_of(topic) or ""
-        allowed = COMMAND_ROLES[command_role(sender) or ""]
-        if allowed is None or payload["command"] in allowed:
-            return True
-        error = f"login {sender!r} may not send {payload['command']!r} (only {sorted(allowed)})"
-        self.rejected.put(RejectedCommand(topic, payload["request_id"], error, "command"))
-        self.reply(payload["request_id"], ok=False, command=payload["command"], error=error,
-                   field="command")
-        return False
-
-    def _refuse(self, topic: str, raw: bytes, error: str, field: str | None) -> None:
-        request_id = request_id_of(raw)
-        self.rejected.put(RejectedCommand(topic, request_id, error, field))
-        self.reply(request_id, ok=False, command=command_of(raw), error=error, field=field)
+        read = read_command(self.topics, topic, raw, retained)
+        if isinstance(read, InboundCommand):
+            self.inbound.put(read)
+        elif isinstance(read, RebirthRequest):
+            self._rebirth(read.request_id)
+        elif isinstance(read, RejectedCommand):
+            self.rejected.put(read)
+            self.reply(read.request_id, ok=False, command=command_of(raw), error=read.error,
+                       field=read.field)
 
     def _rebirth(self, request_id: str) -> None:
         """Full state re-publish with a new seq, queued behind anything still undelivered."""

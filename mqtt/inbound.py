@@ -13,10 +13,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pokertable.mqtt.payloads import MAX_INBOUND_BYTES
+from pokertable.mqtt.errors import PayloadError
+from pokertable.mqtt.payloads import MAX_INBOUND_BYTES, SchemaName, decode
+from pokertable.mqtt.topics import COMMAND_ROLES, TableTopics, command_role
+
+log = logging.getLogger("pokertable.mqtt.bridge")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +67,51 @@ class RejectedCommand:
     request_id: str | None
     error: str
     field: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RebirthRequest:
+    """A consumer asks for the full state again (``cmd/rebirth``)."""
+
+    request_id: str
+
+
+def read_command(
+    topics: TableTopics, topic: str, raw: bytes, retained: bool
+) -> InboundCommand | RebirthRequest | RejectedCommand | None:
+    """What one inbound message asks: a command, a rebirth, a refusal to answer (the
+    caller replies on the reply topic), or None for a topic no login commands from."""
+    schema: SchemaName
+    if topic == topics.clock:
+        schema = "clock"
+    elif topic == topics.rebirth:
+        schema = "rebirth"
+    elif (sender := topics.sender_of(topic)) is not None and command_role(sender):
+        schema = "director"
+    else:
+        log.warning("ignored a message on %s: not a login that commands tables", topic)
+        return None
+    if retained:
+        # A command is a request, not state: the broker delivers a retained one to every
+        # later subscriber (a restart, a new journal that no longer knows its
+        # request_id), so it is never applied. Live delivery never has the flag set.
+        return RejectedCommand(topic, request_id_of(raw), "retain: a retained command is "
+                               "stale and never applied; publish commands without the "
+                               "retain flag", "retain")
+    try:
+        payload = decode(schema, raw)
+    except PayloadError as err:
+        return RejectedCommand(topic, request_id_of(raw), err.message, err.field)
+    if schema == "rebirth":
+        return RebirthRequest(payload["request_id"])
+    if schema == "director":  # a role limited to some commands (the clock's login)
+        sender = topics.sender_of(topic) or ""
+        allowed = COMMAND_ROLES[command_role(sender) or ""]
+        if allowed is not None and payload["command"] not in allowed:
+            error = (f"login {sender!r} may not send {payload['command']!r} "
+                     f"(only {sorted(allowed)})")
+            return RejectedCommand(topic, payload["request_id"], error, "command")
+    return InboundCommand(schema, payload["command"], payload["request_id"], payload, topic)
 
 
 def table_client_id(venue: str, table: str, password: str | None) -> str:

@@ -126,6 +126,16 @@ class OutboxRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Appended:
+    """A stored message: its sequence number, its row, and the handle ``hand`` returned
+    (None: not handed over yet, ``pending`` gives it out)."""
+
+    seq: int
+    row_id: int
+    handed: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class DropReport:
     """Messages discarded because the outbox was full, per stream: (count, first seq, last seq)."""
 
@@ -264,6 +274,43 @@ class Outbox:
         None). This is how a controller that replays its journal after ``kill -9`` publishes
         each message once.
         """
+        row = self.append_row(
+            stream, topic, build, lane=lane, retain=retain, release_at_ms=release_at_ms,
+            latest_key=latest_key, bounded=bounded, origin=origin,
+        )  # fmt: skip
+        return None if row is None else row.seq
+
+    def append_row(
+        self,
+        stream: str,
+        topic: str,
+        build: Callable[[int], bytes],
+        *,
+        lane: str = "public",
+        retain: bool = False,
+        release_at_ms: int = 0,
+        latest_key: str | None = None,
+        bounded: bool = True,
+        origin: int | None = None,
+        hand: Callable[[bytes], int] | None = None,
+        handed_up_to: int = 0,
+    ) -> Appended | None:
+        """``append``, returning the row; with ``hand``, the message may leave before its
+        row is written.
+
+        ``hand(payload)`` gives the built message to the broker and returns its handle (the
+        bridge's paho message id). It is called, under this outbox's lock, only when every
+        earlier row of ``lane`` was handed over already (``handed_up_to``, the caller's
+        cursor) and the outbox is not full: then the message is on the wire while SQLite
+        writes its row, not after (the row's INSERT was a good part of a chip's latency,
+        docs/benchmarks.md). ``Appended.handed`` says whether it was called; if not, the row
+        waits for ``pending`` as any other. The row is still written before the call
+        returns, before the next input is applied: a crash between the hand-over and the
+        INSERT re-publishes the message after the journal replay with the same sequence
+        number, as a crash before its PUBACK does (a repeated seq is a duplicate to drop).
+        If ``hand`` or the INSERT after it fails, the error is raised and the number is
+        spent (``_spent``).
+        """
         with self._lock:
             if origin is not None and origin <= self._origin:
                 return None
@@ -276,6 +323,13 @@ class Outbox:
                 origin, latest_key,
             )  # fmt: skip
             full = self._count >= self.max_messages or self._bytes + len(payload) > self.max_bytes
+            handle: int | None = None
+            if hand is not None and not full and self._caught_up(lane, handed_up_to):
+                try:
+                    handle = hand(built)
+                except BaseException:
+                    self._spent(stream, seq, origin)  # it may have left: never reused
+                    raise
             try:
                 if bounded and full and self._count > 0:
                     self._db.execute("BEGIN IMMEDIATE")
@@ -289,6 +343,8 @@ class Outbox:
                 # append's own, as OutboxError when it is SQLite's.
                 with contextlib.suppress(sqlite3.Error):
                     self._undo()
+                if handle is not None:  # it left: its number is never handed out again
+                    self._spent(stream, seq, origin)
                 if isinstance(exc, sqlite3.Error):  # a full disk, a file changed under us
                     raise OutboxError(f"outbox {self.path}: {exc}") from exc
                 raise
@@ -309,7 +365,22 @@ class Outbox:
                 )
                 if len(recent) > _RECENT_ROWS:  # nobody is taking them (offline): the SELECT will
                     self._recent_from[lane] = recent.popleft().id
-            return seq
+            return Appended(seq, row_id, handle)
+
+    def _spent(self, stream: str, seq: int, origin: int | None) -> None:
+        """A message that may be out without its row: a gap in ``seq`` (which consumers
+        see and answer with a rebirth) rather than the number again on another message
+        (which they would drop as a repeat)."""
+        self._counters[stream] = seq
+        if origin is not None:
+            self._origin = origin
+
+    def _caught_up(self, lane: str, handed_up_to: int) -> bool:
+        """Every row of ``lane`` stored so far was handed over (the caller's cursor)."""
+        recent = self._recent.get(lane)
+        if recent is None or handed_up_to < self._recent_from[lane]:
+            return False  # rows from before this process, or more than ``recent`` holds
+        return not recent or recent[-1].id <= handed_up_to
 
     def _insert(self, values: tuple[object, ...]) -> int:
         cursor = self._db.execute(

@@ -52,7 +52,9 @@ class TableSection(_Strict):
     venue: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,64}$")
     seats: int = Field(default=10, ge=2, le=10)
-    variant: Literal["NT", "PO", "FT", "FO/8", "PO/8", "F7S", "F7S/8", "FR"] = "NT"
+    variant: Literal[
+        "NT", "PO", "FT", "FO/8", "PO/8", "F7S", "F7S/8", "FR", "F2L3D", "N2L1D", "FB"
+    ] = "NT"
     profile: str = "tda-2024"
     overrides: dict[str, str | int | float | bool] = Field(default_factory=dict)
     first_button: int | None = Field(default=None, ge=1, le=10)

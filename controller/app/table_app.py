@@ -25,7 +25,9 @@ Locks, outermost first (``LOCK_ORDER``; a thread holding one takes only later on
 4. ``TableBridge._pump_lock`` (mqtt/bridge.py): who hands outbox rows to paho
    (try-acquired by the publishing thread; paho's own mutexes and
    ``PahoClient._write_lock`` come after it and are never held across a publish);
-5. ``Outbox._lock`` (mqtt/outbox.py): one SQLite connection;
+5. ``Outbox._lock`` (mqtt/outbox.py): one SQLite connection; a message with nothing of
+   its lane ahead of it is handed to paho under it, before its row is written, so paho's
+   mutexes also come after this one (paho's callbacks never take it: they only queue);
 6. ``TableApp._lock``: the session for readers on other threads (``snapshot``); nothing
    is taken under it, so outputs are emitted after it is released;
 7. ``Journal._lock`` (app/journal.py): a line's write and the journal's counts, taken by
@@ -95,7 +97,9 @@ LOCK_ORDER = (
     "Journal._lock",
 )
 
-OUTPUTS_PER_INPUT = 256  # origin = journal index * this + output index (state is last)
+# origin = journal index * this + the output's place in the order it leaves (``_apply``)
+OUTPUTS_PER_INPUT = 256
+_ROOM_FIRST = (Channel.EVENT, Channel.REPLY)  # before the state; hole cards, LEDs after it
 
 
 def wall_ms() -> int:
@@ -125,7 +129,7 @@ class Publisher(Protocol):
 
 def hardware_to_input(event: object, at_ms: int) -> Input | None:
     """Convert a ``hardware.events`` event to a session input (None: nothing to decide)."""
-    from pokertable.hardware import events as hw
+    import pokertable.hardware.events as hw  # not ``from ... import``: a Python call per chip
 
     match event:
         case hw.ChipsSettled():
@@ -328,9 +332,18 @@ class TableApp:
         base = index * OUTPUTS_PER_INPUT
         if len(outputs) >= OUTPUTS_PER_INPUT - 1:
             raise RuntimeError(f"input {index} produced {len(outputs)} outputs")
-        for k, output in enumerate(outputs):
+        # What the room reads first leaves first: events and replies, then the state, then
+        # the secure lane (hole cards, a stream of their own) and the seat LEDs (a serial
+        # write to the nodes). Hole cards and LEDs ahead of the state cost a card's state
+        # a message or a port write of latency (docs/benchmarks.md). Origins follow the
+        # order of leaving, so a replay skips exactly what the outbox already holds.
+        public = [o for o in outputs if o.channel in _ROOM_FIRST]
+        later = [o for o in outputs if o.channel not in _ROOM_FIRST]
+        for k, output in enumerate(public):
             self._emit(base + k, output)
-        self._publish_state(base + OUTPUTS_PER_INPUT - 1, at_ms=item.at_ms)
+        self._publish_state(base + len(public), at_ms=item.at_ms)
+        for k, output in enumerate(later, len(public) + 1):
+            self._emit(base + k, output)
         if self.on_output is not None:
             self.on_output(self.session, outputs)
         return outputs

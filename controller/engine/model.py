@@ -217,9 +217,9 @@ _DRAWS = {"F2L3D": 3, "N2L1D": 1, "FB": 3}
 _OMAHA = frozenset({"PO", "FO/8", "PO/8"})
 _HI_LO = frozenset({"FO/8", "PO/8"})
 _STUD_CODES = frozenset({"F7S", "F7S/8", "FR"})
-# The games a live table deals: the board games, and the stud games with an upcard pad per
-# seat (``seat<N>.up``, docs/irregularities.md). The draw games are ruled by the engine and
-# replayed from PHH, but no table deals them yet.
+# The games a live table deals: the board games, the stud games with an upcard pad per
+# seat (``seat<N>.up``), and the draw games, whose discards are read in the muck
+# (docs/irregularities.md).
 TABLE_GAMES = frozenset(
     {
         Variant.NLHE,
@@ -230,6 +230,9 @@ TABLE_GAMES = frozenset(
         Variant.STUD,
         Variant.STUD_HILO,
         Variant.RAZZ,
+        Variant.TRIPLE_DRAW_27,
+        Variant.SINGLE_DRAW_27,
+        Variant.BADUGI,
     }
 )
 
@@ -237,7 +240,7 @@ TABLE_GAMES = frozenset(
 def game_named(code: object, where: str) -> Variant:
     """The game of a PHH code (``"FO/8"``, ``"F7S"``) that a live table deals; a ValueError
     naming ``where`` and the games a table deals for anything else (a structure's or a
-    config's typo, a room command, a draw game, which no table deals yet)."""
+    config's typo, a room command)."""
     known = ", ".join(v.value for v in Variant if v in TABLE_GAMES)
     prefix = f"{where}: " if where else ""
     for variant in Variant:

@@ -216,9 +216,7 @@ def award(
         if shares and shares[0].half:
             rule_ids = hi_lo.rule_ids(shares, rules)
         for award in shares:
-            label = "main pot" if award.pot_index == 0 else f"side pot {award.pot_index}"
-            if award.half:
-                label += f" {award.half} half" if _has_low(shares) else " (no qualifying low)"
+            label = hi_lo.pot_label(award, shares)
             hand = f" with {award.hand_name}" if award.hand_name else ""
             rulings.append(
                 _ruling(
@@ -239,10 +237,6 @@ def award(
         ]
     )
     return evolve(state, seats=seats, pots=pots, awards=awards, phase=_COMPLETE, action_on=None)
-
-
-def _has_low(shares: list[Award]) -> bool:
-    return any(a.half == hi_lo.LOW for a in shares)
 
 
 contested_pots = _contested_pots  # the stud award (engine/stud.py) builds the same pots

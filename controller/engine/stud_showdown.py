@@ -1,5 +1,7 @@
 """The stud showdown: the best five of seven (stud), the best A-5 low (razz), stud/8's split
 between the best high and the best eight-or-better low (``low_hands``), and the award.
+Stud/8's pots are awarded by ``hi_lo.pot_awards`` like Omaha hi-lo's (one award per half
+won), its tied hands ordered by suit here.
 
 A split pot's odd chip goes to the high side (R20-C); tied hands split with the odd chips by
 the high card by suit in each winner's five-card hand (R20-B), not clockwise from a button
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+from pokertable.controller.engine import hi_lo
 from pokertable.controller.engine.low_hands import Low, best_low
 from pokertable.controller.engine.model import (
     Award,
@@ -20,7 +23,7 @@ from pokertable.controller.engine.model import (
     Variant,
     evolve,
 )
-from pokertable.controller.engine.pots import build_pots, split_hi_lo, split_pot
+from pokertable.controller.engine.pots import build_pots, split_pot
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.engine.showdown import contested_pots
 from pokertable.controller.engine.stud import HIGH_RANK, LOW_RANK, SUIT, card_key
@@ -88,6 +91,27 @@ def _low_five(cards: Sequence[str], low: Low) -> tuple[str, ...]:
     )
 
 
+def _stud_low(hole: Sequence[str], board: Sequence[str]) -> Low | None:
+    return best_low((*hole, *board))
+
+
+def _suit_order(state: HandState, values: hi_lo.HandValues) -> hi_lo.TieOrder:
+    """Stud/8's ``tie_order``: a half's tied winners by the high card by suit in their
+    five-card hands for that half (R20-B), not clockwise from a button."""
+
+    def order(half: str, winners: list[int]) -> list[int]:
+        seats = {n: state.seat(n) for n in winners}
+        if half == hi_lo.HIGH:
+            value = values.high(seats[winners[0]])[0]
+            highs = {n: high_five(_cards(state, s), value) for n, s in seats.items()}
+            return _by_suit(winners, highs, HIGH_RANK)
+        lows = {n: _low_five(_cards(state, s), low)
+                for n, s in seats.items() if (low := values.low(s)) is not None}
+        return _by_suit(winners, lows, LOW_RANK)
+
+    return order
+
+
 def _low_name(ranks: Sequence[int]) -> str:
     return "-".join("A23456789TJQK"[r - 1] for r in ranks) + " low"
 
@@ -102,14 +126,16 @@ def _by_suit(
 def award(
     state: HandState, rulings: list[Ruling], rules: RuleProfile, *, uncontested: bool
 ) -> HandState:
-    """Award every pot: ties split with odd chips by suit (R20-B), hi/lo halves (R20-C)."""
+    """Award every pot: ties split with odd chips by suit (R20-B); stud/8's pots in halves
+    like Omaha hi-lo's (``hi_lo.pot_awards``: one award per half won, R20-C, R21)."""
     by_number = {s.seat: s for s in state.seats}
     pots, claims = contested_pots(build_pots(state.seats), by_number)
     stacks = {s.seat: s.stack for s in state.seats}
     unit = state.level.chip_unit
     variant = state.variant
     highs: dict[int, tuple[int, str]] = {}
-    lows: dict[int, Low | None] = {}
+    hi_lo_values = hi_lo.HandValues(state.board, holdem_strength, _stud_low)
+    tie_order = _suit_order(state, hi_lo_values)
     razz: dict[int, RazzLow] = {}
     per_pot: list[tuple[list[Award], tuple[str, ...]]] = []
     for index, pot in enumerate(pots):
@@ -134,6 +160,14 @@ def award(
             shares = split_pot(pot.amount, winners, unit)
             for n in winners:
                 names[n] = _low_name(best[best.index(0) + 1 :])
+        elif variant is Variant.STUD_HILO:
+            halves = hi_lo.pot_awards(
+                state, index, pot.amount, claims[index], hi_lo_values, rules, tie_order
+            )
+            per_pot.append((list(halves), hi_lo.rule_ids(halves, rules, "odd_chip_stud")))
+            for a in halves:
+                stacks[a.seat] += a.amount
+            continue
         else:
             for n in contenders:
                 if n not in highs:
@@ -144,32 +178,10 @@ def award(
             if len(high_winners) > 1:
                 fives = {n: high_five(_cards(state, by_number[n]), best_high) for n in high_winners}
                 high_order = _by_suit(high_winners, fives, HIGH_RANK)
+                cited = (rules.cite("odd_chip_stud"),)
+            shares = split_pot(pot.amount, high_order, unit)
             for n in high_winners:
                 names[n] = highs[n][1]
-            low_order: list[int] = []
-            if variant is Variant.STUD_HILO:
-                for n in contenders:
-                    if n not in lows:
-                        lows[n] = best_low(_cards(state, by_number[n]))
-                qualified = [low for n in contenders if (low := lows[n]) is not None]
-                if qualified:
-                    best_low_value = min(qualified)
-                    low_winners = [n for n in contenders if lows[n] == best_low_value]
-                    fives = {
-                        n: _low_five(_cards(state, by_number[n]), best_low_value)
-                        for n in low_winners
-                    }
-                    low_order = _by_suit(low_winners, fives, LOW_RANK)
-                    for n in low_winners:
-                        low_name = _low_name(best_low_value)
-                        names[n] = f"{names[n]} and {low_name}" if n in names else low_name
-            if low_order:
-                shares = split_hi_lo(pot.amount, high_order, low_order, unit, rules)
-                cited = rules.cite("odd_chip_hi_lo", "odd_chip_stud")
-            else:
-                shares = split_pot(pot.amount, high_order, unit)
-                if len(high_winners) > 1:
-                    cited = (rules.cite("odd_chip_stud"),)
         awards = []
         for n, amount in shares:
             stacks[n] += amount
@@ -177,7 +189,7 @@ def award(
         per_pot.append((awards, cited))
     for awards, cited in reversed(per_pot):  # side pots first, then the main pot (Add. 16)
         for a in awards:
-            label = "main pot" if a.pot_index == 0 else f"side pot {a.pot_index}"
+            label = hi_lo.pot_label(a, awards)
             hand = f" with {a.hand_name}" if a.hand_name else ""
             rulings.append(
                 Ruling(

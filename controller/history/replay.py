@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pokertable.controller.engine import EngineError, start_hand, step
+from pokertable.controller.engine.cards import STANDARD_DECK
 from pokertable.controller.engine.events import ActionKind, PlayerAction, ShowHand
 from pokertable.controller.engine.model import HandState, Phase, SeatStatus
 from pokertable.controller.engine.rulings import Ruling, RulingKind
@@ -75,7 +76,10 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
         raise PhhError(str(exc)) from exc
     rulings = list(first)
     n = hand.player_count
-    for index, action in enumerate(hand.actions):
+    actions = hand.actions
+    if hand.setup.variant.is_stud and any("??" in a for a in actions):
+        actions = _stand_ins(actions)
+    for index, action in enumerate(actions):
         # Only a player's cc or cbr reads the amount to call; the dealer's actions start "d".
         to_call = 0 if action.startswith("d") else _to_call(state)
         try:
@@ -102,6 +106,23 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
                 state, out = step(state, ShowHand(seat.seat), rules)
                 rulings.extend(out)
     return ReplayResult(hand, state, tuple(rulings))
+
+
+def _stand_ins(actions: tuple[str, ...]) -> tuple[str, ...]:
+    """Stud: a public history writes a folded or mucked hand's downcards as ``??`` beside
+    the upcards everyone saw (``d dh p3 ????9c``). The engine deals a street only with
+    every seat's cards and finds the bring-in by the upcards, so each unknown downcard is
+    dealt as a card the history names nowhere: it is never tabled and never plays."""
+    named = {a[i : i + 2] for a in actions for i in range(len(a) - 1)}
+    spare = iter(sorted(STANDARD_DECK - named))
+    out = []
+    for action in actions:
+        if action.startswith("d dh ") and "??" in action:
+            head, cards = action.split("#", 1)[0].rsplit(" ", 1)
+            pairs = (cards[i : i + 2] for i in range(0, len(cards), 2))
+            action = f"{head} {''.join(next(spare) if c == '??' else c for c in pairs)}"
+        out.append(action)
+    return tuple(out)
 
 
 def _needless_check(state: HandState, event: object) -> bool:

@@ -86,9 +86,13 @@ class EventRunBase:
         new, out = yield from self.decide(action)
         rejected = [r for r in out if r.kind is RulingKind.REJECTED]
         if rejected:
-            self.alert(action.seat, "floor_discretion",
-                       f"seat {action.seat}: the engine refused {action.kind}: "
-                       f"{rejected[0].text}", "engine_rejected")
+            # the engine's own rule ids too (a house rule's refusal names its rule, RP-17)
+            ids = (self.rules.cite("floor_discretion"),
+                   *(i for i in rejected[0].rule_ids if i != self.rules.cite("floor_discretion")))
+            self.rulings.append(Ruling(RulingKind.ALERT, ids,
+                                       f"seat {action.seat}: the engine refused {action.kind}: "
+                                       f"{rejected[0].text}", seat=action.seat,
+                                       code="engine_rejected"))
             return False
         self.state = new
         if reading is not None:

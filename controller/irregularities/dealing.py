@@ -364,6 +364,9 @@ def _stud_exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfil
     them (``CardExposed``); during the deal the dealer is told to lay the card on the upcard
     pad and deal the third card down, which the pads then show."""
     held = t.deal.cards_of(seat)
+    hole = t.hand.seat(seat).hole
+    if card_index == 7 and len(hole) == 7:  # RP-10-B: his seventh-street card
+        return apply_engine(t, CardExposed(seat, hole[-1]), rules)
     if rules.stud_exposed_downcard_misdeal:
         return offer_misdeal(t, rules, "stud_exposed_downcard", "misdeal_stud_exposed",
                              f"seat {seat}'s downcard was exposed by the dealer", seat)

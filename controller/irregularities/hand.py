@@ -86,6 +86,17 @@ class StudTrack:
     deal_closed_ms: int | None = None  # the read that closed the deal (the last upcard)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DrawTrack:
+    """A draw as the readers see it (``draw_cards``): each seat's discards read in the muck
+    and the new cards read on his pad, held until they make his ``Discard`` and his
+    ``DealHole`` (per seat, in read order)."""
+
+    discards: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    drawn: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    burns: int = 0  # burns read since the deal (one a draw, R38)
+
+
 @dataclass(frozen=True, slots=True)
 class PendingOot:
     """An action out of turn held until the action reaches its seat (R53-A)."""
@@ -116,6 +127,7 @@ class TrackedHand:
     deal: DealTrack = DealTrack()
     board: BoardTrack = BoardTrack()
     stud: StudTrack = StudTrack()
+    draw: DrawTrack = DrawTrack()
     oot: OotTrack = OotTrack()
     points: ReferencePoints = field(default_factory=ReferencePoints)
     absent: frozenset[int] = frozenset()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pokertable.controller.engine.events import MuckHand
 from pokertable.controller.engine.model import Phase, evolve
 from pokertable.controller.engine.rulings import RulingKind
-from pokertable.controller.irregularities import board, dealing, stud_cards
+from pokertable.controller.irregularities import board, dealing, draw_cards, stud_cards
 from pokertable.controller.irregularities.alerts import alert
 from pokertable.controller.irregularities.events import CardRemoved, CardSeen
 from pokertable.controller.irregularities.hand import (
@@ -76,6 +76,11 @@ def _route_new(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
             return stud_cards.community_card(t, card, rules, at_ms)
         if where == "burn":
             return stud_cards.burn_card(t, card, rules, at_ms)
+    if t.hand.variant.is_draw and t.deal.closed:
+        if where == "seat" and seat is not None and t.hand.has_seat(seat):
+            return draw_cards.seat_card(t, seat, card, event.tag_uid, rules)  # his draw
+        if where == "burn":
+            return draw_cards.burn_card(t)
     if where == "seat":
         assert seat is not None
         return dealing.seat_card(t, seat, card, rules, at_ms)
@@ -97,6 +102,15 @@ def _known_card(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
     from_zone = parse_zone(previous.zone)
     came_from_board = from_zone is not None and from_zone[0] == "board"
     came_from_seat = from_zone is not None and from_zone[0] == "seat"
+    if t.hand.variant.is_draw and draw_cards.open_draw(t) is not None:
+        if where == "muck" and came_from_seat and from_zone is not None and from_zone[1]:
+            t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
+            return draw_cards.discard_card(t, from_zone[1], event.card, rules)
+        if where in ("seat", "burn") and from_zone is not None and from_zone[0] == "muck":
+            # a discard dealt or burned again from a reshuffled stub (R39-D); the engine
+            # refuses a discard dealt before the stub was reshuffled
+            t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
+            return _route_new(t, event, where, seat, rules)
     if where == "muck" and (came_from_seat or not previous.present):
         t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
         if came_from_seat and from_zone is not None and from_zone[1] is not None and live_seat(

@@ -26,6 +26,7 @@ from pokertable.controller.engine.events import (
     CardExposed,
     DealBoard,
     DealHole,
+    Discard,
     KillAtDeal,
     MuckHand,
     PlayerAction,
@@ -38,6 +39,7 @@ from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities import (
     board,
     dealing,
+    draw_cards,
     levels,
     out_of_turn,
     presence,
@@ -174,6 +176,8 @@ def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
             t, rulings = _engine_event(t, event, rules)
         case CardExposed() | KillAtDeal() | UpcardsPickedUp():  # stud: RP-10-A/B/C, R66
             t, rulings = _engine_event(t, event, rules)
+        case Discard():  # the dealer's word in a draw: the seat on it drew what was read
+            t, rulings = draw_cards.dealer_done(t, rules)
     if any(r.kind is RulingKind.REJECTED for r in rulings):
         return note(before, due), due + rulings
     t, more = _follow_ups(t, before_sa, rules)

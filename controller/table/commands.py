@@ -45,8 +45,9 @@ from pokertable.controller.table.inputs import (
     ConsolePress,
     RoomCommand,
 )
+from pokertable.controller.table.mixed_commands import game_chosen, upcards_reported
 from pokertable.controller.table.oot_answers import answer_action
-from pokertable.controller.table.orbits import carried_on, rotation_of
+from pokertable.controller.table.orbit_rotation import RotationRefused, rotation_of_level
 from pokertable.controller.table.outputs import event_out, reply
 from pokertable.controller.table.penalties import record_penalty
 from pokertable.controller.table.runout_hold import resume_runout
@@ -77,12 +78,10 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         except ValueError as exc:  # a game of the protocol this engine does not deal
             reply(session, cmd, out, False, str(exc), "level.game")
             return session
-        try:
-            rotation = rotation_of(lv)
-        except (KeyError, ValueError) as exc:
-            named, _, rest = str(exc).strip("'\"").partition(": ")
-            field = named if named.startswith("level.") else f"level.rotation.{named}"
-            reply(session, cmd, out, False, str(exc), field if rest else "level.rotation")
+        try:  # a mix by orbit; the same mix goes on in its orbit
+            rotation = rotation_of_level(lv, session.rotation)
+        except RotationRefused as exc:
+            reply(session, cmd, out, False, str(exc), exc.field)
             return session
         if (game or session.config.variant).is_stud and not lv.get("bring_in"):
             reply(session, cmd, out, False, "a stud level needs a bring_in (RP-10-E)",
@@ -105,7 +104,6 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
             return session
         in_hand = session.hand is not None and session.hand.phase is not Phase.COMPLETE
         reply(session, cmd, out, True)
-        rotation = carried_on(session.rotation, rotation)
         if in_hand or session.hand is not None:
             return evolve(session, pending_level=level, pending_rotation=rotation)
         return evolve(session, level=level, pending_level=None, rotation=rotation,
@@ -167,6 +165,10 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
         reply(session, cmd, out, True)
         exposed = DealerExposure(int(p["seat"]), int(p["card_index"]), cmd.at_ms)
         return reader_step(session, exposed, out, cmd.at_ms, "card_exposed")
+    if cmd.command == Command.UPCARDS_PICKED_UP:  # R66, reported by the floor
+        return upcards_reported(session, cmd, out)
+    if cmd.command == Command.CHOOSE_GAME:  # dealer's choice, a mix by orbit
+        return game_chosen(session, cmd, out)
     if cmd.command == Command.DEALER_BUTTON:
         # A networked dealer console (a tablet at the dealer's seat) instead of GPIO buttons.
         reply(session, cmd, out, True)

@@ -4,6 +4,7 @@ confirm (misdeal or showdown), floor and clock calls."""
 from __future__ import annotations
 
 from pokertable.controller.engine import betting
+from pokertable.controller.engine.events import Discard
 from pokertable.controller.engine.model import (
     Phase,
     Street,
@@ -75,6 +76,9 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
             # stud has no board: its deal is third street (a showdown may come from it)
             and not (hand.variant.is_stud
                      and (hand.street is not Street.THIRD or hand.phase is Phase.SHOWDOWN))
+            # nor board in a draw game: its deal is before the first draw
+            and not (hand.variant.is_draw
+                     and (hand.draw is not None or hand.phase is Phase.SHOWDOWN))
         ):
             # Before any board card, the dealer's confirm is the first card he saw go to the
             # wrong seat (R35-A2), which the readers cannot order heads-up at dealing speed:
@@ -91,6 +95,13 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
             press.at_ms,
         )
         return session
+    if hand.variant.is_draw and hand.draw is not None and hand.phase is Phase.DEALING and (
+        press.button == ConsoleButton.CHECK_CALL and hand.draw.order
+    ):
+        # The player on the draw is done: he drew the cards read in the muck for him, or
+        # stands pat (knocks) if none were (docs/floor.md).
+        seat = hand.draw.order[0]
+        return reader_step(session, Discard(seat, (), press.at_ms), out, press.at_ms, "draw")
     seat_no = hand.action_on
     opts = betting.options_for(hand, rules)
     if press.lit_seat is not None and press.lit_seat != seat_no:

@@ -52,8 +52,7 @@ from pokertable.controller.table.inputs import (
     CardDetected,
     ChipsMoved,
 )
-from pokertable.controller.table.orbits import after_hand as rotation_after
-from pokertable.controller.table.orbits import hand_game
+from pokertable.controller.table.orbit_rotation import counted, level_of_hand
 from pokertable.controller.table.outputs import event_out, raise_floor, warn
 from pokertable.controller.table.penalties import on_penalty, remove_disqualified
 from pokertable.controller.table.published import published_hand  # PHH for the archive
@@ -176,7 +175,6 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
     session = evolve(
         session,
         table=table,
-        rotation=rotation_after(session.rotation, len(hand.seats)),  # an orbit's hand
         history=(*session.history, hand.hand_id),
         last_finish=(hand.hand_id, at_ms, session.paused),
     )
@@ -214,12 +212,15 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
     first_button = session.config.first_button
     if first_button is None and session.table.seats:
         first_button = session.table.seats[0].seat
+    dealt = level_of_hand(rotation, level)  # a mix by orbit: the orbit's game
+    if isinstance(dealt, str):
+        warn(out, session, "rules", dealt, "cannot_start", at_ms)
+        return session
     try:
-        # mixed games: the level's game, or the orbit's (a stud game with its own ante)
-        game, hand_level = hand_game(rotation, level, session.config.variant)
+        game = dealt.game or session.config.variant  # mixed games: the level's game
         # R11-B: stud at the button frozen where the next hold'em hand has it
         setup = (stud_hand if game.is_stud else next_hand)(
-            session.table, hand_id=hand_id, variant=game, level=hand_level,
+            session.table, hand_id=hand_id, variant=game, level=dealt,
             first_button=first_button,
         )
         setup = evolve(setup, event_players_left=session.event_players_left)
@@ -237,6 +238,8 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
     previous = session.hand.variant if session.hand is not None else None
     if previous is not None and previous is not hand.variant:
         rulings = (*rulings, game_change_ruling(previous, hand.variant, level.number, rules))
+    rotation, last_of_orbit = counted(rotation, len(setup.players), rules)
+    rulings = (*rulings, *last_of_orbit)
     session = evolve(
         session,
         tracked=tracked,
@@ -328,7 +331,7 @@ def reader_step(
         }
         out.append(event_out(session, "board_replaced", (), data, at_ms))
     for seat in hand.seats:
-        # the initial deal, and each later stud card (seventh street's is a downcard)
+        # the initial deal, each later stud card (seventh street's is a downcard), each draw
         if seat.hole and before.has_seat(seat.seat) and before.seat(seat.seat).hole != seat.hole:
             payload = {
                 "hand_id": hand.hand_id,

@@ -122,6 +122,8 @@ class Command(StrEnum):
     PENALTY = "penalty"
     DEALER_BUTTON = "dealer_button"
     CARD_EXPOSED = "card_exposed"
+    UPCARDS_PICKED_UP = "upcards_picked_up"  # stud, R66: seen by the floor, not the pads
+    CHOOSE_GAME = "choose_game"  # dealer's choice: the button's player's pick for the orbit
     # floor entries made late, in or after the hand (``table.floor.LATE_COMMANDS``)
     POT_COUNT = "pot_count"
     COUNT_ERROR = "count_error"

@@ -22,6 +22,7 @@ from pokertable.controller.engine.model import (
 )
 from pokertable.controller.engine.pots import build_pots
 from pokertable.controller.engine.stud import pending_street, street_name
+from pokertable.controller.table.orbit_rotation import next_game, orbit_json
 from pokertable.controller.table.penalties import penalties_json
 from pokertable.controller.table.session import TableSession
 from pokertable.controller.table.stack_zones import denominations
@@ -93,6 +94,8 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
                     # stud: the upcards everyone sees (a folded hand's are turned down, R66)
                     **({"upcards": [] if folded else list(in_hand.up)}
                        if hand.variant.is_stud else {}),
+                    # draw games: how many cards he drew at each draw he declared (never which)
+                    **({"drawn": _drawn(hand, number)} if hand.variant.is_draw else {}),
                 }
             )
         elif occupant is not None:
@@ -154,9 +157,14 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "level": level_json(session.level),
         "pending_level": level_json(session.pending_level) if session.pending_level else None,
         # the game dealt (mixed games: the level's, from its first hand; R23), as a PHH code
-        "game": (
-            hand.variant if hand is not None else session.level.game or session.config.variant
-        ).value,
+        "game": hand.variant.value if hand is not None else next_game(
+            session.rotation, session.level, session.config.variant)
+        or (session.level.game or session.config.variant).value,
+        # the game of the next hand (a new level's from R23, or the orbit's), and the orbit
+        "next_game": next_game(
+            session.rotation if session.pending_level is None else session.pending_rotation,
+            session.pending_level or session.level, session.config.variant),
+        "orbit": orbit_json(session.rotation),
         "paused": session.paused,
         "hand_for_hand": session.hand_for_hand,
         "deal_held": session.deal_held is not None,  # RP-8: waiting for the room's deal_next
@@ -169,6 +177,8 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "street": street,
         # stud: who brought it in, for how much, and who opens the street (RP-10-D/E)
         "stud": _stud(hand) if hand is not None and hand.variant.is_stud else None,
+        # draw games: the draw under way, who is on it and who waits for cards
+        "draw": _draw(hand) if hand is not None and hand.variant.is_draw else None,
         "board": list(hand.board) if hand is not None else [],
         "pots": pots,
         "awards": _awards(hand) if hand is not None and hand.phase is Phase.COMPLETE else [],
@@ -218,6 +228,27 @@ def _stud(hand: HandState) -> dict[str, Any]:
         "small_bet": hand.level.big_blind,
         "big_bet": 2 * hand.level.big_blind,
     }
+
+
+def _draw(hand: HandState) -> dict[str, Any]:
+    """The draw facts of the hand: ``round`` is the draw under way (0 before the first,
+    the last one drawn while its betting round is open)."""
+    draw = hand.draw
+    drawing = hand.phase is Phase.DEALING and draw is not None and bool(draw.order or draw.owed)
+    return {
+        "draws": hand.variant.draws,
+        "round": draw.number if draw is not None else 0,
+        "drawing": drawing,
+        "on_draw": draw.order[0] if drawing and draw is not None and draw.order else None,
+        "serving": [s for s, _ in draw.owed] if drawing and draw is not None else [],
+    }
+
+
+def _drawn(hand: HandState, seat: int) -> list[int]:
+    """Cards ``seat`` drew at each draw he declared (0: stood pat), from the engine's log."""
+    if hand.draw is None:
+        return []
+    return [len(cards) for _, s, kind, cards in hand.draw.log if s == seat and kind == "sd"]
 
 
 def _awards(hand: HandState) -> list[dict[str, Any]]:

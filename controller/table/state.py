@@ -23,7 +23,7 @@ from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.table.inputs import (
     ChipItem,
 )
-from pokertable.controller.table.orbits import LevelRotation
+from pokertable.controller.table.orbit_rotation import TableRotation
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -104,9 +104,10 @@ class TableSession:
     last_finish: tuple[str, int, bool] | None = None  # (hand, at_ms, in a break): R22 windows
     removed_denominations: frozenset[int] = frozenset()  # colour-ups so far (R24)
     stack_zones: tuple[tuple[int, tuple[ChipItem, ...]], ...] = ()  # stack zones (R24, room)
-    # Mixed games by orbit: the orbit the table deals in, and the next level's (R23)
-    rotation: LevelRotation | None = None
-    pending_rotation: LevelRotation | None = None
+    # A mix by orbit (the clock's level.rotation): the game of each hand, orbit by orbit,
+    # and the pending level's (R23)
+    rotation: TableRotation | None = None
+    pending_rotation: TableRotation | None = None
 
     @property
     def hand(self) -> HandState | None:

@@ -10,6 +10,8 @@ const ENTRY_FIELDS = { // the dealer's and floor's entries (issue #17) and what 
   clock_call: [], clock_expired: [], count_error: [], pot_count: ["seat", "amount"],
   chips_found: ["seat", "amount"], short_bet_stands: ["seat", "amount"],
   short_bet_noticed: ["seat"], dispute: ["hand_id", "about"],
+  card_exposed: ["seat", "card_index"], // stud: card 1-2 RP-10-A, card 7 RP-10-B
+  upcards_picked_up: ["seat"], choose_game: ["game"], // stud R66; dealer's choice
 };
 const tables = new Map(); // table id -> {state, status, clockDeadline}
 const pending = new Map(); // request id -> {table, what}
@@ -122,6 +124,8 @@ function tableElement(id) {
       if (field === "amount") command.amount = parseInt(el.querySelector(".dealer .amount").value, 10);
       if (field === "about") command.about = el.querySelector(".entry-about").value;
       if (field === "hand_id") command.hand_id = state.hand_id;
+      if (field === "card_index") command.card_index = parseInt(el.querySelector(".entry-card").value, 10);
+      if (field === "game") command.game = el.querySelector(".entry-game").value;
     }
     send(id, command);
   });
@@ -180,9 +184,13 @@ function renderTable(id) {
       `hand${p.hands_left === 1 ? "" : "s"} to sit out${inHand ? " after this one" : ""}, ` +
       `${p.rule_ids.join(" ")})`).join("; ") : "";
   const level = state.level;
+  const orbit = state.orbit; // a mix by orbit: the game dealt, how far its orbit is, the next
   // mixed games: the game dealt (the level's, from its first hand; games.js) and its stakes
-  el.querySelector(".level").textContent = `level ${level.number}: ` +
-    `${gameName(state.game)} \u00b7 ${stakes(level, state.game)}`;
+  el.querySelector(".level").textContent = `level ${level.number}: ` + (orbit
+    ? `${state.game} (orbit ${orbit.hands_played}/${orbit.hands || "?"}, next ` +
+      `${state.next_game || "the button's pick"}) ` +
+      `${level.small_blind}/${level.big_blind}` + (level.ante ? ` ante ${level.ante}` : "")
+    : `${gameName(state.game)} \u00b7 ${stakes(level, state.game)}`);
   // stud: the street, who brought it in and who opens the street (RP-10-D/E)
   const stud = el.querySelector(".stud");
   const studText = studLine(state);

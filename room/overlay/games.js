@@ -18,15 +18,14 @@ function gameName(code) {
   return GAME_NAMES[code] || code || "";
 }
 
-// The game(s) of a clock level: its game, or a rotation's games by orbit ("Limit hold'em /
-// Limit Omaha hi-lo / Razz / Stud / Stud hi-lo by orbit", dealer's choice named as such).
+// The game(s) of a clock level: its game, or a mix by orbit's rotation, which changes game
+// after every orbit ("FT \u2192 FO/8 \u2192 FR \u2192 F7S \u2192 F7S/8 by orbit").
 function levelGames(level) {
   if (!level) return "";
   if (level.game) return gameName(level.game);
   const mix = level.rotation;
   if (!mix || !Array.isArray(mix.games)) return "";
-  const names = mix.games.map(gameName).join(" / ");
-  return (mix.dealers_choice ? `Dealer's choice (${names})` : names) + ` by ${mix.by}`;
+  return mix.dealers_choice ? "Dealer's choice by orbit" : `${mix.games.join(" \u2192 ")} by orbit`;
 }
 
 function isStud(code) {

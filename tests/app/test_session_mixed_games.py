@@ -65,10 +65,16 @@ def test_TDA24_11B_level_game_dealt_from_next_hand_button_moves_on_between_flop_
     assert all(len(s.hole) == 4 for s in table.hand.seats)
 
 
-def test_level_with_a_game_this_table_does_not_deal_is_refused_naming_the_field() -> None:
+def test_TDA24_11B_level_with_a_draw_game_is_dealt_from_the_next_hand() -> None:
+    """A draw game in the clock's level (an 8-game mix) is dealt like any other: the
+    button moves on as for the next hand and five cards a seat are read."""
     table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
     table.command("level", source="clock", level={**LEVEL_2, "game": "F2L3D"})
-    reply = table.replies()[-1]
-    assert not reply["ok"] and reply["field"] == "level.game"
-    assert "game 'F2L3D' is replayed from PHH but not dealt at a live table" in reply["error"]
-    assert table.session.level.number == 1 and table.session.pending_level is None
+    assert table.replies()[-1]["ok"]
+    table.press("hand_start")
+    hand = table.hand
+    assert hand.variant is Variant.TRIPLE_DRAW_27 and _state(table)["game"] == "F2L3D"
+    assert _state(table)["draw"]["draws"] == 3
+    table.deal({1: ("2c", "3c", "4c", "5c", "7d"), 2: ("2d", "3d", "4d", "5d", "7h"),
+                3: ("2h", "3h", "4h", "5h", "7s")})
+    assert all(len(s.hole) == 5 for s in table.hand.seats)

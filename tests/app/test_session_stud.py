@@ -5,6 +5,7 @@ the opener of each street, the public state, showdown and award through ``TableS
 from __future__ import annotations
 
 from pokertable.controller.engine.model import Phase, Street, Variant
+from pokertable.controller.history.render import replayed_stacks
 from pokertable.controller.table.session import Channel
 from tests.app.stud_table import StudTable
 
@@ -124,10 +125,39 @@ def test_TDA24_20C_live_stud_hi_lo_splits_high_and_low() -> None:
         table.check_around()
     table.press("confirm")
     awards = table.state()["awards"]
-    # The engine's stud award is one entry per seat and pot, named by the halves it won.
-    assert [(a["seat"], a["amount"], a["hand_name"]) for a in awards] == [
-        (2, 115, "Trips"), (1, 115, "8-4-3-2-A low")]
+    # One award per half won, the half named, as for Omaha hi-lo (test_session_hi_lo).
+    assert [(a["seat"], a["half"], a["amount"], a["hand_name"]) for a in awards] == [
+        (2, "high", 115, "Trips"), (1, "low", 115, "8-4-3-2-A low")]
+    done = table.events("hand_complete")[0]["data"]["awards"]
+    assert {(a["seat"], a["half"]) for a in done} == {(2, "high"), (1, "low")}
+    assert "main pot low half 115 to seat 1 with 8-4-3-2-A low" in table.texts("TDA2024-20C")
     assert table.stacks() == {1: 2005, 2: 2005, 3: 1990}
+    # The hand_complete event's PHH (the room's archive) names the game and replays.
+    phh = table.events("hand_complete")[0]["data"]["phh"]
+    assert 'variant = "F7S/8"' in phh, phh
+    assert replayed_stacks(phh, "live") == (2005, 2005, 1990)
+
+
+def test_TDA24_20C_live_stud_hi_lo_scoop_shows_both_halves() -> None:
+    """Seat 1's wheel is the best high and the best low: he scoops, one award of each half."""
+    table = StudTable(THREE, variant=Variant.STUD_HILO)
+    table.press("hand_start")
+    table.third({1: ("As", "2s", "3d"), 2: ("Ks", "Kd", "Qh"), 3: ("Qs", "Jd", "9c")})
+    table.push(1, 25)
+    table.press("fold")
+    table.press("check_call")  # seat 3 calls the bring-in
+    streets = (("2d", {1: "4h", 3: "7c"}), ("2h", {1: "5c", 3: "Qd"}),
+               ("Jc", {1: "Tc", 3: "Jh"}), ("Js", {1: "9d", 3: "8s"}))
+    for burn, cards in streets:
+        table.deal_street(burn, cards)
+        table.check_around()
+    table.press("confirm")
+    awards = table.state()["awards"]
+    assert [(a["seat"], a["half"], a["amount"], a["hand_name"]) for a in awards] == [
+        (1, "high", 40, "Straight"), (1, "low", 40, "5-4-3-2-A low")]
+    done = table.events("hand_complete")[0]["data"]["awards"]
+    assert {(a["seat"], a["half"]) for a in done} == {(1, "high"), (1, "low")}
+    assert table.stacks() == {1: 2045, 2: 1990, 3: 1965}
 
 
 def test_RP10H_live_community_card_when_the_stub_runs_short() -> None:

@@ -422,14 +422,18 @@ def test_TDA24_11B_horse_by_orbit_deals_each_game_for_one_orbit_with_the_stud_an
     assert table.hand.variant is Variant.STUD
 
 
-def test_a_mix_with_a_game_the_table_does_not_deal_is_refused_naming_the_field() -> None:
+def test_a_mix_with_a_draw_game_is_dealt_and_a_stud_mix_needs_a_bring_in() -> None:
+    """Draw games are dealt at the table (an 8-game mix); a stud game without a bring-in
+    is refused naming the field."""
     table = StudTable(THREE)
     level = {"number": 2, "small_blind": 50, "big_blind": 100, "ante": 0,
              "ante_format": "none", "bring_in": 25,
-             "rotation": {"by": "orbit", "games": ["FT", "F2L3D"], "dealers_choice": False}}
+             "rotation": {"by": "orbit", "games": ["F2L3D", "FT"], "dealers_choice": False}}
     table.command("level", source="clock", level=level)
-    reply = table.replies()[-1]
-    assert not reply["ok"] and reply["field"] == "level.rotation.games"
+    assert table.replies()[-1]["ok"]
+    table.press("hand_start")
+    assert table.hand.variant is Variant.TRIPLE_DRAW_27
+    assert table.state()["draw"]["draws"] == 3
     del level["bring_in"]
     table.command("level", source="clock", level={
         **level, "rotation": {"by": "orbit", "games": ["FT", "FR"], "dealers_choice": False}})

@@ -231,3 +231,11 @@ def test_every_option_of_every_command_has_help() -> None:
 
     walk(build_parser(), "pokertable")
     assert missing == []
+
+
+def test_a_table_may_deal_a_draw_game() -> None:
+    """table.variant takes the draw games the live table deals (issue #30)."""
+    for code in ("F2L3D", "N2L1D", "FB"):
+        config = parse_config({"table": {"venue": "v", "id": "t", "variant": code},
+                               "levels": [{"number": 1, "small_blind": 50, "big_blind": 100}]})
+        assert config.variant().value == code and config.variant().is_draw

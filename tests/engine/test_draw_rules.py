@@ -151,12 +151,13 @@ def test_single_draw_has_two_betting_rounds_and_the_lowest_hand_wins() -> None:
     assert "full house" in state.awards[0].hand_name
 
 
-def test_a_live_table_refuses_a_draw_game_by_name_until_it_deals_one() -> None:
-    """A structure of an 8-game mix may name F2L3D, N2L1D and FB: the engine replays them,
-    the live table does not deal them yet and says so instead of dealing hold'em."""
+def test_a_live_table_deals_the_draw_games_by_name() -> None:
+    """A structure of an 8-game mix may name F2L3D, N2L1D and FB: the live table deals
+    them (tests/app/test_session_draw.py); a typo is still refused by name."""
     for code in ("F2L3D", "N2L1D", "FB"):
-        with pytest.raises(ValueError, match="not dealt at a live table yet"):
-            game_named(code, "level 4")
+        assert game_named(code, "level 4").is_draw
+    with pytest.raises(ValueError, match="level 4: unknown game 'F2L3X'"):
+        game_named("F2L3X", "level 4")
 
 
 def test_R35A7_no_draw_while_the_betting_is_open_and_no_cards_before_it() -> None:

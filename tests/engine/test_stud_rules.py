@@ -213,6 +213,12 @@ def test_r20c_hi_lo_the_high_takes_the_odd_chip_and_tied_lows_are_quartered() ->
         state = check_round(state)
     assert state.phase is Phase.COMPLETE
     assert [s.stack for s in state.seats] == [103, 99, 98]
+    # The awards are shaped like Omaha hi-lo's: one per half won, the half named.
+    assert [(a.pot_index, a.seat, a.half, a.amount, a.hand_name) for a in state.awards] == [
+        (0, 1, "high", 8, "Full House"),
+        (0, 2, "low", 4, "7-5-4-3-2 low"),
+        (0, 3, "low", 3, "7-5-4-3-2 low"),
+    ]
 
 
 def test_r20c_the_award_rulings_cite_r20c_and_r20b() -> None:
