@@ -82,12 +82,13 @@ def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
 
 @pytest.mark.needs("mosquitto", "micropython")
 def test_horse_demo_deals_every_game_of_the_rotation_at_the_simulated_table(
-    broker: MosquittoProcess,
+    broker: MosquittoProcess, tmp_path: Path
 ) -> None:
     stream = Stream(broker.port)
     args = argparse.Namespace(
         hands=10, players=4, seed=7, broker=("127.0.0.1", broker.port), profile="tda-2024",
         floor_pause=0.0, stall_limit=300.0, string_bets=0.0, game="horse",
+        archive=str(tmp_path / "hands.sqlite3"),
     )
     try:
         result = demo.play(args)
@@ -97,6 +98,7 @@ def test_horse_demo_deals_every_game_of_the_rotation_at_the_simulated_table(
     finally:
         stream.stop()
     assert result.hands == 10
+    assert result.archived == 10  # the room's archive: each PHH (stud's too) replays
     states = stream.of("state")
     games = {s["hand_id"]: s["game"] for s in states if s["hand_id"]}
     assert list(games.values()) == ["FT", "FT", "FO/8", "FO/8", "FR", "FR", "F7S", "F7S",
