@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 
 from pokertable.bench.pokerkit_corpus import (
     StreetBetting,
-    act,
+    act_marking_r47,
     automations,
+    award_best,
     layered_pots,
     random_action,
     random_blinds,
@@ -84,11 +85,7 @@ def generate(
                 betting = StreetBetting(street, max(state.bets), bet_size)
             actor = state.actor_index
             action = random_action(state, rng)
-            if action[0] == "cbr" and illegal is None:
-                why = betting.forbids_raise(actor, limit=variant == "FT")
-                if why is not None:
-                    illegal = (f"p{actor + 1} cbr {action[1]}", why)
-            act(state, betting, actor, action)
+            illegal = act_marking_r47(state, betting, actor, action, variant == "FT", illegal)
         history = pk.HandHistory.from_game_state(game, state)
         if illegal is not None:
             corpus.tda_illegal[len(corpus.hands)] = illegal
@@ -112,16 +109,7 @@ def _tda_stacks(state, starting: list[int]) -> list[int]:  # type: ignore[no-unt
     import pokerkit as pk
 
     pots = layered_pots(state, starting)
-    hole, board, live, stacks = pots.hole, pots.board, pots.live, pots.stacks
+    hole, board, live = pots.hole, pots.board, pots.live
     evaluator = pk.OmahaHoldemHand if len(hole[live[0]]) == 4 else pk.StandardHighHand
     strength = {i: evaluator.from_game(hole[i], board) for i in live} if len(live) > 1 else {}
-    for amount, eligible in pots.contested:
-        if len(eligible) == 1:
-            winners = eligible
-        else:
-            best = max(strength[i] for i in eligible)
-            winners = [i for i in eligible if strength[i] == best]  # clockwise: list order
-        share, odd = divmod(amount, len(winners))
-        for rank, i in enumerate(winners):
-            stacks[i] += share + (1 if rank < odd else 0)
-    return stacks
+    return award_best(pots, strength)

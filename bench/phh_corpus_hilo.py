@@ -49,6 +49,7 @@ from pokertable.bench.pokerkit_corpus import (
     random_action,
     random_blinds,
     replay_json,
+    split_odd_chips,
 )
 
 VARIANTS = ("FO/8", "PO/8")
@@ -153,22 +154,15 @@ def _rule_stacks(state, starting: list[int]) -> tuple[list[int], bool, int]:  # 
         lows = [i for i in eligible if low[i] is not None]
         if not lows:
             outside = outside or bool(showing_low - set(eligible))
-            _split(stacks, amount, high_winners)
+            split_odd_chips(stacks, amount, high_winners)
             split += len(high_winners) > 1
             continue
         best_low = max(low[i] for i in lows)  # PokerKit: the larger low is the better
         low_winners = [i for i in lows if low[i] == best_low]
-        _split(stacks, amount - amount // 2, high_winners)  # R20-C: the odd chip goes high
-        _split(stacks, amount // 2, low_winners)
+        split_odd_chips(stacks, amount - amount // 2, high_winners)  # R20-C: the odd chip goes high
+        split_odd_chips(stacks, amount // 2, low_winners)
         split += 1
     return stacks, outside, split
-
-
-def _split(stacks: list[int], amount: int, winners: list[int]) -> None:
-    """R20-A: odd chips one each to the winners clockwise from the button (list order)."""
-    share, odd = divmod(amount, len(winners))
-    for rank, i in enumerate(winners):
-        stacks[i] += share + (1 if rank < odd else 0)
 
 
 @dataclass

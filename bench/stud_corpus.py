@@ -21,10 +21,21 @@ answer by the rules is worked out here from PokerKit's own record of the hand:
 from __future__ import annotations
 
 import random
-import warnings
 from dataclasses import dataclass, field
+from typing import Any
 
-from pokertable.bench.pokerkit_corpus import StreetBetting, act, automations, layered_pots
+from pokertable.bench.pokerkit_corpus import (
+    Differential,
+    StreetBetting,
+    act_marking_r47,
+    automations,
+    check_stacks,
+    differential_main,
+    hands_of,
+    layered_pots,
+    play_seeded,
+    split_odd_chips,
+)
 
 VARIANTS = ("F7S", "F7S/8", "FR")
 _HIGH = "23456789TJQKA"
@@ -73,12 +84,11 @@ def generate(count: int, seed: int = 2024, variants: tuple[str, ...] = VARIANTS)
             deep = rng.random() < 0.5
             stacks.append(rng.randint(ante + bring_in + 1, small_bet * (60 if deep else 8)))
         game = _game(variant, ante, bring_in, small_bet)
-        random.seed(rng.random())  # PokerKit shuffles its deck with the global generator
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            state, illegal, tied = _play(game(stacks, n), variant, small_bet, rng)
+        (state, illegal, tied), recycled = play_seeded(
+            rng, game, stacks, _play, variant, small_bet, rng
+        )
         index = len(corpus.hands)
-        if any("reserved" in str(w.message) for w in caught):
+        if recycled:
             corpus.recycled.add(index)
         history = pk.HandHistory.from_game_state(game, state)
         if illegal is not None:
@@ -117,11 +127,7 @@ def _play(state, variant: str, small_bet: int, rng: random.Random):  # type: ign
             action = ("cbr", state.min_completion_betting_or_raising_to_amount)
         else:
             action = _choose(state, rng)
-        if action[0] == "cbr" and illegal is None:
-            why = betting.forbids_raise(actor, limit=True)
-            if why is not None:
-                illegal = (f"p{actor + 1} cbr {action[1]}", why)
-        act(state, betting, actor, action)
+        illegal = act_marking_r47(state, betting, actor, action, True, illegal)
     return state, illegal, tied
 
 
@@ -135,7 +141,7 @@ def _choose(state, rng: random.Random) -> tuple[str, int]:  # type: ignore[no-un
     return ("cc", 0)
 
 
-_LOOKUPS: dict[str, object] = {}  # PokerKit's showing-hand tables, by class name
+_LOOKUPS: dict[str, Any] = {}  # PokerKit's showing-hand tables, by class name
 
 
 def _tied_showing(state, variant: str) -> bool:  # type: ignore[no-untyped-def]
@@ -174,7 +180,7 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
     pots = layered_pots(state, starting)
     hole, live, mucked, stacks = pots.hole, pots.live, pots.mucked, pots.stacks
 
-    def hand(i: int, kind: type) -> object | None:
+    def hand(i: int, kind: Any) -> Any:
         try:
             return kind.from_game(hole[i], ())
         except ValueError:
@@ -183,20 +189,18 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
     high_kind = pk.RegularLowHand if variant == "FR" else pk.StandardHighHand
     no_low = False
 
-    def split(amount: int, winners: list[int], hands: dict[int, object], low: bool) -> None:
+    def split(amount: int, winners: list[int], hands: dict[int, Any], low: bool) -> None:
         ordered = sorted(
             winners, key=lambda i: _high_card_by_suit(hands[i].cards, low), reverse=True
-        )  # type: ignore[attr-defined]
-        share, odd = divmod(amount, len(ordered))
-        for rank, i in enumerate(ordered):
-            stacks[i] += share + (1 if rank < odd else 0)
+        )
+        split_odd_chips(stacks, amount, ordered)
 
     for amount, eligible in pots.contested:
         if len(eligible) == 1:
             stacks[eligible[0]] += amount
             continue
         highs = {i: hand(i, high_kind) for i in eligible}
-        best = max(h for h in highs.values() if h is not None)  # type: ignore[type-var]
+        best = max(h for h in highs.values() if h is not None)
         high_winners = [i for i in eligible if highs[i] == best]
         if variant != "F7S/8":
             split(amount, high_winners, highs, variant == "FR")
@@ -208,7 +212,7 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
                 no_low = True  # PokerKit splits this pot's low half among its players
             split(amount, high_winners, highs, False)
             continue
-        best_low = max(qualified)  # type: ignore[type-var]
+        best_low = max(qualified)
         low_winners = [i for i in eligible if lows[i] == best_low]
         split(amount - amount // 2, high_winners, highs, False)  # R20-C: odd chip to high
         split(amount // 2, low_winners, lows, True)
@@ -217,33 +221,24 @@ def _tda_stacks(state, variant: str, starting: list[int]) -> tuple[list[int], bo
 
 
 @dataclass
-class Comparison:
-    """Our replay of a corpus against PokerKit and the rules (``compare``)."""
+class Comparison(Differential):
+    """Our replay of a stud corpus against PokerKit and the rules (``compare``)."""
 
-    hands: int = 0
-    equal_to_pokerkit: int = 0
     odd_chips_by_suit: int = 0  # equal to the R20-B expectation, not to PokerKit
     no_low_side_pots: int = 0  # equal to the R21 expectation, not to PokerKit
-    refused_r47: int = 0  # stopped at the raise R47-B forbids, citing it
     tied_openers: int = 0  # RP-10-D: a tie PokerKit broke by seat, counted apart
     tied_openers_out_of_turn: int = 0  # of those, where the rules' opener was another seat
-    recycled: int = (
-        0  # RP-10-H: PokerKit re-dealt mucked cards where the rules deal a community card
-    )
-    mismatches: list[str] = field(default_factory=list)
+    recycled: int = 0  # RP-10-H: PokerKit re-dealt mucked cards; the rules deal a community card
 
-    def lines(self, variant: str) -> list[str]:
-        return [
-            f"{variant}: {self.hands} hands generated by PokerKit, replayed; "
-            f"{len(self.mismatches)} mismatches",
-            f"  equal to PokerKit {self.equal_to_pokerkit}; equal to the rules where PokerKit "
-            f"differs: odd chips by suit and pots kept apart (R20-B, R21) "
+    def departures(self) -> str:
+        return (
+            f"odd chips by suit and pots kept apart (R20-B, R21) "
             f"{self.odd_chips_by_suit}; no-low hi/lo side pot to the high (R21) "
             f"{self.no_low_side_pots}; R47-B raise refused {self.refused_r47}; "
             f"tied showing hands (RP-10-D, counted apart) {self.tied_openers}, of which out "
             f"of turn by the rules {self.tied_openers_out_of_turn}; mucked cards re-dealt by "
-            f"PokerKit (RP-10-H) {self.recycled}",
-        ]
+            f"PokerKit (RP-10-H) {self.recycled}"
+        )
 
 
 def compare(corpus: StudCorpus, variant: str) -> Comparison:
@@ -253,9 +248,7 @@ def compare(corpus: StudCorpus, variant: str) -> Comparison:
     from pokertable.controller.history.replay import replay_hand
 
     out = Comparison()
-    for i, doc in enumerate(corpus.hands):
-        if corpus.variants[i] != variant:
-            continue
+    for i, doc in hands_of(corpus, variant):
         out.hands += 1
         try:
             result = replay_hand(parse_hand(loads(doc), f"{variant}#{i}"))
@@ -271,16 +264,11 @@ def compare(corpus: StudCorpus, variant: str) -> Comparison:
             else:
                 out.mismatches.append(f"hand {i}: {text}")
             continue
-        ours = [result.state.seat(k + 1).stack for k in range(result.hand.player_count)]
+        ours, wrong = check_stacks(corpus, i, result)
         if i in corpus.tied_openers:
             out.tied_openers += 1
-        elif i in corpus.tda_illegal:
-            out.mismatches.append(f"hand {i}: not refused: {corpus.tda_illegal[i]}")
-        elif ours != corpus.expected_stacks[i]:
-            out.mismatches.append(
-                f"hand {i}: ours {ours}, by the rules {corpus.expected_stacks[i]}, "
-                f"PokerKit {corpus.pokerkit_stacks[i]}"
-            )
+        elif wrong is not None:
+            out.mismatches.append(wrong)
         elif ours == corpus.pokerkit_stacks[i]:
             out.equal_to_pokerkit += 1
         elif i in corpus.no_low_side_pots:
@@ -292,22 +280,7 @@ def compare(corpus: StudCorpus, variant: str) -> Comparison:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m pokertable.bench.stud_corpus --hands 2000``: the full differential run."""
-    import argparse
-
-    parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("--hands", type=int, default=2000, help="hands per variant")
-    parser.add_argument("--seed", type=int, default=30)
-    parser.add_argument("--variant", choices=VARIANTS, action="append", help="default: all")
-    args = parser.parse_args(argv)
-    failed = False
-    for variant in args.variant or VARIANTS:
-        corpus = generate(args.hands, seed=args.seed, variants=(variant,))
-        result = compare(corpus, variant)
-        print("\n".join(result.lines(variant)))
-        for line in result.mismatches[:10]:
-            print("  " + line)
-        failed = failed or bool(result.mismatches)
-    return 1 if failed else 0
+    return differential_main(argv, main.__doc__, VARIANTS, generate, compare)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,10 @@ _FIXED_LIMIT = Betting.FIXED_LIMIT
 _POT_LIMIT = Betting.POT_LIMIT
 _FOLDED = SeatStatus.FOLDED
 _ruling = builder(Ruling)  # Ruling(...) with plain stores, for the rulings of every action
+_FOLD = ActionKind.FOLD
+_CHECK = ActionKind.CHECK
+_CALL = ActionKind.CALL
+_ALL_IN_KIND = ActionKind.ALL_IN
 
 
 def apply_action(
@@ -57,14 +61,14 @@ def apply_action(
         )
     seat = state.seat(event.seat)
     kind = event.kind
-    if kind is ActionKind.FOLD or kind is ActionKind.CHECK or kind is ActionKind.CALL:
+    if kind is _FOLD or kind is _CHECK or kind is _CALL:
         # What a fold, check or call needs of ``options_for``, without the raise bounds.
         return _fold_check_or_call(state, seat, kind, event.amount, rules)
     opts = betting.options_for(state, rules)
     assert opts is not None
-    if kind is ActionKind.ALL_IN:
+    if kind is _ALL_IN_KIND:
         if opts.all_in_to <= state.call_to or not opts.can_raise:
-            return _fold_check_or_call(state, seat, ActionKind.CALL, event.amount, rules)
+            return _fold_check_or_call(state, seat, _CALL, event.amount, rules)
         target = min(opts.all_in_to, opts.max_to)
         state, rulings = _bet_or_raise(
             state, seat, target, opts, rules, event.floor_approved, event.short_stands
@@ -104,7 +108,7 @@ def _fold_check_or_call(
     need = state.call_to - seat.bet
     can_check = need <= 0  # ``Options.can_check``
     to_call = min(need, seat.stack) if need > 0 else 0  # ``Options.to_call``
-    if kind is ActionKind.FOLD and amount:
+    if kind is _FOLD and amount:
         # R51-B: the floor had him forfeit (part of) an undercall and fold. The forfeited
         # chips are dead money in the pot; they never count as a call.
         if not 0 < amount <= seat.stack:
@@ -132,7 +136,7 @@ def _fold_check_or_call(
                 code="forfeit_fold",
             ),
         )
-    if kind is ActionKind.FOLD:
+    if kind is _FOLD:
         folded = evolve(seat, status=_FOLDED)
         state = betting.finish_action(state, folded, "fold", seat.bet, False)
         ruling = (
@@ -153,7 +157,7 @@ def _fold_check_or_call(
             )
         )
         return state, (ruling,)
-    if kind is ActionKind.CHECK:
+    if kind is _CHECK:
         if not can_check:
             return reject(
                 state,

@@ -46,6 +46,9 @@ class Options:
     reopened: bool  # False when short all-ins did not re-open the betting to him (R47)
 
 
+_options = builder(Options)  # Options(...) with plain stores: every bet and raise asks
+
+
 def small_bet(state: HandState) -> int:
     """Fixed limit: the bet size of the current street (small bet pre-flop and flop)."""
     bb = state.level.big_blind
@@ -151,7 +154,7 @@ def options_for(state: HandState, rules: RuleProfile) -> Options | None:
             max_to = min(pot_limit_max_to(state, seat, rules), all_in_to)
         else:
             max_to = all_in_to
-    return Options(
+    return _options(
         seat=seat.seat,
         to_call=to_call,
         can_check=need == 0,
@@ -229,10 +232,12 @@ def _record(
 def bets_pulled_in(seats: tuple[SeatState, ...]) -> tuple[SeatState, ...]:
     """The seats with the street's bets gone to the pot (``committed`` keeps the chips)."""
     return tuple(
-        s
-        if s.bet == 0 and not s.acted and s.matched == 0
-        else evolve(s, bet=0, acted=False, matched=0)
-        for s in seats
+        [
+            s
+            if s.bet == 0 and not s.acted and s.matched == 0
+            else evolve(s, bet=0, acted=False, matched=0)
+            for s in seats
+        ]
     )
 
 

@@ -12,6 +12,8 @@ from pokertable.controller.engine.model import HandState, Phase, SeatState
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.rules import RuleProfile
 
+_COMPLETE = Phase.COMPLETE  # a module global: an enum member read through its class is slower
+
 
 def reject(
     state: HandState, seat: int | None, text: str, rule_id: str, code: str
@@ -28,7 +30,7 @@ def dealt_in_seat(
         if s.seat == number:
             seat = s
             break
-    if state.phase is Phase.COMPLETE or seat is None:
+    if state.phase is _COMPLETE or seat is None:
         return reject(
             state,
             number,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import MISSING, dataclass, field, fields
 from enum import IntEnum, StrEnum
-from operator import attrgetter
+from operator import attrgetter, countOf
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 
 
-_EVOLVERS: dict[type, Callable[[Any, dict[str, object]], Any]] = {}
+# A copier per class and per the names it changes, in the order given: (cls, *names).
+_EVOLVERS: dict[tuple[Any, ...], Callable[[Any, dict[str, object]], Any]] = {}
+_TWINS: dict[type, type] = {}  # the mutable twin of each class, made once
 
 
 def evolve(obj: _T, **changes: object) -> _T:
@@ -27,25 +29,29 @@ def evolve(obj: _T, **changes: object) -> _T:
 
     The engine copies small records on every action and the generic ``replace`` was the
     largest cost of a replay (see bench/), so each class gets a generated copier that
-    reads every slot as a plain attribute. Only for slotted dataclasses whose invariants
-    the caller keeps.
+    reads every slot as a plain attribute, one per set of changed fields, which it stores
+    in place of the old values (a ``setattr`` call per change was a sixth of a copy).
+    Only for slotted dataclasses whose invariants the caller keeps.
     """
+    key = (type(obj), *changes)
     try:
-        copier = _EVOLVERS[type(obj)]
+        copier = _EVOLVERS[key]
     except KeyError:
-        copier = _EVOLVERS[type(obj)] = _make_copier(type(obj))
+        copier = _EVOLVERS[key] = _make_copier(type(obj), tuple(changes))
     result: _T = copier(obj, changes)
     return result
 
 
-def _make_copier(cls: type) -> Callable[[Any, dict[str, object]], Any]:
+def _make_copier(cls: type, names: tuple[str, ...] = ()) -> Callable[[Any, dict[str, object]], Any]:
     """A copier that fills the slots of a mutable twin of ``cls``, then makes it a ``cls``.
 
     A frozen class's ``__setattr__`` makes every slot write a call (``object.__setattr__``);
     on the twin, which has the same slots and no ``__setattr__``, a write is a plain store,
     and the finished copy takes the frozen class by ``__class__`` assignment, which CPython
     allows between classes of the same layout. Half the cost of a copy of the hand state.
-    Classes with another layout (a base class with slots) get slot-by-slot writes instead.
+    The fields in ``names`` are taken from ``changes`` (a name that is no field goes
+    through ``setattr``, which refuses it). Classes with another layout (a base class with
+    slots) get slot-by-slot writes instead.
     """
     slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
     namespace: dict[str, Any] = {
@@ -54,7 +60,12 @@ def _make_copier(cls: type) -> Callable[[Any, dict[str, object]], Any]:
         "cls": cls,
     }
     try:
-        twin = _twin_of(cls, slots, namespace)
+        if cls in _TWINS:
+            namespace["twin"] = _TWINS[cls]
+            twin = "twin"
+        else:
+            twin = _twin_of(cls, slots, namespace)
+            _TWINS[cls] = namespace[twin]
     except TypeError:  # another layout: one setter call per slot, the base classes' too
         slots = _all_slots(cls)
         namespace.update({f"set_{i}": getattr(cls, name).__set__ for i, name in enumerate(slots)})
@@ -63,9 +74,17 @@ def _make_copier(cls: type) -> Callable[[Any, dict[str, object]], Any]:
         body += ["    for name, value in changes.items():", "        set_slot(new, name, value)"]
     else:
         body = ["def copier(obj, changes):", f"    new = new_object({twin})"]
-        body += [f"    new.{name} = obj.{name}" for name in slots]
-        # still the twin: the plain setattr, not the frozen class's
-        body += ["    for name, value in changes.items():", "        setattr(new, name, value)"]
+        if set(names) <= set(slots):
+            body += [
+                f"    new.{name} = changes[{name!r}]"
+                if name in names
+                else f"    new.{name} = obj.{name}"
+                for name in slots
+            ]
+        else:
+            body += [f"    new.{name} = obj.{name}" for name in slots]
+            # still the twin: the plain setattr, not the frozen class's
+            body += ["    for name, value in changes.items():", "        setattr(new, name, value)"]
         body.append("    new.__class__ = cls")
     body.append("    return new")
     exec("\n".join(body), namespace)
@@ -484,7 +503,7 @@ class HandState:
         raise KeyError(f"seat {number} is not dealt in to hand {self.hand_id}")
 
     def has_seat(self, number: int) -> bool:
-        return any(s.seat == number for s in self.seats)
+        return number in [s.seat for s in self.seats]  # no generator: every tabled hand asks
 
     def with_seat(self, updated: SeatState) -> HandState:
         return evolve(
@@ -497,12 +516,13 @@ class HandState:
 
     @property
     def players_in_hand(self) -> int:
-        return len(self.seats) - list(map(_STATUS, self.seats)).count(_FOLDED)
+        # counted in C over the statuses, no list built: ``settle`` asks on every step
+        return len(self.seats) - countOf(map(_STATUS, self.seats), _FOLDED)
 
     @property
     def pot_total(self) -> int:
         """All chips committed this hand, including bets still in front of players."""
-        return sum(s.committed for s in self.seats)
+        return sum([s.committed for s in self.seats])
 
     def substantial_since(self, index: int, rules: RuleProfile) -> bool:
         """R36 (``is_substantial``) over the actions in turn from ``index`` on."""

@@ -77,9 +77,13 @@ _FIXED_LIMIT = Betting.FIXED_LIMIT
 _POT_LIMIT = Betting.POT_LIMIT
 _FLOP = Street.FLOP
 _RIVER = Street.RIVER
+_NEXT_STREET = (Street.FLOP, Street.TURN, Street.RIVER, Street.SEVENTH)
 _INFO = RulingKind.INFO
 _LIMPING = DrawLimping.ALLOWED  # the draw games' betting differs only where a house forbids it
 _REJECTED = RulingKind.REJECTED
+_DEAD_OR_SHORT = PotLimitPreflopBlinds.DEAD_OR_SHORT
+_SHORT_ONLY = PotLimitPreflopBlinds.SHORT_ONLY
+_ACTUAL = PotLimitPreflopBlinds.ACTUAL
 # Records built with plain stores (model.builder): one state and its seats per hand, and
 # the announcements that follow the actions.
 _hand_state = builder(HandState)
@@ -149,11 +153,15 @@ def start_hand(
         rules,
         dict(setup.antes_by_seat) if setup.antes_by_seat is not None else None,
     )
-    assumed = {
-        PotLimitPreflopBlinds.DEAD_OR_SHORT: posted.missing_dead + posted.missing_short,
-        PotLimitPreflopBlinds.SHORT_ONLY: posted.missing_short,
-        PotLimitPreflopBlinds.ACTUAL: 0,
-    }[rules.pot_limit_preflop_blinds]
+    counted = rules.pot_limit_preflop_blinds  # not a dict by member: an enum hashes in Python
+    if counted is _DEAD_OR_SHORT:
+        assumed = posted.missing_dead + posted.missing_short
+    elif counted is _SHORT_ONLY:
+        assumed = posted.missing_short
+    elif counted is _ACTUAL:
+        assumed = 0
+    else:
+        raise KeyError(counted)
     increment = setup.level.big_blind
     state = _hand_state(
         hand_id=setup.hand_id,
@@ -281,7 +289,7 @@ def _deal_board(
             rules.cite("rules"),
             "premature_board",
         )
-    nxt = Street(state.street + 1)
+    nxt = _NEXT_STREET[state.street]  # not ``Street(n)``: an enum call, costly per street
     expected = nxt.board_size - len(state.board)
     if len(event.cards) != expected:
         return reject(
@@ -339,6 +347,11 @@ def settle(state: HandState, rules: RuleProfile) -> tuple[HandState, tuple[Rulin
     Public for layers that change a hand outside ``step`` (a hand killed by the floor,
     a player absent at the deal) and need the same follow-ups.
     """
+    phase = state.phase
+    if (phase is _DEALING or (phase is _BETTING and state.action_on is not None)) and (
+        state.players_in_hand != 1
+    ):
+        return state, ()  # most steps: a card awaited or a player to act, nothing follows
     rulings: list[Ruling] = []
     while True:
         phase = state.phase

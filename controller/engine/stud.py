@@ -59,6 +59,8 @@ _FOURTH = Street.FOURTH
 _BRING_IN_KIND = ActionKind.BRING_IN
 _SEVENTH = Street.SEVENTH
 _ruling = builder(Ruling)  # Ruling(...) with plain stores, as in engine/actions.py
+_seat_state = builder(SeatState)  # one hand's seats and state, as state_machine builds them
+_hand_state = builder(HandState)
 
 HIGH_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}  # stud: the ace is high
 LOW_RANK = {r: i for i, r in enumerate("A23456789TJQK", start=1)}  # razz: the ace is low
@@ -112,7 +114,7 @@ def start_state(setup: HandSetup, rules: RuleProfile) -> tuple[HandState, tuple[
                 )
             )
         seats.append(
-            SeatState(
+            _seat_state(
                 seat,
                 name,
                 stack - ante,
@@ -121,7 +123,7 @@ def start_state(setup: HandSetup, rules: RuleProfile) -> tuple[HandState, tuple[
                 status=_ALL_IN if ante == stack else _LIVE,
             )
         )
-    state = HandState(
+    state = _hand_state(
         hand_id=setup.hand_id,
         variant=setup.variant,
         level=level,
@@ -441,7 +443,7 @@ def apply_stud_action(
         # back to him, and a short all-in over it re-opens the betting only as R47-B says.
         state = betting.pay_and_finish(state, seat, amount, "bring_in", amount, call_to=amount)
         return state, (
-            Ruling(
+            _ruling(
                 _ACCEPTED,
                 (rules.cite("bring_in"),),
                 f"seat {seat.seat} brings in for {amount}",
@@ -529,5 +531,5 @@ def _complete(
         )
     text = f"seat {seat.seat} completes the bring-in to {to}" + ("" if full else " all in")
     return state, (
-        Ruling(_ACCEPTED, (rules.cite("complete"),), text, seat=seat.seat, code="complete"),
+        _ruling(_ACCEPTED, (rules.cite("complete"),), text, seat=seat.seat, code="complete"),
     )

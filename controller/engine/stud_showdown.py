@@ -21,6 +21,7 @@ from pokertable.controller.engine.model import (
     Phase,
     SeatState,
     Variant,
+    builder,
     evolve,
 )
 from pokertable.controller.engine.pots import build_pots, split_pot
@@ -32,6 +33,8 @@ from pokertable.controller.rules import RuleProfile
 
 _INFO = RulingKind.INFO
 _COMPLETE = Phase.COMPLETE
+_award = builder(Award)  # Award(...) and Ruling(...) with plain stores (model.builder)
+_ruling = builder(Ruling)
 
 
 def _cards(state: HandState, seat: SeatState) -> tuple[str, ...]:
@@ -185,14 +188,14 @@ def award(
         awards = []
         for n, amount in shares:
             stacks[n] += amount
-            awards.append(Award(index, n, amount, names.get(n, "")))
+            awards.append(_award(index, n, amount, names.get(n, "")))
         per_pot.append((awards, cited))
     for awards, cited in reversed(per_pot):  # side pots first, then the main pot (Add. 16)
         for a in awards:
             label = hi_lo.pot_label(a, awards)
             hand = f" with {a.hand_name}" if a.hand_name else ""
             rulings.append(
-                Ruling(
+                _ruling(
                     _INFO,
                     cited,
                     f"{label} {a.amount} to seat {a.seat}{hand}",

@@ -166,6 +166,12 @@ def holdem_strength(hole: Sequence[str], board: Sequence[str]) -> tuple[int, str
     return value, CATEGORIES[value // PACK_SCALE]
 
 
+@cache
+def _index_combinations(n: int, k: int) -> tuple[tuple[int, ...], ...]:
+    """The index tuples of ``combinations``, built once per hand size."""
+    return tuple(combinations(range(n), k))
+
+
 def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]:
     """Exactly two hole cards and three board cards (R-Omaha), best of all such hands.
 
@@ -177,26 +183,30 @@ def omaha_strength(hole: Sequence[str], board: Sequence[str]) -> tuple[int, str]
         board_parts = [_CARD_PARTS[c] for c in board]
     except (KeyError, TypeError):
         raise _bad_card([*hole, *board]) from None
-    pairs = list(combinations(range(len(hole)), 2))
-    triples = list(combinations(range(len(board)), 3))
+    pairs = _index_combinations(len(hole), 2)
+    triples = _index_combinations(len(board), 3)
     if not pairs or not triples:
         raise ValueError("Omaha needs at least two hole cards and three board cards")
     five = 5 << _SIZE_SHIFT
-    best = 0
     table = _by_rank_sum
-    for i, j in pairs:
-        pair_key = five + hole_parts[i][0] + hole_parts[j][0]
-        for a, b, c in triples:
-            key = pair_key + board_parts[a][0] + board_parts[b][0] + board_parts[c][0]
-            value = table.get(key)
-            if value is None:
+    pair_keys = [five + hole_parts[i][0] + hole_parts[j][0] for i, j in pairs]
+    triple_keys = [board_parts[a][0] + board_parts[b][0] + board_parts[c][0] for a, b, c in triples]
+    try:  # every five valued before: the 60 look-ups and the maximum run in C
+        best = max(map(table.__getitem__, [p + t for p in pair_keys for t in triple_keys]))
+    except KeyError:
+        best = 0
+        for i, j in pairs:
+            for a, b, c in triples:
                 ranks = (hole[i][0], hole[j][0], board[a][0], board[b][0], board[c][0])
-                value = table[key] = rank_multiset_value(Counter(map(RANKS.index, ranks)))
-            if value > best:
-                best = value
+                key = five + sum([RANK_KEYS[RANKS.index(r)] for r in ranks])
+                value = table.get(key)
+                if value is None:
+                    value = table[key] = rank_multiset_value(Counter(map(RANKS.index, ranks)))
+                best = max(best, value)
+    board_suits = [part[1] for part in board_parts]
     for i, j in pairs:
         suit = hole_parts[i][1]
-        if hole_parts[j][1] != suit:
+        if hole_parts[j][1] != suit or board_suits.count(suit) < 3:
             continue
         for a, b, c in triples:
             if board_parts[a][1] == board_parts[b][1] == board_parts[c][1] == suit:

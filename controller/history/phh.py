@@ -216,11 +216,24 @@ def _player(word: str, n: int, where: str) -> int:
 
 
 def _known_cards(text: str) -> tuple[str, ...] | None:
-    """The cards of ``text`` when it is only known cards, else None (``_cards`` says why)."""
-    if len(text) % 2:
+    """The cards of ``text`` when it is only known cards, else None (``_cards`` says why).
+
+    The usual sizes (one card, hold'em holes, a flop, stud's third street) are sliced:
+    a regular expression costs as much as the rest of ``to_event``."""
+    size = len(text)
+    deck = STANDARD_DECK
+    if size == 2:  # one card: stud's fourth to seventh street, a turn, a river
+        return (text,) if text in deck else None
+    if size == 4:
+        a, b = text[:2], text[2:]
+        return (a, b) if a in deck and b in deck else None
+    if size == 6:
+        a, b, c = text[:2], text[2:4], text[4:]
+        return (a, b, c) if a in deck and b in deck and c in deck else None
+    if size % 2:
         return None
     cards = tuple(_TWO_CHARACTERS.findall(text))
-    return cards if STANDARD_DECK.issuperset(cards) else None
+    return cards if deck.issuperset(cards) else None
 
 
 _TWO_CHARACTERS = re.compile("..")  # a card; the words of an action hold no line break

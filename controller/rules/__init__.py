@@ -1,4 +1,5 @@
-"""L0, rules as data: the rule profile (``profile.py``) and the shipped rulebooks (``profiles.py``).
+"""L0, rules as data: the rule profile (``profile.py``), its citations (``citations.py``)
+and the shipped rulebooks (``profiles.py``).
 
 Imports nothing else of the controller. The profile's names are re-exported here, so
 ``from pokertable.controller.rules import RuleProfile, TDA_2024`` is the usual import.
@@ -8,9 +9,9 @@ Imports nothing else of the controller. The profile's names are re-exported here
 'TDA2024-47A'
 """
 
+from pokertable.controller.rules.citations import TDA_2024_CITATIONS
 from pokertable.controller.rules.profile import (
     TDA_2024,
-    TDA_2024_CITATIONS,
     AllInFaceUp,
     BalanceHalt,
     BalanceSelect,

@@ -27,6 +27,16 @@ def _bring_in_and_complete(table: StudTable) -> None:
     table.press("check_call")  # seat 1 calls 100
 
 
+def _to_seventh(table: StudTable) -> None:
+    """Third to sixth street bet and checked through; seventh street's burn is read."""
+    _bring_in_and_complete(table)
+    for burn, cards in STUD_STREETS[:3]:
+        table.deal_street(burn, cards)
+        table.check_around()
+    table.collect()
+    table.card("burn", "3d")
+
+
 def test_RP10E_live_stud_bring_in_completion_openers_and_showdown() -> None:
     table = StudTable(THREE)
     table.press("hand_start")
@@ -164,12 +174,7 @@ def test_RP10H_live_community_card_when_the_stub_runs_short() -> None:
     table = StudTable(THREE)
     table.press("hand_start")
     table.third(STUD_HOLES)
-    _bring_in_and_complete(table)
-    for burn, cards in STUD_STREETS[:3]:
-        table.deal_street(burn, cards)
-        table.check_around()
-    table.collect()
-    table.card("burn", "3d")
+    _to_seventh(table)
     table.card("board", "5s")  # one card in the centre for every player
     hand = table.hand
     assert hand.board == ("5s",) and hand.street is Street.SEVENTH

@@ -11,7 +11,13 @@ from pokertable.controller.engine.model import Level, Phase, Street, Variant
 from pokertable.controller.table.inputs import RoomCommand
 from pokertable.controller.table.session import TableSession
 from tests.app.stud_table import StudTable
-from tests.app.test_session_stud import STUD_HOLES, STUD_STREETS, THREE, _bring_in_and_complete
+from tests.app.test_session_stud import (
+    STUD_HOLES,
+    STUD_STREETS,
+    THREE,
+    _bring_in_and_complete,
+    _to_seventh,
+)
 
 
 def _dealt() -> StudTable:
@@ -335,15 +341,6 @@ def test_TDA24_35A5_a_downcard_read_after_the_last_upcard_within_the_window_is_n
     assert (hand.bring_in_seat, hand.action_on) == (1, 1)
     table.push(1, 25)
     assert table.hand.actions[-1].kind == "bring_in"
-
-
-def _to_seventh(table: StudTable) -> None:
-    _bring_in_and_complete(table)
-    for burn, cards in STUD_STREETS[:3]:
-        table.deal_street(burn, cards)
-        table.check_around()
-    table.collect()
-    table.card("burn", "3d")
 
 
 def test_RP10B_seventh_street_card_dealt_up_is_replaced_while_betting_remains() -> None:

@@ -1,8 +1,9 @@
-"""Building hands for engine tests: pure data, no mocks."""
+"""Building hands for engine tests: pure data, no mocks; and judging a PokerKit corpus."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from pokertable.controller.engine import HandSetup, betting, start_hand, step
 from pokertable.controller.engine.events import ActionKind, Event, PlayerAction
@@ -77,7 +78,7 @@ def act(
     rulings: list[Ruling] = []
     for spec in actions:
         seat, kind = spec[0], ActionKind(spec[1])
-        amount = spec[2] if len(spec) > 2 else None  # type: ignore[misc]
+        amount = spec[2] if len(spec) > 2 else None
         state, out = step(state, PlayerAction(seat, kind, amount), rules)
         rejected = [r for r in out if r.kind is RulingKind.REJECTED]
         assert not rejected, rejected
@@ -124,3 +125,21 @@ def options(state: HandState, rules: RuleProfile = TDA_2024) -> betting.Options:
 
 def codes(rulings: Iterable[Ruling]) -> list[str]:
     return [r.code for r in rulings]
+
+
+def corpus_agrees(
+    generate: Callable[..., Any],
+    compare: Callable[[Any, str], Any],
+    variant: str,
+    hands: int,
+    equal_share: float,
+) -> Any:
+    """Replay ``hands`` seeded PokerKit hands of ``variant`` (a bench corpus module's
+    ``generate`` and ``compare``): none may mismatch, and more than ``equal_share`` of them
+    must finish as in PokerKit. The comparison, for what a game checks beyond that."""
+    corpus = generate(hands, seed=30, variants=(variant,))
+    result = compare(corpus, variant)
+    assert result.hands == hands
+    assert not result.mismatches, result.mismatches
+    assert result.equal_to_pokerkit > hands * equal_share, result.lines(variant)
+    return result

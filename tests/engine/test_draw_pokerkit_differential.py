@@ -19,6 +19,7 @@ import pytest
 
 from pokertable.bench.draw_corpus import VARIANTS, compare, generate
 from pokertable.bench.pokerkit_corpus import replay_json
+from tests.engine.helpers import corpus_agrees
 
 pytestmark = pytest.mark.needs("pokerkit")
 
@@ -28,11 +29,7 @@ HANDS = 80  # per variant: 240 hands
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_finishing_stacks_equal_pokerkit_or_the_rule_where_it_differs(variant: str) -> None:
     """R20-A, R21, R47, R35-A7 house rules: 0 mismatches on seeded PokerKit hands."""
-    corpus = generate(HANDS, seed=30, variants=(variant,))
-    result = compare(corpus, variant)
-    assert result.hands == HANDS
-    assert not result.mismatches, result.mismatches
-    assert result.equal_to_pokerkit > HANDS * 0.9, result.lines(variant)
+    result = corpus_agrees(generate, compare, variant, HANDS, 0.9)
     assert result.refused_by_house > 0, result.lines(variant)  # the house rules bite
 
 

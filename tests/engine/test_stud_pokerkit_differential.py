@@ -18,6 +18,7 @@ import pytest
 
 from pokertable.bench.pokerkit_corpus import replay_json
 from pokertable.bench.stud_corpus import VARIANTS, compare, generate
+from tests.engine.helpers import corpus_agrees
 
 pytestmark = pytest.mark.needs("pokerkit")
 
@@ -27,11 +28,7 @@ HANDS = 70  # per variant: 210 hands
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_finishing_stacks_equal_pokerkit_or_the_rule_where_it_differs(variant: str) -> None:
     """R20-B, R20-C, R21, RP-10-D, R47-B: 0 mismatches on seeded PokerKit hands."""
-    corpus = generate(HANDS, seed=30, variants=(variant,))
-    result = compare(corpus, variant)
-    assert result.hands == HANDS
-    assert not result.mismatches, result.mismatches
-    assert result.equal_to_pokerkit > HANDS * 0.8, result.lines(variant)
+    corpus_agrees(generate, compare, variant, HANDS, 0.8)
 
 
 def test_pokertable_replay_reads_stud_phh_files(tmp_path: Path) -> None:

@@ -114,9 +114,16 @@ def test_rp10a_applies_only_to_the_initial_deal_and_to_downcards() -> None:
 # --- RP-10-B: a card exposed on seventh street --------------------------------------------
 
 
-def _to_sixth(stacks: dict[int, int]) -> HandState:
+def _third_street(stacks: dict[int, int]) -> HandState:
+    """The deal these procedures start from: third street to seats 1-3, seat 2's deuce
+    the bring-in."""
     state = new_hand(Variant.STUD, stacks)
     state, _ = deal(state, {1: "AsKs9d", 2: "AhKh2c", 3: "AdKd3c"})
+    return state
+
+
+def _to_sixth(stacks: dict[int, int]) -> HandState:
+    state = _third_street(stacks)
     state = act(state, (2, A.BRING_IN, None), (3, A.CALL, None), (1, A.CALL, None))
     for cards in ({1: "Qc", 2: "Jc", 3: "Tc"}, {1: "3d", 2: "4d", 3: "5d"},
                   {1: "5h", 2: "6h", 3: "7h"}):
@@ -146,8 +153,7 @@ def test_rp10b_an_exposed_seventh_card_is_replaced_with_betting_to_come(
 def test_rp10b_no_betting_remains_the_card_stands_and_players_not_at_risk_expose_first(
     rules: RuleProfile, prefix: str
 ) -> None:
-    state = new_hand(Variant.STUD, {1: 100, 2: 5, 3: 100})
-    state, _ = deal(state, {1: "AsKs9d", 2: "AhKh2c", 3: "AdKd3c"})
+    state = _third_street({1: 100, 2: 5, 3: 100})
     state = act(state, (2, A.BRING_IN, None), (3, A.RAISE, 4), (1, A.FOLD, None),
                 (2, A.CALL, None))
     assert state.seat(2).status is SeatStatus.ALL_IN
@@ -182,8 +188,7 @@ def test_t11_an_exposed_seventh_card_is_the_floors_decision() -> None:
 def test_rp10c_r30_r71c_a_dead_hand_keeps_its_ante_in_and_gets_no_fourth_street_card(
     rules: RuleProfile, prefix: str, reason: DeadAtDeal
 ) -> None:
-    state = new_hand(Variant.STUD, {1: 100, 2: 100, 3: 100})
-    state, _ = deal(state, {1: "AsKs9d", 2: "AhKh2c", 3: "AdKd3c"})
+    state = _third_street({1: 100, 2: 100, 3: 100})
     state, rulings = ok(state, KillAtDeal(1, reason), rules)
     rule = f"{prefix}-30" if reason is DeadAtDeal.ABSENT else f"{prefix}-71C"
     assert coded(rulings, "dead_hand_at_deal").rule_ids == (rule, f"{prefix}-RP-10C")
@@ -202,8 +207,7 @@ def test_rp10c_r30_r71c_a_dead_hand_keeps_its_ante_in_and_gets_no_fourth_street_
 def test_r30_r71c_a_dead_hand_dealt_the_bring_in_card_posts_the_bring_in(
     rules: RuleProfile, prefix: str, reason: DeadAtDeal
 ) -> None:
-    state = new_hand(Variant.STUD, {1: 100, 2: 100, 3: 100})
-    state, _ = deal(state, {1: "AsKs9d", 2: "AhKh2c", 3: "AdKd3c"})
+    state = _third_street({1: 100, 2: 100, 3: 100})
     state, rulings = ok(state, KillAtDeal(2, reason), rules)
     assert coded(rulings, "bring_in").rule_ids == (f"{prefix}-RP-10E",)
     assert state.seat(2).stack == 100 - 1 - 2 and state.seat(2).status is SeatStatus.FOLDED
@@ -213,8 +217,7 @@ def test_r30_r71c_a_dead_hand_dealt_the_bring_in_card_posts_the_bring_in(
 
 
 def test_t11_r26_who_brings_in_for_a_dead_hand_is_the_floors_decision() -> None:
-    state = new_hand(Variant.STUD, {1: 100, 2: 100, 3: 100})
-    state, _ = deal(state, {1: "AsKs9d", 2: "AhKh2c", 3: "AdKd3c"})
+    state = _third_street({1: 100, 2: 100, 3: 100})
     after, rulings = ok(state, KillAtDeal(2, DeadAtDeal.ABSENT), T11)
     assert after is state and rulings[0].kind is RulingKind.FLOOR
     assert rulings[0].options == ("posts_bring_in", "next_low_card_brings_in")
@@ -226,8 +229,7 @@ def test_t11_r26_who_brings_in_for_a_dead_hand_is_the_floors_decision() -> None:
 
 def test_rp10c_a_hand_is_killed_for_the_deal_only_before_he_acts() -> None:
     rules = load_profile("tda-2024")
-    state = new_hand(Variant.STUD, {1: 100, 2: 100, 3: 100})
-    state, _ = deal(state, {1: "AsKs9d", 2: "AhKh2c", 3: "AdKd3c"})
+    state = _third_street({1: 100, 2: 100, 3: 100})
     state = act(state, (2, A.BRING_IN, None))
     after, rulings = step(state, KillAtDeal(2, DeadAtDeal.ABSENT), rules)
     assert after is state and rulings[0].code == "not_at_deal"
@@ -243,8 +245,7 @@ PROFILES_66 = [*RP10, pytest.param(T11, "TDA2011", id="tda-2011")]
 def test_r66_picking_up_the_upcards_facing_a_bet_kills_the_hand(
     rules: RuleProfile, prefix: str
 ) -> None:
-    state = new_hand(Variant.STUD, {1: 100, 2: 100, 3: 100})
-    state, _ = deal(state, {1: "AsKs9d", 2: "AhKh2c", 3: "AdKd3c"})
+    state = _third_street({1: 100, 2: 100, 3: 100})
     state = act(state, (2, A.BRING_IN, None))
     rule = f"{prefix}-49" if rules is T11 else f"{prefix}-66"
     # seat 1 faces the bring-in though seat 3 is on the action

@@ -1,12 +1,12 @@
 """Fuzzed frames at small size (issue #12): zero false accepts, no crash, no hang.
 
-The full size (1,000,000 frames) runs in bench/link_drills.py; the figures are in
-docs/reliability.md, "Reader link".
+The full size (1,000,000 frames) is bench/frame_fuzz.py, run by bench/link_drills.py; the
+figures are in docs/reliability.md, "Reader link".
 """
 
 from __future__ import annotations
 
-from pokertable.bench.link_drills import fuzz_frames, mutate
+from pokertable.bench.frame_fuzz import fuzz_frames, mutate
 from pokertable.firmware import wire
 
 

@@ -16,25 +16,7 @@ def test_RP18_a_structure_may_keep_stud_and_stud8_apart() -> None:
     assert [s.game for s in structure if not s.is_break] == ["F7S", "FT", "F7S/8"]
 
 
-_STRUCTURE = """
-[mix]
-games = "horse"
-rotation = "level"
-
-[[step]]
-small_blind = 100
-big_blind = 200
-bring_in = 50
-ante = 30
-minutes = 20
-
-[[step]]
-small_blind = 100
-big_blind = 200
-bring_in = 50
-ante = 30
-minutes = 20
-
+_STEP = """
 [[step]]
 small_blind = 100
 big_blind = 200
@@ -42,6 +24,12 @@ bring_in = 50
 ante = 30
 minutes = 20
 """
+
+_STRUCTURE = """
+[mix]
+games = "horse"
+rotation = "level"
+""" + _STEP * 3
 
 
 def test_a_structure_mix_by_level_gives_each_level_its_game_and_bring_in() -> None:
@@ -69,12 +57,7 @@ def test_a_structure_mix_by_orbit_tells_the_tables_the_rotation() -> None:
         (('rotation = "level"', 'rotation = "hand"'), "mix.rotation: Input should be"),
         (('games = "horse"\nrotation = "level"', 'games = "dealers-choice"'),
          "mix.rotation: dealer's choice is chosen orbit by orbit"),
-        (("bring_in = 50\nante = 30\nminutes = 20\n\n[[step]]\nsmall_blind = 100\n"
-          "big_blind = 200\nbring_in = 50\nante = 30\nminutes = 20\n\n[[step]]\n"
-          "small_blind = 100\nbig_blind = 200\nbring_in = 50",
-          "bring_in = 50\nante = 30\nminutes = 20\n\n[[step]]\nsmall_blind = 100\n"
-          "big_blind = 200\nbring_in = 50\nante = 30\nminutes = 20\n\n[[step]]\n"
-          "small_blind = 100\nbig_blind = 200"),
+        ((_STEP * 3, _STEP * 2 + _STEP.replace("bring_in = 50\n", "")),
          "step 3.bring_in: a level with a stud game needs a bring-in"),
         (("bring_in = 50", "bring_in = 500"), "step 1: Value error, bring_in must not be"),
     ],
