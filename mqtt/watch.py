@@ -105,10 +105,28 @@ class Room:
 def _level_text(state: dict[str, Any]) -> str:
     level = state.get("level") or {}
     blinds = f"{level.get('small_blind', '?')}/{level.get('big_blind', '?')}"
-    text = f"L{level.get('number', '?')} {blinds}"
+    game = f" {level['game']}" if level.get("game") else ""  # mixed games: a PHH code
+    text = f"L{level.get('number', '?')}{game} {blinds}"
     if level.get("ante"):
         text += f" ante {level['ante']}"
+    if level.get("bring_in"):
+        text += f" bring-in {level['bring_in']}"
     return text
+
+
+def _cards_text(state: dict[str, Any], seat: dict[str, Any]) -> str:
+    """A seat's cards as bars; stud: the downcards as bars, the upcards face up, and who
+    brought it in and who opens the street (the state's ``stud``)."""
+    held = int(seat.get("cards_held", 0))
+    up = seat.get("upcards")
+    if up is None:
+        return "▮" * held
+    stud = state.get("stud") or {}
+    tags = [tag for tag, key in (("bring-in", "bring_in_seat"), ("opens", "opener_seat"))
+            if stud.get(key) == seat["seat"] and (tag != "opens" or state.get("street") not in
+                                                  ("third", "showdown", "complete"))]
+    text = "▮" * max(0, held - len(up)) + " " + " ".join(pretty_card(c) for c in up)
+    return text.strip() + (f" ({', '.join(tags)})" if tags else "")
 
 
 def render_table(view: TableView, console: Console | None = None,
@@ -141,7 +159,7 @@ def render_table(view: TableView, console: Console | None = None,
         marks = ("D " if seat["seat"] == state.get("button") else "") + (
             "▶ " if seat["seat"] == state.get("action_on") else "")
         seats.add_row(f"{marks}{seat['seat']}", seat.get("player") or "-", str(seat["stack"]),
-                      str(seat["bet"]), seat["status"], "▮" * int(seat.get("cards_held", 0)))
+                      str(seat["bet"]), seat["status"], _cards_text(state, seat))
     kept: list[RenderableType] = [header, seats]
     for alert in state.get("alerts", []):
         kept.append(Text(f"FLOOR {alert['id']} [{', '.join(alert['rule_ids'])}] "

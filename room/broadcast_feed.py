@@ -17,7 +17,7 @@ Pure: released messages in, rows out. ``room.overlay_service`` serves it over HT
 >>> [(r["seat"], r["name"], r["cards"], r["pot"]) for r in feed.rows()]
 [(1, 'Ann', 'Ah Ad', 800), (2, 'Bob', '', 800)]
 >>> print(feed.as_csv().splitlines()[0])
-table,hand_id,hand_number,street,board,pot,level,small_blind,big_blind,ante,seat,name,stack,bet,status,cards,equity,win,tie,hand_label
+table,hand_id,hand_number,street,board,pot,level,small_blind,big_blind,ante,game,seat,name,stack,bet,status,cards,upcards,equity,win,tie,hand_label
 """
 
 from __future__ import annotations
@@ -37,18 +37,22 @@ COLUMNS = (
     "small_blind",
     "big_blind",
     "ante",
+    "game",
     "seat",
     "name",
     "stack",
     "bet",
     "status",
     "cards",
+    "upcards",
     "equity",
     "win",
     "tie",
     "hand_label",
 )
-"""One row per occupied seat; the hand's fields repeat on every row (a flat table)."""
+"""One row per occupied seat; the hand's fields repeat on every row (a flat table). ``game``
+is the PHH code of the game dealt (mixed games: the level's); ``upcards`` a stud seat's
+upcards, which everyone sees (blank in the board games)."""
 
 
 class BroadcastFeed:
@@ -96,6 +100,7 @@ class BroadcastFeed:
             "small_blind": level.get("small_blind", ""),
             "big_blind": level.get("big_blind", ""),
             "ante": level.get("ante", ""),
+            "game": state.get("game") or "",
         }
 
     def rows(self) -> list[dict[str, Any]]:
@@ -118,6 +123,7 @@ class BroadcastFeed:
                     "bet": seat.get("bet", 0),
                     "status": seat.get("status", ""),
                     "cards": " ".join(self._holes.get(number, ())),
+                    "upcards": " ".join(seat.get("upcards") or ()),
                     "equity": _percent(spot.get("equity")),
                     "win": _percent(spot.get("win")),
                     "tie": _percent(spot.get("tie")),

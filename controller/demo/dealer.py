@@ -14,9 +14,10 @@ from pokertable.controller.app.table_app import TableApp, wall_ms
 from pokertable.controller.demo.room import (
     DemoError,
 )
+from pokertable.controller.demo.stud import StudDealing
 from pokertable.controller.engine import betting
 from pokertable.controller.engine.cards import RANKS, SUITS
-from pokertable.controller.engine.model import Phase, Street
+from pokertable.controller.engine.model import Betting, Phase, Street
 from pokertable.controller.table.inputs import ConsolePress
 from pokertable.controller.table.session import TableSession, zone_value
 
@@ -76,6 +77,7 @@ class Dealer:
         self._processed = 0  # inputs the table has applied
         self._refusals: list[tuple[int | None, str]] = []  # (seat, text) of refused inputs
         self.acting: int | None = None  # the seat whose move the dealer is waiting on
+        self.stud = StudDealing(self)
 
     # -- plumbing --------------------------------------------------------------------
 
@@ -168,10 +170,13 @@ class Dealer:
                 self.push(seat, round_chips(hand.seat(seat).bet))  # blinds go out physically
         deck = [r + s for r in RANKS for s in SUITS]
         self.rng.shuffle(deck)
-        order = [s.seat for s in hand.seats_clockwise_from(hand.button)]
-        for _ in range(hand.variant.hole_cards):
-            for seat in order:
-                self.deal(f"seat{seat}.cards", deck.pop())
+        if hand.variant.is_stud:
+            self.stud.third_street(hand, deck)
+        else:
+            order = [s.seat for s in hand.seats_clockwise_from(hand.button)]
+            for _ in range(hand.variant.hole_cards):
+                for seat in order:
+                    self.deal(f"seat{seat}.cards", deck.pop())
         while True:
             session = self.app.snapshot()
             hand = session.hand
@@ -183,6 +188,8 @@ class Dealer:
                 self._wait_for_floor({a.id for a in session.alerts})
             elif hand.phase is Phase.BETTING:
                 self.act(session)
+            elif hand.phase is Phase.DEALING and hand.variant.is_stud:
+                self.stud.next_street(session, deck)
             elif hand.phase is Phase.DEALING:
                 self.next_street(session, deck)
             elif hand.phase is Phase.SHOWDOWN:
@@ -205,9 +212,7 @@ class Dealer:
             f"the floor to rule on {', '.join(sorted(waiting))}",
         )
 
-    def next_street(self, session: TableSession, deck: list[str]) -> None:
-        hand = session.hand
-        assert hand is not None
+    def collect_bets(self) -> None:
         bet_zones = [z for z in self.sim.on_felt if z.endswith(".bet")]
         for zone in bet_zones:
             self.clear(zone)  # the bets go to the pot
@@ -215,6 +220,11 @@ class Dealer:
             lambda s: all(not c for _, c in s.bet_zones) and self._readers_see_nothing(bet_zones),
             "the bets to be collected",
         )
+
+    def next_street(self, session: TableSession, deck: list[str]) -> None:
+        hand = session.hand
+        assert hand is not None
+        self.collect_bets()
         street = hand.street
         self.deal("burn", deck.pop())
         for _ in range(Street(street + 1).board_size - len(hand.board)):
@@ -243,7 +253,12 @@ class Dealer:
         roll = self.rng.random()
         expensive = opts.to_call > (seat.stack + seat.bet) // 4
         felt = in_zone  # what the player has in front once the move is made
-        if opts.to_call and roll < (0.85 if expensive else 0.2):
+        forced = self.stud.forced(hand, opts, roll) if hand.variant.is_stud else None
+        if forced is not None:  # stud: the bring-in or its completion, pushed as chips
+            opts = forced
+            felt = opts.min_to
+            self._push_bet(seat_no, felt - in_zone, in_zone)
+        elif opts.to_call and roll < (0.85 if expensive else 0.2):
             self.press("fold")
         elif opts.can_raise and roll > 0.985:
             self.press("all_in")
@@ -325,12 +340,7 @@ class Dealer:
 
 
 def _table_has_card(session: TableSession, zone: str, card: str) -> bool:
-    if zone == "board":
-        return card in session.board_cards
-    if zone == "burn":
-        return card in session.burn_cards
-    seat = int(zone.removeprefix("seat").split(".")[0])
-    return card in session.cards_at(seat)
+    return card in session.cards_in(zone)
 
 
 def describe(session: TableSession) -> str:
@@ -345,14 +355,16 @@ def describe(session: TableSession) -> str:
     )
 
 
-def node_specs(players: int) -> list[Any]:
-    """The simulated reader nodes: three seats to a node, then the board, burn and muck."""
+def node_specs(players: int, *, stud: bool = False) -> list[Any]:
+    """The simulated reader nodes: three seats to a node, then the board, burn and muck.
+    ``stud``: each seat also has its upcard pad (``seat<N>.up``, hardware/zones.py)."""
     from pokertable.hardware.simulator import NodeSpec
 
     specs: list[Any] = []
     seats = list(range(1, players + 1))
+    areas = ("bet", "stack", "cards", "up") if stud else ("bet", "stack", "cards")
     for i in range(0, len(seats), 3):
-        zones = tuple(f"seat{s}.{z}" for s in seats[i : i + 3] for z in ("bet", "stack", "cards"))
+        zones = tuple(f"seat{s}.{z}" for s in seats[i : i + 3] for z in areas)
         specs.append(NodeSpec(len(specs) + 1, zones))
     specs.append(NodeSpec(len(specs) + 1, ("board", "burn", "muck")))
     return specs
@@ -367,9 +379,16 @@ def hand_line(session: TableSession, number: int, total: int) -> str:
         f"{names[a.seat]} wins {a.amount}" + (f" with {a.hand_name}" if a.hand_name else "")
         for a in hand.awards
     )
-    board = " ".join(hand.board) or "-"
     of = f"/{total}" if total else ""
-    return (
-        f"hand {number}{of} {hand.hand_id} L{hand.level.number} "
-        f"{hand.level.small_blind}/{hand.level.big_blind}: board {board}: {wins}"
-    )
+    level = hand.level
+    stakes = f"{level.small_blind}/{level.big_blind}"
+    if hand.variant.betting is Betting.FIXED_LIMIT:  # the small bet is the big blind
+        stakes = f"limits {level.big_blind}/{2 * level.big_blind}"
+    game = f" {hand.variant.value}" if level.game is not None else ""
+    if hand.variant.is_stud:  # no board: the bring-in, and a community card if one was dealt
+        bring_in = names.get(hand.bring_in_seat or 0, "-")
+        cards = f"bring-in {bring_in}" + (
+            f", community card {hand.board[0]}" if hand.board else "")
+    else:
+        cards = f"board {' '.join(hand.board) or '-'}"
+    return f"hand {number}{of} {hand.hand_id} L{level.number}{game} {stakes}: {cards}: {wins}"

@@ -43,11 +43,15 @@ minutes = 15
 
 
 @contextlib.contextmanager
-def floor_pages(host: str, port: int, ws_url: str, venue: str = "demo") -> Iterator[dict[str, str]]:
+def floor_pages(
+    host: str, port: int, ws_url: str, structure: str | None = None, venue: str = "demo"
+) -> Iterator[dict[str, str]]:
     """The clock process, the floor console and the clock display, stopped on exit; says
-    where the pages are on stderr (the demo's live view owns stdout)."""
+    where the pages are on stderr (the demo's live view owns stdout). ``structure``: the
+    clock's levels for ``--game`` (controller/demo/games.py), else ``DEMO_STRUCTURE``."""
     service = ClockService(
-        host=host, port=port, venue=venue, structure_text=DEMO_STRUCTURE, login=("clock", "")
+        host=host, port=port, venue=venue, structure_text=structure or DEMO_STRUCTURE,
+        login=("clock", ""),
     )
     floor = console(venue, ws_url)
     clock = display(venue, ws_url)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import difflib
+import functools
 import random
 import sys
 import tempfile
@@ -31,6 +32,7 @@ from pokertable.controller.app.config import (
     TableSection,
 )
 from pokertable.controller.app.runtime import TableRuntime
+from pokertable.controller.demo import games
 from pokertable.controller.demo import overlay as demo_overlay
 from pokertable.controller.demo.dealer import (
     NAMES,
@@ -51,6 +53,7 @@ from pokertable.controller.demo.room import (
     own_broker,
 )
 from pokertable.controller.demo.tables import add_table_arguments, run_tables
+from pokertable.controller.table.session import TableSession
 from pokertable.room.serving import broker_address
 
 # --- the command --------------------------------------------------------------------------
@@ -126,6 +129,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run the room's hand-history archive into this SQLite file (or postgresql:// "
         "URL) and check at the end that every hand replays to the table's stacks",
     )
+    games.add_arguments(parser)  # --game: controller/demo/games.py
     add_table_arguments(parser)  # --tables 2, --phh-dir: controller/demo/tables.py
     parser.add_argument(
         "--floor", action="store_true",
@@ -146,11 +150,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _config(
-    tmp: Path, players: int, ports: list[str], host: str, port: int, profile: str
+    tmp: Path, players: int, ports: list[str], host: str, port: int, profile: str,
+    first: dict[str, Any] | None = None,
 ) -> AppConfig:
+    """The demo table's config; ``first`` is the first level of ``--game`` (its clock
+    payload), else no-limit hold'em at 100/200."""
+    level = {k: v for k, v in (first or {}).items() if k != "number"}
     return AppConfig(
         table=TableSection(venue="demo", id="t1", seats=10, profile=profile, first_button=1),
-        levels=[LevelSection(number=1, small_blind=100, big_blind=200, chip_unit=25)],
+        levels=[LevelSection(number=1, chip_unit=25, **{
+            "small_blind": 100, "big_blind": 200, **level})],
         players=[PlayerSection(seat=i + 1, name=NAMES[i], stack=10_000) for i in range(players)],
         registry=PathSection(path=str(tmp / "registry.sqlite3")),
         journal=PathSection(path=str(tmp / "journal.jsonl")),
@@ -174,7 +183,12 @@ class DemoResult:
 
 def run(args: argparse.Namespace) -> int:
     if args.tables == 2:
+        if getattr(args, "game", None) is not None:
+            print("pokertable demo: --game is for one table; --tables 2 deals hold'em",
+                  file=sys.stderr)
+            return 2
         return run_tables(args)
+    game = getattr(args, "game", None)
     interactive = sys.stdout.isatty()
     started = time.monotonic()
     pace = (
@@ -185,7 +199,8 @@ def run(args: argparse.Namespace) -> int:
     hands = f"{args.hands} hand{'s' if args.hands != 1 else ''}" if args.hands else (
         "hands until Ctrl-C"
     )
-    print(f"demo: {hands}, {args.players} players, {pace}", flush=True)
+    dealt = f", {game}" if game else ""
+    print(f"demo: {hands}{dealt}, {args.players} players, {pace}", flush=True)
     try:
         result = play(args, interactive=interactive)
     except DemoError as exc:
@@ -234,13 +249,16 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         registry = TagRegistry(tmp / "registry.sqlite3")
         stack.callback(registry.close)
         SyntheticTags.enroll(registry)
+        plan = games.demo_plan(getattr(args, "game", None), hands=args.hands,
+                               players=args.players)
         sim = TableSimulator(
-            registry, node_specs(args.players), node_config=NODE_TIMING,
+            registry, node_specs(args.players, stud=plan.deals_stud), node_config=NODE_TIMING,
             simulated_time=not getattr(args, "real_time", False),
         )
         stack.callback(sim.close)
         ports = [sim.port_of(n) for n in sorted(sim.nodes)]
-        config = _config(tmp, args.players, ports, host, port, args.profile)
+        config = _config(tmp, args.players, ports, host, port, args.profile,
+                         plan.levels[0] if getattr(args, "game", None) else None)
         # The room's clients come first, so they see the table's very first state.
         stack.enter_context(demo_overlay.overlay_page(args, host, port, broker))
         viewer = Viewer(host, port, "demo", "t1", stall_s=args.stall_limit)
@@ -264,7 +282,9 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
             from pokertable.controller.demo.floor import floor_pages
 
             ws = broker.ws_port if broker is not None else 9001
-            stack.enter_context(floor_pages(host, port, f"ws://{host}:{ws}"))
+            structure = plan.structure() if getattr(args, "game", None) else None
+            stack.enter_context(floor_pages(host, port, f"ws://{host}:{ws}", structure))
+            clock.follows_room_clock = True
         runtime = TableRuntime(config, registry=registry)
         app = runtime.start()
         stack.callback(runtime.stop)
@@ -282,7 +302,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         view = LiveView(viewer, director, args.hands) if interactive else None
         if view is not None:
             stack.enter_context(view)
-        result.hands = _play(dealer, clock, args, view)
+        result.hands = _play(dealer, clock, args, view, plan)
         session = app.snapshot()
         result.actions = dealer.actions
         result.inputs = app.stats.inputs
@@ -296,17 +316,29 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
     return result
 
 
+def _has_level(number: int, session: TableSession) -> bool:
+    """The table has level ``number``, in play or for its next hand."""
+    pending = session.pending_level
+    return session.level.number == number or (pending is not None and pending.number == number)
+
+
 def _play(dealer: Dealer, clock: TournamentClock, args: argparse.Namespace,
-          view: LiveView | None) -> int:
+          view: LiveView | None, plan: games.DemoPlan) -> int:
     hands = 0
     started = time.monotonic()
     while args.hands == 0 or hands < args.hands:
         session = dealer.app.snapshot()
         if sum(1 for s in session.table.seats if s.stack > 0) < 2:
             break
-        if hands == 9:
-            # The clock announces level 2: it applies from the next hand (Rule 23).
-            clock.announce(2, 200, 400, 400)
+        level = plan.level_before(hands)
+        if level is not None:
+            # The clock announces the next level (HORSE: the next game); the table takes it
+            # from the next hand (Rule 23), which waits until the table has it.
+            clock.announce(level)
+            dealer.wait(
+                functools.partial(_has_level, level["number"]),
+                f"level {level['number']} to reach the table",
+            )
         if view is not None:
             view.hand = hands + 1
         session = dealer.play_hand()

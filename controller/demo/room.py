@@ -227,17 +227,24 @@ class TournamentClock:
     def __init__(self, host: str, port: int, venue: str, *, stall_s: float = 30.0) -> None:
         self.topic = f"pokertable/v1/{venue}/clock"
         self.client = RoomClient(host, port, f"demo-clock-{venue}", stall_s=stall_s)
+        # --floor: the room's clock process runs the same levels; it is moved on too, so
+        # that its display and the floor console show the level (and game) being dealt.
+        self.follows_room_clock = False
 
     def start(self) -> None:
         self.client.start()
 
-    def announce(self, number: int, small_blind: int, big_blind: int, ante: int) -> None:
-        level = {"number": number, "small_blind": small_blind, "big_blind": big_blind,
-                 "ante": ante, "ante_format": "bb_ante" if ante else "none"}
+    def announce(self, level: dict[str, Any]) -> None:
+        """Tell the tables ``level`` (the clock's ``level`` payload, docs/mqtt.md)."""
+        number = level["number"]
         self.client.publish_json(
             self.topic,
             {"command": "level", "request_id": f"demo-clock-{number}", "level": level},
         )
+        if self.follows_room_clock:
+            self.client.publish_json(
+                f"{self.topic}/control", {"command": "go_to_level", "level": number}
+            )
 
     def stop(self) -> None:
         self.client.stop()

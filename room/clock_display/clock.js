@@ -6,25 +6,15 @@ function chips(n) {
   return Number(n).toLocaleString("en-US");
 }
 
-// Mixed games: a level's game (PHH code) as the room says it.
-const GAMES = {
-  NT: "No-limit hold'em", FT: "Limit hold'em", PO: "Pot-limit Omaha",
-  "FO/8": "Limit Omaha hi-lo", "PO/8": "Pot-limit Omaha hi-lo", F7S: "Stud",
-  "F7S/8": "Stud hi-lo", FR: "Razz", F2L3D: "2-7 triple draw", N2L1D: "No-limit 2-7 single draw",
-  FB: "Badugi",
-};
-
-// A mix by orbit: the tables change game after every orbit, so the level names the mix.
-function rotation(mix) {
-  return mix.dealers_choice ? "Dealer's choice by orbit" : `${mix.games.join(" \u2192 ")} by orbit`;
-}
-
+// Mixed games: a level's game (PHH code) as the room says it (../overlay/games.js), with
+// its limits; stud: its ante and bring-in; a mix by orbit: its rotation (levelGames).
 function blinds(level) {
   if (!level) return "";
+  if (isStud(level.game)) return `${gameName(level.game)} \u00b7 ${stakes(level)}`;
   const names = { bb_ante: " BB ante ", button_ante: " button ante " };
   const ante = level.ante ? (names[level.ante_format] || " ante ") + chips(level.ante) : "";
-  const game = level.rotation ? rotation(level.rotation) + " \u00b7 "
-    : level.game ? (GAMES[level.game] || level.game) + " \u00b7 " : "";
+  const game = level.rotation ? levelGames(level) + " \u00b7 "
+    : level.game ? gameName(level.game) + " \u00b7 " : "";
   return `${game}${chips(level.small_blind)} / ${chips(level.big_blind)}${ante}`;
 }
 

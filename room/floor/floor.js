@@ -185,11 +185,19 @@ function renderTable(id) {
       `${p.rule_ids.join(" ")})`).join("; ") : "";
   const level = state.level;
   const orbit = state.orbit; // a mix by orbit: the game dealt, how far its orbit is, the next
+  // mixed games: the game dealt (the level's, from its first hand; games.js) and its stakes
   el.querySelector(".level").textContent = `level ${level.number}: ` + (orbit
     ? `${state.game} (orbit ${orbit.hands_played}/${orbit.hands || "?"}, next ` +
-      `${state.next_game || "the button's pick"}) `
-    : level.game ? `${level.game} ` : "") +  // mixed games: the level's game (PHH code)
-    `${level.small_blind}/${level.big_blind}` + (level.ante ? ` ante ${level.ante}` : "");
+      `${state.next_game || "the button's pick"}) ` +
+      `${level.small_blind}/${level.big_blind}` + (level.ante ? ` ante ${level.ante}` : "")
+    : `${gameName(state.game)} \u00b7 ${stakes(level, state.game)}`);
+  // stud: the street, who brought it in and who opens the street (RP-10-D/E)
+  const stud = el.querySelector(".stud");
+  const studText = studLine(state);
+  stud.hidden = !studText;
+  const street = state.street === "showdown" ? "showdown" : `${state.street} street`;
+  stud.textContent = studText ? `${street} \u00b7 ${studText}` : "";
+  el.querySelector("th.showing").hidden = !isStud(state.game);
   const rows = [];
   for (const seat of state.seats) {
     if (seat.status === "empty") continue;
@@ -201,6 +209,13 @@ function renderTable(id) {
       seat.bet ? seat.bet.toLocaleString("en-US") : "",
       seat.status + (onPenalty ? " · penalty" : "")]) {
       row.append(text(document.createElement("td"), String(value)));
+    }
+    if (isStud(state.game)) {  // the upcards everyone sees, and the seat's stud tags
+      const tags = studTags(state, seat);
+      const showing = text(document.createElement("td"), (seat.upcards || []).join(" ") +
+        (tags.length ? ` (${tags.join(", ")})` : ""));
+      showing.className = "showing";
+      row.append(showing);
     }
     const cell = document.createElement("td");
     const away = seat.status === "absent";
@@ -305,7 +320,7 @@ function showRoomClock(status) {
   const seconds = Math.ceil(status.remaining_ms / 1000);
   const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
   document.getElementById("room-clock").textContent = `${status.step}` +
-    (level ? ` ${level.game ? level.game + " " : ""}${level.small_blind}/${level.big_blind}` : "") +
+    (level ? ` ${levelGames(level) ? levelGames(level) + " " : ""}${stakes(level)}` : "") +
     ` · ${time}` +
     (status.paused ? " · clock stopped" : "");
   const h4h = status.hand_for_hand;

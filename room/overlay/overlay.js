@@ -38,11 +38,42 @@ function seatShown(layout, seat) {
   return !Array.isArray(layout.seats) || layout.seats.includes(seat.seat);
 }
 
+// The cards of one seat. Stud (games.js): the downcards (known once the relay releases the
+// hole cards, else backs), the upcards face up and marked, in the order a stud hand lies:
+// two down, the upcards, the seventh card down. Other games: the hole cards or backs.
+function seatCards(state, seat, known) {
+  if (!Array.isArray(seat.upcards)) {
+    return (known.length ? known : Array(seat.cards_held).fill(null)).map(cardElement);
+  }
+  const up = seat.upcards;
+  const downs = known.filter((card) => !up.includes(card));
+  const count = Math.max(0, seat.cards_held - up.length);
+  const down = Array.from({ length: count }, (_, i) => downs[i] || null);
+  const shownUp = up.map((card) => {
+    const el = cardElement(card);
+    el.classList.add("up");
+    return el;
+  });
+  return [...down.slice(0, 2).map(cardElement), ...shownUp, ...down.slice(2).map(cardElement)];
+}
+
+// The game of the hand (mixed games: the level's) with its stakes; stud: the street too.
+function gameLine(state) {
+  if (!state) return "";
+  const parts = [gameName(state.game), stakes(state.level, state.game)];
+  if (isStud(state.game) && state.street && !["showdown", "complete"].includes(state.street)) {
+    parts.push(`${state.street} street`);
+  }
+  return parts.filter(Boolean).join(" \u00b7 ");
+}
+
 function render(layout) {
   const state = view.state;
   const board = document.getElementById("board");
   const pot = document.getElementById("pot");
   const seats = document.getElementById("seats");
+  document.getElementById("game").textContent = gameLine(state);
+  document.getElementById("stud").textContent = studLine(state);
   board.replaceChildren(...(state ? state.board.map(cardElement) : []));
   // Once the hand is over the state says who won each pot: the page crowns them and shows
   // what they won, never the equities of a hand that is decided.
@@ -86,11 +117,12 @@ function render(layout) {
     box.dataset.seat = String(seat.seat);
     const hole = view.holes[seat.seat];
     const cards = hole && hole.hand_id === state.hand_id ? hole.cards : [];
-    const shown = cards.length ? cards : Array(seat.cards_held).fill(null);
+    if (Array.isArray(seat.upcards)) box.classList.add("stud");
     const eq = equity[seat.seat];
     const win = eq ? (eq.equity * 100).toFixed(1) + "%" : "";
     box.innerHTML =
-      '<div class="head"><span class="name"></span><span class="win"></span></div>' +
+      '<div class="head"><span class="name"></span><span class="tags"></span>' +
+      '<span class="win"></span></div>' +
       '<div class="cards"></div>' +
       '<div class="row"><span class="stack"></span><span class="bet"></span></div>' +
       '<div class="row"><span class="label"></span><span class="tie"></span></div>' +
@@ -100,7 +132,13 @@ function render(layout) {
     box.querySelector(".name").textContent = seat.player || "Seat " + seat.seat;
     box.querySelector(".win").textContent = won[seat.seat]
       ? "wins " + chips(won[seat.seat].amount) : seat.status === "folded" ? "" : win;
-    box.querySelector(".cards").replaceChildren(...shown.map(cardElement));
+    box.querySelector(".cards").replaceChildren(...seatCards(state, seat, cards));
+    box.querySelector(".tags").replaceChildren(...studTags(state, seat).map((tag) => {
+      const el = document.createElement("span");
+      el.className = "tag " + (tag === "bring-in" ? "bring-in" : "opener");
+      el.textContent = tag;
+      return el;
+    }));
     box.querySelector(".stack").textContent = chips(seat.stack);
     box.querySelector(".bet").textContent = seat.bet ? "bet " + chips(seat.bet) : "";
     box.querySelector(".label").textContent = eq && seat.status !== "folded" ? eq.label : "";

@@ -1,0 +1,139 @@
+"""``pokertable demo --game``: which game the demo table deals, and its levels.
+
+A single game is dealt from the first hand; ``horse`` is the HORSE rotation (limit hold'em,
+Omaha hi-lo, razz, stud, stud hi-lo), one game per clock level as a mixed-game structure
+says (TDA R11-B; ``Level.game``). The demo's clock announces each level after a number of
+hands rather than of minutes (a level applies from the next hand, R23), so that a short
+run plays every game: ``--hands 10`` plays two hands of each. The levels are the clock's
+own ``level`` payloads and, for ``--floor``, the same levels as the clock's structure file.
+
+>>> plan = demo_plan("horse", hands=10, players=6)
+>>> [level["game"] for level in plan.levels], plan.hands_per_level
+(['FT', 'FO/8', 'FR', 'F7S', 'F7S/8'], 2)
+>>> plan.level_before(4)["game"], plan.level_before(3)
+('FR', None)
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+HORSE = ("FT", "FO/8", "FR", "F7S", "F7S/8")
+"""The HORSE rotation by PHH code: hold'em, Omaha hi-lo, razz, stud, stud eight or better."""
+
+GAMES = {
+    "holdem": "NT",
+    "limit-holdem": "FT",
+    "omaha": "PO",
+    "omaha-hi-lo": "FO/8",
+    "plo-hi-lo": "PO/8",
+    "razz": "FR",
+    "stud": "F7S",
+    "stud-hi-lo": "F7S/8",
+}
+"""The single games ``--game`` takes, by name (a PHH code such as ``F7S/8`` is taken too)."""
+
+STUD = frozenset({"FR", "F7S", "F7S/8"})
+_FIXED_LIMIT = frozenset({"FT", "FO/8", *STUD})
+DEFAULT_HANDS_PER_LEVEL = 9  # hold'em as the demo always played it: level 2 from hand 10
+
+
+def game_name(text: str) -> str:
+    """``--game``: a name of ``GAMES``, ``horse`` or a PHH code; anything else is refused
+    naming the valid ones (exit 2 before anything starts)."""
+    known = [*GAMES, "horse"]
+    if text in known or text in GAMES.values():
+        return text
+    hint = difflib.get_close_matches(text, known, n=1)
+    guess = f"; did you mean {hint[0]!r}?" if hint else ""
+    raise argparse.ArgumentTypeError(
+        f"unknown game {text!r}{guess} (known: {', '.join(known)}, or a PHH code: "
+        f"{', '.join(GAMES.values())})"
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game", type=game_name, default=None, metavar="GAME",
+        help="the game dealt: " + ", ".join(GAMES) + ", or horse (a HORSE rotation, one "
+        "game per level; default: no-limit hold'em)",
+    )
+
+
+def _level(number: int, code: str | None, stakes: int, *, game: bool) -> dict[str, Any]:
+    """One level's clock payload. Fixed limit: the small bet is the big blind. Stud: an
+    ante from every player and a bring-in of a quarter of the small bet (RP-10-E)."""
+    small_bet = 200 * stakes
+    level: dict[str, Any] = {"number": number, "small_blind": small_bet // 2,
+                             "big_blind": small_bet, "ante": 0, "ante_format": "none"}
+    if code in STUD:
+        level.update(ante=small_bet // 8, ante_format="per_player", bring_in=small_bet // 4)
+    elif number > 1 and code not in _FIXED_LIMIT:
+        level.update(ante=small_bet, ante_format="bb_ante")  # the demo's level 2 of old
+    if game and code is not None:
+        level["game"] = code
+    return level
+
+
+@dataclass(frozen=True, slots=True)
+class DemoPlan:
+    """The demo's levels and when the clock announces each."""
+
+    levels: tuple[dict[str, Any], ...]
+    hands_per_level: int
+    rotation: tuple[str, ...] = ()  # mixed games: the games in turn (the levels go on)
+
+    def level(self, index: int) -> dict[str, Any]:
+        """The level ``index`` (0 = the first); a rotation goes round with doubled stakes,
+        a single game stays at its last level."""
+        if index < len(self.levels):
+            return self.levels[index]
+        if not self.rotation:
+            return self.levels[-1]
+        code = self.rotation[index % len(self.rotation)]
+        return _level(index + 1, code, 1 + index // len(self.rotation), game=True)
+
+    def level_before(self, hand: int) -> dict[str, Any] | None:
+        """The level the clock announces before hand number ``hand`` (0-based), if any."""
+        if hand == 0 or hand % self.hands_per_level:
+            return None
+        index = hand // self.hands_per_level
+        if not self.rotation and index >= len(self.levels):
+            return None
+        return self.level(index)
+
+    @property
+    def deals_stud(self) -> bool:
+        """Some level deals a stud game: the seats need their upcard pads."""
+        return any(level.get("game") in STUD for level in self.levels)
+
+    def structure(self) -> str:
+        """The levels as the tournament clock's structure file (``--floor``)."""
+        lines = []
+        for level in self.levels:
+            lines.append("[[step]]")
+            for key in ("small_blind", "big_blind", "ante", "ante_format", "game", "bring_in"):
+                value = level.get(key)
+                if key == "ante_format" and value == "none":
+                    continue
+                if value is not None and (value or key not in ("ante", "bring_in")):
+                    lines.append(f"{key} = {value!r}".replace("'", '"'))
+            lines.append("minutes = 15")
+        return "\n".join(lines) + "\n"
+
+
+def demo_plan(game: str | None, *, hands: int, players: int) -> DemoPlan:
+    """The levels for ``--game`` (None: no-limit hold'em as the demo always dealt it).
+
+    HORSE changes game every orbit, or sooner when ``hands`` would not reach every game.
+    """
+    if game == "horse":
+        per = max(1, min(players, hands // len(HORSE))) if hands else players
+        levels = tuple(_level(i + 1, code, 1, game=True) for i, code in enumerate(HORSE))
+        return DemoPlan(levels, per, HORSE)
+    code = GAMES.get(game, game) if game is not None else None
+    levels = (_level(1, code, 1, game=code is not None), _level(2, code, 2, game=code is not None))
+    return DemoPlan(levels, DEFAULT_HANDS_PER_LEVEL)

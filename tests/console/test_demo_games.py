@@ -1,0 +1,120 @@
+"""``pokertable demo --game`` (issue #30): a single game or the HORSE rotation, one game per
+clock level, dealt through the simulated table (stud on each seat's downcard and upcard
+pads, the bring-in and completions pushed as chips).
+
+The HORSE run reads the table's public streams with its own client on a real mosquitto,
+as a tournament server would; it never looks inside the demo."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pokertable.controller.cli import dispatch as cli
+from pokertable.controller.demo import main as demo
+from pokertable.controller.demo.games import HORSE, demo_plan
+from pokertable.mqtt.mosquitto import MosquittoProcess
+from pokertable.mqtt.payloads import validate
+from pokertable.room.clock import parse_structure
+from tests.console.test_demo_floor_calls import Stream
+
+
+def test_an_unknown_game_is_refused_naming_the_valid_ones(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["demo", "--game", "hoarse"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--game" in err and "did you mean 'horse'" in err and "Traceback" not in err
+    for name in ("holdem", "omaha-hi-lo", "razz", "stud", "stud-hi-lo", "horse", "F7S/8"):
+        assert name in err
+
+
+def test_game_with_two_tables_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["demo", "--tables", "2", "--game", "razz"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--game" in err and "--tables 2" in err
+
+
+def test_horse_levels_rotate_the_games_as_the_clock_tells_them_R11B() -> None:
+    plan = demo_plan("horse", hands=10, players=6)
+    assert [level["game"] for level in plan.levels] == list(HORSE)
+    assert plan.hands_per_level == 2  # ten hands: two of each game
+    told = [plan.level_before(hand) for hand in range(10)]
+    assert [level and level["game"] for level in told] == [
+        None, None, "FO/8", None, "FR", None, "F7S", None, "F7S/8", None]
+    for level in plan.levels:  # each is a valid clock command, stud with its bring-in
+        validate("clock", {"command": "level", "request_id": "r", "level": level})
+        assert bool(level.get("bring_in")) is (level["game"] in ("FR", "F7S", "F7S/8"))
+    # --floor: the same levels as the room clock's structure file
+    steps = parse_structure(plan.structure())
+    assert [step.level_payload() for step in steps] == list(plan.levels)
+    # an endless run goes round again, an orbit a game, the stakes raised
+    endless = demo_plan("horse", hands=0, players=6)
+    assert endless.hands_per_level == 6
+    again = endless.level_before(6 * 5)
+    assert again is not None and again["game"] == "FT" and again["big_blind"] == 400
+
+
+def test_a_single_game_keeps_the_demo_levels() -> None:
+    plan = demo_plan("razz", hands=20, players=6)
+    assert [level["game"] for level in plan.levels] == ["FR", "FR"]
+    assert plan.level_before(9) == plan.levels[1] and plan.level_before(18) is None
+    assert plan.deals_stud and not demo_plan("omaha-hi-lo", hands=5, players=6).deals_stud
+    holdem = demo_plan(None, hands=20, players=6)  # no --game: the demo as it always was
+    assert holdem.levels[1] == {"number": 2, "small_blind": 200, "big_blind": 400,
+                                "ante": 400, "ante_format": "bb_ante"}
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
+    process = MosquittoProcess.from_shipped(tmp_path)
+    process.start(timeout=120)
+    try:
+        yield process
+    finally:
+        process.stop()
+
+
+@pytest.mark.needs("mosquitto", "micropython")
+def test_horse_demo_deals_every_game_of_the_rotation_at_the_simulated_table(
+    broker: MosquittoProcess, tmp_path: Path
+) -> None:
+    stream = Stream(broker.port)
+    args = argparse.Namespace(
+        hands=10, players=4, seed=7, broker=("127.0.0.1", broker.port), profile="tda-2024",
+        floor_pause=0.0, stall_limit=300.0, string_bets=0.0, game="horse",
+        archive=str(tmp_path / "hands.sqlite3"),
+    )
+    try:
+        result = demo.play(args)
+        stream.wait_for_state(
+            lambda s: s["hand_number"] == 10 and s["street"] == "complete", "hand 10 complete"
+        )
+    finally:
+        stream.stop()
+    assert result.hands == 10
+    assert result.archived == 10  # the room's archive: each PHH (stud's too) replays
+    states = stream.of("state")
+    games = {s["hand_id"]: s["game"] for s in states if s["hand_id"]}
+    assert list(games.values()) == ["FT", "FT", "FO/8", "FO/8", "FR", "FR", "F7S", "F7S",
+                                    "F7S/8", "F7S/8"]
+    stud = [s for s in states if s["game"] in ("FR", "F7S", "F7S/8") and s["stud"]]
+    # every stud hand showed its upcards, its bring-in and, after third street, an opener
+    for hand_id in [h for h, g in games.items() if g in ("FR", "F7S", "F7S/8")]:
+        seen = [s for s in stud if s["hand_id"] == hand_id]
+        assert any(s["stud"]["bring_in_seat"] for s in seen), hand_id
+        assert any(seat.get("upcards") for s in seen for seat in s["seats"]), hand_id
+        assert all(s["board"] == [] or len(s["board"]) == 1 for s in seen)
+    assert any(s["street"] in ("fourth", "fifth") and s["stud"]["opener_seat"] for s in stud)
+    alerts = [
+        ruling["text"]
+        for event in stream.of("events")
+        for ruling in event["rulings"]
+        if ruling["kind"] == "alert"
+    ]
+    assert alerts == []  # a correctly dealt rotation raises nothing for the floor
