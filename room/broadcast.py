@@ -35,8 +35,9 @@ from typing import Any
 
 from pokertable.controller.evaluation.equity import Equities, equities
 
-HI_LO_GAMES = frozenset({"FO/8", "PO/8"})  # the state's ``game``: no hi-lo equities yet
-STUD_GAMES = frozenset({"F7S", "F7S/8", "FR"})  # no board: the equities are hold'em's, not these
+EQUITY_GAMES = frozenset({"NT", "FT", "PO"})
+"""The state's ``game`` values whose equities the evaluator computes: high hands on a board.
+Hi-lo halves, stud's seven cards and draw's lowball would be shown as false figures."""
 LIVE = ("active", "all_in")
 """Seat statuses whose hands are still in the pot."""
 RETAINED = ("state", "status", "equities")
@@ -148,10 +149,8 @@ class BroadcastLane:
             return None
         if state.get("street") == "complete":
             return None  # the pots are awarded: the state's ``awards`` say who won
-        if state.get("game") in HI_LO_GAMES:
-            return None  # high-only equities would mislead in a split-pot game (issue #30)
-        if state.get("game") in STUD_GAMES:
-            return None  # board-game equities (4 cards: Omaha's) would be false for stud
+        if state.get("game", "NT") not in EQUITY_GAMES:
+            return None  # split pots, stud, draw: no equities rather than wrong ones (#30)
         live = [s["seat"] for s in state.get("seats", ()) if s.get("status") in LIVE]
         if len(live) < 2 or any(len(self._holes.get(seat, ())) < 2 for seat in live):
             return None

@@ -178,11 +178,13 @@ def test_overlay_and_floor_console_show_the_stud_hand_RP10D_RP10E(
         broker.stop()
 
 
-def test_no_board_game_equities_are_published_during_a_stud_hand() -> None:
-    """Four stud cards would pass for an Omaha hand: the relay computes no equities for
-    stud (the same cards in a state saying pot-limit Omaha get them)."""
+def test_no_board_game_equities_are_published_during_a_stud_or_draw_hand() -> None:
+    """Four stud cards (or a badugi hand) would pass for an Omaha hand: the relay computes
+    no equities for stud, razz or the draw games (the same cards in a state saying pot-limit
+    Omaha get them)."""
     table = fifth_street()
-    for game, expected in (("F7S", False), ("PO", True)):
+    for game, expected in (("F7S", False), ("FR", False), ("F2L3D", False), ("FB", False),
+                           ("PO", True)):
         state = {**stud_state(table, 1), "game": game}
         lane = BroadcastLane(delay_s=0)
         lane.on_message("state", state, now_s=0)
