@@ -33,6 +33,7 @@ _ANTE_FORMAT = {
     AnteFormat.PER_PLAYER: "per_player",
 }
 _STREET = {0: "preflop", 1: "flop", 2: "turn", 3: "river"}
+_SEAT_STATUS = {SeatStatus.LIVE: "active", SeatStatus.ALL_IN: "all_in", SeatStatus.FOLDED: "folded"}
 
 
 def level_json(level: Level) -> dict[str, Any]:
@@ -63,7 +64,8 @@ def formed_pots(hand: HandState) -> tuple[Pot, ...]:
     """
     if hand.phase is Phase.COMPLETE:
         return hand.pots
-    settled = tuple(evolve(s, committed=s.committed - s.bet) for s in hand.seats)
+    # A seat with no bet out is already settled: no copy of it.
+    settled = tuple(evolve(s, committed=s.committed - s.bet) if s.bet else s for s in hand.seats)
     return build_pots(settled)
 
 
@@ -71,15 +73,14 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
     hand = session.hand
     rules = session.config.rules
     seats: list[dict[str, Any]] = []
+    # One pass over each seat list, not a search per seat number: built for every input.
+    occupants = {s.seat: s for s in session.table.seats}
+    dealt_in = {s.seat: s for s in hand.seats} if hand is not None else {}
     for number in range(1, session.config.max_seats + 1):
-        occupant = session.table.occupied(number)
-        in_hand = hand.seat(number) if hand is not None and hand.has_seat(number) else None
+        occupant = occupants.get(number)
+        in_hand = dealt_in.get(number)
         if in_hand is not None and hand is not None and hand.phase is not Phase.COMPLETE:
-            status = {
-                SeatStatus.LIVE: "active",
-                SeatStatus.ALL_IN: "all_in",
-                SeatStatus.FOLDED: "folded",
-            }[in_hand.status]
+            status = _SEAT_STATUS[in_hand.status]
             if number in session.absent:
                 status = "absent"
             folded = in_hand.status is SeatStatus.FOLDED
