@@ -111,7 +111,6 @@ def run_event(
     before = session.hand
     tracked, pending, outcome = interpret_at_table(session.tracked, session.pending, event, rules)
     hand, rulings = tracked.hand, outcome.rulings
-    session = evolve(session, tracked=tracked)
     data: dict[str, Any] = {}
     if isinstance(event, PlayerAction):
         data = {"seat": event.seat, "action": str(event.kind), "amount": event.amount}
@@ -124,7 +123,7 @@ def run_event(
             "returned": decided.returned,
             "add": decided.add,
         }
-    session = evolve(session, pending=pending)
+    session = evolve(session, tracked=tracked, pending=pending)  # one copy for both
     session, rulings = hold_runout(session, tuple(rulings))  # RP-8-F under hand-for-hand
     for ruling in rulings:
         if ruling.kind is RulingKind.FLOOR:
