@@ -108,6 +108,8 @@ def _note_first_read(t: TrackedHand, seat: int, at_ms: int) -> TrackedHand:
         deal = evolve(deal, first_read_ms=at_ms, first_window=(seat,))
     elif seat not in deal.first_window:
         deal = evolve(deal, first_window=(*deal.first_window, seat))
+    else:
+        return t  # a seat already in the window: nothing new to note
     return evolve(t, deal=deal)
 
 

@@ -111,7 +111,6 @@ def run_event(
     before = session.hand
     tracked, pending, outcome = interpret_at_table(session.tracked, session.pending, event, rules)
     hand, rulings = tracked.hand, outcome.rulings
-    session = evolve(session, tracked=tracked)
     data: dict[str, Any] = {}
     if isinstance(event, PlayerAction):
         data = {"seat": event.seat, "action": str(event.kind), "amount": event.amount}
@@ -124,7 +123,7 @@ def run_event(
             "returned": decided.returned,
             "add": decided.add,
         }
-    session = evolve(session, pending=pending)
+    session = evolve(session, tracked=tracked, pending=pending)  # one copy for both
     session, rulings = hold_runout(session, tuple(rulings))  # RP-8-F under hand-for-hand
     for ruling in rulings:
         if ruling.kind is RulingKind.FLOOR:
@@ -320,6 +319,20 @@ def reader_step(
     if rulings:
         out.append(event_out(session, kind, rulings, {}, at_ms))
     hand = tracked.hand
+    if hand is not before:  # most reads (a card of the deal, a re-read) change no hand
+        _hand_news(session, before, hand, out, at_ms)
+    pending = settle_held(_pending_for(session.pending, hand), rulings)  # R53 held chips
+    session = evolve(session, tracked=tracked, pending=pending)
+    if hand.phase is Phase.COMPLETE and before.phase is not Phase.COMPLETE:
+        session = finish_hand(session, out, at_ms)
+    return session
+
+
+def _hand_news(
+    session: TableSession, before: HandState, hand: HandState, out: list[Output], at_ms: int
+) -> None:
+    """What a reader step that moved the hand on publishes: repaired streets (R39) and the
+    hole cards a seat was dealt."""
     for repair in hand.board_repairs[len(before.board_repairs) :]:
         # R39: a repaired street is its own public event, with what it replaced.
         data = {
@@ -340,11 +353,6 @@ def reader_step(
                 "ts_ms": at_ms,
             }
             out.append(Output(Channel.HOLE_CARDS, payload))
-    pending = settle_held(_pending_for(session.pending, hand), rulings)  # R53 held chips
-    session = evolve(session, tracked=tracked, pending=pending)
-    if hand.phase is Phase.COMPLETE and before.phase is not Phase.COMPLETE:
-        session = finish_hand(session, out, at_ms)
-    return session
 
 
 def _pending_for(pending: Pending, hand: HandState) -> Pending:
@@ -547,6 +555,8 @@ def update_leds(session: TableSession, out: list[Output]) -> TableSession:
                 wanted[s.seat] = "all_in"
         if hand.action_on is not None:
             wanted[hand.action_on] = "action"
+    if tuple(sorted(wanted.items())) == session.leds:
+        return session  # as lit: ``leds`` holds exactly what was wanted last
     current = dict(session.leds)
     changes = []
     for seat in sorted(set(current) | set(wanted)):

@@ -22,6 +22,7 @@ from pokertable.controller.engine.model import (
 )
 from pokertable.controller.engine.pots import build_pots
 from pokertable.controller.engine.stud import pending_street, street_name
+from pokertable.controller.rules import RuleProfile
 from pokertable.controller.table.orbit_rotation import next_game, orbit_json
 from pokertable.controller.table.penalties import penalties_json
 from pokertable.controller.table.session import TableSession
@@ -33,6 +34,7 @@ _ANTE_FORMAT = {
     AnteFormat.PER_PLAYER: "per_player",
 }
 _STREET = {0: "preflop", 1: "flop", 2: "turn", 3: "river"}
+_SEAT_STATUS = {SeatStatus.LIVE: "active", SeatStatus.ALL_IN: "all_in", SeatStatus.FOLDED: "folded"}
 
 
 def level_json(level: Level) -> dict[str, Any]:
@@ -63,7 +65,8 @@ def formed_pots(hand: HandState) -> tuple[Pot, ...]:
     """
     if hand.phase is Phase.COMPLETE:
         return hand.pots
-    settled = tuple(evolve(s, committed=s.committed - s.bet) for s in hand.seats)
+    # A seat with no bet out is already settled: no copy of it.
+    settled = tuple(evolve(s, committed=s.committed - s.bet) if s.bet else s for s in hand.seats)
     return build_pots(settled)
 
 
@@ -71,15 +74,14 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
     hand = session.hand
     rules = session.config.rules
     seats: list[dict[str, Any]] = []
+    # One pass over each seat list, not a search per seat number: built for every input.
+    occupants = {s.seat: s for s in session.table.seats}
+    dealt_in = {s.seat: s for s in hand.seats} if hand is not None else {}
     for number in range(1, session.config.max_seats + 1):
-        occupant = session.table.occupied(number)
-        in_hand = hand.seat(number) if hand is not None and hand.has_seat(number) else None
+        occupant = occupants.get(number)
+        in_hand = dealt_in.get(number)
         if in_hand is not None and hand is not None and hand.phase is not Phase.COMPLETE:
-            status = {
-                SeatStatus.LIVE: "active",
-                SeatStatus.ALL_IN: "all_in",
-                SeatStatus.FOLDED: "folded",
-            }[in_hand.status]
+            status = _SEAT_STATUS[in_hand.status]
             if number in session.absent:
                 status = "absent"
             folded = in_hand.status is SeatStatus.FOLDED
@@ -136,20 +138,12 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             seat["stack_chips"] = counted
     street: str | None = None
     action_on = to_call = min_raise_to = 0
+    substantial = False
     pots: list[dict[str, Any]] = []
     if hand is not None:
-        if hand.phase is Phase.COMPLETE:
-            street = "complete"
-        elif hand.phase is Phase.SHOWDOWN:
-            street = "showdown"
-        elif hand.variant.is_stud:
-            street = street_name(hand.street) if hand.bring_in_seat is not None else "third"
-        else:
-            street = _STREET[int(hand.street)]
-        pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in formed_pots(hand)]
-        opts = betting.options_for(hand, rules)
-        if opts is not None:
-            action_on, to_call, min_raise_to = opts.seat, opts.to_call, opts.min_to
+        facts = _hand_facts(hand, rules)
+        street, formed, action_on, to_call, min_raise_to, substantial = facts
+        pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in formed]
     return {
         "ts_ms": at_ms,
         "hand_id": hand.hand_id if hand is not None else None,
@@ -187,7 +181,7 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "to_call": to_call,
         "min_raise_to": min_raise_to,
         # R36 as the profile reads it, from the one derivation the rules layers use
-        "substantial_action": hand is not None and hand.substantial_since(0, session.config.rules),
+        "substantial_action": substantial,
         "alerts": [
             {
                 "id": a.id,
@@ -199,6 +193,38 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             for a in session.alerts
         ],
     }
+
+
+_HandFacts = tuple[str, tuple[Pot, ...], int, int, int, bool]
+# The last hand's facts: a dealt card or a chip held leaves the engine's hand as it was (the
+# same object), so its street, pots and options are not derived again for the next state.
+_last_facts: tuple[HandState, RuleProfile, _HandFacts] | None = None
+
+
+def _hand_facts(hand: HandState, rules: RuleProfile) -> _HandFacts:
+    """(street, formed pots, action on, to call, min raise to, R36 substantial action) of
+    ``hand``: derived once per hand object (both are immutable, so identity is enough)."""
+    global _last_facts
+    last = _last_facts
+    if last is not None and last[0] is hand and last[1] is rules:
+        return last[2]
+    if hand.phase is Phase.COMPLETE:
+        street = "complete"
+    elif hand.phase is Phase.SHOWDOWN:
+        street = "showdown"
+    elif hand.variant.is_stud:
+        street = street_name(hand.street) if hand.bring_in_seat is not None else "third"
+    else:
+        street = _STREET[int(hand.street)]
+    action_on = to_call = min_raise_to = 0
+    opts = betting.options_for(hand, rules)
+    if opts is not None:
+        action_on, to_call, min_raise_to = opts.seat, opts.to_call, opts.min_to
+    # R36 as the profile reads it, from the one derivation the rules layers use
+    facts = (street, formed_pots(hand), action_on, to_call, min_raise_to,
+             hand.substantial_since(0, rules))
+    _last_facts = (hand, rules, facts)
+    return facts
 
 
 def _cards_held(session: TableSession, hand: HandState, seat: int) -> int:

@@ -1,0 +1,124 @@
+"""What the pure table session costs per input during hands, without the journal, the broker
+or the readers: the e2e rig's heads-up hands (bench/e2e_figures.py ``hand_round``: blinds
+as chips, four dealt cards, a call chip, a fold, the zones cleared) as session inputs.
+
+    python -m pokertable.bench.session_inputs [--hands 40] [--rounds 40]
+
+The dealt cards and the call chip are recorded with the session each met, then
+``apply`` and ``table_state`` are timed over those pairs in order, best of ``rounds``
+(a warm loop: the e2e path runs the same code from a cold cache, several times slower).
+Run it with two checkouts' interpreters alternately to compare them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from pokertable.controller.app.config import parse_config
+from pokertable.controller.app.table_app import fresh_session
+from pokertable.controller.engine.cards import RANKS, SUITS
+from pokertable.controller.table.inputs import (
+    CardCleared,
+    CardDetected,
+    ChipItem,
+    ChipsMoved,
+    ConsolePress,
+    Input,
+)
+from pokertable.controller.table.public_state import table_state
+from pokertable.controller.table.session import TableSession, apply
+
+DECK = [r + s for r in RANKS for s in SUITS]
+
+
+def timed_pairs(hands: int) -> list[tuple[TableSession, Input]]:
+    """The dealt cards and call chips of ``hands`` heads-up hands, each with its session."""
+    session = fresh_session(parse_config({
+        "table": {"venue": "bench", "id": "t1", "first_button": 2},
+        "levels": [{"number": 1, "small_blind": 100, "big_blind": 200}],
+        "players": [{"seat": 1, "name": "Ann", "stack": 1_000_000},
+                    {"seat": 2, "name": "Bob", "stack": 1_000_000}],
+        "journal": {"path": "unused.jsonl"},
+    }))
+    pairs: list[tuple[TableSession, Input]] = []
+    t = card = chip = 0
+
+    def feed(item: Input, timed: bool = False) -> None:
+        nonlocal session
+        if timed:
+            pairs.append((session, item))
+        session, _ = apply(session, item)
+
+    def hundreds(n: int) -> tuple[ChipItem, ...]:
+        nonlocal chip
+        chip += n
+        return tuple(ChipItem(100, "value", f"c{chip - k}") for k in range(n))
+
+    for number in range(1, hands + 1):
+        t += 1000
+        feed(ConsolePress("hand_start", t))
+        button = 2 if number % 2 else 1
+        zones = {button: hundreds(1), 3 - button: hundreds(2)}
+        for seat, chips in zones.items():  # the blinds, as chips
+            t += 1
+            feed(ChipsMoved(f"seat{seat}.bet", seat, chips, (), t))
+        dealt: dict[int, list[str]] = {1: [], 2: []}
+        for _ in range(2):
+            for seat in (3 - button, button):
+                t += 1
+                dealt[seat].append(DECK[card % 52])
+                card += 1
+                feed(CardDetected(f"seat{seat}.cards", seat, dealt[seat][-1], t,
+                                  f"u{dealt[seat][-1]}"), timed=True)
+        call = hundreds(1)
+        zones[button] += call
+        t += 1
+        feed(ChipsMoved(f"seat{button}.bet", button, call, (), t), timed=True)
+        t += 1
+        feed(ConsolePress("fold", t))
+        for seat, cards in dealt.items():
+            for c in cards:
+                t += 1
+                feed(CardCleared(f"seat{seat}.cards", seat, c, t, f"u{c}"))
+        for seat, chips in zones.items():
+            t += 1
+            feed(ChipsMoved(f"seat{seat}.bet", seat, (), chips, t))
+        t += 1
+        feed(ConsolePress("confirm", t))
+    return pairs
+
+
+def per_input_us(pairs: list[tuple[TableSession, Input]], rounds: int) -> dict[str, float]:
+    """Best-of-``rounds`` mean microseconds per input: the session alone, the state alone
+    (built from the session each input left), and both as ``TableApp`` runs them."""
+    after = [apply(s, i)[0] for s, i in pairs]
+    best = {"apply": float("inf"), "state": float("inf"), "both": float("inf")}
+    for _ in range(rounds):
+        start = time.perf_counter_ns()
+        for s, i in pairs:
+            apply(s, i)
+        best["apply"] = min(best["apply"], time.perf_counter_ns() - start)
+        start = time.perf_counter_ns()
+        for s in after:
+            table_state(s, 1)
+        best["state"] = min(best["state"], time.perf_counter_ns() - start)
+        start = time.perf_counter_ns()
+        for s, i in pairs:
+            table_state(apply(s, i)[0], 1)
+        best["both"] = min(best["both"], time.perf_counter_ns() - start)
+    return {k: v / len(pairs) / 1000 for k, v in best.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=40)
+    args = parser.parse_args()
+    pairs = timed_pairs(args.hands)
+    figures = per_input_us(pairs, args.rounds)
+    print("  ".join(f"{k} {v:.1f} us" for k, v in figures.items()), f"per input (n={len(pairs)})")
+
+
+if __name__ == "__main__":
+    main()
