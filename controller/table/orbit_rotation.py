@@ -19,6 +19,7 @@ from typing import Any
 from pokertable.controller.engine.model import AnteFormat, Level, Variant, evolve, game_named
 from pokertable.controller.engine.rotation import Mix, Orbit, Rotation
 from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.errors import ControllerError
 from pokertable.controller.rules import RuleProfile
 
 
@@ -30,7 +31,7 @@ class TableRotation:
     stud_ante: int | None = None  # the stud games' ante per player, when not the level's
 
 
-class RotationRefused(ValueError):
+class RotationRefused(ControllerError, ValueError):
     """A level's rotation the table cannot deal; ``field`` names the level's field."""
 
     def __init__(self, field: str, why: str) -> None:
