@@ -9,11 +9,7 @@ badugi from each seat's pad (``seat<N>.cards``), the discards read in the muck.
 
 from __future__ import annotations
 
-from typing import Any
-
-from pokertable.controller.engine.model import Level, Phase, Variant
-from pokertable.controller.table.public_state import table_state
-from pokertable.mqtt.payloads import validate
+from pokertable.controller.engine.model import Level, Variant
 from tests.app.rules_table import RulesTable
 
 # fixed limit: small bet 100 (the big blind), big bet 200
@@ -53,23 +49,3 @@ class DrawTable(RulesTable):
                 continue
             self.discard(seat, *discards)
             self.serve(seat, *new)
-
-    def check_around(self) -> None:
-        while self.hand.phase is Phase.BETTING:
-            self.press("check_call")
-
-    def state(self) -> dict[str, Any]:
-        state = table_state(self.session, self.t)
-        validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1,
-                           "schema_version": 1})
-        return state
-
-    def stacks(self) -> dict[int, int]:
-        return {s.seat: s.stack for s in self.session.table.seats}
-
-    def alert_codes(self) -> list[str]:
-        assert self.session.tracked is not None
-        return [r.code for r in self.session.tracked.alerts]
-
-    def texts(self, rule_id: str) -> list[str]:
-        return [r["text"] for r in self.rulings() if rule_id in r["rule_ids"]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.engine.model import HandState, Level, Variant
+from pokertable.controller.engine.model import HandState, Level, Phase, Variant
 from pokertable.controller.engine.seating import TableSeat
 from pokertable.controller.rules.profiles import load_profile
 from pokertable.controller.table.inputs import (
@@ -22,6 +22,7 @@ from pokertable.controller.table.inputs import (
     from_record,
     to_record,
 )
+from pokertable.controller.table.public_state import table_state
 from pokertable.controller.table.session import (
     Output,
     SessionConfig,
@@ -137,3 +138,27 @@ class RulesTable:
 
     def alert_ids(self) -> list[str]:
         return [a.id for a in self.session.alerts]
+
+    def check_around(self) -> None:
+        """Check (or call) round until the betting round closes."""
+        while self.hand.phase is Phase.BETTING:
+            self.press("check_call")
+
+    def state(self) -> dict[str, Any]:
+        """The public state as published, checked against the state schema."""
+        state = table_state(self.session, self.t)
+        validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1,
+                           "schema_version": 1})
+        return state
+
+    def stacks(self) -> dict[int, int]:
+        return {s.seat: s.stack for s in self.session.table.seats}
+
+    def alert_codes(self) -> list[str]:
+        """Codes of the hand's alerts and floor calls (the irregularities layer's log)."""
+        assert self.session.tracked is not None
+        return [r.code for r in self.session.tracked.alerts]
+
+    def texts(self, rule_id: str) -> list[str]:
+        """The rulings published citing ``rule_id``."""
+        return [r["text"] for r in self.rulings() if rule_id in r["rule_ids"]]

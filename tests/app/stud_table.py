@@ -11,11 +11,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from pokertable.controller.engine.model import AnteFormat, Level, Phase, Variant
-from pokertable.controller.table.public_state import table_state
-from pokertable.mqtt.payloads import validate
+from pokertable.controller.engine.model import AnteFormat, Level, Variant
 from tests.app.rules_table import RulesTable
 
 # ante 10, bring-in 25, small bet 100 (big_blind), big bet 200
@@ -47,25 +44,3 @@ class StudTable(RulesTable):
         for seat, card in cards.items():
             seventh = len(self.hand.seat(seat).hole) == 6
             self.card(f"seat{seat}.{'cards' if seventh else 'up'}", card)
-
-    def check_around(self) -> None:
-        while self.hand.phase is Phase.BETTING:
-            self.press("check_call")
-
-    def state(self) -> dict[str, Any]:
-        state = table_state(self.session, self.t)
-        validate("state", {**state, "venue": "v", "table": "t1", "session": "s", "seq": 1,
-                           "schema_version": 1})
-        return state
-
-    def stacks(self) -> dict[int, int]:
-        return {s.seat: s.stack for s in self.session.table.seats}
-
-    def alert_codes(self) -> list[str]:
-        """Codes of the hand's alerts and floor calls (the irregularities layer's log)."""
-        assert self.session.tracked is not None
-        return [r.code for r in self.session.tracked.alerts]
-
-    def texts(self, rule_id: str) -> list[str]:
-        """The rulings published citing ``rule_id``."""
-        return [r["text"] for r in self.rulings() if rule_id in r["rule_ids"]]
