@@ -236,40 +236,17 @@ _DRAWS = {"F2L3D": 3, "N2L1D": 1, "FB": 3}
 _OMAHA = frozenset({"PO", "FO/8", "PO/8"})
 _HI_LO = frozenset({"FO/8", "PO/8"})
 _STUD_CODES = frozenset({"F7S", "F7S/8", "FR"})
-# The games a live table deals: the board games, the stud games with an upcard pad per
-# seat (``seat<N>.up``), and the draw games, whose discards are read in the muck
-# (docs/irregularities.md).
-TABLE_GAMES = frozenset(
-    {
-        Variant.NLHE,
-        Variant.PLO,
-        Variant.FLHE,
-        Variant.FLO8,
-        Variant.PLO8,
-        Variant.STUD,
-        Variant.STUD_HILO,
-        Variant.RAZZ,
-        Variant.TRIPLE_DRAW_27,
-        Variant.SINGLE_DRAW_27,
-        Variant.BADUGI,
-    }
-)
-
-
 def game_named(code: object, where: str) -> Variant:
-    """The game of a PHH code (``"FO/8"``, ``"F7S"``) that a live table deals; a ValueError
-    naming ``where`` and the games a table deals for anything else (a structure's or a
-    config's typo, a room command)."""
-    known = ", ".join(v.value for v in Variant if v in TABLE_GAMES)
-    prefix = f"{where}: " if where else ""
+    """The game of a PHH code (``"FO/8"``, ``"F7S"``); a ValueError naming ``where`` and the
+    games a table deals for anything else (a structure's or a config's typo, a room
+    command). A live table deals every ``Variant``: the board games, the stud games with an
+    upcard pad per seat (``seat<N>.up``) and the draw games, whose discards are read in the
+    muck (docs/irregularities.md)."""
     for variant in Variant:
         if variant.value == code:
-            if variant not in TABLE_GAMES:
-                raise ValueError(
-                    f"{prefix}game {code!r} is replayed from PHH but not dealt at a live "
-                    f"table yet (a table deals {known})"
-                )
             return variant
+    prefix = f"{where}: " if where else ""
+    known = ", ".join(v.value for v in Variant)
     raise ValueError(f"{prefix}unknown game {code!r} (a table deals {known})")
 
 
