@@ -4,6 +4,7 @@ services, and Debian's Chromium."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -81,3 +82,29 @@ def signed_in(browser: Any, url: str, login: str, tables: tuple[str, ...] = ("t9
     for name in tables:
         page.wait_for_selector(f".table[data-table='{name}'] .status.online", timeout=60_000)
     return page
+
+
+@contextmanager
+def clock_and_display(broker: MosquittoProcess, structure_text: str) -> Iterator[str]:
+    """The room clock on ``broker`` running ``structure_text`` and its big display;
+    yields the display's URL once the clock is subscribed, and stops both after."""
+    from pokertable.room.clock_service import ClockService, display
+
+    service = ClockService(
+        host="127.0.0.1",
+        port=broker.port,
+        venue="club",
+        structure_text=structure_text,
+        login=("clock", USERS["clock"]),
+    )
+    service.start()
+    try:
+        assert service.subscribed.wait(60), "the clock could not subscribe"
+        pages = display("club", f"ws://127.0.0.1:{broker.ws_port}")
+        pages.start()
+        try:
+            yield pages.url
+        finally:
+            pages.stop()
+    finally:
+        service.stop()

@@ -8,11 +8,9 @@ from typing import Any
 
 import pytest
 
-from pokertable.bench.table_rig import USERS
 from pokertable.mqtt.mosquitto import MosquittoProcess
-from pokertable.room.clock_service import ClockService, display
 from pokertable.room.floor_service import console
-from tests.room.conftest import ARTIFACTS, signed_in
+from tests.room.conftest import ARTIFACTS, clock_and_display, signed_in
 
 STRUCTURE = """
 [[step]]
@@ -63,28 +61,21 @@ def test_the_clock_display_names_the_game_of_the_level(
     broker: MosquittoProcess, browser: Any, structure: str, shown: str, next_shown: str,
     bar: str,
 ) -> None:
-    service = ClockService(host="127.0.0.1", port=broker.port, venue="club",
-                           structure_text=structure, login=("clock", USERS["clock"]))
-    service.start()
-    pages = display("club", f"ws://127.0.0.1:{broker.ws_port}")
-    pages.start()
-    floor = console("club", f"ws://127.0.0.1:{broker.ws_port}")
-    floor.start()
-    try:
-        assert service.subscribed.wait(60), "the clock could not subscribe"
-        page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(pages.url)
-        page.wait_for_function(
-            "(shown) => document.getElementById('blinds').textContent === shown", arg=shown,
-            timeout=60_000)
-        assert page.inner_text("#next") == next_shown
-        name = "orbit" if structure is ORBIT else "stud"
-        page.screenshot(path=str(ARTIFACTS / f"clock-display-{name}.png"))
-        desk = signed_in(browser, floor.url, "director", tables=())
-        desk.wait_for_function(
-            "(bar) => document.getElementById('room-clock').textContent.startsWith(bar)",
-            arg=bar, timeout=60_000)
-    finally:
-        floor.stop()
-        pages.stop()
-        service.stop()
+    with clock_and_display(broker, structure) as url:
+        floor = console("club", f"ws://127.0.0.1:{broker.ws_port}")
+        floor.start()
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 720})
+            page.goto(url)
+            page.wait_for_function(
+                "(shown) => document.getElementById('blinds').textContent === shown", arg=shown,
+                timeout=60_000)
+            assert page.inner_text("#next") == next_shown
+            name = "orbit" if structure is ORBIT else "stud"
+            page.screenshot(path=str(ARTIFACTS / f"clock-display-{name}.png"))
+            desk = signed_in(browser, floor.url, "director", tables=())
+            desk.wait_for_function(
+                "(bar) => document.getElementById('room-clock').textContent.startsWith(bar)",
+                arg=bar, timeout=60_000)
+        finally:
+            floor.stop()

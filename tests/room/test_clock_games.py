@@ -9,12 +9,11 @@ from typing import Any
 
 import pytest
 
-from pokertable.bench.table_rig import USERS, TableRig
+from pokertable.bench.table_rig import TableRig
 from pokertable.controller.app.config import ConfigError, parse_config
 from pokertable.mqtt.payloads import validate
 from pokertable.room.clock import StructureError, TournamentClock, parse_structure
-from pokertable.room.clock_service import ClockService, display
-from tests.room.conftest import ARTIFACTS, Players
+from tests.room.conftest import ARTIFACTS, Players, clock_and_display
 
 HORSE_START = """
 [[step]]
@@ -70,20 +69,9 @@ def test_the_clock_tells_a_real_table_its_game_and_the_display_shows_it_R11B(
     Debian's Chromium: the level's game goes to the table (its state's ``game``) and up on
     the big display with the blinds."""
     rig = table([(1, "Ann", 5000), (2, "Bob", 5000)], 2)
-    service = ClockService(
-        host="127.0.0.1",
-        port=rig.broker.port,
-        venue="club",
-        structure_text=HORSE_START,
-        login=("clock", USERS["clock"]),
-    )
-    service.start()
-    assert service.subscribed.wait(60), "the clock could not subscribe"
-    pages = display("club", f"ws://127.0.0.1:{rig.broker.ws_port}")
-    pages.start()
-    try:
+    with clock_and_display(rig.broker, HORSE_START) as url:
         page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(pages.url)
+        page.goto(url)
         page.wait_for_function(
             "() => document.getElementById('blinds').textContent"
             " === 'Limit hold\\'em \\u00b7 100 / 200'",
@@ -108,6 +96,3 @@ def test_the_clock_tells_a_real_table_its_game_and_the_display_shows_it_R11B(
             "game": "FO/8",
         }
         page.screenshot(path=str(ARTIFACTS / "clock-display-mixed-game.png"))
-    finally:
-        pages.stop()
-        service.stop()

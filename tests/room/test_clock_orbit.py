@@ -10,10 +10,9 @@ from typing import Any
 
 import pytest
 
-from pokertable.bench.table_rig import USERS, TableRig
-from pokertable.room.clock_service import ClockService, display
+from pokertable.bench.table_rig import TableRig
 from pokertable.room.floor_service import console
-from tests.room.conftest import Players, signed_in
+from tests.room.conftest import Players, clock_and_display, signed_in
 
 ORBIT_MIX = """
 [mix]
@@ -34,24 +33,13 @@ def test_the_clock_tells_a_real_table_its_orbit_mix_and_the_display_names_it_R11
     table: Callable[[Players, int], TableRig], browser: Any
 ) -> None:
     rig = table([(1, "Ann", 5000), (2, "Bob", 5000)], 2)
-    service = ClockService(
-        host="127.0.0.1",
-        port=rig.broker.port,
-        venue="club",
-        structure_text=ORBIT_MIX,
-        login=("clock", USERS["clock"]),
-    )
-    service.start()
-    assert service.subscribed.wait(60), "the clock could not subscribe"
-    pages = display("club", f"ws://127.0.0.1:{rig.broker.ws_port}")
-    pages.start()
-    try:
+    with clock_and_display(rig.broker, ORBIT_MIX) as url:
         state = rig.overlay.wait_state(lambda s: s.get("orbit") is not None, "the orbit")
         assert state["orbit"] == {"games": ["FT", "F7S"], "game": "FT", "dealers_choice": False,
                                   "hands_played": 0, "hands": None}
         assert state["next_game"] == "FT" and state["game"] == "FT"
         page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.goto(pages.url)
+        page.goto(url)
         page.wait_for_function(
             "() => document.getElementById('blinds').textContent"
             " === 'FT \\u2192 F7S by orbit \\u00b7 50 / 100'",
@@ -68,6 +56,3 @@ def test_the_clock_tells_a_real_table_its_orbit_mix_and_the_display_names_it_R11
             )
         finally:
             floor.stop()
-    finally:
-        pages.stop()
-        service.stop()
