@@ -21,8 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from pokertable.controller.engine.low_hands import Low, omaha_low
-from pokertable.controller.engine.model import Award, HandState, SeatState
+from pokertable.controller.engine.model import Award, HandState, SeatState, builder
 from pokertable.controller.engine.pots import split_pot
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.evaluation import omaha_strength
 from pokertable.controller.rules import RuleProfile
 
@@ -139,3 +140,19 @@ def pot_label(award: Award, shares: Sequence[Award]) -> str:
     if any(a.half == LOW for a in shares):
         return f"{label} {award.half} half"
     return f"{label} (no qualifying low)"
+
+
+_ruling = builder(Ruling)
+
+
+def award_rulings(shares: Sequence[Award], rule_ids: tuple[str, ...]) -> list[Ruling]:
+    """One ``pot_awarded`` ruling per award of a pot, in every game: ``main pot low half
+    115 to seat 1 with 8-4-3-2-A low``."""
+    rulings = []
+    for award in shares:
+        hand = f" with {award.hand_name}" if award.hand_name else ""
+        text = f"{pot_label(award, shares)} {award.amount} to seat {award.seat}{hand}"
+        rulings.append(
+            _ruling(RulingKind.INFO, rule_ids, text, seat=award.seat, code="pot_awarded")
+        )
+    return rulings

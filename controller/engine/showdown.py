@@ -32,12 +32,10 @@ from pokertable.controller.rules import RuleProfile
 # Enum members as module globals: on CPython 3.11 reading one through its class
 # (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.
 _ALERT = RulingKind.ALERT
-_INFO = RulingKind.INFO
 _COMPLETE = Phase.COMPLETE
 _DEALING = Phase.DEALING
 _SHOWDOWN = Phase.SHOWDOWN
-_ruling = builder(Ruling)  # Ruling(...) with plain stores (model.builder)
-_award = builder(Award)
+_award = builder(Award)  # Award(...) with plain stores (model.builder)
 
 
 def strength(variant: Variant, hole: tuple[str, ...], board: tuple[str, ...]) -> tuple[int, str]:
@@ -215,18 +213,7 @@ def award(
         rule_ids: tuple[str, ...] = (rules.cite("uncontested" if uncontested else split),)
         if shares and shares[0].half:
             rule_ids = hi_lo.rule_ids(shares, rules)
-        for award in shares:
-            label = hi_lo.pot_label(award, shares)
-            hand = f" with {award.hand_name}" if award.hand_name else ""
-            rulings.append(
-                _ruling(
-                    _INFO,
-                    rule_ids,
-                    f"{label} {award.amount} to seat {award.seat}{hand}",
-                    seat=award.seat,
-                    code="pot_awarded",
-                )
-            )
+        rulings += hi_lo.award_rulings(shares, rule_ids)
     awards = tuple([award for shares in per_pot for award in shares])
     seats = tuple(
         [

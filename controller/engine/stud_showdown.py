@@ -25,16 +25,14 @@ from pokertable.controller.engine.model import (
     evolve,
 )
 from pokertable.controller.engine.pots import build_pots, split_pot
-from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.rulings import Ruling
 from pokertable.controller.engine.showdown import contested_pots
 from pokertable.controller.engine.stud import HIGH_RANK, LOW_RANK, SUIT, card_key
 from pokertable.controller.evaluation import holdem_strength
 from pokertable.controller.rules import RuleProfile
 
-_INFO = RulingKind.INFO
 _COMPLETE = Phase.COMPLETE
-_award = builder(Award)  # Award(...) and Ruling(...) with plain stores (model.builder)
-_ruling = builder(Ruling)
+_award = builder(Award)  # Award(...) with plain stores (model.builder)
 
 
 def _cards(state: HandState, seat: SeatState) -> tuple[str, ...]:
@@ -191,18 +189,7 @@ def award(
             awards.append(_award(index, n, amount, names.get(n, "")))
         per_pot.append((awards, cited))
     for awards, cited in reversed(per_pot):  # side pots first, then the main pot (Add. 16)
-        for a in awards:
-            label = hi_lo.pot_label(a, awards)
-            hand = f" with {a.hand_name}" if a.hand_name else ""
-            rulings.append(
-                _ruling(
-                    _INFO,
-                    cited,
-                    f"{label} {a.amount} to seat {a.seat}{hand}",
-                    seat=a.seat,
-                    code="pot_awarded",
-                )
-            )
+        rulings += hi_lo.award_rulings(awards, cited)
     seats = tuple(
         s if s.bet == 0 and s.stack == stacks[s.seat] else evolve(s, stack=stacks[s.seat], bet=0)
         for s in state.seats
