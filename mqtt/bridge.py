@@ -138,6 +138,9 @@ class TableBridge:
         self._inflight: dict[int, int] = {}  # paho mid -> outbox row id
         self._acked: collections.deque[int] = collections.deque()  # PUBACKed mids, for our worker
         self._acks_woken = False
+        # A state handed to paho since the last CONNACK: the broker holds it as the retained
+        # state, so the re-publish on our SUBACK would only send a duplicate (under _pump_lock).
+        self._state_handed = False
         self._cursors = {"public": 0, "secure": 0}
         self._bd_seq = 0
         self._stopped = False
@@ -360,6 +363,7 @@ class TableBridge:
             if row is not None and row.handed is not None:
                 inflight[row.handed] = row.row_id
                 cursors[lane] = row.row_id
+                self._state_handed |= topic == self.topics.state
             self._pump(inflight, cursors)  # anything else now due (usually nothing)
         finally:
             self._pump_lock.release()
@@ -404,6 +408,7 @@ class TableBridge:
             return
         # "online" waits for the SUBACK (``_on_subscribe``): a client that sends a command
         # the moment it sees the table online must not be lost before the broker routes it.
+        self._state_handed = False  # a new connection: the broker may have lost it
         _, self._command_subscription = client.subscribe(
             [(self.topics.clock, QOS), (self.topics.commands, QOS)]
         )
@@ -428,13 +433,14 @@ class TableBridge:
 
     def _republish_latest(self) -> None:
         """A broker restart without persistence forgets retained state: re-publish the last
-        one unless a newer one is still queued (then the queue delivers it, in order).
+        one unless a newer one is still queued (then the queue delivers it, in order) or one
+        went out on this connection already (the broker retains that one).
 
         Same seq as when first sent: consumers that saw it drop it as a duplicate. Under
         ``_pump_lock``, so no newer state is handed over meanwhile and overtaken by this one.
         """
         with self._pump_lock:
-            if self._outbox.has_pending("state"):
+            if self._state_handed or self._outbox.has_pending("state"):
                 return
             latest = self._outbox.get_latest(self._latest_key)
             if latest is None or self._outbox.last_seq("state") <= 0:
@@ -565,6 +571,7 @@ class TableBridge:
                 inflight[info.mid] = row.id
                 cursors[lane] = row.id
                 handed = True
+                self._state_handed |= row.topic == self.topics.state
         if handed:
             self._client.flush()  # on this thread, without waking paho's
 
