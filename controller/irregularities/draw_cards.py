@@ -222,10 +222,9 @@ def exposure(t: TrackedHand, seat: int, rules: RuleProfile, replace: bool | None
     (held or dealt on this draw), or one no reader saw. A player on the draw whose discards
     were read declares them first; the engine rules the card (``draw_exposed_card``)."""
     held = _of(t.draw.drawn, seat)
-    hand = t.hand
-    dealt = [c for n, s, kind, cards in (hand.draw.log if hand.draw is not None else ())
-             if s == seat and kind == "dh" and hand.draw is not None
-             and n == hand.draw.number for c in cards]
+    state = t.hand.draw
+    number, log = (state.number, state.log) if state is not None else (0, ())
+    dealt = [c for n, s, kind, cards in log if (n, s, kind) == (number, seat, "dh") for c in cards]
     card = held[-1] if held else (dealt[-1] if dealt else "")
     out: list[Ruling] = []
     draw = open_draw(t)
