@@ -485,7 +485,10 @@ def _already_there(session: TableSession, seen: CardDetected) -> bool:
             and any(seen.card in s.hole for s in hand.seats)
         )
     placed = session.tracked.ledger.by_tag(_tag(seen)) if session.tracked is not None else None
-    return placed is not None and placed.card == seen.card and placed.lies_in(seen.zone)
+    if placed is None or placed.card != seen.card or not placed.lies_in(seen.zone):
+        return False
+    hand = session.hand  # a card put back during a draw may close a draw held for it
+    return placed.present or not (hand and hand.variant.is_draw and hand.phase is Phase.DEALING)
 
 
 def card_detected(session: TableSession, seen: CardDetected, out: list[Output]) -> TableSession:
