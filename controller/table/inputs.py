@@ -78,6 +78,7 @@ class ConsoleButton(StrEnum):
     CLOCK = "clock"
     CONFIRM = "confirm"
     UNDO = "undo"
+    CHOOSE_GAME = "choose_game"  # dealer's choice: the game the button's player names
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +97,8 @@ class ConsolePress:
     # has moved since (a late reader, a stale LED), the press is refused, never moved to
     # whoever is on the action when it is processed (issue #12).
     lit_seat: int | None = None
+    # ``choose_game``: the game named (a PHH code of the orbit's mix, dealer's choice)
+    game: str | None = None
 
 
 class Command(StrEnum):
