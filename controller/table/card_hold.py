@@ -10,7 +10,8 @@ that must still act faces a bet, which his chips call): the call that arrives wi
 lag completes the round and the card is dealt as the street's, in its read order. A
 round that still needs a word (a check, the big blind's option, an opener) is not completed
 by chips in flight: the card is premature at once. A card still held when the lag has
-passed (judged at the next input) or once the round needs a word is premature as before.
+passed (judged at the next input, or at the application's ``TimePassed`` when nothing else
+comes) or once the round needs a word is premature as before.
 """
 
 from __future__ import annotations
@@ -46,6 +47,14 @@ def judge_held(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
     if held and at_ms - held[0].at_ms > session.config.chip_report_lag_ms:
         return _read_held(session, out)
     return session
+
+
+def held_until(session: TableSession) -> int | None:
+    """The clock time after which the held cards are judged (None: nothing held): the
+    application sends ``TimePassed`` then if nothing else came, so a premature card is told
+    when the chips' lag has passed, not when the player acts."""
+    held = session.held_cards
+    return held[0].at_ms + session.config.chip_report_lag_ms if held else None
 
 
 def follow_held(session: TableSession, out: list[Output]) -> TableSession:

@@ -64,6 +64,16 @@ class HardwareNotice:
     zone: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class TimePassed:
+    """The table's clock moved on with nothing read: what waits for time is judged (a card
+    held for the chips' report lag, ``card_hold``). The application sends one only when
+    something waits, so the journal replays the same judgement."""
+
+    kind: ClassVar[str] = "time"
+    at_ms: int
+
+
 class ConsoleButton(StrEnum):
     """The dealer console's words, as the journal and the ``dealer_button`` command spell
     them (a str: a record compares equal to its member)."""
@@ -153,10 +163,12 @@ class RoomCommand:
     sender: str | None = None
 
 
-Input = ChipsMoved | CardDetected | CardCleared | HardwareNotice | ConsolePress | RoomCommand
+Input = (ChipsMoved | CardDetected | CardCleared | HardwareNotice | ConsolePress | RoomCommand
+         | TimePassed)
 _KINDS: dict[str, type[Any]] = {
     cls.kind: cls
-    for cls in (ChipsMoved, CardDetected, CardCleared, HardwareNotice, ConsolePress, RoomCommand)
+    for cls in (ChipsMoved, CardDetected, CardCleared, HardwareNotice, ConsolePress, RoomCommand,
+                TimePassed)
 }
 
 

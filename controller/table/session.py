@@ -26,6 +26,7 @@ from pokertable.controller.table.inputs import (
     HardwareNotice,
     Input,
     RoomCommand,
+    TimePassed,
 )
 from pokertable.controller.table.outputs import warn
 from pokertable.controller.table.player_clock import follow as follow_clock
@@ -68,6 +69,8 @@ def apply(session: TableSession, item: Input) -> tuple[TableSession, tuple[Outpu
             session = room_command(session, item, out)
         case HardwareNotice():
             warn(out, session, "rules", item.text, item.code, item.at_ms)
+        case TimePassed():
+            pass  # judged above: a held card's lag has passed
     session = follow_held(session, out)  # the round completed by chips, or needs a word
     session = follow_clock(session)  # R29: the clock stops once he acts
     session = update_leds(session, out)

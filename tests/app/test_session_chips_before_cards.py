@@ -4,11 +4,20 @@ premature only "before action on the preceding round is finished" (TDA RP-5; stu
 -> RP-5-D): a street card read while chips alone can still complete the round waits for
 them (``SessionConfig.chip_report_lag_ms``); a round that needs a word, or chips that do
 not come within the lag, still make it premature. Through ``TableSession``, hold'em and
-stud, the simulated readers reporting the chips after the card."""
+stud, the simulated readers reporting the chips after the card; and through ``TableApp``,
+whose clock judges a held card when nothing else is read."""
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
+
+from pokertable.bench.waiting import wait_for
+from pokertable.controller.app.config import AppConfig, parse_config
+from pokertable.controller.app.table_app import TableApp
 from pokertable.controller.engine.model import Phase, Street
+from pokertable.controller.table.inputs import Input
+from pokertable.controller.table.session import Output
 from tests.app.rules_table import RulesTable
 from tests.app.stud_table import StudTable
 from tests.app.test_session_rules import _flop
@@ -138,3 +147,83 @@ def test_TDA24_RP10G_a_card_while_the_opener_is_to_act_is_premature_at_once() ->
     table.card("burn", "2h")
     table.card("seat1.up", "4d")  # nobody has opened fourth street: a word is due
     assert _premature(table) == ["premature_stud_card"]
+
+
+class AppTable(RulesTable):
+    """The same table driven through ``TableApp``: every input journaled, the clock the
+    table's own (``t``), so the application's ``TimePassed`` comes from the same clock."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        super().__init__({1: 5000, 2: 5000, 3: 5000}, button=3)
+        self.path = tmp_path / "journal.jsonl"
+        self.app = TableApp(_config(self.path), clock_ms=lambda: self.t)
+        self.app.recover()
+
+    def __call__(self, item: Input) -> tuple[Output, ...]:
+        out = self.app.process(item)
+        self.session = self.app.snapshot()
+        self.out.extend(out)
+        return out
+
+
+def _config(path: Path) -> AppConfig:
+    return parse_config({
+        "table": {"venue": "v", "id": "t1", "first_button": 3},
+        "levels": [{"number": 1, "small_blind": 100, "big_blind": 200}],
+        "players": [{"seat": s, "name": f"P{s}", "stack": 5000} for s in (1, 2, 3)],
+        "journal": {"path": str(path)},
+    })
+
+
+def _turn_held(table: AppTable) -> None:
+    """Flop bet by seat 1 and called by seat 2; the turn read before seat 3 has acted."""
+    table.press("hand_start")
+    table.deal({1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("Qs", "Qd")})
+    for _ in range(3):
+        table.press("check_call")
+    table.street("2s", "7c", "8d", "9h")
+    table.push(1, 100, 100)
+    table.press("check_call")
+    table.card("burn", "2c")
+    table.card("board", "Tc")
+    assert table.session.held_cards and _premature(table) == []
+
+
+def test_TDA24_RP5B_the_application_tells_the_premature_turn_when_the_lag_has_passed(
+    tmp_path: Path,
+) -> None:
+    """Seat 3 thinks on and nothing else is read: the application's clock judges the held
+    turn (a journaled ``TimePassed``), and the journal replays the same ruling."""
+    table = AppTable(tmp_path)
+    _turn_held(table)
+    assert table.app.judge_time() == ()  # the lag has not passed: nothing to judge
+    _late(table, table.session.config.chip_report_lag_ms + 1)
+    out = table.app.judge_time()
+    table.session = table.app.snapshot()
+    assert _premature(table) == ["premature_turn"]
+    assert any("TDA2024-RP-5" in r["rule_ids"] for r in table.rulings(out))
+    assert table.app.judge_time() == ()  # judged once
+    records = table.app.journal.records()
+    assert [r["kind"] for r in records].count("time") == 1
+    table.app.close()
+    again = TableApp(_config(table.path), clock_ms=lambda: table.t)
+    again.recover()
+    replayed = again.snapshot().tracked
+    assert replayed is not None and [r.code for r in replayed.alerts] == ["premature_turn"]
+    again.close()
+
+
+def test_TDA24_RP5B_the_engine_thread_judges_a_held_turn_on_its_own(tmp_path: Path) -> None:
+    table = AppTable(tmp_path)
+    _turn_held(table)
+    runner = threading.Thread(target=table.app.run, kwargs={"tick_s": 60.0})
+    runner.start()
+    try:
+        _late(table, table.session.config.chip_report_lag_ms + 1)  # nothing else is read
+        wait_for(lambda: not table.app.snapshot().held_cards, "the held turn judged")
+        tracked = table.app.snapshot().tracked
+        assert tracked is not None and [r.code for r in tracked.alerts] == ["premature_turn"]
+    finally:
+        table.app.stop()
+        runner.join()
+        table.app.close()
