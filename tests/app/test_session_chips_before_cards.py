@@ -35,12 +35,19 @@ def _premature(table: RulesTable) -> list[str]:
     return [c for c in table.alert_codes() if c in PREMATURE]
 
 
+def _bet_and_call(table: RulesTable, *chips: int) -> RulesTable:
+    """The seat on the action bets ``chips`` and the next one calls (the dealer's press):
+    one seat is left to act, facing the bet."""
+    table.push(table.hand.action_on or 0, *chips)
+    table.press("check_call")
+    assert table.hand.call_to == sum(chips) > table.hand.seat(table.hand.action_on or 0).bet
+    return table
+
+
 def _flop_bet() -> RulesTable:
     """Seat 1 bets 200 on the flop and seat 2 calls: seat 3 is the last to act, facing it."""
-    table = _flop({1: 5000, 2: 5000, 3: 5000})
-    table.push(1, 100, 100)
-    table.press("check_call")
-    assert table.hand.action_on == 3 and table.hand.call_to == 200
+    table = _bet_and_call(_flop({1: 5000, 2: 5000, 3: 5000}), 100, 100)
+    assert table.hand.action_on == 3
     return table
 
 
@@ -96,17 +103,22 @@ def test_TDA24_RP5B_turn_held_for_two_callers_is_premature_when_one_still_owes()
     assert _premature(table) == ["premature_turn"]
 
 
-def _fourth_street_bet() -> StudTable:
-    """Fourth street: seat 3 opens for 100 and seat 1 calls; seat 2 is the last to act."""
+def _fourth_street() -> StudTable:
+    """Third street bet, fourth street dealt: seat 3 is to open."""
     table = StudTable(THREE)
     table.press("hand_start")
     table.third(STUD_HOLES)
     _bring_in_and_complete(table)
     table.deal_street(*STUD_STREETS[0])
     assert table.hand.action_on == 3
-    table.push(3, 25, 25, 25, 25)
-    table.press("check_call")
-    assert table.hand.action_on == 2 and table.hand.call_to == 100
+    return table
+
+
+def _fourth_street_bet() -> StudTable:
+    """Fourth street: seat 3 opens for 100 and seat 1 calls; seat 2 is the last to act."""
+    table = _fourth_street()
+    _bet_and_call(table, 25, 25, 25, 25)
+    assert table.hand.action_on == 2
     return table
 
 
@@ -139,11 +151,7 @@ def test_TDA24_RP10G_fifth_street_card_with_no_call_within_the_lag_is_premature(
 
 
 def test_TDA24_RP10G_a_card_while_the_opener_is_to_act_is_premature_at_once() -> None:
-    table = StudTable(THREE)
-    table.press("hand_start")
-    table.third(STUD_HOLES)
-    _bring_in_and_complete(table)
-    table.deal_street(*STUD_STREETS[0])
+    table = _fourth_street()
     table.card("burn", "2h")
     table.card("seat1.up", "4d")  # nobody has opened fourth street: a word is due
     assert _premature(table) == ["premature_stud_card"]
