@@ -177,7 +177,9 @@ def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
             t, rulings = _engine_event(t, event, rules)
         case CardExposed() if t.hand.variant.is_draw:  # the floor's answer (R35-A7)
             t, rulings = draw_cards.exposure(t, event.seat, rules, event.replace)
-        case CardExposed() | KillAtDeal() | UpcardsPickedUp():  # stud: RP-10-A/B/C, R66
+        case KillAtDeal() if not t.over:  # stud, the floor's answer: RP-10-C, R30, R71-C
+            t, rulings = presence.killed_at_deal(t, event, rules)
+        case CardExposed() | KillAtDeal() | UpcardsPickedUp():  # stud: RP-10-A/B, R66; a hand over
             t, rulings = _engine_event(t, event, rules)
         case Discard():  # the dealer's word in a draw: the seat on it drew what was read
             t, rulings = draw_cards.dealer_done(t, rules)

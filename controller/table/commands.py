@@ -180,6 +180,7 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
             int(amount) if amount else None,
             int(speaker) if speaker is not None else None,
             int(lit) if lit is not None else None,
+            str(p["game"]) if p.get("game") else None,  # choose_game: dealer's choice
         )
         return console_press(session, press, out)
     if cmd.command == Command.PENALTY:  # R71: a warning, missed hands or rounds, DQ
