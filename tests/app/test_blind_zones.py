@@ -252,3 +252,19 @@ def test_TDA2024_46C_uncollected_chips_beside_a_blind_put_out_later_are_not_his_
     out = table(ChipsMoved("seat3.bet", 3, (), stale, table.ms()))  # the dealer pulls it in
     assert not table.rulings(out) and not table.session.pending.zone(3).no_fold
     assert [c.denomination for c in table.session.pending.zone(3).prior] == [100, 100]
+
+
+def test_TDA2024_35C_blinds_left_out_over_a_misdeal_are_the_redeals_blinds() -> None:
+    """A misdeal is not the end of a hand whose chips the dealer should pull in: the blinds
+    left out are the re-deal's posted chips (R35-C: the same hand), and nothing is said."""
+    table = _table()
+    table.press("hand_start")
+    table.push(1, 100)
+    table.push(2, 100, 100)
+    table.card("seat2.cards", "As")  # the first card to the big blind: a misdeal (R35-A2)
+    table.press("confirm")
+    assert table.session.tracked is not None and table.session.tracked.status.value == "misdeal"
+    table.press("hand_start")  # the re-deal
+    assert "redeal" in table.hand.hand_id and not _warnings(table, "zone_not_collected")
+    assert [c.denomination for c in table.session.pending.zone(2).prior] == [100, 100]
+    assert [c.denomination for c in table.session.pending.zone(1).prior] == [100]
