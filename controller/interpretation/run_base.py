@@ -18,7 +18,11 @@ from pokertable.controller.interpretation.events import (
     Declaration,
     InterpretationEvent,
 )
-from pokertable.controller.interpretation.late import ShortBetNoticed, completes_undercall
+from pokertable.controller.interpretation.late import (
+    ShortBetNoticed,
+    completes_undercall,
+    unseen_blind_owed,
+)
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation, alert
 from pokertable.controller.interpretation.zones import LogEntry, Pending, SeatZone
 from pokertable.controller.rules import RuleProfile
@@ -104,6 +108,10 @@ class EventRunBase:
         self.pending = evolve(self.pending,
                               log=(*self.pending.log, LogEntry(before, new, zone_before)))
         self._commit(action.seat, reading, self._dues(action, reading, before, zone_before))
+        owed = unseen_blind_owed(before.seat(action.seat), zone_before,
+                                 self.zone(action.seat).owed, self.rules)
+        if owed is not None:  # a console entry for a blind never put out (Add. 46)
+            self.rulings.append(owed)
         yield from self._after_engine()
         return True
 
@@ -124,12 +132,12 @@ class EventRunBase:
                 dues: tuple[int, int]) -> None:
         zone = self.zone(seat)
         if self.state.seat(seat).status is SeatStatus.FOLDED:
-            self.put(SeatZone(seat, felt=zone.felt))
+            self.put(zone.afresh())
             return
         chips = zone.prior + zone.motion
         owed, change = dues
-        self.put(SeatZone(
-            seat, prior_start=chips, prior=chips, felt=zone.felt, owed=owed, change=change,
+        self.put(evolve(
+            zone.afresh(), prior_start=chips, prior=chips, owed=owed, change=change,
             chip_defined=reading.chip_defined if reading else False,
             undercall=reading is not None and completes_undercall(reading, self.rules),
         ))

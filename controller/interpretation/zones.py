@@ -44,18 +44,30 @@ class SeatZone:
     # felt: pulled prior chips stay prior chips until the pull is ruled (R46), refused or
     # returned chips lie on the felt without counting.
     felt: tuple[ChipItem, ...] = ()
+    # The readers have reported this zone: ``felt`` is all it holds, so a street total no
+    # chips were seen for (a blind never put out, a call entered at the console) is not
+    # lying there unseen: it is still owed.
+    seen: bool = False
+    # Chips that lay here when the last hand ended and the dealer has not pulled in: never
+    # a bet of this hand (the next hand's blinds are the chips put out after it ended).
+    last_hand: tuple[ChipItem, ...] = ()
 
     @property
     def value(self) -> int:
         return chip_value(self.prior) + chip_value(self.motion)
 
     def view(self, own: int) -> ZoneView:
-        """The zone as R44-R46 see it; a street total with no chips seen is one stand-in chip."""
+        """The zone as R44-R46 see it; in a zone the readers never reported, a street total
+        with no chips seen is one stand-in chip (taken to lie there unseen)."""
         prior_start, prior = self.prior_start, self.prior
-        if not prior_start and own > 0:
+        if not prior_start and own > 0 and not self.seen:
             stand_in = (ChipItem(own, uid=UNTRACKED),)
             prior_start, prior = stand_in, stand_in
-        return ZoneView(prior_start, prior, self.motion, self.combined_gesture)
+        return ZoneView(prior_start, prior, self.motion, self.combined_gesture, self.seen)
+
+    def afresh(self) -> SeatZone:
+        """The rules' reading starts again; the readers' view of the felt stays."""
+        return SeatZone(self.seat, felt=self.felt, seen=self.seen, last_hand=self.last_hand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,28 +108,41 @@ class Pending:
 
     def with_felt(self, seat: int, chips: tuple[ChipItem, ...]) -> Pending:
         """The readers' view of ``seat``'s zone changed (the only writer: the session)."""
-        return self.with_zone(evolve(self.zone(seat), felt=chips))
+        zone = self.zone(seat)
+        last_hand = tuple(c for c in zone.last_hand if c in chips)  # pulled in: gone
+        return self.with_zone(evolve(zone, felt=chips, seen=True, last_hand=last_hand))
 
     def next_street(self, street: Street) -> Pending:
         """Betting zones belong to one street; the floor's open calls and the chips still on
-        the felt (not yet collected into the pot) carry over."""
+        the felt (not yet collected into the pot) carry over, as does what the readers saw."""
         return Pending(street=street, floors=self.floors, next_floor=self.next_floor,
-                       zones=tuple(SeatZone(z.seat, felt=z.felt) for z in self.zones if z.felt))
+                       zones=tuple(z.afresh() for z in self.zones if z.felt or z.seen))
+
+    def hand_over(self) -> Pending:
+        """The hand has ended: the chips still in a zone are that hand's, left uncollected."""
+        return evolve(self, zones=tuple(evolve(z, last_hand=z.felt) for z in self.zones))
+
+    @property
+    def uncollected(self) -> tuple[tuple[int, int], ...]:
+        """(seat, value) of the zones still holding chips left from the last hand."""
+        return tuple((z.seat, chip_value(z.last_hand)) for z in self.zones if z.last_hand)
 
     def new_hand(self, hand: HandState) -> Pending:
         """A new hand (or its re-deal) starts the reading afresh; the chips on the felt stay.
-        Value chips lying in the zone of a seat that has posted (a blind put out before the
-        dealer started the hand, or the blinds left out over a misdeal) are his posted
-        chips, his prior bet (Add. 46), whichever was read first: the chips or the start.
-        In any other zone they lie there without counting."""
+        Value chips put out since the last hand ended (a blind put out before the dealer
+        started the hand, or the blinds left out over a misdeal) in the zone of a seat that
+        has posted are his posted chips, his prior bet (Add. 46), whichever was read first:
+        the chips or the start. Chips the last hand left uncollected, and chips in any other
+        zone, lie there without counting."""
         zones = []
         for z in self.zones:
-            if not z.felt:
+            if not (z.felt or z.seen):
                 continue
             posted = hand.has_seat(z.seat) and hand.seat(z.seat).bet > 0
-            chips = tuple(ChipItem(c.denomination, c.kind) for c in z.felt if c.has_value)
-            zones.append(SeatZone(z.seat, prior_start=chips, prior=chips, felt=z.felt)
-                         if posted else SeatZone(z.seat, felt=z.felt))
+            chips = tuple(ChipItem(c.denomination, c.kind) for c in z.felt
+                          if c.has_value and c not in z.last_hand)
+            zones.append(evolve(z.afresh(), prior_start=chips, prior=chips) if posted and chips
+                         else z.afresh())
         return Pending(street=hand.street, zones=tuple(zones))
 
     def floor(self, ruling_id: str) -> FloorRuling | None:

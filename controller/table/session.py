@@ -14,10 +14,11 @@ The parts: ``session_state`` (records), ``session_outputs`` (what the table says
 
 from __future__ import annotations
 
+from pokertable.controller.table.bet_zones import chips_moved
 from pokertable.controller.table.card_hold import card_gone, card_read, follow_held, judge_held
 from pokertable.controller.table.commands import room_command
 from pokertable.controller.table.console import console_press
-from pokertable.controller.table.hands import chips_moved, update_leds
+from pokertable.controller.table.hands import update_leds
 from pokertable.controller.table.inputs import (
     CardCleared,
     CardDetected,
