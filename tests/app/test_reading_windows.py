@@ -112,6 +112,20 @@ def test_TDA24_RP5_the_application_clock_waits_the_configured_lag(tmp_path: Path
     table.app.close()
 
 
+def _problems(reading: dict[str, object], **table: object) -> tuple[str, ...]:
+    """The problems ``parse_config`` finds in a table with this ``[reading]`` section and
+    these extra ``[table]`` keys."""
+    with pytest.raises(ConfigError) as caught:
+        parse_config(_table(reading, **table))
+    return caught.value.problems
+
+
+def _table(reading: dict[str, object], **table: object) -> dict[str, object]:
+    return {"table": {"venue": "v", "id": "t1", **table},
+            "levels": [{"number": 1, "small_blind": 100, "big_blind": 200}],
+            "reading": reading}
+
+
 @pytest.mark.parametrize(
     ("key", "value", "reason"),
     [
@@ -124,21 +138,11 @@ def test_TDA24_RP5_the_application_clock_waits_the_configured_lag(tmp_path: Path
 )
 def test_a_bad_window_is_refused_on_one_line_naming_it(key: str, value: object,
                                                        reason: str) -> None:
-    data = {"table": {"venue": "v", "id": "t1"},
-            "levels": [{"number": 1, "small_blind": 100, "big_blind": 200}],
-            "reading": {key: value}}
-    with pytest.raises(ConfigError) as caught:
-        parse_config(data)
-    assert caught.value.problems == (f"reading.{key}: {reason}",)
+    assert _problems({key: value}) == (f"reading.{key}: {reason}",)
 
 
 def test_a_misspelt_window_gets_a_did_you_mean() -> None:
-    data = {"table": {"venue": "v", "id": "t1"},
-            "levels": [{"number": 1, "small_blind": 100, "big_blind": 200}],
-            "reading": {"card_window_ms": 2000}}
-    with pytest.raises(ConfigError) as caught:
-        parse_config(data)
-    (problem,) = caught.value.problems
+    (problem,) = _problems({"card_window_ms": 2000})
     assert problem.startswith("reading.card_window_ms: unknown key; did you mean "
                               "'card_read_window_ms'?")
 
@@ -146,17 +150,11 @@ def test_a_misspelt_window_gets_a_did_you_mean() -> None:
 def test_the_chip_motion_window_override_is_bounded_too() -> None:
     """The chips' one-motion window (R56) is the profile's ``motion_window_ms``, set for a
     table under ``[table.overrides]``: the same bounds as the ``[reading]`` windows."""
-    data: dict[str, object] = {"table": {"venue": "v", "id": "t1",
-                                         "overrides": {"motion_window_ms": 1200}},
-                               "levels": [{"number": 1, "small_blind": 100, "big_blind": 200}]}
-    assert parse_config(data).rules().motion_window_ms == 1200
-    data["table"] = {"venue": "v", "id": "t1", "overrides": {"motion_window_ms": 50}}
-    with pytest.raises(ConfigError) as caught:
-        parse_config(data)
-    assert caught.value.problems == (
+    tuned = parse_config(_table({}, overrides={"motion_window_ms": 1200}))
+    assert tuned.rules().motion_window_ms == 1200
+    assert _problems({}, overrides={"motion_window_ms": 50}) == (
         "table.overrides.motion_window_ms: tda-2024: parameter 'motion_window_ms': a "
-        "reader-timing window is "
-        "200 to 10000 ms (got 50)",
+        "reader-timing window is 200 to 10000 ms (got 50)",
     )
 
 
