@@ -492,6 +492,7 @@ def fresh_session(config: AppConfig) -> TableSession:
         rules=config.rules(),
         max_seats=table.seats,
         first_button=table.first_button,
+        **config.reading.model_dump(exclude_none=True),  # the readers' windows, if tuned
     )
     seats = tuple(
         TableSeat(p.seat, p.name, p.stack) for p in sorted(config.players, key=lambda p: p.seat)

@@ -28,6 +28,11 @@ Seconds = int
 ``Annotated[int, Ge(0)]``: annotated_types and typing_extensions were a tenth of every
 replay's start-up, for one bound.)"""
 
+READER_MS = (200, 10_000)
+"""The bounds of a reader-timing window (ms) an installer may tune: the profile's chip
+``motion_window_ms`` and table.toml's ``[reading]`` windows. Below 200 ms the readers' own
+scan and poll cycle splits one deal or one motion; above 10 s the dealer is told too late."""
+
 
 class BbaShortOrder(StrEnum):
     """How a big-blind-ante poster who cannot cover both splits his chips (RP-11, open

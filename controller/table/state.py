@@ -38,10 +38,12 @@ class SessionConfig:
     # Cards placed within this many ms of each other may be reported in any order: each node
     # scans its antennas in turn (a tag counts after two reads) and the Pi polls the nodes
     # in turn. Deal order (R35-A2) and burns (R38) are judged with this tolerance.
+    # table.toml ``[reading] card_read_window_ms`` sets it for the table's hardware.
     card_read_window_ms: int = 1500
     # The readers report chips once settled, this long after they land at most: a street
     # card read sooner after betting that chips alone can complete waits for them, so the
     # last call's chips are not taken for a premature card (RP-5, ``card_hold``).
+    # table.toml ``[reading] chip_report_lag_ms`` sets it.
     chip_report_lag_ms: int = 1000
 
 

@@ -159,12 +159,13 @@ def test_TDA24_RP10G_a_card_while_the_opener_is_to_act_is_premature_at_once() ->
 
 class AppTable(RulesTable):
     """The same table driven through ``TableApp``: every input journaled, the clock the
-    table's own (``t``), so the application's ``TimePassed`` comes from the same clock."""
+    table's own (``t``), so the application's ``TimePassed`` comes from the same clock.
+    ``reading`` is table.toml's ``[reading]`` section (the readers' windows)."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, reading: dict[str, int] | None = None) -> None:
         super().__init__({1: 5000, 2: 5000, 3: 5000}, button=3)
         self.path = tmp_path / "journal.jsonl"
-        self.app = TableApp(_config(self.path), clock_ms=lambda: self.t)
+        self.app = TableApp(_config(self.path, reading), clock_ms=lambda: self.t)
         self.app.recover()
 
     def __call__(self, item: Input) -> tuple[Output, ...]:
@@ -174,12 +175,13 @@ class AppTable(RulesTable):
         return out
 
 
-def _config(path: Path) -> AppConfig:
+def _config(path: Path, reading: dict[str, int] | None = None) -> AppConfig:
     return parse_config({
         "table": {"venue": "v", "id": "t1", "first_button": 3},
         "levels": [{"number": 1, "small_blind": 100, "big_blind": 200}],
         "players": [{"seat": s, "name": f"P{s}", "stack": 5000} for s in (1, 2, 3)],
         "journal": {"path": str(path)},
+        **({"reading": reading} if reading is not None else {}),
     })
 
 
