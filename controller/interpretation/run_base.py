@@ -51,6 +51,15 @@ class EventRunBase:
     def put(self, zone: SeatZone) -> None:
         self.pending = self.pending.with_zone(zone)
 
+    def _ante_first(self, seat: int) -> bool:
+        """RP-11: a blind's chips make up the ante he posted first (dead money, the pot's:
+        no action, ``SeatZone.ante_first``); whether chips are left to read."""
+        zone = self.zone(seat)
+        if zone.ante_due and zone.motion and not self.state.seat(seat).acted:
+            zone, rest = zone.ante_first(zone.motion)
+            self.put(evolve(zone, motion=rest))
+        return bool(self.zone(seat).motion)
+
     def ctx(self, seat: int) -> BetContext | None:
         return context_for(self.state, seat, self.rules)
 
