@@ -56,7 +56,7 @@ class SeatZone:
     # pot's: never his blind or a bet), and the ante no chips were seen for yet.
     ante: tuple[ChipItem, ...] = ()
     ante_due: int = 0
-    blind_first: int = 0  # a short big blind ante, big blind first: chips make this first
+    blind_first: int = 0  # big blind first (RP-11): the blind chips still make before the ante
 
     @property
     def value(self) -> int:
@@ -77,9 +77,10 @@ class SeatZone:
                         ante=self.ante, ante_due=self.ante_due, blind_first=self.blind_first)
 
     def ante_first(self, chips: tuple[ChipItem, ...]) -> tuple[SeatZone, tuple[ChipItem, ...]]:
-        """RP-11: chips a blind puts out make up his posted ante first (the fewest that make
-        it exactly; all of them when short of it), then his blind: (zone, the rest). A short
-        big blind under big-blind-first (TDA 2024) makes his blind first, then the ante.
+        """RP-11: chips a blind puts out make up his posted ante and his blind in the order
+        the engine posted them (``blind_first``: the big blind ante under big-blind-first,
+        TDA 2024; else ante first, Clubs NZ and per-player antes): the ante is the fewest
+        chips that make it exactly, or all of them when short of it. (zone, the rest).
         Chips no part of which makes the ante are left to the blind's reading."""
         due, blind = self.ante_due, self.blind_first
         if due <= 0 or any(not c.has_value for c in chips):
@@ -161,7 +162,8 @@ class Pending:
         Value chips put out since the last hand ended (a blind put out before the dealer
         started the hand, or the blinds left out over a misdeal) in the zone of a seat that
         has posted are his posted chips, whichever was read first: the chips or the start:
-        his ante first (RP-11, ``SeatZone.ante_first``), the rest his prior bet (Add. 46).
+        the ante he posted, the pot's (RP-11, ``SeatZone.ante_first``), and his prior bet
+        (Add. 46), made up in the order the engine posted them.
         Chips the last hand left uncollected, and chips in any other zone, lie there without
         counting."""
         zones = []
@@ -226,12 +228,12 @@ def remove_chips(have: tuple[ChipItem, ...],
 
 
 def _big_blind_first(hand: HandState, seat: int, rules: RuleProfile) -> bool:
-    """A big blind ante poster who could not cover both, under big-blind-first (RP-11):
-    his chips made his blind first, and in his zone they do too."""
-    level = hand.level
-    return (level.ante_format is AnteFormat.BIG_BLIND_ANTE and seat == hand.big_blind_seat
-            and rules.bba_short_order is BbaShortOrder.BIG_BLIND_FIRST
-            and 0 < hand.seat(seat).dead < level.ante)
+    """The big blind ante poster under big-blind-first (TDA 2024 RP-11): the engine posts
+    his blind first (all of it when he is short), and his zone's chips make it first too;
+    so a zone holding his blind alone (the ante put straight into the pot) is his blind."""
+    return (hand.level.ante_format is AnteFormat.BIG_BLIND_ANTE
+            and seat == hand.big_blind_seat and hand.seat(seat).dead > 0
+            and rules.bba_short_order is BbaShortOrder.BIG_BLIND_FIRST)
 
 
 def making(chips: tuple[ChipItem, ...], amount: int) -> tuple[ChipItem, ...] | None:

@@ -141,3 +141,18 @@ def test_RP11_per_player_antes_a_small_blinds_ante_is_not_his_blind() -> None:
     table.push(3, 100, 100)  # Cat calls (her ante went straight to the pot)
     out = table.push(1, 100)
     assert _data(out) == {"seat": 1, "action": "call", "total": 200, "returned": 0, "add": 0}
+
+
+def test_RP11_big_blind_first_the_ante_put_straight_into_the_pot() -> None:
+    """TDA 2024 (big blind first): Bob puts his ante straight into the pot and only his
+    blind in his zone: that is his blind, nothing owed when he checks; 400 more on his
+    option is a street total of 600, not the ante made up late."""
+    table = _table()
+    table.push(1, 100)
+    table.push(2, 200)
+    table.press("hand_start")
+    assert [c.denomination for c in table.session.pending.zone(2).prior] == [200]
+    _to_option(table)
+    out = table.push(2, 200, 200)
+    [floor] = [r for r in table.rulings(out) if r["kind"] == "floor"]
+    assert "pushed 600 on his big-blind option" in floor["text"]
