@@ -30,11 +30,11 @@ from pokertable.controller.engine.model import HandState, Phase, SeatState, Stre
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation.context import BetContext, context_for
 from pokertable.controller.interpretation.decisions import Steps
-from pokertable.controller.interpretation.events import ChipItem, chip_value
+from pokertable.controller.interpretation.events import chip_value
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.raises import option_from
 from pokertable.controller.interpretation.undercalls import forfeit_option
-from pokertable.controller.interpretation.zones import Pending, SeatZone, remove_chips
+from pokertable.controller.interpretation.zones import Pending, SeatZone, making, remove_chips
 from pokertable.controller.rules import RuleProfile
 
 UNDERCALL = "undercall_full_call"  # the interpretation's code for a mandatory full call
@@ -267,19 +267,3 @@ def on_option(reading: Interpretation, posted: int) -> Interpretation:
     why = reading.text.removeprefix(f"seat {reading.seat} calls {posted}: ")
     return evolve(reading, action=ActionKind.CHECK, code="check",
                   text=f"seat {reading.seat} checks his option ({why}: it calls his blind)")
-
-
-def making(chips: tuple[ChipItem, ...], amount: int) -> tuple[ChipItem, ...] | None:
-    """The fewest of ``chips`` whose values add up to exactly ``amount`` (smallest chips
-    first among equals), or None: one answer for the same chips, whatever their order."""
-    ordered = sorted(chips, key=lambda c: c.denomination)
-    best: dict[int, tuple[int, ...]] = {0: ()}  # sum -> indices of the fewest chips making it
-    for i, chip in enumerate(ordered):
-        for total, used in sorted(best.items()):
-            new = total + chip.denomination
-            if new > amount:
-                continue
-            if new not in best or len(used) + 1 < len(best[new]):
-                best[new] = (*used, i)
-    found = best.get(amount)
-    return None if found is None or amount <= 0 else tuple(ordered[i] for i in found)

@@ -17,6 +17,7 @@ from pokertable.controller.interpretation.decisions import Applied, Apply, Engin
 from pokertable.controller.interpretation.events import (
     Declaration,
     InterpretationEvent,
+    chip_value,
 )
 from pokertable.controller.interpretation.late import (
     ShortBetNoticed,
@@ -50,6 +51,19 @@ class EventRunBase:
 
     def put(self, zone: SeatZone) -> None:
         self.pending = self.pending.with_zone(zone)
+
+    def _ante_first(self, seat: int) -> bool:
+        """RP-11: chips a blind puts out while posting (before his turn, or his blind not
+        yet whole, or all in) make up the ante he posted first (dead money, the pot's: no
+        action, ``SeatZone.ante_first``); on his turn with his blind out whole they are
+        action (his ante went into the pot). Whether chips are left to read."""
+        zone, me = self.zone(seat), self.state.seat(seat)
+        posting = seat != self.state.action_on or chip_value(zone.prior) < me.bet \
+            or me.status is SeatStatus.ALL_IN
+        if zone.ante_due and zone.motion and not me.acted and posting:
+            zone, rest = zone.ante_first(zone.motion)
+            self.put(evolve(zone, motion=rest))
+        return bool(self.zone(seat).motion)
 
     def ctx(self, seat: int) -> BetContext | None:
         return context_for(self.state, seat, self.rules)

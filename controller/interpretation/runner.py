@@ -122,8 +122,7 @@ class EventRun(EventRunBase):
             yield from self._settled(event.seat, event.at_ms, zone_read=event.zone_read)
 
     def _settled(self, seat: int, at_ms: int = 0, *, zone_read: bool = False) -> Steps[None]:
-        zone = self.zone(seat)
-        if not zone.motion:
+        if not self._ante_first(seat):  # a blind's posted ante first: the pot's (RP-11)
             return
         late = BlindRead.NOT_LATE
         if zone_read and seat == self.state.action_on:

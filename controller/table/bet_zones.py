@@ -73,10 +73,13 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
         return session
     taken = tuple(c for c in moved.left if c not in last_hand)  # not the dealer tidying up
     if taken and hand.phase is Phase.BETTING and hand.has_seat(seat_no):
-        seat_zone = session.pending.zone(seat_no)
         # The rules read chips by value (R46: any chip of that value pulled back): no tags.
-        pulled = tuple(ZoneChip(c.denomination, c.kind) for c in taken)
-        if seat_zone.prior:
+        # The dealer pulling a posted ante into the pot decides nothing (RP-11).
+        pending, pulled = session.pending.ante_collected(
+            seat_no, tuple(ZoneChip(c.denomination, c.kind) for c in taken))
+        session = evolve(session, pending=pending)
+        seat_zone = session.pending.zone(seat_no)
+        if seat_zone.prior and pulled:
             event: TableEvent = PriorChipsPulled(
                 seat_no, pulled, at_ms=moved.at_ms, by_dealer=seat_zone.change > 0
             )

@@ -254,7 +254,7 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         pending_level=None,
         rotation=rotation,
         pending_rotation=None,
-        pending=session.pending.new_hand(hand),  # the blinds' chips already out count
+        pending=session.pending.new_hand(hand, rules),  # the blinds' chips already out count
     )
     data = {
         "button": setup.button,
@@ -286,7 +286,7 @@ def _fresh_felt(session: TableSession, tracked: TrackedHand) -> TableSession:
     return evolve(
         session,
         tracked=tracked,
-        pending=session.pending.new_hand(tracked.hand),
+        pending=session.pending.new_hand(tracked.hand, session.config.rules),
     )
 
 
