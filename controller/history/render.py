@@ -300,7 +300,9 @@ def phh_limits(
     player = {s.seat: f"p{i + 1}" for i, s in enumerate(order)}
     out = []
     winner = untabled_winner(hand)
-    if winner is not None and "??" in _untabled_cards(hand, winner, public):
+    plays_the_board = not hand.variant.omaha and len(hand.board) == 5  # hold'em: PokerKit
+    # values a face-down hand by the board alone, so it still awards it
+    if winner is not None and "??" in _untabled_cards(hand, winner, public) and not plays_the_board:
         out.append(
             f"{rules.cite('uncontested')}: {player[winner.seat]} won uncontested without "
             "tabling; his cards are not public, and PokerKit awards no face-down hand"

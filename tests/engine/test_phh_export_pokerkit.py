@@ -160,19 +160,18 @@ def _setup(variant: Variant = Variant.NLHE) -> HandSetup:
 
 
 def _run(setup: HandSetup, events: list[Any]) -> HandState:
-    state, _ = start_hand(setup)
-    for event in events:
-        state, rulings = step(state, event)
-        assert not any(r.kind is RulingKind.REJECTED for r in rulings), (event, rulings)
-    return state
+    return _run_on(start_hand(setup)[0], events)
 
 
-def _uncontested_untabled() -> tuple[HandSetup, HandState]:
+def _uncontested_untabled(variant: Variant = Variant.NLHE) -> tuple[HandSetup, HandState]:
     """Checked down to the river; Bob and Cat muck untabled and Ann's hand, never tabled,
     wins uncontested (R17-B)."""
-    setup = _setup()
+    setup = replace(_setup(), variant=variant)
+    holes = (("Ah", "Ad"), ("Kc", "Ks"), ("Qh", "9h"))
+    if variant.omaha:
+        holes = (("Ah", "Ad", "3s", "3d"), ("Kc", "Ks", "5s", "5d"), ("Qh", "9h", "6s", "6d"))
     state = _run(setup, [
-        DealHole(1, ("Ah", "Ad")), DealHole(2, ("Kc", "Ks")), DealHole(3, ("Qh", "9h")),
+        *(DealHole(n, hole) for n, hole in enumerate(holes, start=1)),
         PlayerAction(3, ActionKind.CALL), PlayerAction(1, ActionKind.CALL),
         PlayerAction(2, ActionKind.CHECK), DealBoard(("2c", "7d", "8s")),
         *(PlayerAction(n, ActionKind.CHECK) for n in (1, 2, 3)), DealBoard(("4h",)),
@@ -201,16 +200,26 @@ def test_TDA24_17B_the_last_live_hand_won_untabled_is_written_after_the_mucks() 
     assert not end.status and tuple(end.stacks) == (2400, 1800, 1800)
 
 
-def test_TDA24_17B_the_public_history_keeps_the_untabled_hand_face_down_and_says_so() -> None:
+@pytest.mark.parametrize("variant", [Variant.NLHE, Variant.PLO], ids=["NT", "PO"])
+def test_TDA24_17B_the_public_history_keeps_the_untabled_hand_face_down(
+    variant: Variant,
+) -> None:
     """The public stream never shows an untabled hand: ``sm ????`` (PHH: neither shown nor
-    mucked), which PokerKit cannot award: the file says so in ``_phh_limits``."""
-    setup, state = _uncontested_untabled()
+    mucked). PokerKit values a face-down hold'em hand by the board and awards it; an Omaha
+    hand (two hole cards must play) it cannot award: that file says so in ``_phh_limits``."""
+    setup, state = _uncontested_untabled(variant)
     text = hand_to_phh(setup, state, venue="v", table="t", seat_count=9, number=1,
                        started_ms=None, public=True)
     data = tomllib.loads(text)
-    assert data["actions"][-1] == "p1 sm ???? # R17-B: won uncontested, not tabled"
-    assert data[PHH_LIMITS][0].startswith("TDA2024-17B: p1 won uncontested without tabling")
+    hidden = "??" * variant.hole_cards
+    assert data["actions"][-1] == f"p1 sm {hidden} # R17-B: won uncontested, not tabled"
     assert replayed_stacks(text, "h.phh") == (2400, 1800, 1800)  # ours still reads it
+    end = pokerkit_end(text)
+    if variant is Variant.NLHE:
+        assert PHH_LIMITS not in data and tuple(end.stacks) == (2400, 1800, 1800)
+    else:
+        assert data[PHH_LIMITS][0].startswith("TDA2024-17B: p1 won uncontested without tabling")
+        assert tuple(end.stacks) != (2400, 1800, 1800)
 
 
 def test_TDA24_21_a_mucked_hand_that_wins_a_pot_nobody_else_could_is_named() -> None:
