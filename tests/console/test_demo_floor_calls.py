@@ -29,14 +29,14 @@ PREFIX = "pokertable/v1/demo/t1"
 class Stream:
     """Everything the table publishes on state, events and reply, in arrival order."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, prefix: str = PREFIX) -> None:
         self.messages: list[tuple[str, dict[str, Any]]] = []
         self._subscribed = threading.Event()
         self._arrived = threading.Condition()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="test-stream")
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-stream-{prefix}")
 
         def on_connect(client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
-            client.subscribe([(f"{PREFIX}/{leaf}", 1) for leaf in ("state", "events", "reply")])
+            client.subscribe([(f"{prefix}/{leaf}", 1) for leaf in ("state", "events", "reply")])
 
         def on_subscribe(client: Any, userdata: Any, mid: Any, codes: Any, props: Any) -> None:
             self._subscribed.set()

@@ -16,6 +16,7 @@ import pytest
 from pokertable.controller.cli import dispatch as cli
 from pokertable.controller.demo import main as demo
 from pokertable.controller.demo.games import HORSE, demo_plan
+from pokertable.controller.engine.rotation import EIGHT_GAME
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.mqtt.payloads import validate
 from pokertable.room.clock import parse_structure
@@ -80,25 +81,44 @@ def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
         process.stop()
 
 
-@pytest.mark.needs("mosquitto", "micropython")
-def test_horse_demo_deals_every_game_of_the_rotation_at_the_simulated_table(
-    broker: MosquittoProcess, tmp_path: Path
-) -> None:
+def _demo(broker: MosquittoProcess, tmp_path: Path, game: str, hands: int,
+          players: int) -> tuple[demo.DemoResult, Stream]:
+    """The demo as a user runs it, on the test's mosquitto; the table's streams as a
+    tournament server reads them, once the last hand is complete there."""
     stream = Stream(broker.port)
     args = argparse.Namespace(
-        hands=10, players=4, seed=7, broker=("127.0.0.1", broker.port), profile="tda-2024",
-        floor_pause=0.0, stall_limit=300.0, string_bets=0.0, game="horse",
+        hands=hands, players=players, seed=7, broker=("127.0.0.1", broker.port),
+        profile="tda-2024", floor_pause=0.0, stall_limit=300.0, string_bets=0.0, game=game,
         archive=str(tmp_path / "hands.sqlite3"),
     )
     try:
         result = demo.play(args)
         stream.wait_for_state(
-            lambda s: s["hand_number"] == 10 and s["street"] == "complete", "hand 10 complete"
+            lambda s: s["hand_number"] == hands and s["street"] == "complete",
+            f"hand {hands} complete",
         )
     finally:
         stream.stop()
-    assert result.hands == 10
-    assert result.archived == 10  # the room's archive: each PHH (stud's too) replays
+    assert result.hands == hands
+    assert result.archived == hands  # the room's archive: each PHH replays to the stacks
+    return result, stream
+
+
+def _games(stream: Stream) -> list[str]:
+    """The game of each hand, as the overlay and the floor console read it."""
+    return list({s["hand_id"]: s["game"] for s in stream.of("state") if s["hand_id"]}.values())
+
+
+def _alerts(stream: Stream) -> list[str]:
+    return [ruling["text"] for event in stream.of("events") for ruling in event["rulings"]
+            if ruling["kind"] == "alert"]
+
+
+@pytest.mark.needs("mosquitto", "micropython")
+def test_horse_demo_deals_every_game_of_the_rotation_at_the_simulated_table(
+    broker: MosquittoProcess, tmp_path: Path
+) -> None:
+    _, stream = _demo(broker, tmp_path, "horse", hands=10, players=4)
     states = stream.of("state")
     games = {s["hand_id"]: s["game"] for s in states if s["hand_id"]}
     assert list(games.values()) == ["FT", "FT", "FO/8", "FO/8", "FR", "FR", "F7S", "F7S",
@@ -111,10 +131,45 @@ def test_horse_demo_deals_every_game_of_the_rotation_at_the_simulated_table(
         assert any(seat.get("upcards") for s in seen for seat in s["seats"]), hand_id
         assert all(s["board"] == [] or len(s["board"]) == 1 for s in seen)
     assert any(s["street"] in ("fourth", "fifth") and s["stud"]["opener_seat"] for s in stud)
-    alerts = [
-        ruling["text"]
-        for event in stream.of("events")
-        for ruling in event["rulings"]
-        if ruling["kind"] == "alert"
-    ]
-    assert alerts == []  # a correctly dealt rotation raises nothing for the floor
+    assert _alerts(stream) == []  # a correctly dealt rotation raises nothing for the floor
+
+
+def _drew(stream: Stream, cards: int) -> None:
+    """Every draw hand was dealt ``cards`` a seat on the pads, and the players drew: cards
+    thrown into the muck and served on the pads, or a knock to stand pat (R35-A7)."""
+    states = [s for s in stream.of("state") if s.get("draw")]
+    assert states, "no draw state published"
+    assert all(seat["cards_held"] in (0, cards) for s in states for seat in s["seats"]
+               if seat.get("cards_held") is not None)
+    drawn = [n for s in states for seat in s["seats"] for n in seat.get("drawn") or ()]
+    assert any(drawn), "nobody drew a card"
+    said = [r["text"] for e in stream.of("events") for r in e["rulings"]
+            if "TDA2024-35A7" in r["rule_ids"]]
+    assert any(" discards " in t for t in said) and any("is dealt" in t for t in said)
+
+
+@pytest.mark.needs("mosquitto", "micropython")
+@pytest.mark.parametrize(("game", "code", "cards"), [
+    ("2-7-triple-draw", "F2L3D", 5), ("2-7-single-draw", "N2L1D", 5), ("badugi", "FB", 4)])
+def test_draw_demo_deals_and_draws_through_the_muck_R35A7(
+    broker: MosquittoProcess, tmp_path: Path, game: str, code: str, cards: int
+) -> None:
+    """``--game`` of a draw game: the simulated dealer deals each seat's pad, moves each
+    player's discards to the muck and serves his new cards, and knocks for a pat hand."""
+    _, stream = _demo(broker, tmp_path, game, hands=2, players=3)
+    assert _games(stream) == [code, code]
+    _drew(stream, cards)
+    assert _alerts(stream) == []
+
+
+@pytest.mark.needs("mosquitto", "micropython")
+def test_8_game_demo_rotates_through_draw_flop_and_stud_games_R11B(
+    broker: MosquittoProcess, tmp_path: Path
+) -> None:
+    """``--game 8-game``: the 8-game mix, a game a level as the clock tells it; four hands
+    reach 2-7 triple draw, both flop games and razz."""
+    _, stream = _demo(broker, tmp_path, "8-game", hands=4, players=3)
+    assert _games(stream) == list(EIGHT_GAME[:4]) == ["F2L3D", "FT", "FO/8", "FR"]
+    _drew(stream, 5)
+    assert any(s["stud"] and s["stud"]["bring_in_seat"] for s in stream.of("state"))
+    assert _alerts(stream) == []
