@@ -203,9 +203,11 @@ def play_tables(
         if getattr(args, "broker", None):
             broker = None
             host, port = args.broker
+            _reachable(host, port, args.stall_limit)
             ws_port = demo_overlay.SHIPPED_WS_PORT  # the shipped mosquitto's WebSockets
         else:
-            broker = own_broker(free_port())
+            broker = own_broker(free_port(), instead="give --broker HOST:PORT (a broker "
+                                "already running)")
             stack.callback(broker.stop)
             host, port, ws_port = "127.0.0.1", broker.port, broker.ws_port
         archive = DemoArchive(
@@ -329,6 +331,19 @@ def play_tables(
                 + (f"; kept in {phh / table}" if kept else " (--phh-dir DIR keeps them)")
             )
     return out
+
+
+def _reachable(host: str, port: int, stall_s: float) -> None:
+    """``--broker``: a broker nobody answers at is named at once (exit 69), before the
+    room's services start retrying it."""
+    import socket
+
+    from pokertable.controller.demo.room import DemoUnavailable
+
+    try:
+        socket.create_connection((host, port), timeout=stall_s).close()
+    except OSError as exc:
+        raise DemoUnavailable(f"cannot reach the MQTT broker at {host}:{port}: {exc}") from None
 
 
 def _next_level(plan: games.DemoPlan | None, hand: int, clock: Any,

@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -70,22 +68,13 @@ class Stream:
         self.client.disconnect()
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
-    process = MosquittoProcess.from_shipped(tmp_path)
-    process.start(timeout=120)
-    try:
-        yield process
-    finally:
-        process.stop()
-
 
 def test_every_floor_call_is_answered_by_floor_decision_over_mqtt(
-    broker: MosquittoProcess,
+    open_broker: MosquittoProcess,
 ) -> None:
-    stream = Stream(broker.port)
+    stream = Stream(open_broker.port)
     args = argparse.Namespace(
-        hands=3, players=4, seed=5, broker=("127.0.0.1", broker.port), profile="tda-2024",
+        hands=3, players=4, seed=5, broker=("127.0.0.1", open_broker.port), profile="tda-2024",
         floor_pause=0.0, stall_limit=300.0, string_bets=0.6,
         real_time=True,  # the one demo test at a board's pace: simulated time hides no race
     )

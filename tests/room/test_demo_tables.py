@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,18 +43,6 @@ def test_two_table_demo_moves_a_player_and_writes_phh_that_replays(tmp_path: Pat
             assert f'table = "{table}"' in text and "finishing_stacks" in text
             dead_blinds += "_dead_small_blind" in text
     assert dead_blinds, "the move leaves a dead small blind behind it"
-
-
-@pytest.fixture
-def open_broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
-    """mosquitto as the shipped config runs it without a password file: the demo's room
-    signs in with its logins and no password (controller/demo/floor.py)."""
-    process = MosquittoProcess.from_shipped(tmp_path)
-    process.start(timeout=120)
-    try:
-        yield process
-    finally:
-        process.stop()
 
 
 @pytest.mark.needs("mosquitto")
