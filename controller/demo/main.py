@@ -293,7 +293,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         view = LiveView(viewer, director, args.hands) if interactive else None
         if view is not None:
             stack.enter_context(view)
-        result.hands = _play(dealer, clock, args, view, plan)
+        result.hands = _play(dealer, clock, director, args, view, plan)
         session = app.snapshot()
         result.actions = dealer.actions
         result.inputs = app.stats.inputs
@@ -307,8 +307,8 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
     return result
 
 
-def _play(dealer: Dealer, clock: TournamentClock, args: argparse.Namespace,
-          view: LiveView | None, plan: games.DemoPlan) -> int:
+def _play(dealer: Dealer, clock: TournamentClock, director: SimulatedDirector,
+          args: argparse.Namespace, view: LiveView | None, plan: games.DemoPlan) -> int:
     hands = 0
     started = time.monotonic()
     while args.hands == 0 or hands < args.hands:
@@ -321,9 +321,10 @@ def _play(dealer: Dealer, clock: TournamentClock, args: argparse.Namespace,
             # from the next hand (Rule 23), which waits until the table has it.
             clock.announce(level)
             dealer.wait(
-                functools.partial(games.has_level, level["number"]),
+                functools.partial(games.level_reached, level),
                 f"level {level['number']} to reach the table",
             )
+        games.button_picks(dealer, director)  # dealer's choice: the orbit's game
         if view is not None:
             view.hand = hands + 1
         session = dealer.play_hand()

@@ -250,6 +250,7 @@ def play_tables(
         # --overlay: the broadcast page of table t1 (it prints its own address)
         stack.enter_context(demo_overlay.overlay_page(args, host, port, broker, VENUE, "t1"))
         dealers: dict[str, Dealer] = {}
+        directors: dict[str, SimulatedDirector] = {}
         configs: dict[str, AppConfig] = {}
         for number, table in enumerate(LINEUP):
             work = tmp / table
@@ -271,6 +272,7 @@ def play_tables(
             )
             director.start()
             stack.callback(director.stop)
+            directors[table] = director
             runtime = TableRuntime(config, registry=registry)
             app = runtime.start()
             stack.callback(runtime.stop)
@@ -297,6 +299,7 @@ def play_tables(
             _next_level(plan if game else None, hand, levels, dealers)
             for table, dealer in dealers.items():
                 if sum(1 for s in dealer.app.snapshot().table.seats if s.stack > 0) >= 2:
+                    games.button_picks(dealer, directors[table])  # dealer's choice
                     session = dealer.play_hand()
                     played += 1  # counted for the archive
                     out.append(f"{table} {hand_line(session, hand + 1, hands)}")
@@ -356,8 +359,7 @@ def _next_level(plan: games.DemoPlan | None, hand: int, clock: Any,
     clock.announce(level)
     for dealer in dealers.values():
         dealer.wait(
-            lambda s, number=level["number"]: games.has_level(number, s),
-            f"level {level['number']} to reach the table",
+            lambda s: games.level_reached(level, s), f"level {level['number']} to reach the table"
         )
 
 

@@ -15,7 +15,7 @@ import pytest
 from pokertable.controller.cli import dispatch as cli
 from pokertable.controller.demo import main as demo
 from pokertable.controller.demo.games import demo_plan
-from pokertable.controller.engine.rotation import EIGHT_GAME, HORSE
+from pokertable.controller.engine.rotation import DEALERS_CHOICE, EIGHT_GAME, HORSE, NAMED_MIXES
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.mqtt.payloads import validate
 from pokertable.room.clock import parse_structure
@@ -64,6 +64,17 @@ def test_the_8_game_levels_are_the_engines_mix_draw_at_fixed_limit() -> None:
     assert [step.level_payload() for step in parse_structure(plan.structure())] == list(
         plan.levels)
     assert plan.level_before(2) == plan.levels[1] and plan.level_before(3) is None
+
+
+def test_dealers_choice_is_one_level_by_orbit_with_the_rotation_RP19() -> None:
+    plan = demo_plan("dealers-choice", hands=4, players=3)
+    (level,) = plan.levels
+    assert level["rotation"] == {"by": "orbit", "games": list(NAMED_MIXES[DEALERS_CHOICE]),
+                                 "dealers_choice": True}
+    validate("clock", {"command": "level", "request_id": "r", "level": level})
+    assert plan.level_before(0) == level and plan.level_before(3) is None and plan.deals_stud
+    assert [step.level_payload() for step in parse_structure(plan.structure())] == [level]
+    assert "rotation" not in plan.first_level()  # the table's config: the clock brings it
 
 
 def test_a_single_game_keeps_the_demo_levels() -> None:
@@ -167,4 +178,19 @@ def test_8_game_demo_rotates_through_draw_flop_and_stud_games_R11B(
     assert _games(stream) == list(EIGHT_GAME[:4]) == ["F2L3D", "FT", "FO/8", "FR"]
     _drew(stream, 5)
     assert any(s["stud"] and s["stud"]["bring_in_seat"] for s in stream.of("state"))
+    assert _alerts(stream) == []
+
+
+@pytest.mark.needs("mosquitto", "micropython")
+def test_dealers_choice_demo_the_button_picks_each_orbit_RP19(
+    open_broker: MosquittoProcess, tmp_path: Path
+) -> None:
+    """``--game dealers-choice``: before each orbit the player on the button names a game
+    (``choose_game`` on ``cmd/director``, as the floor's tablet sends it); the table deals
+    it for the orbit (two hands heads-up), then asks again."""
+    _, stream = _demo(open_broker, tmp_path, "dealers-choice", hands=3, players=2)
+    picks = [r for r in stream.of("reply") if str(r["request_id"]).startswith("choice-")]
+    assert len(picks) == 2 and all(r["ok"] for r in picks)
+    dealt = _games(stream)
+    assert dealt[0] == dealt[1] and set(dealt) <= set(NAMED_MIXES[DEALERS_CHOICE])
     assert _alerts(stream) == []
