@@ -42,6 +42,8 @@ class _Table:
     last_seq: dict[str, int] = field(default_factory=dict)  # per stream: events, hole_cards
     started: dict[str, int] = field(default_factory=dict)  # hand_id -> hand_start ts_ms
     hole: dict[str, dict[int, list[str]]] = field(default_factory=dict)  # hand_id -> cards
+    # hand_id -> each seat's successive hands: a draw game's draws (hand_archive.draw_cards)
+    hands: dict[str, dict[int, list[list[str]]]] = field(default_factory=dict)
     stored: dict[str, int] = field(default_factory=dict)  # hand_id -> hand_number
 
 
@@ -136,6 +138,7 @@ class ArchiveService:
                 payload,
                 kept | table.hole.pop(hand_id, {}),
                 table.started.pop(hand_id, None),
+                table.hands.pop(hand_id, {}),
             )
             self.store.put(record)
             self.store.drop_pending(self.venue, name, table.session, hand_id)
@@ -155,6 +158,8 @@ class ArchiveService:
         if number is None:  # the usual case: the hand is still on
             table.hole.setdefault(hand_id, {})[seat] = cards
             _keep_last(table.hole)
+            table.hands.setdefault(hand_id, {}).setdefault(seat, []).append(cards)
+            _keep_last(table.hands)
             # with a key, kept sealed too: an archive killed mid-hand loses none of them
             self.store.put_pending(self.venue, name, table.session, hand_id, seat, cards)
             return

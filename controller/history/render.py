@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, time
 from typing import Any
 
 from pokertable.controller.engine import HandSetup, start_hand
+from pokertable.controller.engine.cards import RANKS, SUITS
 from pokertable.controller.engine.model import (
     AnteFormat,
     Betting,
@@ -162,6 +163,33 @@ def _actions(
     return lines + showdown_actions(hand, order, public)
 
 
+def discard_order(cards: Sequence[str]) -> tuple[str, ...]:
+    """A player's discards as PHH writes them: by rank, then suit, whatever order they
+    reached the muck in (which only the table saw: the room's archive writes the same).
+
+    >>> discard_order(["Kd", "2s", "Kc"])
+    ('2s', 'Kc', 'Kd')
+    """
+    return tuple(sorted(cards, key=lambda c: (RANKS.index(c[0]), SUITS.index(c[1]))))
+
+
+def dealt_before_draws(
+    hole: Sequence[str], draws: Sequence[tuple[str, Sequence[str]]]
+) -> list[str]:
+    """The cards first dealt to a seat, as PHH writes them: his last hand with the draws
+    (``("sd", discards)``, ``("dh", new cards)``, oldest first) undone, newest first, each
+    draw's discards back at the end in ``discard_order``.
+
+    >>> dealt_before_draws(["2c", "7s", "4h", "9s"], [("sd", ["Kd", "Kc"]), ("dh", ["4h", "9s"])])
+    ['2c', '7s', 'Kc', 'Kd']
+    """
+    dealt = list(hole)
+    for kind, cards in reversed(draws):
+        dealt = ([c for c in dealt if c not in cards] if kind == "dh"
+                 else [*dealt, *discard_order(cards)])
+    return dealt
+
+
 def _draw_actions(
     hand: HandState, order: tuple[SeatState, ...], public: bool, words: list[str]
 ) -> list[str]:
@@ -174,10 +202,7 @@ def _draw_actions(
     log = hand.draw.log if hand.draw is not None else ()
     lines = []
     for s in order:
-        dealt = list(s.hole)
-        for _, seat, kind, cards in reversed(log):  # undo the draws: the cards first dealt
-            if seat == s.seat:
-                dealt = [c for c in dealt if c not in cards] if kind == "dh" else [*dealt, *cards]
+        dealt = dealt_before_draws(s.hole, [(k, c) for _, seat, k, c in log if seat == s.seat])
         lines.append(f"d dh {player[s.seat]} {'??' * len(dealt) if public else ''.join(dealt)}")
     for street in Street:
         lines += [
@@ -190,6 +215,8 @@ def _draw_actions(
             for _, seat, kind, cards in draw:
                 if kind != kinds:
                     continue
+                if kind == "sd":
+                    cards = discard_order(cards)
                 shown = "??" * len(cards) if public else "".join(cards)
                 word = "d dh " + player[seat] if kind == "dh" else player[seat] + " sd"
                 lines.append(f"{word} {shown}".rstrip())

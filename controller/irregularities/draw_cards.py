@@ -32,7 +32,7 @@ from pokertable.controller.engine.events import CardExposed, DealHole, Discard
 from pokertable.controller.engine.model import DrawState, Phase, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities.alerts import alert, floor
-from pokertable.controller.irregularities.hand import Step, TrackedHand, apply_engine
+from pokertable.controller.irregularities.hand import Step, TrackedHand, apply_engine, live_seat
 from pokertable.controller.irregularities.ledger import STUB
 from pokertable.controller.rules import RuleProfile
 
@@ -81,11 +81,12 @@ def seat_card(t: TrackedHand, seat: int, card: str, tag: str, rules: RuleProfile
 
 
 def discard_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile) -> Step:
-    """One of ``seat``'s cards reached the muck during a draw: a discard of his."""
+    """One of ``seat``'s cards reached the muck during a draw: a discard of his. A folded
+    hand the dealer gathers into the muck is dead already (R14): no draw, nothing to say."""
     draw = open_draw(t)
     assert draw is not None
-    if card in t.draw.exposed:
-        return t, []  # the exposed card on its way to the muck (``exposure``)
+    if not live_seat(t, seat) or card in t.draw.exposed:
+        return t, []  # a folded hand gathered, or the exposed card on its way (``exposure``)
     owed = dict(draw.owed)
     if seat in owed and not _of(t.draw.drawn, seat):
         # He declared and waits for his cards: one more discard changes his draw, as the

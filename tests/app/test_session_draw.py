@@ -193,6 +193,49 @@ def test_R39D_live_triple_draw_short_stub_reshuffles_the_discards() -> None:
     assert table.alert_codes() == []
 
 
+def test_R14_R39D_live_folded_hand_gathered_into_the_muck_is_reshuffled_with_the_discards(
+) -> None:
+    """A dealer gathers a folded hand into the muck during the draw: it raises nothing (the
+    hand is dead already, R14), and when the stub runs short it is shuffled into the new
+    stub with the discards (R39-D; house rules, R35-A7), picked up from the muck and dealt
+    again without an alert."""
+    stacks = {s: 2000 for s in range(1, 7)}
+    table = DrawTable(stacks, button=6)
+    deck = [f"{r}{s}" for s in "cdhs" for r in "23456789TJQKA"]
+    holes = {seat: tuple(deck[(seat - 1) * 5:seat * 5]) for seat in range(1, 7)}
+    stub = deck[30:]
+    table.press("hand_start")
+    table.deal(holes)
+    table.press("check_call")  # seat 3 limps
+    table.press("fold")  # seat 4 folds (his cards stay on his pad for now)
+    while table.hand.phase is Phase.BETTING:
+        table.press("check_call")
+    table.collect()
+    table.discard(4, *holes[4])  # the dealer gathers the folded hand into the muck
+    assert table.alert_codes() == [] and table.hand.draw is not None
+    table.card("burn", stub.pop(0))
+    for seat in (1, 2, 3, 5):
+        table.discard(seat, *holes[seat])
+        table.serve(seat, *(stub.pop(0) for _ in range(5)))
+    assert len(stub) == 1
+    table.discard(6, *holes[6])
+    pile = [c for seat in (1, 2, 3, 4, 5) for c in holes[seat]]
+    for card in pile:  # picked up from the muck and shuffled face down
+        table.cleared("muck", card)
+    table.serve(6, *holes[4])  # the folded hand's cards, dealt again
+    said = table.texts("TDA2024-39D")
+    assert len(said) == 1 and "25 card(s) shuffled face down into a new stub" in said[0]
+    assert table.hand.seat(6).hole == holes[4]
+    for burn in (stub[0], pile[0]):  # everybody stands pat
+        table.check_around()
+        table.draw_round(burn, dict.fromkeys((1, 2, 3, 5, 6), ((), ())))
+    table.check_around()
+    table.press("confirm")
+    assert table.hand.phase is Phase.COMPLETE
+    assert sum(table.stacks().values()) == 12000
+    assert table.alert_codes() == []
+
+
 def test_R16_R35A7_live_single_draw_all_in_before_the_draw_still_draws() -> None:
     """All in and called before the draw: the hands turn face up (R16, the profile's
     ``draw_face_up_before_draws``), the all-in hands still draw, and the showdown follows;
