@@ -273,3 +273,18 @@ def test_R35A7_house_that_leaves_an_exposed_draw_card_to_the_floor() -> None:
     assert kept.draw is not None and kept.draw.last == ()
     replaced = ok(state, CardExposed(1, DECK[20], replace=True), house)[0]
     assert replaced.draw is not None and replaced.draw.last == (1,)
+
+
+def test_R35A7_phh_sd_reads_a_stand_pat_and_discards() -> None:
+    """PHH's ``sd``: no cards stands pat, cards are the discards (a draw's every player);
+    an unknown card or player is named with the place, as for any action."""
+    from pokertable.controller.history.phh import PhhError, to_event
+
+    assert to_event("p2 sd", 3, "here", 0) == Discard(2, ())
+    assert to_event("p1 sd 7c8dKh # a comment", 3, "here", 0) == Discard(1, ("7c", "8d", "Kh"))
+    assert to_event("p3 sd 2c3d4h5s6c", 3, "here", 0) == Discard(3, ("2c", "3d", "4h", "5s", "6c"))
+    for bad, why in (("p1 sd 7c??", "must be known"), ("p1 sd 7c8", "cannot read"),
+                     ("p1 sd 1c", "unknown card"), ("p1 sd 7x", "unknown card"),
+                     ("p4 sd", "not a player")):
+        with pytest.raises(PhhError, match=f"here: .*{why}"):
+            to_event(bad, 3, "here", 0)
