@@ -77,6 +77,8 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
     # One pass over each seat list, not a search per seat number: built for every input.
     occupants = {s.seat: s for s in session.table.seats}
     dealt_in = {s.seat: s for s in hand.seats} if hand is not None else {}
+    # the readers' count of every pad, from one pass over the ledger (the cards' one holder)
+    held = session.tracked.ledger.held_by_zone() if session.tracked is not None else {}
     for number in range(1, session.config.max_seats + 1):
         occupant = occupants.get(number)
         in_hand = dealt_in.get(number)
@@ -92,7 +94,7 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
                     "stack": in_hand.stack,
                     "bet": in_hand.bet,
                     "status": status,
-                    "cards_held": 0 if folded else _cards_held(session, hand, number),
+                    "cards_held": 0 if folded else _cards_held(held, hand, number),
                     # stud: the upcards everyone sees (a folded hand's are turned down, R66)
                     **({"upcards": [] if folded else list(in_hand.up)}
                        if hand.variant.is_stud else {}),
@@ -227,14 +229,14 @@ def _hand_facts(hand: HandState, rules: RuleProfile) -> _HandFacts:
     return facts
 
 
-def _cards_held(session: TableSession, hand: HandState, seat: int) -> int:
-    """Cards a seat holds: the readers' count of its pads. Stud: the cards the engine dealt
-    him (a card exposed and replaced on seventh street, RP-10-B, is out of play though it
-    may still lie on his pad), or during the deal both pads' count."""
+def _cards_held(held: dict[str, int], hand: HandState, seat: int) -> int:
+    """Cards a seat holds: the readers' count of its pads (``held``, by zone). Stud: the
+    cards the engine dealt him (a card exposed and replaced on seventh street, RP-10-B, is
+    out of play though it may still lie on his pad), or during the deal both pads' count."""
     if hand.variant.is_stud:
         dealt = hand.seat(seat).hole
-        return len(dealt) or len(session.cards_at(seat)) + len(session.cards_in(f"seat{seat}.up"))
-    return len(session.cards_at(seat))
+        return len(dealt) or held.get(f"seat{seat}.cards", 0) + held.get(f"seat{seat}.up", 0)
+    return held.get(f"seat{seat}.cards", 0)
 
 
 def _stud(hand: HandState) -> dict[str, Any]:
