@@ -90,15 +90,22 @@ def seat_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile, at_ms: i
         t = evolve(t, deal=evolve(t.deal, order=(*t.deal.order, (seat, card))))
         need = t.hand.variant.hole_cards
         stud = t.hand.variant.is_stud  # the upcards come last: every seat's ends the deal
-        if all(len(t.deal.cards_of(s.seat)) >= need
-               or (stud and any(_read_up(t, c) for c in t.deal.cards_of(s.seat)))
-               for s in t.hand.seats):
+        if _deal_complete(t, need, stud):
             if stud:
                 t = evolve(t, stud=evolve(t.stud, deal_closed_ms=at_ms))
             t, out = close_deal(t, rules)
             rulings += out
         return t, rulings
     return _card_after_deal(t, seat, card, rules, at_ms)
+
+
+def _deal_complete(t: TrackedHand, need: int, stud: bool) -> bool:
+    """Every seat dealt in holds ``need`` cards (stud: or has its upcard, read last)."""
+    if not stud and len(t.deal.order) < need * len(t.hand.seats):
+        return False  # too few cards for every seat to hold its own: the deal's common case
+    return all(len(t.deal.cards_of(s.seat)) >= need
+               or (stud and any(_read_up(t, c) for c in t.deal.cards_of(s.seat)))
+               for s in t.hand.seats)
 
 
 def _note_first_read(t: TrackedHand, seat: int, at_ms: int) -> TrackedHand:

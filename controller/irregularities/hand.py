@@ -156,6 +156,8 @@ class TrackedHand:
     def sa(self, rules: RuleProfile) -> bool:
         """SA from the start of the hand (R35-D, R34-A, R23, R38)."""
         start = self.points.index(HAND_START)
+        if len(self.hand.actions) - start < 2:  # R36 needs two actions: the deal's case
+            return False
         return is_substantial(records_as_pairs(self.hand.actions[start:]), rules)
 
     def published(self, rules: RuleProfile) -> dict[str, object]:

@@ -132,6 +132,10 @@ def judge_due(t: TrackedHand, rules: RuleProfile, at_ms: int, acting: bool = Fal
     """Decide what waited for the readers' window once ``at_ms`` is past it: the first
     card's seat (at the latest when a player acts), a street's burn (only by time: a
     player may act on the river before its burn's read arrives)."""
+    deal = t.deal
+    if ((deal.first_judged or deal.first_read_ms is None) and t.board.burn_due is None
+            and t.stud.burn_due is None and t.draw.burn_due is None):
+        return t, []  # nothing waits for the window (most inputs): no judge to ask
     t, rulings = dealing.judge_first_card(t, rules, at_ms, now=acting)
     t, more = board.judge_burn(t, rules, at_ms)
     t, stud = stud_cards.judge_burn(t, rules, at_ms)
@@ -260,8 +264,9 @@ def _follow_ups(t: TrackedHand, before_sa: bool, rules: RuleProfile) -> Step:
             if t.hand.seat(seat).status is not SeatStatus.FOLDED:
                 t, out = dealing.kill_wrong_count(t, seat, rules)
                 rulings += out
-    t, out = board.after_action(t, rules)
-    rulings += out
+    if t.board.flop_without_burn:  # R39-B's one case (board.after_action)
+        t, out = board.after_action(t, rules)
+        rulings += out
     hand = t.hand
     if (hand.phase is Phase.SHOWDOWN and not hand.face_up
             and any(s.status is SeatStatus.ALL_IN for s in hand.seats)):

@@ -3,7 +3,7 @@ hand played out (blinds, the deal, the button's call, a fold) so no input is a r
 
 from __future__ import annotations
 
-from pokertable.bench.session_inputs import cold_us, per_input_us, timed_pairs
+from pokertable.bench.session_inputs import cold_by_kind_us, cold_us, per_input_us, timed_pairs
 from pokertable.controller.table.inputs import CardDetected, ChipsMoved
 from pokertable.controller.table.session import apply
 
@@ -28,3 +28,10 @@ def test_the_cold_mode_times_each_step_of_an_input() -> None:
     figures = cold_us(timed_pairs(1), 1)
     assert set(figures) == {"apply", "state", "compare", "encode"}
     assert all(us > 0 for us in figures.values())
+
+
+def test_the_cold_mode_parts_the_dealt_cards_from_the_call_chips() -> None:
+    figures = cold_by_kind_us(timed_pairs(1), 1)
+    assert set(figures) == {"card", "chips"}
+    assert all(set(by_step) == {"apply", "state", "compare", "encode"}
+               for by_step in figures.values())
