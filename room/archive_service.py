@@ -79,6 +79,8 @@ class ArchiveService:
         self.client.loop_stop()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if not self.client.accepted(reason):
+            return
         client.subscribe([(f"{self.base}/+/events", 1), (f"{self.base}/+/secure/hole_cards/+", 1)])
         self.client.say_online()
 

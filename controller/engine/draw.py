@@ -23,7 +23,13 @@ from pokertable.controller.engine import betting
 from pokertable.controller.engine.actions import apply_action
 from pokertable.controller.engine.cards import STANDARD_DECK
 from pokertable.controller.engine.checks import reject
-from pokertable.controller.engine.events import ActionKind, DealHole, Discard, PlayerAction
+from pokertable.controller.engine.events import (
+    ActionKind,
+    CardExposed,
+    DealHole,
+    Discard,
+    PlayerAction,
+)
 from pokertable.controller.engine.model import (
     Betting,
     DrawState,
@@ -35,7 +41,7 @@ from pokertable.controller.engine.model import (
     evolve,
 )
 from pokertable.controller.engine.rulings import Ruling, RulingKind
-from pokertable.controller.rules import DrawLimping, DrawReshuffle, RuleProfile
+from pokertable.controller.rules import DrawExposedCard, DrawLimping, DrawReshuffle, RuleProfile
 
 _ACCEPTED = RulingKind.ACCEPTED
 _INFO = RulingKind.INFO
@@ -71,6 +77,7 @@ def open_draw(state: HandState, face_up: bool) -> HandState:
         number=before.number + 1,
         order=order,
         owed=(),
+        last=(),
         stub=before.stub - burned,
         burns=before.burns + burned,
     )
@@ -201,6 +208,15 @@ def deal_drawn(
             rules.cite("premature_cards" if premature else "draw_house"),
             "premature_card" if premature else "not_drawing",
         )
+    if event.seat in draw.last and (draw.order or any(s not in draw.last for s in owed)):
+        return reject(
+            state,
+            event.seat,
+            f"seat {event.seat}'s exposed card is replaced after the other players are "
+            "served (house rules)",
+            rules.cite("draw_house"),
+            "served_last",
+        )
     cards = tuple(event.cards)
     need = len(owed[event.seat])
     if len(cards) != need:
@@ -314,6 +330,75 @@ def _not_in_stub(
             "card_not_in_stub",
         )
     return None
+
+
+# --- a card exposed on the draw ------------------------------------------------------------
+
+
+def exposed_card(
+    state: HandState, event: CardExposed, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """A replacement card the dealer exposed (``card`` "" if no reader saw it): it goes to
+    the muck and the player is served its replacement after the others (house rules,
+    R35-A7, ``draw_exposed_card``). Already dealt to him, it is taken back, even once the
+    next betting round opened if nobody acted in it; the floor's choice comes as
+    ``replace``."""
+    draw = state.draw
+    seat_no, card = event.seat, event.card
+    hole = state.seat(seat_no).hole if state.has_seat(seat_no) else ()
+    number = draw.number if draw is not None else 0
+    dealt = draw is not None and bool(card) and card in hole and any(
+        n == number and s == seat_no and kind == "dh" and card in cards
+        for n, s, kind, cards in draw.log
+    )
+    reopen = dealt and state.phase is _BETTING and not any(
+        a.street is state.street for a in state.actions
+    )
+    if draw is None or not (
+        (_draw_open(state) is not None and (dealt or seat_no in dict(draw.owed))) or reopen
+    ):
+        return reject(
+            state, seat_no, f"seat {seat_no} is not being served on a draw: no draw card of "
+            "his to replace", rules.cite("draw_house"), "not_drawing",
+        )
+    replace = event.replace
+    if replace is None and rules.draw_exposed_card is DrawExposedCard.FLOOR:
+        return state, (_ruling(
+            RulingKind.FLOOR, (rules.cite("draw_house"),),
+            f"seat {seat_no}'s draw card {card or '(not read)'} was exposed by the dealer: "
+            "the house leaves it to the floor: replace it (to the muck, served after the "
+            "others) or he keeps it (R35-A7)",
+            seat=seat_no, options=("replace", "keep"), code="draw_exposed",
+        ),)
+    if replace is False:
+        return state, (_ruling(_INFO, (rules.cite("draw_house"),),
+                               f"floor: seat {seat_no} keeps the exposed card", seat=seat_no,
+                               code="draw_exposed_kept"),)
+    owed, seen, stub, log = dict(draw.owed), draw.seen, draw.stub, draw.log
+    if dealt:  # back from his hand: he is owed one card again
+        owed[seat_no] = (*owed.get(seat_no, ()), card)
+        hole = tuple(c for c in hole if c != card)
+        log = tuple(
+            (n, s, kind, tuple(c for c in cards if c != card))
+            if (n, s, kind) == (number, seat_no, "dh") else (n, s, kind, cards)
+            for n, s, kind, cards in log
+            if (n, s, kind, cards) != (number, seat_no, "dh", (card,))
+        )
+    else:  # it came off the stub on its way to him
+        stub = max(0, stub - 1)
+        seen = seen | {card} if card else seen
+    draw = evolve(draw, owed=tuple(owed.items()), seen=seen, stub=stub, log=log,
+                  last=draw.last if seat_no in draw.last else (*draw.last, seat_no))
+    seats = tuple([evolve(s, hole=hole) if s.seat == seat_no else s for s in state.seats])
+    state = evolve(state, seats=seats, draw=draw)
+    if reopen:  # the betting round opened on his card: the draw is served again
+        state = evolve(state, street=Street(state.street - 1), phase=_DEALING, action_on=None)
+    return state, (_ruling(
+        _ACCEPTED, (rules.cite("draw_house"),),
+        f"seat {seat_no}'s exposed card {card or '(not read)'} goes to the muck: he is "
+        "dealt its replacement after the other players drew (R35-A7 house rules)",
+        seat=seat_no, code="draw_exposed_replaced",
+    ),)
 
 
 # --- the draw closes ----------------------------------------------------------------------

@@ -262,6 +262,14 @@ def _board_cards(
     return _deal_board(state, event, rules)
 
 
+def _card_exposed(
+    state: HandState, event: CardExposed, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.variant.is_draw:  # a card exposed on the draw (R35-A7)
+        return draw.exposed_card(state, event, rules)
+    return stud_procedures.card_exposed(state, event, rules)  # stud: RP-10-A/B
+
+
 def _handler_of(event: Event) -> Handler:
     """The handler of an event of a subclass of an event class (the rest: EngineError)."""
     for cls, handler in _HANDLERS.items():
@@ -468,7 +476,7 @@ _HANDLERS: dict[type, Handler] = {
     CountFoundChips: count_found_chips,
     ShowHand: show,
     MuckHand: muck,
-    CardExposed: stud_procedures.card_exposed,  # stud dealing procedures (RP-10-A/B)
+    CardExposed: _card_exposed,  # stud dealing procedures (RP-10-A/B), a draw's (R35-A7)
     KillAtDeal: stud_procedures.kill_at_deal,  # R30, R71-C, RP-10-C
     UpcardsPickedUp: stud_procedures.upcards_picked_up,  # R66
 }

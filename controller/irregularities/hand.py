@@ -94,7 +94,9 @@ class DrawTrack:
 
     discards: tuple[tuple[int, tuple[str, ...]], ...] = ()
     drawn: tuple[tuple[int, tuple[str, ...]], ...] = ()
-    burns: int = 0  # burns read since the deal (one a draw, R38)
+    burns: tuple[int, int, int] = (0, 0, 0)  # burns read for each draw (one a draw, R38)
+    burn_due: tuple[int, int] | None = None  # (draw, at_ms): its first card came before a burn
+    exposed: tuple[str, ...] = ()  # draw cards the dealer exposed, on their way to the muck
 
 
 @dataclass(frozen=True, slots=True)

@@ -135,7 +135,8 @@ def judge_due(t: TrackedHand, rules: RuleProfile, at_ms: int, acting: bool = Fal
     t, rulings = dealing.judge_first_card(t, rules, at_ms, now=acting)
     t, more = board.judge_burn(t, rules, at_ms)
     t, stud = stud_cards.judge_burn(t, rules, at_ms)
-    return t, rulings + more + stud
+    t, draw = draw_cards.judge_burn(t, rules, at_ms)
+    return t, rulings + more + stud + draw
 
 
 def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
@@ -174,7 +175,11 @@ def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
                              f"stays at level {t.hand.level.number} (R23)", kind=RulingKind.INFO)]
         case DealHole() | DealBoard() | ShowHand() | MuckHand():
             t, rulings = _engine_event(t, event, rules)
-        case CardExposed() | KillAtDeal() | UpcardsPickedUp():  # stud: RP-10-A/B/C, R66
+        case CardExposed() if t.hand.variant.is_draw:  # the floor's answer (R35-A7)
+            t, rulings = draw_cards.exposure(t, event.seat, rules, event.replace)
+        case KillAtDeal() if not t.over:  # stud, the floor's answer: RP-10-C, R30, R71-C
+            t, rulings = presence.killed_at_deal(t, event, rules)
+        case CardExposed() | KillAtDeal() | UpcardsPickedUp():  # stud: RP-10-A/B, R66; a hand over
             t, rulings = _engine_event(t, event, rules)
         case Discard():  # the dealer's word in a draw: the seat on it drew what was read
             t, rulings = draw_cards.dealer_done(t, rules)

@@ -5,20 +5,10 @@ draw, showdown and award through ``TableSession``. The draws are house rules (R3
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pokertable.controller.engine.model import Level, Phase, Street, Variant
 from pokertable.controller.rules import DrawLimping
 from pokertable.controller.table.session import Channel
-from tests.app.draw_table import DrawTable
-
-THREE = {1: 2000, 2: 2000, 3: 2000}
-# dealt from the small blind (seat 1; the button is seat 3)
-SINGLE_HOLES: dict[int, tuple[str, ...]] = {
-    1: ("2c", "3d", "4h", "7s", "Ks"),
-    2: ("2h", "4c", "6d", "9h", "Tc"),
-    3: ("3h", "5c", "6h", "Qs", "As"),
-}
+from tests.app.draw_table import SINGLE_HOLES, THREE, DrawTable
 
 
 def _phase(table: DrawTable) -> Phase:
@@ -250,6 +240,7 @@ def test_R35A7_live_draw_card_before_the_draw_and_discard_after_it_are_alerts() 
     table.discard(1, "Ks")
     table.serve(1, "8c")  # back in the stub, then dealt to him on the draw
     assert table.hand.seat(1).hole == ("2c", "3d", "4h", "7s", "8c")
+    table.press("check_call")  # seat 2 stands pat: the draw moved on
     table.discard(1, "7s")
     assert table.alert_codes()[-1] == "draw_discard_late"
     assert table.texts("TDA2024-14")
@@ -259,9 +250,7 @@ def test_RP17_house_that_forbids_limping_in_triple_draw_at_the_table() -> None:
     """RP-17 allows limping in single draw; a house that allows it only there
     (``draw_limping = single_draw_only``) refuses a triple-draw limp, citing RP-17."""
     table = DrawTable(THREE)
-    config = table.session.config
-    house = replace(config.rules, draw_limping=DrawLimping.SINGLE_DRAW_ONLY)
-    table.session = replace(table.session, config=replace(config, rules=house))
+    table.house(draw_limping=DrawLimping.SINGLE_DRAW_ONLY)
     table.press("hand_start")
     table.deal(SINGLE_HOLES)
     table.press("check_call")  # seat 3 limps
@@ -300,9 +289,7 @@ def test_R35A7_live_draw_change_of_mind_before_he_is_served() -> None:
 
 def test_R35A7_live_house_without_change_of_mind_refuses_a_second_discard() -> None:
     table = DrawTable(THREE)
-    config = table.session.config
-    house = replace(config.rules, draw_change_of_mind=False)
-    table.session = replace(table.session, config=replace(config, rules=house))
+    table.house(draw_change_of_mind=False)
     table.press("hand_start")
     _change_of_mind(table)
     said = table.rulings()[-1]
