@@ -13,6 +13,7 @@ import pickle
 
 import pytest
 
+from pokertable.controller.engine import EngineError, HandSetup, start_hand, step
 from pokertable.controller.engine.events import ActionKind, PlayerAction
 from pokertable.controller.engine.model import (
     HandState,
@@ -165,3 +166,22 @@ def test_every_game_knows_what_it_is() -> None:
         "N2L1D": ("no_limit", 5, False, True, 1, "FLOP", False, False),
         "FB": ("fixed_limit", 4, False, True, 3, "RIVER", False, False),
     }
+
+
+def test_step_takes_an_event_of_a_subclass_like_its_class_and_refuses_the_unknown() -> None:
+    """``step`` finds its handler by the event's class; a subclass of an event class (not in
+    its table) is handled as that class, as the ``match`` it replaced did."""
+    setup = HandSetup(hand_id="h", variant=Variant.NLHE, level=LEVEL, button=3,
+                      small_blind_seat=1, big_blind_seat=2,
+                      players=((1, "Ann", 1000), (2, "Bob", 1000), (3, "Cat", 1000)))
+    state, _ = start_hand(setup)
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Spoken(PlayerAction):
+        words: str = ""
+
+    by_subclass = step(state, Spoken(3, ActionKind.RAISE, 300, words="raise"))
+    by_class = step(state, PlayerAction(3, ActionKind.RAISE, 300))
+    assert by_subclass[1] == by_class[1] and by_subclass[0].call_to == 300
+    with pytest.raises(EngineError, match="unknown event"):
+        step(state, "a chip fell")  # type: ignore[arg-type]
