@@ -137,8 +137,7 @@ def _fold_check_or_call(
             ),
         )
     if kind is _FOLD:
-        folded = evolve(seat, status=_FOLDED)
-        state = betting.finish_action(state, folded, "fold", seat.bet, False)
+        state = betting.fold_and_finish(state, seat)
         ruling = (
             _ruling(
                 _BINDING,

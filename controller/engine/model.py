@@ -119,6 +119,34 @@ def _twin_of(cls: type, slots: tuple[str, ...], namespace: dict[str, Any]) -> st
 _BUILDER_NAMES = frozenset({"new", "new_object", "cls", "twin"})  # taken in a builder's code
 
 
+def copier(cls: type[_T], *names: str) -> Callable[..., _T]:
+    """``evolve`` for one class and one set of changed fields, the new values positional.
+
+    ``copier(HandState, "seats", "action_on")`` gives ``copy(state, seats, action_on)``,
+    equal to ``evolve(state, seats=seats, action_on=action_on)`` for 0.6 of its
+    instructions: no keyword dict, no key tuple to look the copier up by, no dict reads
+    of the changes (valgrind: a hand state's copy 11.1 k -> 6.5 k). For the copies every
+    step makes; same conditions as ``evolve``.
+    """
+    slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
+    unknown = [n for n in names if n not in slots or n in _BUILDER_NAMES or n == "obj"]
+    if unknown or len(set(names)) != len(names):
+        raise TypeError(f"{cls.__name__}: no copier for the fields {names}")
+    namespace: dict[str, Any] = {"new_object": object.__new__, "cls": cls}
+    if cls in _TWINS:
+        namespace["twin"] = _TWINS[cls]
+    else:
+        _twin_of(cls, slots, namespace)
+        _TWINS[cls] = namespace["twin"]
+    body = [f"def copy(obj, {', '.join(names)}):", "    new = new_object(twin)"]
+    body += [f"    new.{n} = {n}" if n in names else f"    new.{n} = obj.{n}" for n in slots]
+    body += ["    new.__class__ = cls", "    return new"]
+    exec("\n".join(body), namespace)
+    copy: Callable[..., _T] = namespace["copy"]
+    return copy
+
+
+
 def builder(cls: type[_T]) -> Callable[..., _T]:
     """A constructor for a slotted frozen dataclass with plain stores, for the hot path.
 
@@ -172,50 +200,17 @@ class Variant(StrEnum):
     SINGLE_DRAW_27 = "N2L1D"  # no-limit 2-7 lowball single draw
     BADUGI = "FB"  # fixed-limit badugi (triple draw, four cards)
 
-    @property
-    def betting(self) -> Betting:
-        return _BETTING_OF[self._value_]  # not ``.value``: an enum property, costly per action
-
-    @property
-    def hole_cards(self) -> int:
-        """Cards of the initial deal (stud: two down and one up)."""
-        code = self._value_
-        if code in _DRAW_CARDS:
-            return _DRAW_CARDS[code]
-        return 4 if code in _OMAHA else 3 if code in _STUD_CODES else 2
-
-    @property
-    def is_stud(self) -> bool:
-        """Seven-card stud games: antes and a bring-in, no button, no blinds, no board."""
-        return self._value_ in _STUD_CODES
-
-    @property
-    def is_draw(self) -> bool:
-        """Draw games: blinds and a button, no board; the draws are house rules (TDA R35-A7)."""
-        return self._value_ in _DRAW_CARDS
-
-    @property
-    def draws(self) -> int:
-        """Draw rounds of the game (triple draw 3, single draw 1, others 0)."""
-        return _DRAWS.get(self._value_, 0)
-
-    @property
-    def last_street(self) -> Street:
-        """The last betting round: stud's seventh, single draw's second, else the river."""
-        code = self._value_
-        if code in _STUD_CODES:
-            return Street.SEVENTH
-        return Street(_DRAWS[code]) if code in _DRAWS else Street.RIVER
-
-    @property
-    def omaha(self) -> bool:
-        """Exactly two hole cards and three board cards make a hand (both halves in hi-lo)."""
-        return self._value_ in _OMAHA
-
-    @property
-    def hi_lo(self) -> bool:
-        """The pot is split between the best high and the best eight-or-better low (R20-C)."""
-        return self._value_ in _HI_LO
+    # What each game is, as plain attributes of its member (set below, once): the engine
+    # asks ``variant.is_stud`` and ``variant.betting`` on most steps, and a property on an
+    # enum is a Python call each time.
+    betting: Betting
+    hole_cards: int  # cards of the initial deal (stud: two down and one up)
+    is_stud: bool  # seven-card stud games: antes and a bring-in, no button, blinds or board
+    is_draw: bool  # draw games: blinds and a button, no board; the draws are house rules
+    draws: int  # draw rounds of the game (triple draw 3, single draw 1, others 0)
+    last_street: Street  # the last betting round: stud's seventh, single draw's second
+    omaha: bool  # exactly two hole cards and three board cards make a hand (both halves)
+    hi_lo: bool  # the pot is split between the best high and an eight-or-better low (R20-C)
 
 
 _BETTING_OF = {
@@ -236,6 +231,26 @@ _DRAWS = {"F2L3D": 3, "N2L1D": 1, "FB": 3}
 _OMAHA = frozenset({"PO", "FO/8", "PO/8"})
 _HI_LO = frozenset({"FO/8", "PO/8"})
 _STUD_CODES = frozenset({"F7S", "F7S/8", "FR"})
+
+
+def _describe(variant: Variant) -> None:
+    """Set a game's attributes (``Variant``) from the tables above."""
+    code = variant._value_
+    variant.betting = _BETTING_OF[code]
+    variant.hole_cards = _DRAW_CARDS.get(
+        code, 4 if code in _OMAHA else 3 if code in _STUD_CODES else 2
+    )
+    variant.is_stud = code in _STUD_CODES
+    variant.is_draw = code in _DRAW_CARDS
+    variant.draws = _DRAWS.get(code, 0)
+    variant.last_street = (
+        Street.SEVENTH if code in _STUD_CODES
+        else Street(_DRAWS[code]) if code in _DRAWS else Street.RIVER
+    )
+    variant.omaha = code in _OMAHA
+    variant.hi_lo = code in _HI_LO
+
+
 def game_named(code: object, where: str) -> Variant:
     """The game of a PHH code (``"FO/8"``, ``"F7S"``); a ValueError naming ``where`` and the
     games a table deals for anything else (a structure's or a config's typo, a room
@@ -311,6 +326,10 @@ class Street(IntEnum):
         more than a board holds, so a loop over the streets a board reached stops at the
         river."""
         return (0, 3, 4, 5, 6)[self]
+
+
+for _game in Variant:  # the games' attributes need Street
+    _describe(_game)
 
 
 class Phase(StrEnum):
@@ -484,9 +503,8 @@ class HandState:
         return number in [s.seat for s in self.seats]  # no generator: every tabled hand asks
 
     def with_seat(self, updated: SeatState) -> HandState:
-        return evolve(
-            self, seats=tuple([updated if s.seat == updated.seat else s for s in self.seats])
-        )
+        number = updated.seat
+        return _state_seats(self, tuple([updated if s.seat == number else s for s in self.seats]))
 
     @property
     def in_hand(self) -> tuple[SeatState, ...]:
@@ -511,3 +529,6 @@ class HandState:
         after = [s for s in self.seats if s.seat > start]
         before = [s for s in self.seats if s.seat <= start]
         return tuple(after + before)
+
+
+_state_seats = copier(HandState, "seats")  # ``with_seat``'s copy, on every card and action

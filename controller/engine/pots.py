@@ -79,11 +79,18 @@ def uncalled_excess(seats: Sequence[SeatState]) -> tuple[int, int] | None:
     """
     if not seats:
         return None
-    ranked = sorted(seats, key=lambda s: s.bet, reverse=True)
-    top = ranked[0]
-    second = ranked[1].bet if len(ranked) > 1 else 0
-    if top.bet > second:
-        return top.seat, top.bet - second
+    # One pass, no sort: the first seat with the largest bet, and the largest of the others.
+    top = seats[0]
+    high = top.bet
+    second = 0
+    for s in seats[1:]:
+        bet = s.bet
+        if bet > high:
+            top, high, second = s, bet, high
+        elif bet > second:
+            second = bet
+    if high > second:
+        return top.seat, high - second
     return None
 
 

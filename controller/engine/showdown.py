@@ -17,6 +17,7 @@ from pokertable.controller.engine.model import (
     SeatState,
     Variant,
     builder,
+    copier,
     evolve,
 )
 from pokertable.controller.engine.pots import build_pots, split_pot
@@ -36,6 +37,7 @@ _COMPLETE = Phase.COMPLETE
 _DEALING = Phase.DEALING
 _SHOWDOWN = Phase.SHOWDOWN
 _award = builder(Award)  # Award(...) with plain stores (model.builder)
+_seat_shown = copier(SeatState, "hole", "shown")  # a tabled hand (model.copier)
 
 
 def strength(variant: Variant, hole: tuple[str, ...], board: tuple[str, ...]) -> tuple[int, str]:
@@ -106,7 +108,7 @@ def show(
             rules.cite("tabling"),
             "cards_unknown",
         )
-    return state.with_seat(evolve(seat, hole=hole, shown=True)), ()
+    return state.with_seat(_seat_shown(seat, hole, True)), ()
 
 
 def muck(

@@ -20,7 +20,10 @@ bet, close a street, turn hands face up, award pots) are drained by a flat loop 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter, countOf
+from typing import Any
 
 from pokertable.controller.engine import betting, draw, stud, stud_procedures, stud_showdown
 from pokertable.controller.engine.actions import apply_action
@@ -51,6 +54,7 @@ from pokertable.controller.engine.model import (
     Street,
     Variant,
     builder,
+    copier,
     evolve,
 )
 from pokertable.controller.engine.pots import uncalled_excess
@@ -69,6 +73,8 @@ from pokertable.controller.rules import (
 # (``SeatStatus.LIVE``) costs ~50 ns, and the engine does it per seat on every step.
 _ALL_IN = SeatStatus.ALL_IN
 _LIVE = SeatStatus.LIVE
+_FOLDED = SeatStatus.FOLDED
+_STATUS = attrgetter("status")
 _BETTING = Phase.BETTING
 _COMPLETE = Phase.COMPLETE
 _DEALING = Phase.DEALING
@@ -89,6 +95,12 @@ _ACTUAL = PotLimitPreflopBlinds.ACTUAL
 _hand_state = builder(HandState)
 _seat_state = builder(SeatState)
 _ruling = builder(Ruling)
+# The copies of a dealt card and of a street opened, with positional values (model.copier).
+_seat_dealt = copier(SeatState, "hole")
+_street_opened = copier(
+    HandState, "board", "street", "phase", "call_to", "increment", "last_full_to",
+    "bets_this_street", "last_aggressor", "seats", "action_on",
+)
 
 MAX_SEATS = 10
 
@@ -190,63 +202,80 @@ def step(
     state: HandState, event: Event, rules: RuleProfile = TDA_2024
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     """Apply one event. A rejected event leaves the state exactly as it was."""
-    match event:
-        case PlayerAction():
-            if state.variant.is_stud:
-                new, rulings = stud.apply_stud_action(state, event, rules)
-            elif rules.draw_limping is not _LIMPING and state.variant.is_draw:
-                new, rulings = draw.apply_draw_action(state, event, rules)
-            else:
-                new, rulings = apply_action(state, event, rules)
-        case DealHole():
-            if state.variant.is_stud:
-                new, rulings = stud.deal_hole(state, event, rules)
-            elif state.draw is not None:
-                new, rulings = draw.deal_drawn(state, event, rules)
-            else:
-                new, rulings = _deal_hole(state, event, rules)
-        case Discard():
-            new, rulings = draw.discard(state, event, rules)
-        case DealBoard():
-            if state.variant.is_stud:
-                new, rulings = stud.deal_community(state, event, rules)
-            else:
-                new, rulings = _deal_board(state, event, rules)
-        case ReplaceBoard():
-            new, rulings = replace_board(state, event, rules)
-        case CountFoundChips():
-            new, rulings = count_found_chips(state, event, rules)
-        case ShowHand():
-            new, rulings = show(state, event, rules)
-        case MuckHand():
-            new, rulings = muck(state, event, rules)
-        case CardExposed() if state.variant.is_draw:  # a card exposed on the draw (R35-A7)
-            new, rulings = draw.exposed_card(state, event, rules)
-        case CardExposed():  # stud dealing procedures (RP-10-A/B)
-            new, rulings = stud_procedures.card_exposed(state, event, rules)
-        case KillAtDeal():  # R30, R71-C, RP-10-C
-            new, rulings = stud_procedures.kill_at_deal(state, event, rules)
-        case UpcardsPickedUp():  # R66
-            new, rulings = stud_procedures.upcards_picked_up(state, event, rules)
-        case _:
-            raise EngineError(f"unknown event {event!r}")
+    try:
+        handler = _HANDLERS[type(event)]  # one look-up, not a ``match`` over 11 classes
+    except KeyError:
+        handler = _handler_of(event)
+    new, rulings = handler(state, event, rules)
     for r in rulings:
         if r.kind is _REJECTED:
             return state, rulings
-    if new.actions is not state.actions and isinstance(event, PlayerAction):
-        _recorded(state, new, event)
+    # The action's record keeps the event, so the log replays exactly (``ActionRecord``).
+    # The record was built by this very step and nothing else holds it yet, so the event
+    # is stored in it as it is finished, like ``builder``'s plain stores: a copy of the
+    # record and of the hand per action cost a tenth of a bare replay.
+    actions = new.actions
+    if (
+        actions is not state.actions
+        and isinstance(event, PlayerAction)
+        and len(actions) == len(state.actions) + 1
+        and actions[-1].action is None
+    ):
+        object.__setattr__(actions[-1], "action", event)
+    phase = new.phase
+    if (phase is _DEALING or (phase is _BETTING and new.action_on is not None)) and (
+        len(new.seats) - countOf(map(_STATUS, new.seats), _FOLDED) != 1
+    ):
+        return new, rulings  # ``settle``'s first test (players_in_hand), inline: most steps
     new, more = settle(new, rules)
     return new, (rulings + more if more else rulings)
 
 
-def _recorded(before: HandState, state: HandState, event: PlayerAction) -> None:
-    """The action's record keeps the event, so the log replays exactly (``ActionRecord``).
+Handler = Callable[[HandState, Any, RuleProfile], tuple[HandState, tuple[Ruling, ...]]]
 
-    The record was built by this very step and nothing else holds it yet, so the event is
-    stored in it as it is finished, like ``builder``'s plain stores: a copy of the record
-    and of the hand per action cost a tenth of a bare replay."""
-    if len(state.actions) == len(before.actions) + 1 and state.actions[-1].action is None:
-        object.__setattr__(state.actions[-1], "action", event)
+
+def _player_action(
+    state: HandState, event: PlayerAction, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.variant.is_stud:
+        return stud.apply_stud_action(state, event, rules)
+    if rules.draw_limping is not _LIMPING and state.variant.is_draw:
+        return draw.apply_draw_action(state, event, rules)
+    return apply_action(state, event, rules)
+
+
+def _hole_cards(
+    state: HandState, event: DealHole, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.variant.is_stud:
+        return stud.deal_hole(state, event, rules)
+    if state.draw is not None:
+        return draw.deal_drawn(state, event, rules)
+    return _deal_hole(state, event, rules)
+
+
+def _board_cards(
+    state: HandState, event: DealBoard, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.variant.is_stud:
+        return stud.deal_community(state, event, rules)
+    return _deal_board(state, event, rules)
+
+
+def _card_exposed(
+    state: HandState, event: CardExposed, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    if state.variant.is_draw:  # a card exposed on the draw (R35-A7)
+        return draw.exposed_card(state, event, rules)
+    return stud_procedures.card_exposed(state, event, rules)  # stud: RP-10-A/B
+
+
+def _handler_of(event: Event) -> Handler:
+    """The handler of an event of a subclass of an event class (the rest: EngineError)."""
+    for cls, handler in _HANDLERS.items():
+        if isinstance(event, cls):
+            return handler
+    raise EngineError(f"unknown event {event!r}")
 
 
 # --- cards ---------------------------------------------------------------------------------
@@ -277,7 +306,7 @@ def _deal_hole(
     bad = check_new_cards(state, event.cards, event.seat, rules)
     if bad:
         return bad
-    return state.with_seat(evolve(seat, hole=tuple(event.cards))), ()
+    return state.with_seat(_seat_dealt(seat, tuple(event.cards))), ()
 
 
 def _deal_board(
@@ -325,18 +354,9 @@ def _open_street(state: HandState, board: tuple[str, ...], street: Street) -> Ha
     if state.variant.betting is _FIXED_LIMIT and street > _FLOP:
         bet_size *= 2  # the big bet from the turn (betting.small_bet)
     seats = _bets_pulled_in(state.seats)
-    return evolve(
-        state,
-        board=board,
-        street=street,
-        phase=_BETTING,
-        call_to=0,
-        increment=bet_size,
-        last_full_to=0,
-        bets_this_street=0,
-        last_aggressor=None,
-        seats=seats,
-        action_on=betting.next_to_act_among(seats, 0, state.button),
+    return _street_opened(
+        state, board, street, _BETTING, 0, bet_size, 0, 0, None, seats,
+        betting.next_to_act_among(seats, 0, state.button),
     )
 
 
@@ -444,3 +464,19 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
     if state.variant.is_draw:
         return draw.open_draw(state, face_up)
     return evolve(state, action_on=None, face_up=face_up, phase=_DEALING)
+
+
+# ``step``'s handler of each event class, in the order a subclass is matched.
+_HANDLERS: dict[type, Handler] = {
+    PlayerAction: _player_action,
+    DealHole: _hole_cards,
+    Discard: draw.discard,
+    DealBoard: _board_cards,
+    ReplaceBoard: replace_board,
+    CountFoundChips: count_found_chips,
+    ShowHand: show,
+    MuckHand: muck,
+    CardExposed: _card_exposed,  # stud dealing procedures (RP-10-A/B), a draw's (R35-A7)
+    KillAtDeal: stud_procedures.kill_at_deal,  # R30, R71-C, RP-10-C
+    UpcardsPickedUp: stud_procedures.upcards_picked_up,  # R66
+}

@@ -272,7 +272,7 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
                 if verb == "cc":
                     return _player_action(seat, _CALL if call_to else _CHECK)
                 if verb == "sd":  # draw games: stands pat
-                    return _discard(seat)
+                    return _discard(seat, ())
             elif verb == "cbr" and words[2].isdigit():
                 kind = _RAISE if call_to else _BET
                 return _player_action(seat, kind, int(words[2]))

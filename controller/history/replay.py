@@ -80,17 +80,22 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
     if hand.setup.variant.is_stud and any("??" in a for a in actions):
         actions = _stand_ins(actions)
     for index, action in enumerate(actions):
-        # Only a player's cc or cbr reads the amount to call; the dealer's actions start "d".
-        to_call = 0 if action.startswith("d") else _to_call(state)
+        # Only a player's cc or cbr reads the amount to call (no card or other word holds
+        # "cc" or "cbr"; a comment that does only costs the look-up).
+        to_call = _to_call(state) if "cc" in action or "cbr" in action else 0
         try:
             event = to_event(action, n, "", to_call)
         except PhhError:  # read it again to name the place (formatted only when needed)
             event = to_event(action, n, action_where(hand, index), to_call)
         if event is None:
             continue
-        kind = type(event)  # the two skips below ask only of a check and a tabled hand
-        if (kind is PlayerAction and _needless_check(state, event)) or (
-            kind is ShowHand and (state.phase is _COMPLETE or _shown_again(state, event))
+        # The two skips below ask only of a check and a tabled hand.
+        if (
+            isinstance(event, PlayerAction) and event.kind is _CHECK
+            and _needless_check(state, event)
+        ) or (
+            type(event) is ShowHand
+            and (state.phase is _COMPLETE or _shown_again(state, event))
         ):
             continue
         state, out = step(state, event, rules)

@@ -506,10 +506,11 @@ class RuleProfile:
     def cite(self, concept: str, /) -> str: ...
     @overload
     def cite(self, concept: str, second: str, /, *more: str) -> tuple[str, ...]: ...
-    def cite(self, *concepts: str) -> str | tuple[str, ...]:
-        if len(concepts) == 1:  # the usual call, on every ruling: no tuple built
-            return self.rule_id(concepts[0])
-        return tuple([self.rule_id(c) for c in concepts])
+    def cite(self, concept: str, /, *more: str) -> str | tuple[str, ...]:
+        if not more:  # the usual call, on every ruling: no tuple built, ``rule_id`` inline
+            number = self.citations[concept]
+            return f"{self.citation_prefix}-{number}" if number else self.citation_prefix
+        return tuple([self.rule_id(c) for c in (concept, *more)])
 
 
 TDA_2024 = RuleProfile()

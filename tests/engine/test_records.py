@@ -1,4 +1,5 @@
-"""The record helpers of the hot path, ``evolve`` and ``builder``, give what the dataclass gives.
+"""The record helpers of the hot path, ``evolve``, ``copier`` and ``builder``, give what the
+dataclass gives.
 
 Both fill a mutable twin of the record's slots and hand it the frozen class (model.py): the
 result must be an ordinary, equal, still frozen instance, and classes the trick does not fit
@@ -12,6 +13,7 @@ import pickle
 
 import pytest
 
+from pokertable.controller.engine import EngineError, HandSetup, start_hand, step
 from pokertable.controller.engine.events import ActionKind, PlayerAction
 from pokertable.controller.engine.model import (
     HandState,
@@ -20,6 +22,7 @@ from pokertable.controller.engine.model import (
     SeatStatus,
     Variant,
     builder,
+    copier,
     evolve,
 )
 from pokertable.controller.engine.rulings import Ruling, RulingKind
@@ -49,7 +52,12 @@ STATE = HandState(**STATE_FIELDS)  # type: ignore[arg-type]
     ],
 )
 def test_evolve_is_dataclasses_replace(record: object, changes: dict[str, object]) -> None:
-    copy = evolve(record, **changes)
+    _assert_replaced(evolve(record, **changes), record, changes)
+
+
+def _assert_replaced(copy: object, record: object, changes: dict[str, object]) -> None:
+    """``copy`` is what ``dataclasses.replace`` gives: same class, equal, hashable,
+    picklable and still frozen."""
     expected = dataclasses.replace(record, **changes)  # type: ignore[type-var]
     assert type(copy) is type(expected)
     assert copy == expected and hash(copy) == hash(expected)
@@ -118,3 +126,62 @@ def test_builder_refuses_a_field_named_like_its_own_code(name: str) -> None:
     record = dataclasses.make_dataclass("Record", [(name, int)], frozen=True, slots=True)
     with pytest.raises(TypeError, match=f"Record.{name}: no builder for this field"):
         builder(record)
+
+
+@pytest.mark.parametrize(
+    ("record", "changes"),
+    [
+        (STATE, {"seats": SEATS[:1], "actions": (), "action_on": 1}),
+        (SEATS[1], {"status": SeatStatus.FOLDED, "acted": False, "matched": 100}),
+        (STATE, {}),
+    ],
+)
+def test_copier_is_dataclasses_replace(record: object, changes: dict[str, object]) -> None:
+    _assert_replaced(copier(type(record), *changes)(record, *changes.values()), record, changes)
+
+
+@pytest.mark.parametrize("names", [("nothing",), ("stack", "stack"), ("obj",)])
+def test_copier_refuses_fields_it_would_get_wrong(names: tuple[str, ...]) -> None:
+    with pytest.raises(TypeError, match="no copier"):
+        copier(SeatState, *names)
+
+
+def test_every_game_knows_what_it_is() -> None:
+    """The games' attributes are plain values set once (model._describe), one per game."""
+    seen = {
+        v.value: (v.betting.value, v.hole_cards, v.is_stud, v.is_draw, v.draws,
+                  v.last_street.name, v.omaha, v.hi_lo)
+        for v in Variant
+    }
+    assert seen == {
+        "NT": ("no_limit", 2, False, False, 0, "RIVER", False, False),
+        "PO": ("pot_limit", 4, False, False, 0, "RIVER", True, False),
+        "FT": ("fixed_limit", 2, False, False, 0, "RIVER", False, False),
+        "FO/8": ("fixed_limit", 4, False, False, 0, "RIVER", True, True),
+        "PO/8": ("pot_limit", 4, False, False, 0, "RIVER", True, True),
+        "F7S": ("fixed_limit", 3, True, False, 0, "SEVENTH", False, False),
+        "F7S/8": ("fixed_limit", 3, True, False, 0, "SEVENTH", False, False),
+        "FR": ("fixed_limit", 3, True, False, 0, "SEVENTH", False, False),
+        "F2L3D": ("fixed_limit", 5, False, True, 3, "RIVER", False, False),
+        "N2L1D": ("no_limit", 5, False, True, 1, "FLOP", False, False),
+        "FB": ("fixed_limit", 4, False, True, 3, "RIVER", False, False),
+    }
+
+
+def test_step_takes_an_event_of_a_subclass_like_its_class_and_refuses_the_unknown() -> None:
+    """``step`` finds its handler by the event's class; a subclass of an event class (not in
+    its table) is handled as that class, as the ``match`` it replaced did."""
+    setup = HandSetup(hand_id="h", variant=Variant.NLHE, level=LEVEL, button=3,
+                      small_blind_seat=1, big_blind_seat=2,
+                      players=((1, "Ann", 1000), (2, "Bob", 1000), (3, "Cat", 1000)))
+    state, _ = start_hand(setup)
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Spoken(PlayerAction):
+        words: str = ""
+
+    by_subclass = step(state, Spoken(3, ActionKind.RAISE, 300, words="raise"))
+    by_class = step(state, PlayerAction(3, ActionKind.RAISE, 300))
+    assert by_subclass[1] == by_class[1] and by_subclass[0].call_to == 300
+    with pytest.raises(EngineError, match="unknown event"):
+        step(state, "a chip fell")  # type: ignore[arg-type]
