@@ -57,10 +57,17 @@ _THIRD = Street.THIRD
 _RAZZ = Variant.RAZZ
 _FOURTH = Street.FOURTH
 _BRING_IN_KIND = ActionKind.BRING_IN
+_CHECK = ActionKind.CHECK
+_CALL = ActionKind.CALL
+_FOLD = ActionKind.FOLD
+_BET = ActionKind.BET
+_RAISE = ActionKind.RAISE
+_ALL_IN_KIND = ActionKind.ALL_IN
 _SEVENTH = Street.SEVENTH
 _ruling = builder(Ruling)  # Ruling(...) with plain stores, as in engine/actions.py
 _seat_state = builder(SeatState)  # one hand's seats and state, as state_machine builds them
 _hand_state = builder(HandState)
+_DECK_HAS = STANDARD_DECK.issuperset
 
 HIGH_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}  # stud: the ace is high
 LOW_RANK = {r: i for i, r in enumerate("A23456789TJQK", start=1)}  # razz: the ace is low
@@ -158,7 +165,65 @@ def deal_hole(
 
     Cards for a street arrive while the previous betting round is still open are premature
     (RP-5-D: the dealer returns them to the stub, reshuffles, and deals the street again).
+
+    The usual card (every card of a replay) is dealt in one pass over the seats that finds
+    the seat, checks the cards against every hand and builds the new seats; anything else
+    (no seat, a premature or dead-hand card, a card in play, a community card or an exposed
+    card on the table) goes through ``_deal_checked``, which names what is wrong.
     """
+    if state.phase is not _DEALING or state.exposed or state.board:
+        return _deal_checked(state, event, rules)
+    number = event.seat
+    cards = event.cards
+    if type(cards) is not tuple:
+        return _deal_checked(state, event, rules)
+    up: tuple[str, ...]
+    third = state.bring_in_seat is None
+    if third:
+        street = _THIRD
+        if len(cards) != 3:
+            return _deal_checked(state, event, rules)
+        first, second, last = cards
+        if first in (second, last) or second == last:
+            return _deal_checked(state, event, rules)
+        up = cards[2:]
+    else:
+        street = _NEXT_STREET[state.street]
+        if len(cards) != 1:
+            return _deal_checked(state, event, rules)
+        first = second = last = cards[0]
+        up = () if street is _SEVENTH else cards
+    if not _DECK_HAS(cards):
+        return _deal_checked(state, event, rules)
+    target = 3 + street  # ``cards_for``, inlined: no community card here
+    seats = list(state.seats)
+    index = -1
+    waiting = False  # a live hand other than this one still short of the street's cards
+    for i, s in enumerate(seats):
+        hole = s.hole
+        if first in hole or (third and (second in hole or last in hole)):
+            return _deal_checked(state, event, rules)
+        if s.seat == number:
+            index = i
+        elif not waiting and s.status is not _FOLDED and len(hole) != target:
+            waiting = True
+    if index < 0:
+        return _deal_checked(state, event, rules)
+    seat = seats[index]
+    hole = seat.hole
+    if seat.status is _FOLDED or len(hole) >= target:
+        return _deal_checked(state, event, rules)
+    seats[index] = evolve(seat, hole=hole + cards, up=seat.up + up)
+    if waiting or len(hole) + len(cards) != target:
+        return evolve(state, seats=tuple(seats)), ()
+    # The street's last card: the seats and the opened street in one copy of the state.
+    return open_street(state, tuple(seats), street, rules)
+
+
+def _deal_checked(
+    state: HandState, event: DealHole, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """``deal_hole`` with every check, in the order the refusals are given."""
     number = event.seat
     seat = dealt_in_seat(state, number, rules)
     if isinstance(seat, tuple):
@@ -200,10 +265,9 @@ def deal_hole(
             rules.cite("rules"),
             "card_count",
         )
-    if not _fresh(state, event.cards):  # the usual deal: no set of all cards in play
-        bad = check_new_cards(state, event.cards, event.seat, rules)
-        if bad:
-            return bad
+    bad = check_new_cards(state, event.cards, event.seat, rules)
+    if bad:
+        return bad
     cards = tuple(event.cards)
     up = cards[2:] if street is _THIRD else () if street is _SEVENTH else cards
     dealt = evolve(seat, hole=seat.hole + cards, up=seat.up + up)
@@ -213,25 +277,6 @@ def deal_hole(
             return evolve(state, seats=seats), ()
     # The street's last card: the seats and the opened street in one copy of the state.
     return open_street(state, seats, street, rules)
-
-
-def _fresh(state: HandState, cards: Sequence[str]) -> bool:
-    """Known cards, none twice, none in play yet (else ``check_new_cards`` says what is
-    wrong)."""
-    if state.exposed:  # a card exposed and replaced is out of play (RP-10-B)
-        return False
-    board = state.board
-    for card in cards:
-        if card not in STANDARD_DECK or card in board:
-            return False
-    if len(cards) > 1 and len(set(cards)) != len(cards):
-        return False
-    for s in state.seats:
-        hole = s.hole
-        for card in cards:
-            if card in hole:
-                return False
-    return True
 
 
 def deal_community(
@@ -419,74 +464,84 @@ def _expose_first(seats: tuple[SeatState, ...], rules: RuleProfile) -> Ruling:
 def apply_stud_action(
     state: HandState, event: PlayerAction, rules: RuleProfile
 ) -> tuple[HandState, tuple[Ruling, ...]]:
-    """The bring-in, its completion and fourth street; everything else as in the board games."""
+    """The bring-in, its completion and fourth street; everything else as in the board games.
+
+    Only the action asked for is looked at here (fifth to seventh street, a call or a fold
+    go straight to ``apply_action``): every action of a stud hand comes this way."""
     kind = event.kind
     if state.phase is not _BETTING or event.seat != state.action_on:
         return apply_action(state, event, rules)  # its refusals name the rule
-    street = state.street
-    if kind is not _BRING_IN_KIND and street is not _THIRD and street is not _FOURTH:
-        return apply_action(state, event, rules)  # fifth to seventh: nothing of stud's own
-    seat = state.seat(event.seat)
-    small = state.level.big_blind
-    opening = state.street is _THIRD and state.call_to == 0
     if kind is _BRING_IN_KIND:
-        if not opening:
-            return reject(
-                state,
-                seat.seat,
-                "the bring-in is posted once, by the first to act on third street",
-                rules.cite("bring_in"),
-                "no_bring_in",
-            )
-        amount = min(state.level.bring_in, seat.stack)
-        # He has acted: with nothing more than the bring-in in, the action does not come
-        # back to him, and a short all-in over it re-opens the betting only as R47-B says.
-        state = betting.pay_and_finish(state, seat, amount, "bring_in", amount, call_to=amount)
-        return state, (
-            _ruling(
-                _ACCEPTED,
-                (rules.cite("bring_in"),),
-                f"seat {seat.seat} brings in for {amount}",
-                seat=seat.seat,
-                code="bring_in",
-            ),
-        )
-    if opening and (
-        kind is ActionKind.CHECK
-        or kind is ActionKind.CALL
-        or (kind is ActionKind.FOLD and seat.seat == state.bring_in_seat)
-    ):
-        return reject(
-            state,
-            seat.seat,
-            f"seat {seat.seat} must bring in for "
-            f"{state.level.bring_in} or complete to {small}"
-            + ("" if seat.seat == state.bring_in_seat else ", or fold"),
-            rules.cite("bring_in"),
-            "bring_in_required",
-        )
-    raising = kind is ActionKind.BET or kind is ActionKind.RAISE or kind is ActionKind.ALL_IN
-    if (
-        raising
-        and state.street is _THIRD
-        and 0 < state.call_to < small
-        and not state.bets_this_street
-    ):
-        return _complete(state, seat, event, rules)
-    if (
-        raising
-        and state.street is _FOURTH
+        return _bring_in(state, state.seat(event.seat), rules)
+    street = state.street
+    if street is _THIRD:
+        if state.call_to == 0:  # nobody has brought in: the bring-in or a completion is due
+            if kind is _CHECK or kind is _CALL or (
+                kind is _FOLD and event.seat == state.bring_in_seat
+            ):
+                return _bring_in_required(state, event.seat, rules)
+        elif (
+            (kind is _BET or kind is _RAISE or kind is _ALL_IN_KIND)
+            and state.call_to < state.level.big_blind
+            and not state.bets_this_street
+        ):
+            return _complete(state, state.seat(event.seat), event, rules)
+    elif (
+        street is _FOURTH
+        and (kind is _BET or kind is _RAISE or kind is _ALL_IN_KIND)
         and event.amount is not None
-        and event.amount > state.call_to + small
+        and event.amount > state.call_to + state.level.big_blind
     ):
         return reject(
             state,
-            seat.seat,
-            f"bets on fourth street are {small}: they are not doubled for a pair showing",
+            event.seat,
+            f"bets on fourth street are {state.level.big_blind}: they are not doubled for a "
+            "pair showing",
             rules.cite("stud_fourth_street"),
             "above_maximum",
         )
     return apply_action(state, event, rules)
+
+
+def _bring_in(
+    state: HandState, seat: SeatState, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """RP-10-E: the first to act on third street posts the bring-in (at most his stack)."""
+    if state.street is not _THIRD or state.call_to != 0:
+        return reject(
+            state,
+            seat.seat,
+            "the bring-in is posted once, by the first to act on third street",
+            rules.cite("bring_in"),
+            "no_bring_in",
+        )
+    amount = min(state.level.bring_in, seat.stack)
+    # He has acted: with nothing more than the bring-in in, the action does not come
+    # back to him, and a short all-in over it re-opens the betting only as R47-B says.
+    state = betting.pay_and_finish(state, seat, amount, "bring_in", amount, call_to=amount)
+    return state, (
+        _ruling(
+            _ACCEPTED,
+            (rules.cite("bring_in"),),
+            f"seat {seat.seat} brings in for {amount}",
+            seat=seat.seat,
+            code="bring_in",
+        ),
+    )
+
+
+def _bring_in_required(
+    state: HandState, number: int, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    return reject(
+        state,
+        number,
+        f"seat {number} must bring in for "
+        f"{state.level.bring_in} or complete to {state.level.big_blind}"
+        + ("" if number == state.bring_in_seat else ", or fold"),
+        rules.cite("bring_in"),
+        "bring_in_required",
+    )
 
 
 def _complete(
