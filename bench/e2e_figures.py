@@ -6,7 +6,7 @@ outbox, the bridge, paho, mosquitto, and a subscriber's ``on_message``. The fram
 from a reader node played by this process on the pty master (birth, heartbeats every
 500 ms, settled snapshots), so the reader thread, heartbeat watch and bus all run.
 
-Two situations: an idle table (a chip put into and taken out of a seat's bet zone, no
+Two situations: an idle table (a chip put into and taken out of an empty seat's bet zone, no
 hand) and hands in play (a hand started from the director topic, hole cards dealt card by
 card and bets pushed into the zones). The peer, in the same run on the same broker, is
 mosquitto's own round trip: a bare paho client publishing to a subscriber (QoS 1), paced
@@ -40,7 +40,10 @@ from pokertable.mqtt.mosquitto import MosquittoProcess
 
 PEER_NAME = "mosquitto publish->subscribe round trip (bare paho, QoS 1)"
 PREFIX = "pokertable/v1/bench/t1"
-ZONES = ["seat1.bet", "seat1.cards", "seat2.bet", "seat2.cards", "board", "burn", "muck"]
+# seat3.bet: an empty seat's zone, where a chip between hands is news (the idle round): in
+# the players' zones it would be a blind of the next hand, held without a word.
+ZONES = ["seat1.bet", "seat1.cards", "seat2.bet", "seat2.cards", "seat3.bet", "board", "burn",
+         "muck"]
 _WAIT_S = 3.0
 _QUIET_S = 0.03  # after the first message, how long the table must stay quiet
 _NEVER_QUIET_S = 30.0  # a table still publishing after this is broken, not busy
@@ -283,14 +286,14 @@ class _Table:
     def idle_round(self, samples: int) -> tuple[list[float], int]:
         out, silent = [], 0
         uid = SyntheticTags.chip_uid(150)  # a 100 chip
-        for _ in range(samples):
-            self.node.zones["seat1.bet"] = [uid]
-            value = self.timed("seat1.bet")
+        for _ in range(samples):  # the table's alert: chips in a zone with no hand (ZONES)
+            self.node.zones["seat3.bet"] = [uid]
+            value = self.timed("seat3.bet")
             silent += value is None
             if value is not None:
                 out.append(value)
-            self.node.zones["seat1.bet"] = []
-            self.untimed("seat1.bet")
+            self.node.zones["seat3.bet"] = []
+            self.untimed("seat3.bet")
         return out, silent
 
     def hand_round(self, hands: int) -> tuple[list[float], int]:

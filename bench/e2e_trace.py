@@ -37,6 +37,7 @@ _OUT = "POKERTABLE_E2E_TRACE"  # where the child writes its stamps
 STEPS = (
     ("pokertable.hardware.transport", "NodeLink", "data_received", "reader has the bytes", True),
     ("pokertable.firmware.wire", "FrameDecoder", "feed", "frame decoded", False),
+    ("pokertable.hardware.frames", "HostFrameDecoder", "feed", "frame decoded", False),
     ("pokertable.hardware.interpreter", "BusInterpreter", "on_frame", "interpreted", False),
     ("pokertable.controller.app.table_app", "TableApp", "process", "session input", True),
     ("pokertable.controller.app.journal", "", "encode_record", "journal line encoded", False),
@@ -53,8 +54,11 @@ def _install(log: list[tuple[str, int]]) -> None:
     """Wrap each step's function so it stamps the clock (on entry or on return)."""
     now = time.perf_counter_ns
     for module_name, owner_name, name, step, on_entry in STEPS:
-        module = importlib.import_module(module_name)
-        owner: Any = getattr(module, owner_name) if owner_name else module
+        try:  # a checkout traced with ``--python`` may not have every step
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            module = None
+        owner: Any = getattr(module, owner_name, None) if owner_name else module
         original = getattr(owner, name, None)
         if original is None:
             print(f"e2e_trace: {module_name}.{owner_name or ''}.{name} is gone", file=sys.stderr)

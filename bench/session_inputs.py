@@ -2,21 +2,26 @@
 or the readers: the e2e rig's heads-up hands (bench/e2e_figures.py ``hand_round``: blinds
 as chips, four dealt cards, a call chip, a fold, the zones cleared) as session inputs.
 
-    python -m pokertable.bench.session_inputs [--hands 40] [--rounds 40]
+    python -m pokertable.bench.session_inputs [--hands 40] [--rounds 40] [--cold [--by-kind]]
 
 The dealt cards and the call chip are recorded with the session each met, then
 ``apply`` and ``table_state`` are timed over those pairs in order, best of ``rounds``
 (a warm loop: the e2e path runs the same code from a cold cache, several times slower).
-Run it with two checkouts' interpreters alternately to compare them.
+``--cold`` times each input alone after writing 16 MB (the caches emptied, as the other
+processes on the cores empty them between two chips) and gives the median per step:
+the session, the state, and the state's comparison with the last one and its JSON
+encoding as ``TableApp`` and the bridge do them. Run it with two checkouts'
+interpreters alternately to compare them.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 from pokertable.controller.app.config import parse_config
-from pokertable.controller.app.table_app import fresh_session
+from pokertable.controller.app.table_app import _without_time, fresh_session
 from pokertable.controller.engine.cards import RANKS, SUITS
 from pokertable.controller.table.inputs import (
     CardCleared,
@@ -28,6 +33,7 @@ from pokertable.controller.table.inputs import (
 )
 from pokertable.controller.table.public_state import table_state
 from pokertable.controller.table.session import TableSession, apply
+from pokertable.mqtt.bridge import _dumps
 
 DECK = [r + s for r in RANKS for s in SUITS]
 
@@ -110,13 +116,67 @@ def per_input_us(pairs: list[tuple[TableSession, Input]], rounds: int) -> dict[s
     return {k: v / len(pairs) / 1000 for k, v in best.items()}
 
 
+_EVICT = 16 << 20  # bytes written between two timed inputs: more than the caches hold
+
+
+def cold_us(pairs: list[tuple[TableSession, Input]], rounds: int) -> dict[str, float]:
+    """Median microseconds per step, each input timed alone from emptied caches."""
+    return _medians(_cold_samples(pairs, rounds))
+
+
+def cold_by_kind_us(pairs: list[tuple[TableSession, Input]],
+                    rounds: int) -> dict[str, dict[str, float]]:
+    """``cold_us`` for each kind of input apart (``card``: a dealt card, ``chips``: the
+    call): their costs differ by half, so the median of both hides either's change."""
+    samples = _cold_samples(pairs, rounds)
+    return {kind: _medians([s for s in samples if s[0] == kind])
+            for kind in sorted({s[0] for s in samples})}
+
+
+_Sample = tuple[str, tuple[int, int, int, int]]  # the input's kind, ns per step
+
+
+def _medians(samples: list[_Sample]) -> dict[str, float]:
+    return {step: statistics.median(s[1][n] for s in samples) / 1000
+            for n, step in enumerate(("apply", "state", "compare", "encode"))}
+
+
+def _cold_samples(pairs: list[tuple[TableSession, Input]], rounds: int) -> list[_Sample]:
+    scratch = bytearray(_EVICT)
+    zeros = bytes(_EVICT // 64)
+    samples: list[_Sample] = []
+    for _ in range(rounds):
+        for session, item in pairs:
+            last = _without_time(table_state(session, 0))
+            scratch[::64] = zeros  # one write per cache line
+            t0 = time.perf_counter_ns()
+            after, _ = apply(session, item)
+            t1 = time.perf_counter_ns()
+            state = table_state(after, 1)
+            t2 = time.perf_counter_ns()
+            changed = _without_time(state) != last
+            t3 = time.perf_counter_ns()
+            if changed:
+                _dumps(state)
+            t4 = time.perf_counter_ns()
+            samples.append((item.kind, (t1 - t0, t2 - t1, t3 - t2, t4 - t3)))
+    return samples
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--cold", action="store_true", help="each input from emptied caches")
+    parser.add_argument("--by-kind", action="store_true",
+                        help="with --cold: the dealt cards and the call chips apart")
     args = parser.parse_args()
     pairs = timed_pairs(args.hands)
-    figures = per_input_us(pairs, args.rounds)
+    if args.cold and args.by_kind:
+        for kind, by_step in cold_by_kind_us(pairs, args.rounds).items():
+            print(f"{kind:5}", "  ".join(f"{k} {v:.1f} us" for k, v in by_step.items()))
+        return
+    figures = (cold_us if args.cold else per_input_us)(pairs, args.rounds)
     print("  ".join(f"{k} {v:.1f} us" for k, v in figures.items()), f"per input (n={len(pairs)})")
 
 

@@ -61,6 +61,47 @@ def seq_after(a: int, b: int) -> bool:
     return 0 < diff < 0x8000
 
 
+Frame = tuple[int, int, bytes]  # (seq, msg_type, payload): what makes a frame a repeat
+
+
+class RecentFrames:
+    """The last ``size`` frames of a node, asked "seen already?" once per frame.
+
+    A deque alone answered by comparing with every frame it held (64 tuples walked per
+    frame, from a cold cache on a chip's path to the room, docs/benchmarks.md); a count
+    per frame beside it answers with one hash lookup.
+    """
+
+    __slots__ = ("_counts", "_order", "_size")
+
+    def __init__(self, size: int = 64) -> None:
+        self._order: deque[Frame] = deque()
+        self._counts: dict[Frame, int] = {}
+        self._size = size
+
+    def __contains__(self, frame: object) -> bool:
+        return frame in self._counts
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def append(self, frame: Frame) -> None:
+        self._order.append(frame)
+        counts = self._counts
+        counts[frame] = counts.get(frame, 0) + 1
+        if len(self._order) > self._size:
+            old = self._order.popleft()
+            left = counts[old] - 1
+            if left:
+                counts[old] = left
+            else:
+                del counts[old]
+
+    def clear(self) -> None:
+        self._order.clear()
+        self._counts.clear()
+
+
 @dataclass(slots=True)
 class _NodeState:
     last_heard_ms: int
@@ -75,7 +116,7 @@ class _NodeState:
     idle_since_ms: int = 0  # when the first of them arrived
     stale: bool = False
     node_crc_errors: int | None = None  # the node's count of our frames it dropped
-    recent: deque[tuple[int, int, bytes]] = field(default_factory=lambda: deque(maxlen=64))
+    recent: RecentFrames = field(default_factory=RecentFrames)
     faults: tuple[tuple[str, str], ...] = ()  # (zone, reason) its BIRTH says are out of service
 
     def remember(self, seq: int, msg_type: int, payload: bytes) -> None:

@@ -29,6 +29,7 @@ import serial
 import serial.rs485
 
 from pokertable.firmware import wire
+from pokertable.hardware.frames import HostFrameDecoder
 from pokertable.hardware.transport import (
     BusSession,
     decode_error_total,
@@ -100,7 +101,7 @@ class Rs485Master:
         self.overruns = 0
         self.port_label = port_label or str(ser.name)
         self.direction: DirectionMode = configure_direction(ser)
-        self.decoder = wire.FrameDecoder()
+        self.decoder = HostFrameDecoder()
         self.polls = 0
         self.timeouts = 0
         self._errors_seen = 0

@@ -3,7 +3,8 @@
 Ports open with ``serial.serial_for_url`` so ``loop://``, a pseudo-terminal and a real
 USB-serial adapter share one code path. :class:`NodeLink` is a
 ``serial.threaded.Protocol``: pyserial's ``ReaderThread`` calls it with bytes, it feeds a
-``wire.FrameDecoder`` and passes frames to the shared :class:`BusSession`.
+``HostFrameDecoder`` (``wire.FrameDecoder``'s contract) and passes frames to the shared
+:class:`BusSession`.
 ``ReaderThread`` stops when an adapter is unplugged, and that is right: the
 :class:`PortSupervisor` owns reopening, with capped exponential backoff::
 
@@ -30,6 +31,7 @@ import serial.threaded
 from pokertable.firmware import wire
 from pokertable.hardware.clock import Clock
 from pokertable.hardware.events import Alert, AlertCode, HardwareEvent
+from pokertable.hardware.frames import HostFrameDecoder
 from pokertable.hardware.interpreter import BusInterpreter, Command
 
 log = logging.getLogger(__name__)
@@ -129,7 +131,7 @@ class NodeLink(serial.threaded.Protocol):  # type: ignore[misc]
     def __init__(self, session: BusSession, port: str = "") -> None:
         self.session = session
         self.port = port
-        self.decoder = wire.FrameDecoder()
+        self.decoder = HostFrameDecoder()
         self.transport: serial.threaded.ReaderThread | None = None
         self._seq = 0
         self._errors_seen = 0

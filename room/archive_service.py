@@ -42,6 +42,8 @@ class _Table:
     last_seq: dict[str, int] = field(default_factory=dict)  # per stream: events, hole_cards
     started: dict[str, int] = field(default_factory=dict)  # hand_id -> hand_start ts_ms
     hole: dict[str, dict[int, list[str]]] = field(default_factory=dict)  # hand_id -> cards
+    # hand_id -> each seat's successive hands: a draw game's draws (hand_archive.draw_cards)
+    hands: dict[str, dict[int, list[list[str]]]] = field(default_factory=dict)
     stored: dict[str, int] = field(default_factory=dict)  # hand_id -> hand_number
 
 
@@ -79,6 +81,8 @@ class ArchiveService:
         self.client.loop_stop()
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if not self.client.accepted(reason):
+            return
         client.subscribe([(f"{self.base}/+/events", 1), (f"{self.base}/+/secure/hole_cards/+", 1)])
         self.client.say_online()
 
@@ -134,6 +138,7 @@ class ArchiveService:
                 payload,
                 kept | table.hole.pop(hand_id, {}),
                 table.started.pop(hand_id, None),
+                table.hands.pop(hand_id, {}),
             )
             self.store.put(record)
             self.store.drop_pending(self.venue, name, table.session, hand_id)
@@ -153,6 +158,8 @@ class ArchiveService:
         if number is None:  # the usual case: the hand is still on
             table.hole.setdefault(hand_id, {})[seat] = cards
             _keep_last(table.hole)
+            table.hands.setdefault(hand_id, {}).setdefault(seat, []).append(cards)
+            _keep_last(table.hands)
             # with a key, kept sealed too: an archive killed mid-hand loses none of them
             self.store.put_pending(self.venue, name, table.session, hand_id, seat, cards)
             return

@@ -137,6 +137,8 @@ class ClockService:
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
                     ) -> None:
+        if not self.client.accepted(reason):
+            return
         client.subscribe([(f"{self.base}/+/state", 1), (f"{self.base}/+/status", 1),
                           (f"{self.base}/+/reply", 1), (f"{self.base}/clock/control", 1)])
         self.client.say_online()

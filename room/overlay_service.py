@@ -107,6 +107,8 @@ class OverlayService:
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
                     ) -> None:
+        if not self.client.accepted(reason):
+            return
         base = self.topics.base
         client.subscribe([(f"{base}/state", 1), (f"{base}/events", 1), (f"{base}/status", 1),
                           (f"{base}/secure/hole_cards/+", 1)])

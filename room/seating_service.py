@@ -123,6 +123,8 @@ class SeatingService:
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any
                     ) -> None:
+        if not self.client.accepted(reason):
+            return
         client.subscribe(
             [
                 (f"{self.base}/+/state", 1),

@@ -83,6 +83,7 @@ class ServiceClient(mqtt.Client):
         # Never silent about the broker, never a line per retry: one line when it cannot be
         # reached or is lost, one when it answers again.
         self.failed_attempts = 0  # since the broker last answered
+        self.refused: str | None = None  # why the broker last refused our login, if it did
         self.on_connect_fail = self._unreachable
         self.on_disconnect = self._disconnected
 
@@ -92,8 +93,27 @@ class ServiceClient(mqtt.Client):
             LOG.warning("%s: broker %s:%s unreachable; trying again every %d s until it answers",
                         self.service, self.host, self.port, RECONNECT_MAX_S)
 
+    def accepted(self, reason: Any) -> bool:
+        """Whether the broker took our login; call first in on_connect.
+
+        A refused login (a wrong password, a login missing from the broker's password
+        file) is a setup error an installer must see once, named, not a "lost the broker"
+        line per retry; paho keeps retrying, so a fixed password file is picked up."""
+        if not getattr(reason, "is_failure", False):
+            return True
+        if self.refused != str(reason):
+            self.refused = str(reason)
+            LOG.error("%s: broker %s:%s refused login %r: %s; check the service's "
+                      "password_file against the broker's password file (docs/room.md); "
+                      "trying again every %d s", self.service, self.host, self.port,
+                      self.username, reason,
+                      RECONNECT_MAX_S)
+        return False
+
     def _disconnected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
                       properties: Any) -> None:
+        if self.refused is not None:  # the refusal said it; the retries say nothing more
+            return
         if getattr(reason, "is_failure", False):
             LOG.warning("%s: lost the broker %s:%s (%s); reconnecting within %d s",
                         self.service, self.host, self.port, reason, RECONNECT_MAX_S)
@@ -104,6 +124,10 @@ class ServiceClient(mqtt.Client):
         if self.failed_attempts:
             LOG.warning("%s: broker %s:%s answers again", self.service, self.host, self.port)
             self.failed_attempts = 0
+        if self.refused is not None:
+            LOG.warning("%s: broker %s:%s accepted login %r", self.service, self.host,
+                        self.port, self.username)
+            self.refused = None
         self.publish(self.status_topic, service_status(self.venue, self.service, "online"), 1,
                      retain=True)
 

@@ -17,13 +17,13 @@ import importlib.util
 import os
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from pokertable.mqtt.mosquitto import find_mosquitto
+from pokertable.mqtt.mosquitto import MosquittoProcess, find_mosquitto
 
 MICROPYTHON = Path(sys.executable).parent / "micropython"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -81,6 +81,7 @@ PARTS: dict[str, Part] = {
 
 # Fixtures that stand for a part: a test using one needs that part.
 FIXTURE_PARTS = {
+    "open_broker": "mosquitto",
     "secure_broker": "mosquitto",
     "mosquitto_broker": "mosquitto",
     "micropython": "micropython",
@@ -127,3 +128,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         skip = pytest.mark.skip(reason=f"{name} missing here ({PARTS[name].install}); CI fails")
         for item in needed[name]:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def open_broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
+    """mosquitto as the shipped config runs it without a password file (anonymous
+    clients): the demo's room signs in with its logins and no password."""
+    process = MosquittoProcess.from_shipped(tmp_path)
+    process.start(timeout=120)
+    try:
+        yield process
+    finally:
+        process.stop()

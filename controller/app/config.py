@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
+import re
 import tomllib
 import types
 import typing
@@ -30,7 +31,7 @@ from pydantic import (
 
 from pokertable.controller.engine.model import AnteFormat, Level, Variant, dealt_game, game_named
 from pokertable.controller.errors import ControllerError
-from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rules import READER_MS, RuleProfile
 from pokertable.controller.rules.profiles import ProfileError, load_profile
 
 
@@ -128,6 +129,17 @@ class ReaderSection(_Strict):
         return self
 
 
+class ReadingSection(_Strict):
+    """How long the table waits on its readers: a longer window tolerates slower readers
+    (more nodes on a bus, more antennas per node), a shorter one tells the dealer sooner.
+    A key left out keeps ``SessionConfig``'s default (1500 and 1000 ms), its one owner."""
+
+    # R35-A2, R38: the reads of one deal in any order within this many ms of the first
+    card_read_window_ms: int | None = Field(default=None, ge=READER_MS[0], le=READER_MS[1])
+    # RP-5: a street card read before the last call's chips waits this long for them
+    chip_report_lag_ms: int | None = Field(default=None, ge=READER_MS[0], le=READER_MS[1])
+
+
 class GpioSection(_Strict):
     backend: Literal["auto", "rpi", "fake", "none"] = "none"
     pins: dict[str, int] = Field(default_factory=dict)
@@ -151,6 +163,7 @@ class AppConfig(_Strict):
     registry: PathSection = PathSection(path="registry.sqlite3")
     journal: PathSection = PathSection(path="journal.jsonl")
     readers: list[ReaderSection] = Field(default_factory=list)
+    reading: ReadingSection = ReadingSection()
     gpio: GpioSection = GpioSection()
     mqtt: MqttSection | None = None
     sealing: SealingSection | None = None
@@ -180,6 +193,9 @@ class AppConfig(_Strict):
             return load_profile(self.table.profile, self.table.overrides)
         except ProfileError as exc:
             key = "table.overrides" if "override" in str(exc) else "table.profile"
+            named = re.search(r"parameter '(\w+)'", str(exc))
+            if named is not None and named[1] in self.table.overrides:
+                key = f"table.overrides.{named[1]}"  # the table's value, not the profile's
             raise ConfigError(f"{key}: {exc}") from exc
 
     def variant(self) -> Variant:

@@ -64,6 +64,7 @@ def export_journal(
                 seat_count=session.config.max_seats,
                 number=session.hand_number,
                 started_ms=started.get(hand.hand_id),
+                rules=session.config.rules,
             )
         except ExportError as exc:
             yield ExportedHand(hand.hand_id, session.hand_number, "", (), skipped=str(exc))

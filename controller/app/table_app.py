@@ -61,6 +61,7 @@ from pokertable.controller.app.config import AppConfig
 from pokertable.controller.app.journal import Journal, JournalError, what_to_do
 from pokertable.controller.engine.seating import TableSeat
 from pokertable.controller.sealing import sealer_for
+from pokertable.controller.table.card_hold import held_until
 from pokertable.controller.table.inputs import (
     CardCleared,
     CardDetected,
@@ -71,6 +72,7 @@ from pokertable.controller.table.inputs import (
     HardwareNotice,
     Input,
     RoomCommand,
+    TimePassed,
     from_record,
     to_record,
 )
@@ -301,7 +303,7 @@ class TableApp:
         try:
             while not self._stopped.is_set():
                 try:
-                    item = self.inputs.get(timeout=tick_s)
+                    item = self.inputs.get(timeout=self._wait_s(tick_s))
                 except queue.Empty:
                     item = None
                 if watchdog is not None:
@@ -313,11 +315,34 @@ class TableApp:
                         self.process(item)
                     with self._pending_lock:
                         self._pending -= 1
+                elif held_until(self.snapshot()) is not None:
+                    with self._engine:
+                        self.judge_time()
                 if self._pending == 0:
                     # Not under ``_engine``: a reader may append meanwhile (``Journal._lock``).
                     self.journal.sync()
         finally:
             self._inline = False
+
+    def _wait_s(self, tick_s: float) -> float:
+        """How long the engine thread waits for an input: ``tick_s``, or less when a held
+        card's time comes sooner (``judge_time``)."""
+        due = held_until(self.snapshot())
+        if due is None:
+            return tick_s
+        return min(tick_s, max(0.0, (due - self.clock_ms() + 1) / 1000))
+
+    def judge_time(self) -> tuple[Output, ...]:
+        """What waits for time is judged once its time has passed with nothing else read: a
+        card held for the chips' report lag (``card_hold``) becomes premature when no call
+        came, told then and not when the player next acts. A journaled ``TimePassed``, so a
+        replay judges it the same; nothing is journaled while nothing waits (the caller
+        holds ``_engine``, as for ``process``)."""
+        due = held_until(self.snapshot())
+        now = self.clock_ms()
+        if due is None or now <= due:
+            return ()
+        return self.process(TimePassed(now))
 
     def snapshot(self) -> TableSession:
         with self._lock:
@@ -467,6 +492,7 @@ def fresh_session(config: AppConfig) -> TableSession:
         rules=config.rules(),
         max_seats=table.seats,
         first_button=table.first_button,
+        **config.reading.model_dump(exclude_none=True),  # the readers' windows, if tuned
     )
     seats = tuple(
         TableSeat(p.seat, p.name, p.stack) for p in sorted(config.players, key=lambda p: p.seat)

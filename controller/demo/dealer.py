@@ -11,13 +11,14 @@ from collections.abc import Callable
 from typing import Any
 
 from pokertable.controller.app.table_app import TableApp, wall_ms
+from pokertable.controller.demo.draw import DrawDealing
 from pokertable.controller.demo.room import (
     DemoError,
 )
 from pokertable.controller.demo.stud import StudDealing
 from pokertable.controller.engine import betting
 from pokertable.controller.engine.cards import RANKS, SUITS
-from pokertable.controller.engine.model import Betting, Phase, Street
+from pokertable.controller.engine.model import Betting, HandState, Phase, Street
 from pokertable.controller.table.inputs import ConsolePress
 from pokertable.controller.table.session import TableSession, zone_value
 
@@ -78,6 +79,7 @@ class Dealer:
         self._refusals: list[tuple[int | None, str]] = []  # (seat, text) of refused inputs
         self.acting: int | None = None  # the seat whose move the dealer is waiting on
         self.stud = StudDealing(self)
+        self.draws = DrawDealing(self)
 
     # -- plumbing --------------------------------------------------------------------
 
@@ -190,6 +192,8 @@ class Dealer:
                 self.act(session)
             elif hand.phase is Phase.DEALING and hand.variant.is_stud:
                 self.stud.next_street(session, deck)
+            elif hand.phase is Phase.DEALING and hand.variant.is_draw:
+                self.draws.draw(session, deck)
             elif hand.phase is Phase.DEALING:
                 self.next_street(session, deck)
             elif hand.phase is Phase.SHOWDOWN:
@@ -343,6 +347,15 @@ def _table_has_card(session: TableSession, zone: str, card: str) -> bool:
     return card in session.cards_in(zone)
 
 
+def _drawn(hand: HandState) -> dict[int, list[int]]:
+    """Cards drawn by seat, one count a draw he took part in (0: he stood pat)."""
+    drawn: dict[int, list[int]] = {}
+    for _, seat, kind, cards in hand.draw.log if hand.draw is not None else ():
+        if kind == "sd":
+            drawn.setdefault(seat, []).append(len(cards))
+    return drawn
+
+
 def describe(session: TableSession) -> str:
     """The table as the stall message reports it."""
     hand = session.hand
@@ -389,6 +402,10 @@ def hand_line(session: TableSession, number: int, total: int) -> str:
         bring_in = names.get(hand.bring_in_seat or 0, "-")
         cards = f"bring-in {bring_in}" + (
             f", community card {hand.board[0]}" if hand.board else "")
+    elif hand.variant.is_draw:  # no board: how many cards each player drew, draw by draw
+        cards = "draws " + (", ".join(
+            f"{names[s]} {'/'.join(str(n) for n in counts)}"
+            for s, counts in _drawn(hand).items()) or "-")
     else:
         cards = f"board {' '.join(hand.board) or '-'}"
     return f"hand {number}{of} {hand.hand_id} L{level.number}{game} {stakes}: {cards}: {wins}"

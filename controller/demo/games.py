@@ -1,17 +1,24 @@
 """``pokertable demo --game``: which game the demo table deals, and its levels.
 
-A single game is dealt from the first hand; ``horse`` is the HORSE rotation (limit hold'em,
-Omaha hi-lo, razz, stud, stud hi-lo), one game per clock level as a mixed-game structure
-says (TDA R11-B; ``Level.game``). The demo's clock announces each level after a number of
-hands rather than of minutes (a level applies from the next hand, R23), so that a short
-run plays every game: ``--hands 10`` plays two hands of each. The levels are the clock's
-own ``level`` payloads and, for ``--floor``, the same levels as the clock's structure file.
+A single game is dealt from the first hand (a board game, a stud game or a draw game);
+``horse`` is the HORSE rotation (limit hold'em, Omaha hi-lo, razz, stud, stud hi-lo) and
+``8-game`` the 8-game mix (2-7 triple draw, limit hold'em, Omaha hi-lo, razz, stud, stud
+hi-lo, no-limit hold'em, pot-limit Omaha), the mixes by the names ``engine/rotation.py``
+gives them, one game per clock level as a mixed-game structure says (TDA R11-B;
+``Level.game``). The demo's clock announces each level after a number of hands rather than
+of minutes (a level applies from the next hand, R23), so that a short run plays every game:
+``--hands 10`` of HORSE plays two hands of each. The levels are the clock's own ``level``
+payloads and, for ``--floor``, the same levels as the clock's structure file.
+``dealers-choice`` is one level whose games rotate by orbit: before each orbit the player
+on the button names its game, which the demo's floor sends to the table (``choose_game``).
 
 >>> plan = demo_plan("horse", hands=10, players=6)
 >>> [level["game"] for level in plan.levels], plan.hands_per_level
 (['FT', 'FO/8', 'FR', 'F7S', 'F7S/8'], 2)
 >>> plan.level_before(4)["game"], plan.level_before(3)
 ('FR', None)
+>>> [level["game"] for level in demo_plan("8-game", hands=4, players=3).levels][:4]
+['F2L3D', 'FT', 'FO/8', 'FR']
 """
 
 from __future__ import annotations
@@ -19,10 +26,17 @@ from __future__ import annotations
 import argparse
 import difflib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-HORSE = ("FT", "FO/8", "FR", "F7S", "F7S/8")
-"""The HORSE rotation by PHH code: hold'em, Omaha hi-lo, razz, stud, stud eight or better."""
+from pokertable.controller.engine.rotation import DEALERS_CHOICE, EIGHT_GAME, HORSE, NAMED_MIXES
+
+if TYPE_CHECKING:
+    from pokertable.controller.table.session import TableSession
+
+MIXES = {"horse": HORSE, "8-game": EIGHT_GAME}
+"""The rotations ``--game`` takes, by the names of the engine's named mixes; and
+``dealers-choice``: the player on the button picks each orbit's game (``CHOICE``)."""
+CHOICE = NAMED_MIXES[DEALERS_CHOICE]
 
 GAMES = {
     "holdem": "NT",
@@ -33,18 +47,21 @@ GAMES = {
     "razz": "FR",
     "stud": "F7S",
     "stud-hi-lo": "F7S/8",
+    "2-7-triple-draw": "F2L3D",
+    "2-7-single-draw": "N2L1D",
+    "badugi": "FB",
 }
 """The single games ``--game`` takes, by name (a PHH code such as ``F7S/8`` is taken too)."""
 
 STUD = frozenset({"FR", "F7S", "F7S/8"})
-_FIXED_LIMIT = frozenset({"FT", "FO/8", *STUD})
+_FIXED_LIMIT = frozenset({"FT", "FO/8", *STUD, "F2L3D", "FB"})
 DEFAULT_HANDS_PER_LEVEL = 9  # hold'em as the demo always played it: level 2 from hand 10
 
 
 def game_name(text: str) -> str:
-    """``--game``: a name of ``GAMES``, ``horse`` or a PHH code; anything else is refused
+    """``--game``: a name of ``GAMES`` or ``MIXES``, or a PHH code; anything else is refused
     naming the valid ones (exit 2 before anything starts)."""
-    known = [*GAMES, "horse"]
+    known = [*GAMES, *MIXES, DEALERS_CHOICE]
     if text in known or text in GAMES.values():
         return text
     hint = difflib.get_close_matches(text, known, n=1)
@@ -58,8 +75,9 @@ def game_name(text: str) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--game", type=game_name, default=None, metavar="GAME",
-        help="the game dealt: " + ", ".join(GAMES) + ", or horse (a HORSE rotation, one "
-        "game per level; default: no-limit hold'em)",
+        help="the game dealt: " + ", ".join(GAMES) + "; or a rotation, one game per level: "
+        "horse (HORSE) or 8-game (the 8-game mix); or dealers-choice (the player on the "
+        "button picks each orbit's game); default: no-limit hold'em",
     )
 
 
@@ -85,6 +103,7 @@ class DemoPlan:
     levels: tuple[dict[str, Any], ...]
     hands_per_level: int
     rotation: tuple[str, ...] = ()  # mixed games: the games in turn (the levels go on)
+    choice: tuple[str, ...] = ()  # dealer's choice: the games the button's player picks from
 
     def level(self, index: int) -> dict[str, Any]:
         """The level ``index`` (0 = the first); a rotation goes round with doubled stakes,
@@ -98,6 +117,8 @@ class DemoPlan:
 
     def level_before(self, hand: int) -> dict[str, Any] | None:
         """The level the clock announces before hand number ``hand`` (0-based), if any."""
+        if hand == 0 and self.choice:
+            return self.levels[0]  # the rotation by orbit reaches the table by the clock
         if hand == 0 or hand % self.hands_per_level:
             return None
         index = hand // self.hands_per_level
@@ -108,18 +129,25 @@ class DemoPlan:
     @property
     def deals_stud(self) -> bool:
         """Some level deals a stud game: the seats need their upcard pads."""
-        return any(level.get("game") in STUD for level in self.levels)
+        return any(level.get("game") in STUD for level in self.levels) or bool(
+            STUD & set(self.choice))
+
+    def first_level(self) -> dict[str, Any]:
+        """The table config's first level (``LevelSection`` fields but its number)."""
+        return {k: v for k, v in self.levels[0].items()
+                if k not in ("number", "rotation", "stud_ante")}
 
     def structure(self) -> str:
         """The levels as the tournament clock's structure file (``--floor``)."""
-        lines = []
+        lines = [f'[mix]\ngames = "{DEALERS_CHOICE}"\nrotation = "orbit"'] if self.choice else []
         for level in self.levels:
             lines.append("[[step]]")
-            for key in ("small_blind", "big_blind", "ante", "ante_format", "game", "bring_in"):
+            for key in ("small_blind", "big_blind", "ante", "ante_format", "game", "bring_in",
+                        "stud_ante"):
                 value = level.get(key)
                 if key == "ante_format" and value == "none":
                     continue
-                if value is not None and (value or key not in ("ante", "bring_in")):
+                if value is not None and (value or key not in ("ante", "bring_in", "stud_ante")):
                     lines.append(f"{key} = {value!r}".replace("'", '"'))
             lines.append("minutes = 15")
         return "\n".join(lines) + "\n"
@@ -128,12 +156,52 @@ class DemoPlan:
 def demo_plan(game: str | None, *, hands: int, players: int) -> DemoPlan:
     """The levels for ``--game`` (None: no-limit hold'em as the demo always dealt it).
 
-    HORSE changes game every orbit, or sooner when ``hands`` would not reach every game.
+    A mix changes game every orbit, or sooner when ``hands`` would not reach every game.
     """
-    if game == "horse":
-        per = max(1, min(players, hands // len(HORSE))) if hands else players
-        levels = tuple(_level(i + 1, code, 1, game=True) for i, code in enumerate(HORSE))
-        return DemoPlan(levels, per, HORSE)
+    if game == DEALERS_CHOICE:  # one level, the games by orbit as the button's player picks
+        level = _level(1, None, 1, game=False)
+        level.update(bring_in=level["big_blind"] // 4, stud_ante=level["big_blind"] // 8,
+                     rotation={"by": "orbit", "games": list(CHOICE), "dealers_choice": True})
+        return DemoPlan((level,), hands or players, choice=CHOICE)
+    mix = MIXES.get(game or "")
+    if mix is not None:
+        per = max(1, min(players, hands // len(mix))) if hands else players
+        levels = tuple(_level(i + 1, code, 1, game=True) for i, code in enumerate(mix))
+        return DemoPlan(levels, per, mix)
     code = GAMES.get(game, game) if game is not None else None
     levels = (_level(1, code, 1, game=code is not None), _level(2, code, 2, game=code is not None))
     return DemoPlan(levels, DEFAULT_HANDS_PER_LEVEL)
+
+
+def has_level(number: int, session: TableSession) -> bool:
+    """The table has level ``number``, in play or for its next hand."""
+    pending = session.pending_level
+    return session.level.number == number or (pending is not None and pending.number == number)
+
+
+def level_reached(level: dict[str, Any], session: TableSession) -> bool:
+    """The table has ``level`` (its number, and a rotation by orbit when it brings one),
+    in play or for its next hand."""
+    if not has_level(level["number"], session):
+        return False
+    return "rotation" not in level or (session.pending_rotation or session.rotation) is not None
+
+
+def to_pick(session: TableSession) -> tuple[str, ...]:
+    """Dealer's choice: the games the button's player picks from for the next hand's orbit,
+    when it has no game yet (else none)."""
+    pending = session.pending_level is not None
+    rotation = session.pending_rotation if pending else session.rotation
+    if rotation is None or not rotation.orbit.mix.dealers_choice or rotation.orbit.game:
+        return ()
+    return rotation.orbit.mix.games
+
+
+def button_picks(dealer: Any, director: Any) -> None:
+    """Dealer's choice, before a hand: when its orbit has no game yet, the player on the
+    button names one (a bot's random pick) and the floor sends it to the table
+    (``SimulatedDirector.choose_game``); the hand starts once the table has it."""
+    choices = to_pick(dealer.app.snapshot())
+    if choices:
+        director.choose_game(dealer.rng.choice(choices))
+        dealer.wait(lambda s: not to_pick(s), "the button's pick to reach the table")

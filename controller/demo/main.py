@@ -53,7 +53,6 @@ from pokertable.controller.demo.room import (
     own_broker,
 )
 from pokertable.controller.demo.tables import add_table_arguments, run_tables
-from pokertable.controller.table.session import TableSession
 from pokertable.room.serving import broker_address
 
 # --- the command --------------------------------------------------------------------------
@@ -151,15 +150,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _config(
     tmp: Path, players: int, ports: list[str], host: str, port: int, profile: str,
-    first: dict[str, Any] | None = None,
+    plan: games.DemoPlan,
 ) -> AppConfig:
-    """The demo table's config; ``first`` is the first level of ``--game`` (its clock
-    payload), else no-limit hold'em at 100/200."""
-    level = {k: v for k, v in (first or {}).items() if k != "number"}
+    """The demo table's config, at the first level of ``--game`` (``plan``)."""
     return AppConfig(
         table=TableSection(venue="demo", id="t1", seats=10, profile=profile, first_button=1),
-        levels=[LevelSection(number=1, chip_unit=25, **{
-            "small_blind": 100, "big_blind": 200, **level})],
+        levels=[LevelSection(number=1, chip_unit=25, **plan.first_level())],
         players=[PlayerSection(seat=i + 1, name=NAMES[i], stack=10_000) for i in range(players)],
         registry=PathSection(path=str(tmp / "registry.sqlite3")),
         journal=PathSection(path=str(tmp / "journal.jsonl")),
@@ -183,10 +179,6 @@ class DemoResult:
 
 def run(args: argparse.Namespace) -> int:
     if args.tables == 2:
-        if getattr(args, "game", None) is not None:
-            print("pokertable demo: --game is for one table; --tables 2 deals hold'em",
-                  file=sys.stderr)
-            return 2
         return run_tables(args)
     game = getattr(args, "game", None)
     interactive = sys.stdout.isatty()
@@ -257,8 +249,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         )
         stack.callback(sim.close)
         ports = [sim.port_of(n) for n in sorted(sim.nodes)]
-        config = _config(tmp, args.players, ports, host, port, args.profile,
-                         plan.levels[0] if getattr(args, "game", None) else None)
+        config = _config(tmp, args.players, ports, host, port, args.profile, plan)
         # The room's clients come first, so they see the table's very first state.
         stack.enter_context(demo_overlay.overlay_page(args, host, port, broker))
         viewer = Viewer(host, port, "demo", "t1", stall_s=args.stall_limit)
@@ -302,7 +293,7 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         view = LiveView(viewer, director, args.hands) if interactive else None
         if view is not None:
             stack.enter_context(view)
-        result.hands = _play(dealer, clock, args, view, plan)
+        result.hands = _play(dealer, clock, director, args, view, plan)
         session = app.snapshot()
         result.actions = dealer.actions
         result.inputs = app.stats.inputs
@@ -316,14 +307,8 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
     return result
 
 
-def _has_level(number: int, session: TableSession) -> bool:
-    """The table has level ``number``, in play or for its next hand."""
-    pending = session.pending_level
-    return session.level.number == number or (pending is not None and pending.number == number)
-
-
-def _play(dealer: Dealer, clock: TournamentClock, args: argparse.Namespace,
-          view: LiveView | None, plan: games.DemoPlan) -> int:
+def _play(dealer: Dealer, clock: TournamentClock, director: SimulatedDirector,
+          args: argparse.Namespace, view: LiveView | None, plan: games.DemoPlan) -> int:
     hands = 0
     started = time.monotonic()
     while args.hands == 0 or hands < args.hands:
@@ -336,9 +321,10 @@ def _play(dealer: Dealer, clock: TournamentClock, args: argparse.Namespace,
             # from the next hand (Rule 23), which waits until the table has it.
             clock.announce(level)
             dealer.wait(
-                functools.partial(_has_level, level["number"]),
+                functools.partial(games.level_reached, level),
                 f"level {level['number']} to reach the table",
             )
+        games.button_picks(dealer, director)  # dealer's choice: the orbit's game
         if view is not None:
             view.hand = hands + 1
         session = dealer.play_hand()

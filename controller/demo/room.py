@@ -128,6 +128,7 @@ class SimulatedDirector:
         self._work: deque[dict[str, Any]] = deque()
         self._wake = threading.Condition(self._lock)
         self._stopped = False
+        self._picks = 0
         self.client = RoomClient(host, port, f"demo-director-{table}", stall_s=stall_s)
         self.client.on_message = self._on_message
         self._thread = threading.Thread(target=self._answer_loop, name="director", daemon=True)
@@ -189,6 +190,15 @@ class SimulatedDirector:
         with self._lock:
             self.answers[alert_id] = decision
             self.considering.pop(alert_id, None)
+
+    def choose_game(self, game: str) -> None:
+        """Dealer's choice: the game the button's player names for the orbit, sent as the
+        floor's tablet sends it (``choose_game`` on ``cmd/director``)."""
+        with self._lock:
+            self._picks += 1
+            request = f"choice-{self._picks}"
+        self.client.publish_json(f"{self.prefix}/cmd/director",
+                                 {"command": "choose_game", "request_id": request, "game": game})
 
     def summary(self) -> list[str]:
         """Lines for the view: calls still being considered, then the latest decisions."""

@@ -1,8 +1,11 @@
 """``pokertable demo --tables 2``: two simulated tables and the room around them.
 
 Table t1 starts with six players, t2 with three. Each is a whole table as in the one-table
-demo (firmware under MicroPython, ptys, the engine, MQTT); the room runs the clock with its
-leaderboard page (``room.clock_service``) and the seating desk (``room.seating_service``).
+demo (firmware under MicroPython, ptys, the engine, MQTT), dealing the game of ``--game``
+(a rotation such as ``horse`` or ``8-game`` moves both tables on together, the clock's
+level telling each its game); the room runs the clock with its leaderboard page
+(``room.clock_service``) and the seating desk (``room.seating_service``), on the demo's
+own broker or the one of ``--broker``.
 After the first hand at each table the desk proposes a balancing move (TDA Rule 11), the
 simulated floor confirms it, and the desk moves the player at both tables. At the end the
 room's archive must hold every hand of both tables as PHH that replays to the table's
@@ -31,6 +34,7 @@ from pokertable.controller.app.config import (
     ReaderSection,
     TableSection,
 )
+from pokertable.controller.demo import games
 from pokertable.controller.demo import overlay as demo_overlay
 from pokertable.controller.demo.room import DemoError, SimulatedDirector
 
@@ -41,13 +45,14 @@ LINEUP = {"t1": ("Ada", "Ben", "Cleo", "Dev", "Eve", "Finn"), "t2": ("Gus", "Han
 
 
 def _config(
-    tmp: Path, table: str, ports: list[str], host: str, port: int, profile: str
+    tmp: Path, table: str, ports: list[str], host: str, port: int, profile: str,
+    plan: games.DemoPlan,
 ) -> AppConfig:
     return AppConfig(
         table=TableSection(
             venue=VENUE, id=table, seats=SEATS, profile=profile, first_button=len(LINEUP[table])
         ),
-        levels=[LevelSection(number=1, small_blind=100, big_blind=200, chip_unit=25)],
+        levels=[LevelSection(number=1, chip_unit=25, **plan.first_level())],
         players=[
             PlayerSection(seat=i + 1, name=name, stack=10_000)
             for i, name in enumerate(LINEUP[table])
@@ -178,7 +183,7 @@ def play_tables(
     from pokertable.controller.app.runtime import TableRuntime
     from pokertable.controller.demo.archive import DemoArchive
     from pokertable.controller.demo.dealer import Dealer, hand_line, node_specs
-    from pokertable.controller.demo.room import own_broker
+    from pokertable.controller.demo.room import TournamentClock, own_broker
     from pokertable.hardware.registry import TagRegistry
     from pokertable.hardware.simulator import SyntheticTags, TableSimulator
     from pokertable.mqtt.mosquitto import free_port
@@ -186,6 +191,8 @@ def play_tables(
     from pokertable.room.seating_service import SeatingService
 
     hands = args.hands or 2
+    game = getattr(args, "game", None)
+    plan = games.demo_plan(game, hands=hands, players=SEATS)
     out = _Lines(on_line)
     played = 0
     with (
@@ -193,9 +200,16 @@ def play_tables(
         tempfile.TemporaryDirectory(prefix="pokertable-demo-tables-") as folder,
     ):
         tmp = Path(folder)
-        broker = own_broker(free_port())  # --tables runs its own broker, whatever --broker
-        stack.callback(broker.stop)
-        host, port = "127.0.0.1", broker.port
+        if getattr(args, "broker", None):
+            broker = None
+            host, port = args.broker
+            _reachable(host, port, args.stall_limit)
+            ws_port = demo_overlay.SHIPPED_WS_PORT  # the shipped mosquitto's WebSockets
+        else:
+            broker = own_broker(free_port(), instead="give --broker HOST:PORT (a broker "
+                                "already running)")
+            stack.callback(broker.stop)
+            host, port, ws_port = "127.0.0.1", broker.port, broker.ws_port
         archive = DemoArchive(
             host,
             port,
@@ -205,7 +219,8 @@ def play_tables(
         )
         stack.enter_context(archive)  # the room's live hand-history archive
         clock = ClockService(
-            host=host, port=port, venue=VENUE, structure_text=STRUCTURE, login=("clock", "")
+            host=host, port=port, venue=VENUE, login=("clock", ""),
+            structure_text=plan.structure() if game else STRUCTURE,
         )
         desk = SeatingService(
             host=host,
@@ -220,7 +235,7 @@ def play_tables(
         for service in (clock, desk):
             service.start()
             stack.callback(service.stop)
-        page = display(VENUE, f"ws://127.0.0.1:{broker.ws_port}", 0)
+        page = display(VENUE, f"ws://{host}:{ws_port}", 0)
         page.start()
         stack.callback(page.stop)
         leaderboard = page.url.replace("clock_display/", "leaderboard/")
@@ -228,13 +243,14 @@ def play_tables(
         if getattr(args, "floor", False):  # the room's clock runs already: only the console
             from pokertable.room.floor_service import console
 
-            floor = console(VENUE, f"ws://127.0.0.1:{broker.ws_port}")
+            floor = console(VENUE, f"ws://{host}:{ws_port}")
             floor.start()
             stack.callback(floor.stop)
             out.append(f"floor console (both tables; sign in with any name): {floor.url}")
         # --overlay: the broadcast page of table t1 (it prints its own address)
         stack.enter_context(demo_overlay.overlay_page(args, host, port, broker, VENUE, "t1"))
         dealers: dict[str, Dealer] = {}
+        directors: dict[str, SimulatedDirector] = {}
         configs: dict[str, AppConfig] = {}
         for number, table in enumerate(LINEUP):
             work = tmp / table
@@ -243,18 +259,20 @@ def play_tables(
             stack.callback(registry.close)
             SyntheticTags.enroll(registry)
             sim = TableSimulator(
-                registry, node_specs(SEATS), node_config=_timing(),
+                registry, node_specs(SEATS, stud=plan.deals_stud), node_config=_timing(),
                 simulated_time=not getattr(args, "real_time", False),
             )
             stack.callback(sim.close)
             config = _config(
-                work, table, [sim.port_of(n) for n in sorted(sim.nodes)], host, port, args.profile
+                work, table, [sim.port_of(n) for n in sorted(sim.nodes)], host, port, args.profile,
+                plan,
             )
             director = SimulatedDirector(
                 host, port, VENUE, table, pause_s=0.2, stall_s=args.stall_limit
             )
             director.start()
             stack.callback(director.stop)
+            directors[table] = director
             runtime = TableRuntime(config, registry=registry)
             app = runtime.start()
             stack.callback(runtime.stop)
@@ -273,9 +291,15 @@ def play_tables(
             if runtime.bridge is not None and not runtime.bridge.wait_connected(args.stall_limit):
                 raise DemoError(f"table {table} cannot reach the broker")
             dealers[table], configs[table] = dealer, config
+        levels = TournamentClock(host, port, VENUE, stall_s=args.stall_limit)
+        levels.follows_room_clock = True  # the room's clock shows the level (and game) too
+        levels.start()
+        stack.callback(levels.stop)
         for hand in range(hands):
+            _next_level(plan if game else None, hand, levels, dealers)
             for table, dealer in dealers.items():
                 if sum(1 for s in dealer.app.snapshot().table.seats if s.stack > 0) >= 2:
+                    games.button_picks(dealer, directors[table])  # dealer's choice
                     session = dealer.play_hand()
                     played += 1  # counted for the archive
                     out.append(f"{table} {hand_line(session, hand + 1, hands)}")
@@ -310,6 +334,33 @@ def play_tables(
                 + (f"; kept in {phh / table}" if kept else " (--phh-dir DIR keeps them)")
             )
     return out
+
+
+def _reachable(host: str, port: int, stall_s: float) -> None:
+    """``--broker``: a broker nobody answers at is named at once (exit 69), before the
+    room's services start retrying it."""
+    import socket
+
+    from pokertable.controller.demo.room import DemoUnavailable
+
+    try:
+        socket.create_connection((host, port), timeout=stall_s).close()
+    except OSError as exc:
+        raise DemoUnavailable(f"cannot reach the MQTT broker at {host}:{port}: {exc}") from None
+
+
+def _next_level(plan: games.DemoPlan | None, hand: int, clock: Any,
+                dealers: dict[str, Any]) -> None:
+    """``--game``: the clock announces the level of hand number ``hand`` (a rotation's next
+    game) to both tables, and each deals its next hand once it has it (R23)."""
+    level = plan.level_before(hand) if plan is not None else None
+    if level is None:
+        return
+    clock.announce(level)
+    for dealer in dealers.values():
+        dealer.wait(
+            lambda s: games.level_reached(level, s), f"level {level['number']} to reach the table"
+        )
 
 
 def _timing() -> dict[str, int]:

@@ -23,19 +23,26 @@ from pokertable.controller.engine import betting
 from pokertable.controller.engine.actions import apply_action
 from pokertable.controller.engine.cards import STANDARD_DECK
 from pokertable.controller.engine.checks import reject
-from pokertable.controller.engine.events import ActionKind, DealHole, Discard, PlayerAction
+from pokertable.controller.engine.events import (
+    ActionKind,
+    CardExposed,
+    DealHole,
+    Discard,
+    PlayerAction,
+)
 from pokertable.controller.engine.model import (
     Betting,
     DrawState,
     HandState,
     Phase,
+    SeatState,
     SeatStatus,
     Street,
     builder,
     evolve,
 )
 from pokertable.controller.engine.rulings import Ruling, RulingKind
-from pokertable.controller.rules import DrawLimping, DrawReshuffle, RuleProfile
+from pokertable.controller.rules import DrawExposedCard, DrawLimping, DrawReshuffle, RuleProfile
 
 _ACCEPTED = RulingKind.ACCEPTED
 _INFO = RulingKind.INFO
@@ -49,8 +56,10 @@ _DECK_SIZE = len(STANDARD_DECK)
 _ruling = builder(Ruling)  # Ruling(...) with plain stores, as in engine/actions.py
 
 
-def _draw_name(number: int) -> str:
-    return ("first", "second", "third")[number - 1] + " draw"
+_DRAW_NAMES = ("first draw", "second draw", "third draw")
+_NEXT_STREET = {street: Street(street + 1) for street in Street if street < max(Street)}
+_FLOP = Street.FLOP
+_draw_state = builder(DrawState)  # DrawState(...) with plain stores
 
 
 # --- the draw opens ----------------------------------------------------------------------
@@ -60,27 +69,35 @@ def open_draw(state: HandState, face_up: bool) -> HandState:
     """A betting round before a draw closed: every live hand draws, in turn from the first
     seat left of the button (all-in hands too)."""
     before = state.draw
-    order = tuple(s.seat for s in state.seats_clockwise_from(state.button) if s.in_hand)
+    button = state.button
+    seats = state.seats
+    after = [s.seat for s in seats if s.seat > button and s.status is not _FOLDED]
+    after += [s.seat for s in seats if s.seat <= button and s.status is not _FOLDED]
+    order = tuple(after)
     if before is None:  # the first draw: the stub is what the deal left
-        dealt = frozenset(c for s in state.seats for c in s.hole)
-        before = DrawState(number=0, order=(), stub=_DECK_SIZE - len(dealt), seen=dealt)
-    # One burn for the draw (R38: one burn per street), whether or not anybody draws.
-    burned = 1 if before.stub > 0 else 0
-    draw = evolve(
-        before,
-        number=before.number + 1,
-        order=order,
-        owed=(),
-        stub=before.stub - burned,
-        burns=before.burns + burned,
-    )
+        dealt = frozenset([c for s in seats for c in s.hole])
+        stub = _DECK_SIZE - len(dealt)
+        # One burn for the draw (R38: one burn per street), whether or not anybody draws.
+        burned = 1 if stub > 0 else 0
+        draw = _draw_state(number=1, order=order, seen=dealt, stub=stub - burned, burns=burned)
+    else:
+        burned = 1 if before.stub > 0 else 0
+        draw = evolve(
+            before,
+            number=before.number + 1,
+            order=order,
+            owed=(),
+            last=(),
+            stub=before.stub - burned,
+            burns=before.burns + burned,
+        )
     return evolve(
         state,
         action_on=None,
         face_up=face_up,
         phase=_DEALING,
         draw=draw,
-        seats=betting.bets_pulled_in(state.seats),
+        seats=betting.bets_pulled_in(seats),
         call_to=0,
     )
 
@@ -101,84 +118,114 @@ def discard(
     """A player stands pat or discards, in turn; with ``draw_change_of_mind`` he may change
     his discards until he is served (house rules, R35-A7)."""
     draw = _draw_open(state)
+    number = event.seat
     seat = None
+    index = 0
     for s in state.seats:  # a loop, not ``has_seat`` and ``seat``: every draw comes here
-        if s.seat == event.seat:
+        if s.seat == number:
             seat = s
             break
+        index += 1
     if draw is None or seat is None:
         return reject(
             state,
-            event.seat,
-            f"seat {event.seat} cannot draw now: no draw is open",
+            number,
+            f"seat {number} cannot draw now: no draw is open",
             rules.cite("draw_house"),
             "no_draw",
         )
     cards = tuple(event.cards)
-    owed = dict(draw.owed)
-    changing = seat.seat in owed
-    if changing and not rules.draw_change_of_mind:
-        return reject(
-            state,
-            seat.seat,
-            f"seat {seat.seat} already discarded {len(owed[seat.seat])}: "
-            "the house does not let a player change his draw",
-            rules.cite("draw_house"),
-            "draw_declared",
-        )
-    if not changing and (not draw.order or draw.order[0] != seat.seat):
+    old = None
+    for waiting, discards in draw.owed:
+        if waiting == number:
+            old = discards
+            break
+    if old is not None:
+        if not rules.draw_change_of_mind:
+            return reject(
+                state,
+                number,
+                f"seat {number} already discarded {len(old)}: "
+                "the house does not let a player change his draw",
+                rules.cite("draw_house"),
+                "draw_declared",
+            )
+        hand = seat.hole + old
+    elif not draw.order or draw.order[0] != number:
         on = f"seat {draw.order[0]}" if draw.order else "nobody (the cards are being dealt)"
         return reject(
             state,
-            seat.seat,
-            f"seat {seat.seat} drew out of turn: the draw is on {on}",
+            number,
+            f"seat {number} drew out of turn: the draw is on {on}",
             rules.cite("draw_house"),
             "out_of_turn",
         )
-    hand = seat.hole + owed.get(seat.seat, ())
-    if len(set(cards)) != len(cards) or not set(cards) <= set(hand):
+    else:
+        hand = seat.hole
+    if cards and (len(set(cards)) != len(cards) or not set(cards).issubset(hand)):
         return reject(
             state,
-            seat.seat,
-            f"seat {seat.seat} discards {list(cards)} but holds {list(hand)}",
+            number,
+            f"seat {number} discards {list(cards)} but holds {list(hand)}",
             rules.cite("draw_house"),
             "discard_not_held",
         )
-    kept = tuple(c for c in hand if c not in cards)
-    discarded = draw.discarded
-    if changing:  # his place among the players waiting stays his
-        old = owed[seat.seat]
-        discarded = tuple(c for c in discarded if c not in old)
-        if not cards:
-            del owed[seat.seat]
-    if cards:
-        owed[seat.seat] = cards
-    log = draw.log
-    if changing:
-        log = tuple(e for e in log if e[:3] != (draw.number, seat.seat, "sd"))
-    draw = evolve(
-        draw,
-        order=draw.order if changing else draw.order[1:],
-        owed=tuple(owed.items()),
-        discarded=discarded + cards,
-        log=(*log, (draw.number, seat.seat, "sd", cards)),
-    )
-    number = seat.seat
-    dealt = evolve(seat, hole=kept)
-    state = evolve(
-        state, seats=tuple([dealt if s.seat == number else s for s in state.seats]), draw=draw
-    )
+    entry = (draw.number, number, "sd", cards)
+    if old is None:  # the usual declaration, in turn
+        draw = evolve(
+            draw,
+            order=draw.order[1:],
+            owed=(*draw.owed, (number, cards)) if cards else draw.owed,
+            discarded=draw.discarded + cards,
+            log=(*draw.log, entry),
+        )
+    else:
+        draw = _changed(draw, number, old, cards, entry)
+    if cards or old is not None:
+        kept = tuple([c for c in hand if c not in cards])
+        seats = state.seats
+        state = evolve(
+            state,
+            seats=(*seats[:index], evolve(seat, hole=kept), *seats[index + 1 :]),
+            draw=draw,
+        )
+    else:  # standing pat: his hand is as it was
+        state = evolve(state, draw=draw)
     what = f"discards {len(cards)} and draws {len(cards)}" if cards else "stands pat"
-    if changing:
+    if old is not None:
         what = f"changes his draw: {what}"
     ruling = _ruling(
         _ACCEPTED,
         (rules.cite("draw_house"),),
-        f"seat {seat.seat} {what} on the {_draw_name(draw.number)}",
-        seat=seat.seat,
+        f"seat {number} {what} on the {_DRAW_NAMES[draw.number - 1]}",
+        seat=number,
         code="draw",
     )
     return _maybe_done(state, (ruling,))
+
+
+def _changed(
+    draw: DrawState,
+    number: int,
+    old: tuple[str, ...],
+    cards: tuple[str, ...],
+    entry: tuple[int, int, str, tuple[str, ...]],
+) -> DrawState:
+    """A player changes the discards he declared: his place among the players waiting
+    stays his, and his earlier declaration leaves the record."""
+    owed = dict(draw.owed)
+    if cards:
+        owed[number] = cards
+    else:
+        del owed[number]
+    discarded = tuple(c for c in draw.discarded if c not in old)
+    log = tuple(e for e in draw.log if e[:3] != (draw.number, number, "sd"))
+    return evolve(
+        draw,
+        owed=tuple(owed.items()),
+        discarded=discarded + cards,
+        log=(*log, entry),
+    )
 
 
 # --- the new cards -----------------------------------------------------------------------
@@ -190,28 +237,43 @@ def deal_drawn(
     """The cards a player drew: as many as he discarded, from the stub; a short stub is
     reshuffled first as the house says (``draw_last_card_dealt``, ``draw_reshuffle``)."""
     draw = _draw_open(state)
-    owed = dict(draw.owed) if draw is not None else {}
-    if draw is None or event.seat not in owed:
+    number = event.seat
+    discards = None
+    if draw is not None:
+        for waiting, cards in draw.owed:
+            if waiting == number:
+                discards = cards
+                break
+    if draw is None or discards is None:
         premature = state.phase is _BETTING
         return reject(
             state,
-            event.seat,
-            f"seat {event.seat} is not waiting for draw cards"
+            number,
+            f"seat {number} is not waiting for draw cards"
             + (": the betting round is not complete (premature)" if premature else ""),
             rules.cite("premature_cards" if premature else "draw_house"),
             "premature_card" if premature else "not_drawing",
         )
-    cards = tuple(event.cards)
-    need = len(owed[event.seat])
-    if len(cards) != need:
+    if event.seat in draw.last and (draw.order or any(w not in draw.last for w, _ in draw.owed)):
         return reject(
             state,
             event.seat,
-            f"seat {event.seat} discarded {need} and gets {len(cards)} card(s)",
+            f"seat {event.seat}'s exposed card is replaced after the other players are "
+            "served (house rules)",
+            rules.cite("draw_house"),
+            "served_last",
+        )
+    cards = tuple(event.cards)
+    need = len(discards)
+    if len(cards) != need:
+        return reject(
+            state,
+            number,
+            f"seat {number} discarded {need} and gets {len(cards)} card(s)",
             rules.cite("draw_house"),
             "card_count",
         )
-    rulings: list[Ruling] = []
+    rulings: tuple[Ruling, ...] = ()
     stub, burns = draw.stub, draw.burns
     returned = draw.returned
     if need > stub - (0 if rules.draw_last_card_dealt else 1):
@@ -220,43 +282,43 @@ def deal_drawn(
         stub += len(pile)
         if rules.draw_reshuffle is DrawReshuffle.ALL_NOT_IN_PLAY:
             stub, burns = stub + burns, 0
-        rulings.append(
+        rulings = (
             Ruling(
                 _INFO,
                 rules.cite("draw_reshuffle", "draw_house"),
-                f"the stub is short for seat {event.seat}'s {need} card(s): "
+                f"the stub is short for seat {number}'s {need} card(s): "
                 f"{len(pile)} card(s) shuffled face down into a new stub",
-                seat=event.seat,
+                seat=number,
                 code="draw_reshuffle",
-            )
+            ),
         )
     seen = draw.seen
-    if len(set(cards)) != len(cards) or any(c in seen and c not in returned for c in cards):
-        bad = _not_in_stub(state, cards, returned, rules, event.seat)
+    # A card already seen comes again only once a reshuffle put it back in the stub.
+    fresh = seen.isdisjoint(cards) if not returned else not any(
+        c in seen and c not in returned for c in cards
+    )
+    if not fresh or (need > 1 and len(set(cards)) != need):
+        bad = _not_in_stub(state, cards, returned, rules, number)
         if bad:
             return bad
     elif not STANDARD_DECK.issuperset(cards):
         return reject(
-            state, event.seat, f"unknown card(s) {list(cards)}", rules.cite("nonstandard_card"),
+            state, number, f"unknown card(s) {list(cards)}", rules.cite("nonstandard_card"),
             "unknown_card",
         )
-    seat = state.seat(event.seat)
-    number = seat.seat
-    del owed[number]
     draw = evolve(
         draw,
-        owed=tuple(owed.items()),
-        returned=returned - set(cards),
+        owed=tuple([p for p in draw.owed if p[0] != number]),
+        returned=returned.difference(cards) if returned else returned,
         stub=max(0, stub - need),
         burns=burns,
-        log=(*draw.log, (draw.number, event.seat, "dh", cards)),
-        seen=seen | set(cards),
+        log=(*draw.log, (draw.number, number, "dh", cards)),
+        seen=seen.union(cards),
     )
-    dealt = evolve(seat, hole=seat.hole + cards)
-    state = evolve(
-        state, seats=tuple([dealt if s.seat == number else s for s in state.seats]), draw=draw
-    )
-    return _maybe_done(state, tuple(rulings))
+    seats = tuple([evolve(s, hole=s.hole + cards) if s.seat == number else s for s in state.seats])
+    if draw.order or draw.owed:
+        return evolve(state, seats=seats, draw=draw), rulings
+    return _betting_opened(state, seats, draw), rulings
 
 
 def _live_cards(state: HandState) -> set[str]:
@@ -316,6 +378,75 @@ def _not_in_stub(
     return None
 
 
+# --- a card exposed on the draw ------------------------------------------------------------
+
+
+def exposed_card(
+    state: HandState, event: CardExposed, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """A replacement card the dealer exposed (``card`` "" if no reader saw it): it goes to
+    the muck and the player is served its replacement after the others (house rules,
+    R35-A7, ``draw_exposed_card``). Already dealt to him, it is taken back, even once the
+    next betting round opened if nobody acted in it; the floor's choice comes as
+    ``replace``."""
+    draw = state.draw
+    seat_no, card = event.seat, event.card
+    hole = state.seat(seat_no).hole if state.has_seat(seat_no) else ()
+    number = draw.number if draw is not None else 0
+    dealt = draw is not None and bool(card) and card in hole and any(
+        n == number and s == seat_no and kind == "dh" and card in cards
+        for n, s, kind, cards in draw.log
+    )
+    reopen = dealt and state.phase is _BETTING and not any(
+        a.street is state.street for a in state.actions
+    )
+    if draw is None or not (
+        (_draw_open(state) is not None and (dealt or seat_no in dict(draw.owed))) or reopen
+    ):
+        return reject(
+            state, seat_no, f"seat {seat_no} is not being served on a draw: no draw card of "
+            "his to replace", rules.cite("draw_house"), "not_drawing",
+        )
+    replace = event.replace
+    if replace is None and rules.draw_exposed_card is DrawExposedCard.FLOOR:
+        return state, (_ruling(
+            RulingKind.FLOOR, (rules.cite("draw_house"),),
+            f"seat {seat_no}'s draw card {card or '(not read)'} was exposed by the dealer: "
+            "the house leaves it to the floor: replace it (to the muck, served after the "
+            "others) or he keeps it (R35-A7)",
+            seat=seat_no, options=("replace", "keep"), code="draw_exposed",
+        ),)
+    if replace is False:
+        return state, (_ruling(_INFO, (rules.cite("draw_house"),),
+                               f"floor: seat {seat_no} keeps the exposed card", seat=seat_no,
+                               code="draw_exposed_kept"),)
+    owed, seen, stub, log = dict(draw.owed), draw.seen, draw.stub, draw.log
+    if dealt:  # back from his hand: he is owed one card again
+        owed[seat_no] = (*owed.get(seat_no, ()), card)
+        hole = tuple(c for c in hole if c != card)
+        log = tuple(
+            (n, s, kind, tuple(c for c in cards if c != card))
+            if (n, s, kind) == (number, seat_no, "dh") else (n, s, kind, cards)
+            for n, s, kind, cards in log
+            if (n, s, kind, cards) != (number, seat_no, "dh", (card,))
+        )
+    else:  # it came off the stub on its way to him
+        stub = max(0, stub - 1)
+        seen = seen | {card} if card else seen
+    draw = evolve(draw, owed=tuple(owed.items()), seen=seen, stub=stub, log=log,
+                  last=draw.last if seat_no in draw.last else (*draw.last, seat_no))
+    seats = tuple([evolve(s, hole=hole) if s.seat == seat_no else s for s in state.seats])
+    state = evolve(state, seats=seats, draw=draw)
+    if reopen:  # the betting round opened on his card: the draw is served again
+        state = evolve(state, street=Street(state.street - 1), phase=_DEALING, action_on=None)
+    return state, (_ruling(
+        _ACCEPTED, (rules.cite("draw_house"),),
+        f"seat {seat_no}'s exposed card {card or '(not read)'} goes to the muck: he is "
+        "dealt its replacement after the other players drew (R35-A7 house rules)",
+        seat=seat_no, code="draw_exposed_replaced",
+    ),)
+
+
 # --- the draw closes ----------------------------------------------------------------------
 
 
@@ -328,11 +459,19 @@ def _maybe_done(
     assert draw is not None
     if draw.order or draw.owed:
         return state, rulings
-    street = Street(state.street + 1)
+    return _betting_opened(state, state.seats, draw), rulings
+
+
+def _betting_opened(
+    state: HandState, seats: tuple[SeatState, ...], draw: DrawState
+) -> HandState:
+    """The hand with ``seats`` and ``draw`` and the betting round after the draw open, in
+    one copy of the state."""
+    street = _NEXT_STREET[state.street]
     size = state.level.big_blind
-    if state.variant.betting is _FIXED_LIMIT and street > Street.FLOP:
+    if state.variant.betting is _FIXED_LIMIT and street > _FLOP:
         size *= 2  # the big bet after the second draw (betting.small_bet)
-    seats = betting.bets_pulled_in(state.seats)
+    seats = betting.bets_pulled_in(seats)
     return evolve(
         state,
         street=street,
@@ -344,7 +483,8 @@ def _maybe_done(
         last_aggressor=None,
         seats=seats,
         action_on=betting.next_to_act_among(seats, 0, state.button),
-    ), rulings
+        draw=draw,
+    )
 
 
 # --- betting ------------------------------------------------------------------------------

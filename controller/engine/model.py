@@ -438,6 +438,7 @@ class DrawState:
     burns: int = 0  # cards burned since the last reshuffle
     # (draw number, seat, "sd" discarded / "dh" dealt, cards), in order: the hand history
     log: tuple[tuple[int, int, str, tuple[str, ...]], ...] = ()
+    last: tuple[int, ...] = ()  # seats whose exposed card is replaced after the others'
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

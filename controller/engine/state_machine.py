@@ -220,6 +220,8 @@ def step(
             new, rulings = show(state, event, rules)
         case MuckHand():
             new, rulings = muck(state, event, rules)
+        case CardExposed() if state.variant.is_draw:  # a card exposed on the draw (R35-A7)
+            new, rulings = draw.exposed_card(state, event, rules)
         case CardExposed():  # stud dealing procedures (RP-10-A/B)
             new, rulings = stud_procedures.card_exposed(state, event, rules)
         case KillAtDeal():  # R30, R71-C, RP-10-C

@@ -69,15 +69,43 @@ def deuce_to_seven_high(cards: Sequence[str]) -> tuple[int, ...]:
 
 
 def deuce_to_seven(cards: Sequence[str]) -> tuple[int, str]:
-    """A 2-7 lowball hand's value (larger is stronger: the lowest high hand) and name."""
-    high = deuce_to_seven_high(cards)
-    packed = high[0]
-    for r in high[1:]:
-        packed = packed * _SCALE + r
-    packed *= _SCALE ** (5 - len(high[1:]))  # every hand on the same scale
-    name = "-".join(_NAMES[r] for r in sorted((_HIGH[c[0]] for c in cards), reverse=True))
-    category = _CATEGORY_NAMES[high[0]]
-    return -packed, f"{name} {category}"
+    """A 2-7 lowball hand's value (larger is stronger: the lowest high hand) and name.
+
+    ``deuce_to_seven_high`` packed, read straight from the five ranks sorted once: a
+    replay values every hand at every draw-game showdown."""
+    if len(cards) != 5:
+        raise ValueError(f"a deuce-to-seven hand has five cards, not {len(cards)}")
+    high = _HIGH
+    a, b, c, d, e = cards
+    ranks = [high[a[0]], high[b[0]], high[c[0]], high[d[0]], high[e[0]]]
+    ranks.sort(reverse=True)
+    r0, r1, r2, r3, r4 = ranks
+    if r0 > r1 > r2 > r3 > r4:  # five ranks: no pair, maybe a straight or a flush
+        flush = a[1] == b[1] == c[1] == d[1] == e[1]
+        straight = r0 - r4 == 4  # A-2-3-4-5 is not one: the ace is high only
+        category = (8 if flush else 4) if straight else (5 if flush else 0)
+        packed = ((((category * _SCALE + r0) * _SCALE + r1) * _SCALE + r2) * _SCALE + r3)
+        packed = packed * _SCALE + r4
+    else:
+        counts: dict[int, int] = {}
+        for r in ranks:
+            counts[r] = counts.get(r, 0) + 1
+        # by count, then rank (a stable sort keeps the ranks' descending order in a tie)
+        order = sorted(counts, key=counts.__getitem__, reverse=True)
+        top, second = counts[order[0]], counts[order[1]]
+        if top == 4:
+            category = 7
+        elif top == 3:
+            category = 6 if second == 2 else 3
+        else:
+            category = 2 if second == 2 else 1
+        packed = category
+        for r in order:
+            packed = packed * _SCALE + r
+        packed *= _SCALE ** (5 - len(order))  # every hand on the same scale
+    names = _NAMES
+    name = f"{names[r0]}-{names[r1]}-{names[r2]}-{names[r3]}-{names[r4]}"
+    return -packed, f"{name} {_CATEGORY_NAMES[category]}"
 
 
 def badugi_cards(cards: Sequence[str]) -> tuple[str, ...]:
@@ -98,13 +126,59 @@ def badugi_cards(cards: Sequence[str]) -> tuple[str, ...]:
 
 
 def badugi(cards: Sequence[str]) -> tuple[int, str]:
-    """A badugi hand's value (larger is stronger) and name."""
+    """A badugi hand's value (larger is stronger) and name: ``badugi_cards`` without
+    trying every combination, for the replay's showdowns.
+
+    Which of the four cards may stand together depends only on which pairs share a rank
+    or a suit, so the largest such sets are looked up by those six clashes
+    (``_LARGEST``); among them the lowest is the one whose ranks, as bits, make the
+    smallest number (distinct ranks compare highest first, as the sorted keys do)."""
     if len(cards) != 4:
         raise ValueError(f"a badugi hand has four cards, not {len(cards)}")
-    best = badugi_cards(cards)
-    value = len(best)
+    low = _LOW
+    a, b, c, d = cards
+    ranks = (low[a[0]], low[b[0]], low[c[0]], low[d[0]])
+    clashes = 0
+    for bit, (i, j) in enumerate(_PAIRS):
+        x, y = cards[i], cards[j]
+        if x[0] == y[0] or x[1] == y[1]:
+            clashes |= 1 << bit
+    best = 0
+    for subset in _LARGEST[clashes]:
+        bits = 0
+        for i in subset:
+            bits |= 1 << ranks[i]
+        if not best or bits < best:
+            best = bits
+    kept: list[int] = []
+    while best:
+        r = best.bit_length() - 1
+        kept.append(r)
+        best ^= 1 << r
+    size = len(kept)
+    value = size
     for i in range(4):
-        value = value * _SCALE + (14 - _LOW[best[i][0]] if i < len(best) else 0)
-    ranks = "-".join(_LOW_NAMES[_LOW[c[0]]] for c in best)
-    kind = "4-card badugi" if len(best) == 4 else f"{len(best)}-card"
-    return value, f"{kind} {ranks}"
+        value = value * _SCALE + (14 - kept[i] if i < size else 0)
+    ranks_named = "-".join([_LOW_NAMES[r] for r in kept])
+    kind = "4-card badugi" if size == 4 else f"{size}-card"
+    return value, f"{kind} {ranks_named}"
+
+
+_PAIRS = tuple(combinations(range(4), 2))
+
+
+def _largest(clashes: int) -> tuple[tuple[int, ...], ...]:
+    """The largest sets of the four cards with no two clashing (``clashes`` has a bit per
+    pair of ``_PAIRS`` sharing a rank or a suit)."""
+    for size in range(4, 0, -1):
+        found = tuple(
+            subset
+            for subset in combinations(range(4), size)
+            if not any(clashes >> _PAIRS.index(pair) & 1 for pair in combinations(subset, 2))
+        )
+        if found:
+            return found
+    raise AssertionError("a single card always stands")
+
+
+_LARGEST = tuple(_largest(clashes) for clashes in range(1 << len(_PAIRS)))

@@ -207,6 +207,7 @@ _player_action = builder(PlayerAction)
 _deal_hole = builder(DealHole)
 _deal_board = builder(DealBoard)
 _show_hand = builder(ShowHand)
+_discard = builder(Discard)  # draw games' ``sd``, several a draw
 
 
 def _player(word: str, n: int, where: str) -> int:
@@ -270,6 +271,8 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
                     return _player_action(seat, _FOLD)
                 if verb == "cc":
                     return _player_action(seat, _CALL if call_to else _CHECK)
+                if verb == "sd":  # draw games: stands pat
+                    return _discard(seat)
             elif verb == "cbr" and words[2].isdigit():
                 kind = _RAISE if call_to else _BET
                 return _player_action(seat, kind, int(words[2]))
@@ -277,6 +280,10 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
                 shown = _known_cards(words[2])
                 if shown is not None:
                     return _show_hand(seat, shown)
+            elif verb == "sd":  # draw games: discards these cards
+                discarded = _known_cards(words[2])
+                if discarded is not None:
+                    return _discard(seat, discarded)
         elif size == 3 and words[0] == "d" and words[1] == "db":
             board = _known_cards(words[2])
             if board is not None:

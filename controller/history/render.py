@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, time
 from typing import Any
 
-from pokertable.controller.engine import HandSetup
+from pokertable.controller.engine import HandSetup, start_hand
+from pokertable.controller.engine.cards import RANKS, SUITS
 from pokertable.controller.engine.model import (
     AnteFormat,
     Betting,
@@ -57,7 +58,39 @@ DEAD_SMALL_BLIND = "_dead_small_blind"  # our user-defined PHH fields (see the m
 BUTTON_SEAT = "_button_seat"
 BOARD_REPAIRS = "_board_repairs"
 EXPOSED_CARDS = "_exposed_cards"  # stud: "<player> <card>" exposed by the dealer (RP-10-A/B)
-_PHH_KIND = {"fold": "f", "check": "cc", "call": "cc"}
+PHH_LIMITS = "_phh_limits"  # "<rule id>: ..." what PokerKit cannot replay as the table played
+_PHH_KIND = {"fold": "f", "check": "cc", "call": "cc", "bring_in": "pb"}
+
+
+def action_words(hand: HandState, start: HandState) -> list[str]:
+    """Each of ``hand.actions`` as PHH words: ``f``, ``cc``, ``pb``, ``cbr <to>``.
+
+    A bet or raise that nobody left in the hand can call beyond the bet it raises (every
+    other player all in for that or less) is written ``cc`` with a comment: its chips over
+    the call come back uncalled, and PHH readers refuse it as a raise (PokerKit: "no reason
+    to raise"), which the table does not. ``start`` is the hand after its forced bets."""
+    behind = {s.seat: s.stack + s.bet for s in start.seats}  # chips for this street's bets
+    bets = {s.seat: s.bet for s in start.seats}
+    folded: set[int] = set()
+    street = start.street
+    words = []
+    for a in hand.actions:
+        if a.street is not street:
+            behind = {n: behind[n] - bets[n] for n in behind}
+            bets = dict.fromkeys(bets, 0)
+            street = a.street
+        high = max(bets.values())
+        word = _PHH_KIND.get(a.kind, f"cbr {a.to}")
+        if a.kind in ("bet", "raise") and not any(
+            behind[n] > high for n in behind if n != a.seat and n not in folded
+        ):
+            word = f"cc # {a.kind} to {a.to}: nobody left can call more than {high}"
+        words.append(word)
+        if a.kind == "fold":
+            folded.add(a.seat)
+        elif a.kind != "check":
+            bets[a.seat] = a.to
+    return words
 
 
 def position_order(hand: HandState) -> tuple[SeatState, ...]:
@@ -100,7 +133,9 @@ def _antes(setup: HandSetup, hand: HandState, order: tuple[SeatState, ...]) -> l
     return antes[::-1] if len(order) == 2 else antes
 
 
-def _actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> list[str]:
+def _actions(
+    hand: HandState, order: tuple[SeatState, ...], public: bool, words: list[str]
+) -> list[str]:
     player = {s.seat: f"p{i + 1}" for i, s in enumerate(order)}
     lines = []
     for s in order:
@@ -122,18 +157,42 @@ def _actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> lis
                 else ""
             )
             lines.append(f"d db {''.join(dealt)}{note}")
-        for a in hand.actions:
+        for a, word in zip(hand.actions, words, strict=True):
             if a.street is street:
-                word = _PHH_KIND.get(a.kind, f"cbr {a.to}")
                 lines.append(f"{player[a.seat]} {word}")
-    # Shows before mucks: the engine awards the pots once the last live hand is decided.
-    tabled = [s for s in order if s.shown and s.hole]
-    lines += [f"{player[s.seat]} sm {''.join(s.hole)}" for s in tabled]
-    lines += [f"{player[s.seat]} sm" for s in order if s.mucked and s.in_hand]
-    return lines
+    return lines + showdown_actions(hand, order, public)
 
 
-def _draw_actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> list[str]:
+def discard_order(cards: Sequence[str]) -> tuple[str, ...]:
+    """A player's discards as PHH writes them: by rank, then suit, whatever order they
+    reached the muck in (which only the table saw: the room's archive writes the same).
+
+    >>> discard_order(["Kd", "2s", "Kc"])
+    ('2s', 'Kc', 'Kd')
+    """
+    return tuple(sorted(cards, key=lambda c: (RANKS.index(c[0]), SUITS.index(c[1]))))
+
+
+def dealt_before_draws(
+    hole: Sequence[str], draws: Sequence[tuple[str, Sequence[str]]]
+) -> list[str]:
+    """The cards first dealt to a seat, as PHH writes them: his last hand with the draws
+    (``("sd", discards)``, ``("dh", new cards)``, oldest first) undone, newest first, each
+    draw's discards back at the end in ``discard_order``.
+
+    >>> dealt_before_draws(["2c", "7s", "4h", "9s"], [("sd", ["Kd", "Kc"]), ("dh", ["4h", "9s"])])
+    ['2c', '7s', 'Kc', 'Kd']
+    """
+    dealt = list(hole)
+    for kind, cards in reversed(draws):
+        dealt = ([c for c in dealt if c not in cards] if kind == "dh"
+                 else [*dealt, *discard_order(cards)])
+    return dealt
+
+
+def _draw_actions(
+    hand: HandState, order: tuple[SeatState, ...], public: bool, words: list[str]
+) -> list[str]:
     """A draw game's actions: the deal, then each betting round followed by its draw, every
     player's ``sd`` (his discards, none to stand pat) in turn, then his new cards.
 
@@ -143,15 +202,12 @@ def _draw_actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -
     log = hand.draw.log if hand.draw is not None else ()
     lines = []
     for s in order:
-        dealt = list(s.hole)
-        for _, seat, kind, cards in reversed(log):  # undo the draws: the cards first dealt
-            if seat == s.seat:
-                dealt = [c for c in dealt if c not in cards] if kind == "dh" else [*dealt, *cards]
+        dealt = dealt_before_draws(s.hole, [(k, c) for _, seat, k, c in log if seat == s.seat])
         lines.append(f"d dh {player[s.seat]} {'??' * len(dealt) if public else ''.join(dealt)}")
     for street in Street:
         lines += [
-            f"{player[a.seat]} {_PHH_KIND.get(a.kind, f'cbr {a.to}')}"
-            for a in hand.actions
+            f"{player[a.seat]} {word}"
+            for a, word in zip(hand.actions, words, strict=True)
             if a.street is street
         ]
         draw = [e for e in log if e[0] == street + 1]
@@ -159,15 +215,14 @@ def _draw_actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -
             for _, seat, kind, cards in draw:
                 if kind != kinds:
                     continue
+                if kind == "sd":
+                    cards = discard_order(cards)
                 shown = "??" * len(cards) if public else "".join(cards)
                 word = "d dh " + player[seat] if kind == "dh" else player[seat] + " sd"
                 lines.append(f"{word} {shown}".rstrip())
         if street is hand.variant.last_street:
             break
-    tabled = [s for s in order if s.shown and s.hole]
-    lines += [f"{player[s.seat]} sm {''.join(s.hole)}" for s in tabled]
-    lines += [f"{player[s.seat]} sm" for s in order if s.mucked and s.in_hand]
-    return lines
+    return lines + showdown_actions(hand, order, public)
 
 
 def stud_fields(setup: HandSetup, hand: HandState) -> list[tuple[str, Any]]:
@@ -179,10 +234,9 @@ def stud_fields(setup: HandSetup, hand: HandState) -> list[tuple[str, Any]]:
     return [("ante_trimming_status", False), ("antes", antes), ("bring_in", level.bring_in)]
 
 
-_STUD_KIND = {**_PHH_KIND, "bring_in": "pb"}
-
-
-def stud_actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> list[str]:
+def stud_actions(
+    hand: HandState, order: tuple[SeatState, ...], public: bool, words: list[str]
+) -> list[str]:
     """Each street's cards (``d dh``; the short stub's community card ``d db``, RP-10-H),
     then its actions, then the showdown. Third street is written down, down, up: a downcard
     exposed on the deal (RP-10-A) is written as the upcard it became, so a reader finds the
@@ -215,12 +269,80 @@ def stud_actions(hand: HandState, order: tuple[SeatState, ...], public: bool) ->
             dealt = True
         if not dealt:
             break
-        for a in hand.actions:
+        for a, word in zip(hand.actions, words, strict=True):
             if a.street is street:
-                lines.append(f"{player[a.seat]} {_STUD_KIND.get(a.kind, f'cbr {a.to}')}")
-    lines += [f"{player[s.seat]} sm {''.join(s.hole)}" for s in order if s.shown and s.hole]
+                lines.append(f"{player[a.seat]} {word}")
+    return lines + showdown_actions(hand, order, public)
+
+
+def killed_out_of_turn(hand: HandState) -> list[int]:
+    """Seats out of the hand without folding in turn: their hands were killed (a dead hand
+    is not an action in turn, so the engine records no fold)."""
+    folds = {a.seat for a in hand.actions if a.kind == "fold"}
+    return [s.seat for s in hand.seats if not s.in_hand and s.seat not in folds]
+
+
+def untabled_winner(hand: HandState) -> SeatState | None:
+    """R17-B: the last live hand, which won uncontested when every other hand at the
+    showdown was mucked, and was never tabled (None when there is no such hand)."""
+    live = [s for s in hand.in_hand if not s.mucked]
+    if len(live) == 1 and not live[0].shown and len(hand.in_hand) > 1:
+        return live[0]
+    return None
+
+
+def showdown_actions(hand: HandState, order: tuple[SeatState, ...], public: bool) -> list[str]:
+    """The showdown: the tabled hands, the mucks, then R17-B's last live hand.
+
+    Shows before mucks: the engine awards the pots once the last live hand is decided. PHH
+    readers award only shown hands (PokerKit kills a face-down one and burns its pot), so
+    the last live hand that won untabled (R17-B) is written after the mucks with its cards
+    from the deal and a comment saying it was not tabled; our replay takes a show after the
+    award as nothing (``history.replay``), so it stays untabled there. The public history
+    does not know those cards: it writes them ``??`` (PHH: neither shown nor mucked), which
+    PokerKit cannot award (``phh_limits``)."""
+    player = {s.seat: f"p{i + 1}" for i, s in enumerate(order)}
+    lines = [f"{player[s.seat]} sm {''.join(s.hole)}" for s in order if s.shown and s.hole]
     lines += [f"{player[s.seat]} sm" for s in order if s.mucked and s.in_hand]
+    winner = untabled_winner(hand)
+    if winner is not None:
+        cards = _untabled_cards(hand, winner, public)
+        lines.append(f"{player[winner.seat]} sm {cards} # R17-B: won uncontested, not tabled")
     return lines
+
+
+def _untabled_cards(hand: HandState, seat: SeatState, public: bool) -> str:
+    """An untabled hand's cards as a history may write them: the public one only its
+    upcards (stud), the others ``??``."""
+    hole = seat.hole or ("??",) * hand.variant.hole_cards
+    return "".join(c if not public or c in seat.up else "??" for c in hole)
+
+
+def phh_limits(
+    hand: HandState, order: tuple[SeatState, ...], public: bool, rules: RuleProfile
+) -> list[str]:
+    """What a reader that plays only PHH's own actions (PokerKit 0.7) cannot play as the
+    table did, one line each with its rule id: the file then says so (``_phh_limits``)
+    rather than pass for a hand such a reader replays to ``finishing_stacks``."""
+    player = {s.seat: f"p{i + 1}" for i, s in enumerate(order)}
+    out = []
+    winner = untabled_winner(hand)
+    plays_the_board = not hand.variant.omaha and len(hand.board) == 5  # hold'em: PokerKit
+    # values a face-down hand by the board alone, so it still awards it
+    if winner is not None and "??" in _untabled_cards(hand, winner, public) and not plays_the_board:
+        out.append(
+            f"{rules.cite('uncontested')}: {player[winner.seat]} won uncontested without "
+            "tabling; his cards are not public, and PokerKit awards no face-down hand"
+        )
+    mucked_winners = {a.seat for a in hand.awards if hand.seat(a.seat).mucked}
+    out += [
+        f"{rules.cite('side_pots')}: {player[s.seat]} mucked at the showdown and still won "
+        "the pot nobody else in it could win (they folded); PokerKit gives a mucked hand "
+        "nothing"
+        for s in order
+        if s.seat in mucked_winners
+    ]
+    return out
 
 
 def _toml(value: Any) -> str:
@@ -271,6 +393,7 @@ def hand_to_phh(
     started_ms: int | None,
     public: bool = False,
     event: str | None = None,
+    rules: RuleProfile = TDA_2024,
 ) -> str:
     """One completed hand as the text of a PHH file.
 
@@ -279,6 +402,13 @@ def hand_to_phh(
     """
     if hand.phase is not Phase.COMPLETE:
         raise ExportError(f"hand {hand.hand_id} is not complete")
+    killed = killed_out_of_turn(hand)
+    if killed:
+        raise ExportError(
+            f"hand {hand.hand_id}: seat {', '.join(map(str, killed))} had his hand killed "
+            "outside the turn order (R30 or R71-C at the deal, R66, R65-A, R37): PHH has no "
+            "action for it, and a reader folds a hand only in turn"
+        )
     order = position_order(hand)
     starting = dict((seat, stack) for seat, _, stack in setup.players)
     level = hand.level
@@ -302,7 +432,7 @@ def hand_to_phh(
         fields.append(("min_bet", level.big_blind))
     fields += [
         ("starting_stacks", [starting[s.seat] for s in order]),
-        ("actions", actions(hand, order, public)),
+        ("actions", actions(hand, order, public, action_words(hand, start_hand(setup, rules)[0]))),
         ("finishing_stacks", [s.stack for s in order]),
         ("winnings", [sum(a.amount for a in hand.awards if a.seat == s.seat) for s in order]),
         ("players", [s.player for s in order]),
@@ -332,6 +462,9 @@ def hand_to_phh(
                 ],
             )
         )
+    limits = phh_limits(hand, order, public, rules)
+    if limits:
+        fields.append((PHH_LIMITS, limits))
     if started_ms is not None:
         fields += time_fields(started_ms)
     return render_phh(f"{venue}/{table} hand {hand.hand_id}", fields)

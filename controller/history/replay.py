@@ -108,7 +108,7 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
             continue
         kind = type(event)  # the two skips below ask only of a check and a tabled hand
         if (kind is PlayerAction and _needless_check(state, event)) or (
-            kind is ShowHand and _shown_again(state, event)
+            kind is ShowHand and (state.phase is _COMPLETE or _shown_again(state, event))
         ):
             continue
         state, out = step(state, event, rules)
@@ -165,7 +165,7 @@ def _stand_ins(actions: tuple[str, ...]) -> tuple[str, ...]:
     out = []
     for action in actions:
         if action.startswith("d dh ") and "??" in action:
-            head, cards = action.split("#", 1)[0].rsplit(" ", 1)
+            head, cards = action.split("#", 1)[0].rstrip().rsplit(" ", 1)  # RP-10-A's note
             pairs = (cards[i : i + 2] for i in range(0, len(cards), 2))
             action = f"{head} {''.join(next(spare) if c == '??' else c for c in pairs)}"
         out.append(action)
@@ -183,6 +183,11 @@ def _needless_check(state: HandState, event: object) -> bool:
         return False
     with_chips = [s.seat for s in state.seats if s.status is _LIVE and s.stack > 0]
     return with_chips == [event.seat]
+
+
+# A show once the pots are awarded changes nothing: our exports write R17-B's last live
+# hand, which won untabled, after the mucks so that PHH readers can award it
+# (``history.render.showdown_actions``); here it stays untabled.
 
 
 def _shown_again(state: HandState, event: object) -> bool:

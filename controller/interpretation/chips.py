@@ -53,6 +53,7 @@ class ZoneView:
     prior: tuple[ChipItem, ...]
     new: tuple[ChipItem, ...]
     combined_gesture: bool = False
+    seen: bool = False  # the readers reported the zone: its chips are all that lies there
 
     @classmethod
     def fresh(cls, *new: ChipItem) -> ZoneView:
@@ -67,6 +68,17 @@ class ZoneView:
     @property
     def value(self) -> int:
         return chip_value(self.prior) + chip_value(self.new)
+
+    def holds(self, own: int) -> int:
+        """What the zone holds for a player with ``own`` out on this street: its chips, or,
+        where no prior chips were seen in a zone never read, ``own`` taken to lie there."""
+        return self.value if self.prior_start or self.seen else own + chip_value(self.new)
+
+    def prior_value(self, own: int) -> int:
+        """His prior-bet chips' value (R46), by the same reckoning as ``holds``."""
+        if self.prior_start:
+            return chip_value(self.prior_start)
+        return 0 if self.seen else own
 
 
 def read_chips(ctx: BetContext, zone: ZoneView, rules: RuleProfile) -> Interpretation:
@@ -100,7 +112,7 @@ def non_value_floor(ctx: BetContext, zone: ZoneView, rules: RuleProfile) -> Inte
 
 
 def _not_facing(ctx: BetContext, zone: ZoneView, rules: RuleProfile) -> Interpretation:
-    total = zone.value if zone.prior_start else ctx.own + zone.value
+    total = zone.holds(ctx.own)
     single = len(zone.new) == 1
     ids = (rules.cite("overchip") if single else rules.cite("raising_methods"),)
     if ctx.call_to > 0:
@@ -118,7 +130,7 @@ def _not_facing(ctx: BetContext, zone: ZoneView, rules: RuleProfile) -> Interpre
 
 
 def _facing(ctx: BetContext, zone: ZoneView, rules: RuleProfile) -> Interpretation:
-    prior_value = chip_value(zone.prior_start) if zone.prior_start else ctx.own
+    prior_value = zone.prior_value(ctx.own)
     covers = bool(zone.prior_start) and prior_value >= ctx.call_to
     pulled = zone.pulled
     ids46 = (rules.cite("prior_chips"),) if zone.prior_start else ()

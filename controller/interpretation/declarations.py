@@ -17,7 +17,6 @@ from pokertable.controller.interpretation.events import (
     Declaration,
     DeclKind,
     Precedence,
-    chip_value,
 )
 from pokertable.controller.interpretation.outcome import FloorOption, Interpretation
 from pokertable.controller.interpretation.pot_limit import (
@@ -61,7 +60,7 @@ def combine(ctx: BetContext, decl: Declaration, zone: ZoneView, chips_present: b
 def read_declaration(ctx: BetContext, decl: Declaration, zone: ZoneView, chips_present: bool,
                      rules: RuleProfile) -> Interpretation:
     """Words define the bet; chips already out only fulfil it (change back / chips owed)."""
-    value = zone.value if zone.prior_start else ctx.own + chip_value(zone.new)
+    value = zone.holds(ctx.own)
     kind = decl.kind
     amount = None if decl.amount is None else int(decl.amount)
     general = (rules.cite("general_declaration"),)
@@ -169,7 +168,7 @@ def _unclear_words(ctx: BetContext, decl: Declaration, zone: ZoneView, chips_pre
                    rules: RuleProfile) -> Interpretation:
     """R59-A conditional or R57 non-standard words: the TD rules; the legal actions are listed."""
     concept = "conditional" if decl.kind is DeclKind.CONDITIONAL else "unclear_betting"
-    value = zone.value if zone.prior_start else ctx.own + chip_value(zone.new)
+    value = zone.holds(ctx.own)
     readings = [read_chips(ctx, zone, rules)] if chips_present else []
     if ctx.facing:
         readings.append(call(ctx, value, (), "ruled a call"))

@@ -62,7 +62,7 @@ def settle_held(pending: Pending, rulings: Iterable[Ruling]) -> Pending:
             zone = evolve(zone, held=False)
         elif ruling.code in APPLIED:
             chips = zone.prior + zone.motion
-            zone = SeatZone(zone.seat, prior_start=chips, prior=chips, felt=zone.felt)
+            zone = evolve(zone.afresh(), prior_start=chips, prior=chips)
         else:
             zone = evolve(zone, motion=(), held=False,
                           change=zone.change + chip_value(zone.motion))

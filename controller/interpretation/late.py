@@ -26,15 +26,15 @@ from typing import Protocol
 from pokertable.controller.engine import betting
 from pokertable.controller.engine import state_machine as engine
 from pokertable.controller.engine.events import ActionKind, CountFoundChips, PlayerAction
-from pokertable.controller.engine.model import HandState, Phase, Street, evolve
+from pokertable.controller.engine.model import HandState, Phase, SeatState, Street, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation.context import BetContext, context_for
 from pokertable.controller.interpretation.decisions import Steps
-from pokertable.controller.interpretation.events import ChipItem, chip_value
+from pokertable.controller.interpretation.events import chip_value
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.raises import option_from
 from pokertable.controller.interpretation.undercalls import forfeit_option
-from pokertable.controller.interpretation.zones import Pending, SeatZone, remove_chips
+from pokertable.controller.interpretation.zones import Pending, SeatZone, making, remove_chips
 from pokertable.controller.rules import RuleProfile
 
 UNDERCALL = "undercall_full_call"  # the interpretation's code for a mandatory full call
@@ -190,7 +190,7 @@ class BlindRead(StrEnum):
     """How chips read on a blind's turn stand to his posted blind no chips were seen for."""
 
     NOT_LATE = "not_late"  # his blind's chips were seen, or the chips are not read alone
-    LATE = "late"  # the chips are the blind alone, put out late: no action
+    LATE = "late"  # the chips are the blind alone (or part of it), put out late: no action
     SPLIT = "split"  # some chips make the blind, the rest is his action on top of them
     INSIDE = "inside"  # no chips make the blind alone: they are blind and action in one
 
@@ -203,10 +203,12 @@ def blind_chips_first(run: Run, seat: int) -> BlindRead:
     of a blind lying there unseen. The fewest of them that make exactly his posted blind are
     that blind, put out late: his prior-bet chips (R46), not an action (LATE, play stays on
     the seat, when nothing is left). The rest is his action, read against them (SPLIT).
-    Facing a bet, chips no part of which makes the blind hold it inside them (INSIDE: read
-    as his whole street total, ``blind_inside``). Once someone has acted, the table says
-    what it decided (a ruling citing R46-C); before that (heads-up the small blind acts
-    first) he is only posting his blind.
+    Chips short of the blind are part of it, put out late (LATE). Chips no part of which
+    makes the blind hold it inside them (INSIDE: read as his whole street total,
+    ``blind_inside``), facing a bet and on his big-blind option alike: he faces his blind,
+    so one oversized chip is a call of it (R44), on his option his check (``on_option``).
+    Once someone has acted, the table says what it decided (a ruling citing R46-C); before
+    that (heads-up the small blind acts first) he is only posting his blind.
     """
     me = run.state.seat(seat)
     zone = run.zone(seat)
@@ -216,9 +218,12 @@ def blind_chips_first(run: Run, seat: int) -> BlindRead:
     value = chip_value(zone.motion)
     blind = making(zone.motion, me.bet)
     rest = remove_chips(zone.motion, blind) if blind is not None else None
-    if blind is None or rest is None:
-        if run.state.call_to <= me.bet or value <= me.bet:
-            return BlindRead.NOT_LATE
+    if value < me.bet:
+        run.put(evolve(zone, prior_start=zone.motion, prior=zone.motion, motion=()))
+        read = BlindRead.LATE
+        text = (f"seat {seat}: the {value} read on his turn is part of his posted blind of "
+                f"{me.bet}, put out late (Add. 46), not an action: play stays on seat {seat}")
+    elif blind is None or rest is None:
         read = BlindRead.INSIDE
         text = (f"seat {seat}: the {value} read on his turn holds his posted blind of "
                 f"{me.bet}, put out late (Add. 46): they are read as his whole bet")
@@ -235,23 +240,30 @@ def blind_chips_first(run: Run, seat: int) -> BlindRead:
     return read
 
 
+def unseen_blind_owed(me: SeatState, zone: SeatZone, owed: int,
+                      rules: RuleProfile) -> Ruling | None:
+    """Add. 46: the dealer entered the action of a blind whose zone the readers report
+    without his blind (never put out): what he now owes holds his blind; the dealer is told
+    so, for the chips to come are not all action."""
+    if me.acted or me.bet <= 0 or owed <= 0 or not zone.seen or zone.prior_start or zone.motion:
+        return None
+    return Ruling(RulingKind.INFO, (rules.cite("prior_chips"),),
+                  f"seat {me.seat}: his posted blind of {me.bet} is not in his bet zone (never "
+                  f"put out): the {owed} he owes holds it", seat=me.seat, code="blind_owed")
+
+
 def blind_inside(ctx: BetContext) -> BetContext:
     """The context for chips that hold his unseen blind inside them: his street total is
     what they make, as if nothing were posted (the blind goes back behind)."""
     return replace(ctx, own=0, stack=ctx.stack + ctx.own)
 
 
-def making(chips: tuple[ChipItem, ...], amount: int) -> tuple[ChipItem, ...] | None:
-    """The fewest of ``chips`` whose values add up to exactly ``amount`` (smallest chips
-    first among equals), or None: one answer for the same chips, whatever their order."""
-    ordered = sorted(chips, key=lambda c: c.denomination)
-    best: dict[int, tuple[int, ...]] = {0: ()}  # sum -> indices of the fewest chips making it
-    for i, chip in enumerate(ordered):
-        for total, used in sorted(best.items()):
-            new = total + chip.denomination
-            if new > amount:
-                continue
-            if new not in best or len(used) + 1 < len(best[new]):
-                best[new] = (*used, i)
-    found = best.get(amount)
-    return None if found is None or amount <= 0 else tuple(ordered[i] for i in found)
+def on_option(reading: Interpretation, posted: int) -> Interpretation:
+    """Chips holding the big blind's unseen blind, read against ``blind_inside``: a call of
+    no more than his posted blind is, on his option, his check (R44: facing his blind, one
+    oversized chip without "raise" declared calls it; the rest is change)."""
+    if reading.action is not ActionKind.CALL or reading.total != posted:
+        return reading
+    why = reading.text.removeprefix(f"seat {reading.seat} calls {posted}: ")
+    return evolve(reading, action=ActionKind.CHECK, code="check",
+                  text=f"seat {reading.seat} checks his option ({why}: it calls his blind)")

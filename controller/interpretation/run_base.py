@@ -17,8 +17,13 @@ from pokertable.controller.interpretation.decisions import Applied, Apply, Engin
 from pokertable.controller.interpretation.events import (
     Declaration,
     InterpretationEvent,
+    chip_value,
 )
-from pokertable.controller.interpretation.late import ShortBetNoticed, completes_undercall
+from pokertable.controller.interpretation.late import (
+    ShortBetNoticed,
+    completes_undercall,
+    unseen_blind_owed,
+)
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation, alert
 from pokertable.controller.interpretation.zones import LogEntry, Pending, SeatZone
 from pokertable.controller.rules import RuleProfile
@@ -46,6 +51,19 @@ class EventRunBase:
 
     def put(self, zone: SeatZone) -> None:
         self.pending = self.pending.with_zone(zone)
+
+    def _ante_first(self, seat: int) -> bool:
+        """RP-11: chips a blind puts out while posting (before his turn, or his blind not
+        yet whole, or all in) make up the ante he posted first (dead money, the pot's: no
+        action, ``SeatZone.ante_first``); on his turn with his blind out whole they are
+        action (his ante went into the pot). Whether chips are left to read."""
+        zone, me = self.zone(seat), self.state.seat(seat)
+        posting = seat != self.state.action_on or chip_value(zone.prior) < me.bet \
+            or me.status is SeatStatus.ALL_IN
+        if zone.ante_due and zone.motion and not me.acted and posting:
+            zone, rest = zone.ante_first(zone.motion)
+            self.put(evolve(zone, motion=rest))
+        return bool(self.zone(seat).motion)
 
     def ctx(self, seat: int) -> BetContext | None:
         return context_for(self.state, seat, self.rules)
@@ -104,6 +122,10 @@ class EventRunBase:
         self.pending = evolve(self.pending,
                               log=(*self.pending.log, LogEntry(before, new, zone_before)))
         self._commit(action.seat, reading, self._dues(action, reading, before, zone_before))
+        owed = unseen_blind_owed(before.seat(action.seat), zone_before,
+                                 self.zone(action.seat).owed, self.rules)
+        if owed is not None:  # a console entry for a blind never put out (Add. 46)
+            self.rulings.append(owed)
         yield from self._after_engine()
         return True
 
@@ -124,12 +146,12 @@ class EventRunBase:
                 dues: tuple[int, int]) -> None:
         zone = self.zone(seat)
         if self.state.seat(seat).status is SeatStatus.FOLDED:
-            self.put(SeatZone(seat, felt=zone.felt))
+            self.put(zone.afresh())
             return
         chips = zone.prior + zone.motion
         owed, change = dues
-        self.put(SeatZone(
-            seat, prior_start=chips, prior=chips, felt=zone.felt, owed=owed, change=change,
+        self.put(evolve(
+            zone.afresh(), prior_start=chips, prior=chips, owed=owed, change=change,
             chip_defined=reading.chip_defined if reading else False,
             undercall=reading is not None and completes_undercall(reading, self.rules),
         ))

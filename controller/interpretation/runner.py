@@ -47,6 +47,7 @@ from pokertable.controller.interpretation.late import (
     blind_inside,
     correct_short_bet,
     count_on_earlier_street,
+    on_option,
     undercall_in_sequence,
 )
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
@@ -121,8 +122,7 @@ class EventRun(EventRunBase):
             yield from self._settled(event.seat, event.at_ms, zone_read=event.zone_read)
 
     def _settled(self, seat: int, at_ms: int = 0, *, zone_read: bool = False) -> Steps[None]:
-        zone = self.zone(seat)
-        if not zone.motion:
+        if not self._ante_first(seat):  # a blind's posted ante first: the pot's (RP-11)
             return
         late = BlindRead.NOT_LATE
         if zone_read and seat == self.state.action_on:
@@ -183,7 +183,7 @@ class EventRun(EventRunBase):
 
     def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int, *,
                    inside: bool = False) -> Steps[None]:
-        ctx = self.ctx(seat)
+        ctx, own = self.ctx(seat), self.state.seat(seat).bet
         if ctx is None:
             return
         if inside:
@@ -194,7 +194,7 @@ class EventRun(EventRunBase):
         else:  # stud: the first chips on third street are the bring-in or the completion
             reading = bring_in_reading(self.state, view, self.rules) or read_chips(
                 ctx, view, self.rules)
-        reading = undercall_in_sequence(self, reading)  # R51-C
+        reading = undercall_in_sequence(self, on_option(reading, own) if inside else reading)
         yield from self._apply(self._restrict(reading, zone, ctx), at_ms)
 
     def _fulfil(self, seat: int, zone: SeatZone) -> Steps[None]:
@@ -511,8 +511,8 @@ class EventRun(EventRunBase):
         if action != entry.action and not (yield from self._amend(index, action)):
             return True
         chips = zone.prior + zone.motion
-        self.put(SeatZone(decl.seat, prior_start=chips, prior=chips, owed=reading.add,
-                          change=reading.returned, felt=self.zone(decl.seat).felt))
+        self.put(evolve(self.zone(decl.seat).afresh(), prior_start=chips, prior=chips,
+                        owed=reading.add, change=reading.returned))
         self._note(evolve(reading, text=reading.text + note,
                           rule_ids=(*reading.rule_ids, self.rules.cite("verbal_chips"))))
         return True

@@ -24,6 +24,7 @@ from __future__ import annotations
 from pokertable.controller.engine.events import CardExposed, DealHole
 from pokertable.controller.engine.model import evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.irregularities import draw_cards
 from pokertable.controller.irregularities.alerts import alert, floor
 from pokertable.controller.irregularities.hand import (
     HandStatus,
@@ -35,7 +36,7 @@ from pokertable.controller.irregularities.hand import (
 from pokertable.controller.irregularities.killed import kill_hand, return_all_bets
 from pokertable.controller.irregularities.ledger import is_upcard_zone
 from pokertable.controller.irregularities.presence import kill_at_deal
-from pokertable.controller.rules import RuleProfile
+from pokertable.controller.rules import DrawDealExposure, RuleProfile
 
 MISDEAL_PROCEDURE = (
     "Stop dealing and call the misdeal: collect every card, reshuffle and re-deal as an exact "
@@ -89,15 +90,22 @@ def seat_card(t: TrackedHand, seat: int, card: str, rules: RuleProfile, at_ms: i
         t = evolve(t, deal=evolve(t.deal, order=(*t.deal.order, (seat, card))))
         need = t.hand.variant.hole_cards
         stud = t.hand.variant.is_stud  # the upcards come last: every seat's ends the deal
-        if all(len(t.deal.cards_of(s.seat)) >= need
-               or (stud and any(_read_up(t, c) for c in t.deal.cards_of(s.seat)))
-               for s in t.hand.seats):
+        if _deal_complete(t, need, stud):
             if stud:
                 t = evolve(t, stud=evolve(t.stud, deal_closed_ms=at_ms))
             t, out = close_deal(t, rules)
             rulings += out
         return t, rulings
     return _card_after_deal(t, seat, card, rules, at_ms)
+
+
+def _deal_complete(t: TrackedHand, need: int, stud: bool) -> bool:
+    """Every seat dealt in holds ``need`` cards (stud: or has its upcard, read last)."""
+    if not stud and len(t.deal.order) < need * len(t.hand.seats):
+        return False  # too few cards for every seat to hold its own: the deal's common case
+    return all(len(t.deal.cards_of(s.seat)) >= need
+               or (stud and any(_read_up(t, c) for c in t.deal.cards_of(s.seat)))
+               for s in t.hand.seats)
 
 
 def _note_first_read(t: TrackedHand, seat: int, at_ms: int) -> TrackedHand:
@@ -344,6 +352,12 @@ def exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> 
     held = t.deal.cards_of(seat)
     if t.hand.variant.is_stud and t.hand.has_seat(seat):
         return _stud_exposure(t, seat, card_index, rules)
+    if t.hand.variant.is_draw and t.deal.closed and (
+            draw_cards.open_draw(t) is not None or draw_cards.just_served(t, seat)):
+        return draw_cards.exposure(t, seat, rules)  # a card he draws (house rules, R35-A7)
+    if (t.hand.variant.is_draw and rules.draw_deal_exposure is DrawDealExposure.FLOOR
+            and t.hand.has_seat(seat)):
+        return _draw_deal_exposure(t, seat, card_index, rules)
     if not t.hand.has_seat(seat) or not 1 <= card_index <= len(held):
         return t, [alert(rules, ("reader_fault",), "exposure_unknown_card",
                          f"seat {seat} has no card number {card_index} on the readers; "
@@ -358,6 +372,21 @@ def exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> 
     return t, [alert(rules, ("misdeal_exposed",), "card_exposed",
                      f"seat {seat}'s card exposed by the dealer: one such card is not a misdeal; "
                      "the floor rules on it", seat=seat)]
+
+
+def _draw_deal_exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> Step:
+    """R35-A7's exposed-card misdeal is for flop games; the house leaves a draw deal's to the
+    floor (``draw_deal_exposure = floor``): a misdeal before SA, or play on."""
+    t = evolve(t, deal=evolve(t.deal, exposures=(*t.deal.exposures, (seat, card_index))))
+    why = f"seat {seat}'s card {card_index} was exposed by the dealer on the deal of a draw game"
+    if t.sa(rules):
+        return t, [alert(rules, ("draw_house", "no_misdeal_after_sa"), "no_misdeal_after_sa",
+                         f"{why}. Substantial action has occurred: no misdeal, the hand "
+                         "proceeds (R35-D).", seat=seat)]
+    return t, [floor(rules, ("draw_house", "redeal"), "draw_deal_exposed",
+                     f"{why}: house rules apply for draw games (R35-A7); the floor decides: "
+                     "a misdeal (re-dealt as an exact replay, R35-C) or play on",
+                     ("misdeal", "play_on"), seat=seat)]
 
 
 def _stud_exposure(t: TrackedHand, seat: int, card_index: int, rules: RuleProfile) -> Step:

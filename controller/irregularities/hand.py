@@ -94,7 +94,9 @@ class DrawTrack:
 
     discards: tuple[tuple[int, tuple[str, ...]], ...] = ()
     drawn: tuple[tuple[int, tuple[str, ...]], ...] = ()
-    burns: int = 0  # burns read since the deal (one a draw, R38)
+    burns: tuple[int, int, int] = (0, 0, 0)  # burns read for each draw (one a draw, R38)
+    burn_due: tuple[int, int] | None = None  # (draw, at_ms): its first card came before a burn
+    exposed: tuple[str, ...] = ()  # draw cards the dealer exposed, on their way to the muck
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +156,8 @@ class TrackedHand:
     def sa(self, rules: RuleProfile) -> bool:
         """SA from the start of the hand (R35-D, R34-A, R23, R38)."""
         start = self.points.index(HAND_START)
+        if len(self.hand.actions) - start < 2:  # R36 needs two actions: the deal's case
+            return False
         return is_substantial(records_as_pairs(self.hand.actions[start:]), rules)
 
     def published(self, rules: RuleProfile) -> dict[str, object]:

@@ -30,12 +30,23 @@ JOKERS = frozenset({"Jk", "JK", "Jr", "Jb"})
 
 def parse_zone(zone: str) -> tuple[str, int | None] | None:
     """(kind, seat) of a card zone, or None when cards do not belong there."""
+    try:
+        return _PARSED[zone]  # every read asks: a lookup, not a regex match
+    except KeyError:
+        pass
     if zone in _SHARED_ZONES:
         return zone, None
     match = _SEAT_ZONE.fullmatch(zone)
     if match and 1 <= int(match.group(1)) <= MAX_SEATS:
         return "seat", int(match.group(1))
     return None
+
+
+# The card zones there are (a few dozen): parsed once. Others (bad input) are not kept.
+_PARSED: dict[str, tuple[str, int | None]] = {
+    **{zone: (zone, None) for zone in _SHARED_ZONES},
+    **{f"seat{n}.{pad}": ("seat", n) for n in range(1, MAX_SEATS + 1) for pad in ("cards", "up")},
+}
 
 
 def is_upcard_zone(zone: str) -> bool:
@@ -80,11 +91,21 @@ class CardLedger:
         """Record where a tag is. A re-read in place keeps its position (the board order holds);
         anything else is a new arrival and goes to the end."""
         new = Placement(card, tag, zone, present)
-        old = self.by_tag(tag)
-        if old is not None and old.present and old.zone == zone:
-            return CardLedger(tuple(new if p.tag == tag else p for p in self.placements))
-        kept = tuple(p for p in self.placements if p.tag != tag)
-        return CardLedger((*kept, new))
+        placements = self.placements
+        for i, old in enumerate(placements):  # one pass: a tag is recorded once
+            if old.tag == tag:
+                if old.present and old.zone == zone:
+                    return CardLedger((*placements[:i], new, *placements[i + 1:]))
+                return CardLedger((*placements[:i], *placements[i + 1:], new))
+        return CardLedger((*placements, new))
+
+    def held_by_zone(self) -> dict[str, int]:
+        """How many cards each zone holds, as ``lying_in`` counts them, in one pass."""
+        counts: dict[str, int] = {}
+        for p in self.placements:
+            if p.present or p.zone != "board":
+                counts[p.zone] = counts.get(p.zone, 0) + 1
+        return counts
 
     def lying_in(self, zone: str) -> tuple[str, ...]:
         """Cards that count as lying in ``zone`` (``Placement.lies_in``), in arrival order."""

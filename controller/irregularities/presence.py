@@ -60,6 +60,17 @@ def kill_at_deal(t: TrackedHand, rules: RuleProfile) -> Step:
     return t, rulings
 
 
+def killed_at_deal(t: TrackedHand, event: KillAtDeal, rules: RuleProfile) -> Step:
+    """Stud: the floor's answer on who brings in for a hand killed at the deal (RP-10-C
+    left to the floor, TDA 2011): the engine kills it, and the seat is published among the
+    killed hands as one the table killed itself (``kill_at_deal``)."""
+    was_live = live_seat(t, event.seat)
+    t, said = apply_engine(t, event, rules)
+    if was_live and not live_seat(t, event.seat):
+        t = evolve(t, killed=(*t.killed, event.seat))
+    return t, said
+
+
 def dealer_killed(t: TrackedHand, seat: int, rules: RuleProfile) -> Step:
     """R65-A: no redress, called bets stay, an uncalled bet or raise goes back."""
     if not live_seat(t, seat) or t.over:

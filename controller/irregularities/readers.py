@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pokertable.controller.engine.events import MuckHand
 from pokertable.controller.engine.model import Phase, evolve
-from pokertable.controller.engine.rulings import RulingKind
+from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.irregularities import board, dealing, draw_cards, stud_cards
 from pokertable.controller.irregularities.alerts import alert
 from pokertable.controller.irregularities.events import CardRemoved, CardSeen
@@ -78,9 +78,9 @@ def _route_new(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
             return stud_cards.burn_card(t, card, rules, at_ms)
     if t.hand.variant.is_draw and t.deal.closed:
         if where == "seat" and seat is not None and t.hand.has_seat(seat):
-            return draw_cards.seat_card(t, seat, card, event.tag_uid, rules)  # his draw
+            return draw_cards.seat_card(t, seat, card, event.tag_uid, rules, at_ms)  # his draw
         if where == "burn":
-            return draw_cards.burn_card(t)
+            return draw_cards.burn_card(t, card, rules, at_ms)
     if where == "seat":
         assert seat is not None
         return dealing.seat_card(t, seat, card, rules, at_ms)
@@ -98,10 +98,16 @@ def _known_card(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
     assert previous is not None
     if previous.lies_in(event.zone):
         t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
+        if t.hand.variant.is_draw and draw_cards.open_draw(t) is not None:
+            return draw_cards.settle(t, rules, False)  # a card back: a draw held for it closes
         return t, []  # re-read or put back (a player peeking): not a new card
     from_zone = parse_zone(previous.zone)
     came_from_board = from_zone is not None and from_zone[0] == "board"
     came_from_seat = from_zone is not None and from_zone[0] == "seat"
+    if t.hand.variant.is_draw:
+        t, out, routed = _draw_move(t, event, where, seat, from_zone, rules)
+        if routed:
+            return t, out
     if t.hand.variant.is_draw and draw_cards.open_draw(t) is not None:
         if where == "muck" and came_from_seat and from_zone is not None and from_zone[1]:
             t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
@@ -141,6 +147,27 @@ def _known_card(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
     return t, [alert(rules, ("reader_fault",), "card_two_zones",
                      f"{event.card} (tag {event.tag_uid}) was in {previous.zone} and is now read "
                      f"in {event.zone}: check where the card is; nothing was changed")]
+
+
+def _draw_move(t: TrackedHand, event: CardSeen, where: str, seat: int | None,
+               from_zone: tuple[str, int | None] | None,
+               rules: RuleProfile) -> tuple[TrackedHand, list[Ruling], bool]:
+    """Draw games: a card of a seat's hand back on his pad from the muck (the floor had it
+    taken back), an exposed draw card reaching the muck, or another card of a seat just
+    served reaching the muck (R14, R35-A7)."""
+    came_from_muck = from_zone is not None and from_zone[0] == "muck"
+    if where == "muck" and event.card in t.draw.exposed:
+        return evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone)), [], True
+    if (where == "seat" and came_from_muck and seat is not None and t.hand.has_seat(seat)
+            and event.card in t.hand.seat(seat).hole):
+        t = draw_cards.taken_back(t, seat, event.card)
+        return evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone)), [], True
+    served = from_zone[1] if from_zone is not None and from_zone[0] == "seat" else None
+    if where == "muck" and served is not None and draw_cards.just_served(t, served):
+        t = evolve(t, ledger=t.ledger.put(event.card, event.tag_uid, event.zone))
+        t, out = draw_cards.discard_after_served(t, served, event.card, rules)
+        return t, out, True
+    return t, [], False
 
 
 def _nonstandard(t: TrackedHand, event: CardSeen, rules: RuleProfile) -> Step:

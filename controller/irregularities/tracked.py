@@ -132,10 +132,15 @@ def judge_due(t: TrackedHand, rules: RuleProfile, at_ms: int, acting: bool = Fal
     """Decide what waited for the readers' window once ``at_ms`` is past it: the first
     card's seat (at the latest when a player acts), a street's burn (only by time: a
     player may act on the river before its burn's read arrives)."""
+    deal = t.deal
+    if ((deal.first_judged or deal.first_read_ms is None) and t.board.burn_due is None
+            and t.stud.burn_due is None and t.draw.burn_due is None):
+        return t, []  # nothing waits for the window (most inputs): no judge to ask
     t, rulings = dealing.judge_first_card(t, rules, at_ms, now=acting)
     t, more = board.judge_burn(t, rules, at_ms)
     t, stud = stud_cards.judge_burn(t, rules, at_ms)
-    return t, rulings + more + stud
+    t, draw = draw_cards.judge_burn(t, rules, at_ms)
+    return t, rulings + more + stud + draw
 
 
 def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
@@ -174,7 +179,11 @@ def step(t: TrackedHand, event: TableEvent, rules: RuleProfile) -> Step:
                              f"stays at level {t.hand.level.number} (R23)", kind=RulingKind.INFO)]
         case DealHole() | DealBoard() | ShowHand() | MuckHand():
             t, rulings = _engine_event(t, event, rules)
-        case CardExposed() | KillAtDeal() | UpcardsPickedUp():  # stud: RP-10-A/B/C, R66
+        case CardExposed() if t.hand.variant.is_draw:  # the floor's answer (R35-A7)
+            t, rulings = draw_cards.exposure(t, event.seat, rules, event.replace)
+        case KillAtDeal() if not t.over:  # stud, the floor's answer: RP-10-C, R30, R71-C
+            t, rulings = presence.killed_at_deal(t, event, rules)
+        case CardExposed() | KillAtDeal() | UpcardsPickedUp():  # stud: RP-10-A/B, R66; a hand over
             t, rulings = _engine_event(t, event, rules)
         case Discard():  # the dealer's word in a draw: the seat on it drew what was read
             t, rulings = draw_cards.dealer_done(t, rules)
@@ -255,8 +264,9 @@ def _follow_ups(t: TrackedHand, before_sa: bool, rules: RuleProfile) -> Step:
             if t.hand.seat(seat).status is not SeatStatus.FOLDED:
                 t, out = dealing.kill_wrong_count(t, seat, rules)
                 rulings += out
-    t, out = board.after_action(t, rules)
-    rulings += out
+    if t.board.flop_without_burn:  # R39-B's one case (board.after_action)
+        t, out = board.after_action(t, rules)
+        rulings += out
     hand = t.hand
     if (hand.phase is Phase.SHOWDOWN and not hand.face_up
             and any(s.status is SeatStatus.ALL_IN for s in hand.seats)):

@@ -11,6 +11,7 @@ Imports nothing else of the controller. The profile's names are re-exported here
 
 from pokertable.controller.rules.citations import TDA_2024_CITATIONS
 from pokertable.controller.rules.profile import (
+    READER_MS,
     TDA_2024,
     AllInFaceUp,
     BalanceHalt,
@@ -27,6 +28,8 @@ from pokertable.controller.rules.profile import (
     DeckChange,
     DeclarationPrecedence,
     DisputeWindows,
+    DrawDealExposure,
+    DrawExposedCard,
     DrawLimping,
     DrawReshuffle,
     FiftyBasis,
@@ -62,6 +65,7 @@ from pokertable.controller.rules.profile import (
 )
 
 __all__ = [
+    "READER_MS",
     "TDA_2024",
     "TDA_2024_CITATIONS",
     "AllInFaceUp",
@@ -79,6 +83,8 @@ __all__ = [
     "DeckChange",
     "DeclarationPrecedence",
     "DisputeWindows",
+    "DrawDealExposure",
+    "DrawExposedCard",
     "DrawLimping",
     "DrawReshuffle",
     "FiftyBasis",

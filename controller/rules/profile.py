@@ -28,6 +28,11 @@ Seconds = int
 ``Annotated[int, Ge(0)]``: annotated_types and typing_extensions were a tenth of every
 replay's start-up, for one bound.)"""
 
+READER_MS = (200, 10_000)
+"""The bounds of a reader-timing window (ms) an installer may tune: the profile's chip
+``motion_window_ms`` and table.toml's ``[reading]`` windows. Below 200 ms the readers' own
+scan and poll cycle splits one deal or one motion; above 10 s the dealer is told too late."""
+
 
 class BbaShortOrder(StrEnum):
     """How a big-blind-ante poster who cannot cover both splits his chips (RP-11, open
@@ -363,6 +368,21 @@ class DrawLimping(StrEnum):
     SINGLE_DRAW_ONLY = "single_draw_only"  # house: triple draw's first player in raises or folds
 
 
+class DrawDealExposure(StrEnum):
+    """Draw games, a house rule (TDA R35-A7: its exposed-card misdeal is for flop games):
+    what a downcard the dealer exposes on the initial deal of a draw game is."""
+
+    AS_FLOP_GAMES = "as_flop_games"  # R35-A7's flop-game test: first two off the deck, or two
+    FLOOR = "floor"  # every exposure on a draw deal goes to the floor: misdeal or play on
+
+
+class DrawExposedCard(StrEnum):
+    """Draw games, a house rule (R35-A7): a replacement card the dealer exposes on a draw."""
+
+    REPLACED_AFTER_OTHERS = "replaced_after_others"  # to the muck; served after the others
+    FLOOR = "floor"  # the floor decides: replace it (as above) or the player keeps it
+
+
 class LeaveTable(StrEnum):
     """R31 (T11 R27): leaving the table with a live hand."""
 
@@ -470,6 +490,8 @@ class RuleProfile:
     draw_change_of_mind: bool = True  # a player may change his discards until he is served
     draw_limping: DrawLimping = DrawLimping.ALLOWED  # RP-17
     draw_face_up_before_draws: bool = True  # R16 as written; false: down until the last draw
+    draw_deal_exposure: DrawDealExposure = DrawDealExposure.AS_FLOP_GAMES  # R35-A7 (house)
+    draw_exposed_card: DrawExposedCard = DrawExposedCard.REPLACED_AFTER_OTHERS  # R35-A7 (house)
     # stud dealing procedures (issue 30): engine/stud_procedures.py
     stud_exposed_downcard_misdeal: bool = False  # RP-10-A: the upcard (T11 R31: a misdeal)
     stud_seventh_exposed_replaced: bool = True  # RP-10-B (T11: no rule, the floor decides)

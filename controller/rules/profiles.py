@@ -27,7 +27,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from pokertable.controller.errors import ControllerError
-from pokertable.controller.rules import TDA_2024_CITATIONS, RuleProfile
+from pokertable.controller.rules import READER_MS, TDA_2024_CITATIONS, RuleProfile
 
 DEFAULT_PROFILE = "tda-2024"
 # Fields that describe the profile itself rather than a rule.
@@ -138,6 +138,12 @@ def load(
                 f"{name}: parameter {key!r}: Input should be greater than or "
                 f"equal to 0 (got {value!r})"
             )
+    low, high = READER_MS
+    if not low <= profile.motion_window_ms <= high:
+        raise ProfileError(
+            f"{name}: parameter 'motion_window_ms': a reader-timing window is {low} to "
+            f"{high} ms (got {profile.motion_window_ms!r})"
+        )
     return LoadedProfile(profile, str(head.get("title", name)), MappingProxyType(sources))
 
 

@@ -180,6 +180,7 @@ def room_command(session: TableSession, cmd: RoomCommand, out: list[Output]) -> 
             int(amount) if amount else None,
             int(speaker) if speaker is not None else None,
             int(lit) if lit is not None else None,
+            str(p["game"]) if p.get("game") else None,  # choose_game: dealer's choice
         )
         return console_press(session, press, out)
     if cmd.command == Command.PENALTY:  # R71: a warning, missed hands or rounds, DQ
@@ -209,7 +210,8 @@ def _unseat(session: TableSession, cmd: RoomCommand, out: list[Output]) -> Table
     return evolve(session, table=table, absent=session.absent - {seat})
 
 
-_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor"})
+_DEALING_FLOORS = frozenset({"card_count_floor", "button_short_floor", "draw_deal_exposed",
+                             "draw_discard_after_served"})
 
 
 # The engine's stud floor calls (engine/stud_procedures.py): the event comes again with
@@ -287,10 +289,16 @@ def _floor_decision(session: TableSession, cmd: RoomCommand, out: list[Output]) 
             picked = UpcardsPickedUp(seat, dead, cmd.at_ms)
             return reader_step(session, picked, out, cmd.at_ms, "floor_applied")
         return session
+    if pending.kind == "draw_exposed" and pending.ruling.seat and session.tracked is not None:
+        # a draw card the dealer exposed, where the house leaves it to the floor (R35-A7)
+        exposed = CardExposed(pending.ruling.seat, "", replace=decision == "replace",
+                              at_ms=cmd.at_ms)
+        return reader_step(session, exposed, out, cmd.at_ms, "floor_applied")
     if pending.kind in _STUD_FLOORS and pending.ruling.seat and session.tracked is not None:
         return _stud_floor(session, pending.kind, pending.ruling.seat, decision, cmd, out)
     if pending.kind in _DEALING_FLOORS and session.tracked is not None:
-        # R35-A5 / R37 left to the TD: a misdeal or a dead hand is applied; "keep" is not.
+        # R35-A5 / R37 / draw house rules left to the TD: a misdeal or a dead hand is
+        # applied; "keep", "play_on", "take_back" are the dealer's to carry out.
         seat = pending.ruling.seat
         if decision == "misdeal":
             return reader_step(session, ConfirmMisdeal(cmd.at_ms), out, cmd.at_ms, "misdeal")

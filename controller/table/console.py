@@ -1,5 +1,6 @@
 """The dealer console's words: hand start, declarations for the seat on the action,
-confirm (misdeal or showdown), floor and clock calls."""
+confirm (misdeal or showdown), floor and clock calls, the game picked under dealer's
+choice."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from pokertable.controller.table.inputs import (
     ConsoleButton,
     ConsolePress,
 )
+from pokertable.controller.table.mixed_commands import game_picked
 from pokertable.controller.table.outputs import event_out, warn
 from pokertable.controller.table.player_clock import call_clock
 from pokertable.controller.table.state import Output, TableSession
@@ -46,6 +48,8 @@ def console_press(session: TableSession, press: ConsolePress, out: list[Output])
         if press.button == ConsoleButton.CLOCK:
             return call_clock(session, press.at_ms, out)  # R29
         return session
+    if press.button == ConsoleButton.CHOOSE_GAME:  # dealer's choice, between hands
+        return game_picked(session, press, out)
     hand = session.hand
     if hand is None or hand.phase is Phase.COMPLETE:
         warn(

@@ -31,11 +31,6 @@ from pokertable.controller.engine.model import (
 )
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.engine.seating import after_hand, next_hand
-from pokertable.controller.interpretation.events import ChipItem as ZoneChip
-from pokertable.controller.interpretation.events import (
-    ChipMotion,
-    PriorChipsPulled,
-)
 from pokertable.controller.interpretation.hand import Outcome, TableEvent, interpret_steps
 from pokertable.controller.interpretation.held import settle_held
 from pokertable.controller.interpretation.zones import Pending
@@ -45,19 +40,16 @@ from pokertable.controller.irregularities.events import CardSeen as ReaderCard
 from pokertable.controller.irregularities.events import TableEvent as ReaderEvent
 from pokertable.controller.irregularities.hand import HandStatus, TrackedHand
 from pokertable.controller.rules import RuleProfile
-from pokertable.controller.table.color_up import check_removed
 from pokertable.controller.table.found_chips import settle_found_chips
 from pokertable.controller.table.inputs import (
     CardCleared,
     CardDetected,
-    ChipsMoved,
 )
 from pokertable.controller.table.orbit_rotation import counted, level_of_hand
-from pokertable.controller.table.outputs import event_out, raise_floor, warn
+from pokertable.controller.table.outputs import alert_out, event_out, raise_floor, warn
 from pokertable.controller.table.penalties import on_penalty, remove_disqualified
 from pokertable.controller.table.published import published_hand  # PHH for the archive
 from pokertable.controller.table.runout_hold import hold_runout, refuse_while_held
-from pokertable.controller.table.stack_zones import stack_moved
 from pokertable.controller.table.state import Channel, Output, TableSession
 
 
@@ -157,6 +149,7 @@ def run_event(
 def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSession:
     hand = session.hand
     assert hand is not None
+    misdeal = session.tracked is not None and session.tracked.status is HandStatus.MISDEAL
     # R11-B: a stud hand leaves the positions of the last flop-game hand (frozen button)
     table = (after_stud_hand if hand.variant.is_stud else after_hand)(session.table, hand)
     awards = [
@@ -176,12 +169,37 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
         table=table,
         history=(*session.history, hand.hand_id),
         last_finish=(hand.hand_id, at_ms, session.paused),
+        # the chips still in the bet zones are this hand's, not the next one's blinds
+        pending=session.pending if misdeal else session.pending.hand_over(),
     )
     if session.found_chips:  # R62: chips found during the hand that are settled now
         session = settle_found_chips(session, out, at_ms)
     if session.disqualified:  # R71-D: waited for the hand the player was in
         session = remove_disqualified(session, out, at_ms)
     return session
+
+
+def planned_setup(session: TableSession) -> HandSetup | str:
+    """Who the next hand deals in and where its button and blinds are, as ``start_hand``
+    deals it (read between hands too: the blinds' zones, ``bet_zones``); or why it can't."""
+    level = session.pending_level or session.level  # R23: a new level applies to the next hand
+    rotation = session.rotation if session.pending_level is None else session.pending_rotation
+    first_button = session.config.first_button
+    if first_button is None and session.table.seats:
+        first_button = session.table.seats[0].seat
+    dealt = level_of_hand(rotation, level)  # a mix by orbit: the orbit's game
+    if isinstance(dealt, str):
+        return dealt
+    game = dealt.game or session.config.variant  # mixed games: the level's game
+    try:
+        # R11-B: stud at the button frozen where the next hold'em hand has it
+        setup = (stud_hand if game.is_stud else next_hand)(
+            session.table, hand_id=f"{session.config.table}-h{session.hand_number + 1:05d}",
+            variant=game, level=dealt, first_button=first_button,
+        )
+    except EngineError as exc:
+        return str(exc)
+    return evolve(setup, event_players_left=session.event_players_left)
 
 
 def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSession:
@@ -206,23 +224,11 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         return session
     level = session.pending_level or session.level  # R23: a new level applies to the next hand
     rotation = session.rotation if session.pending_level is None else session.pending_rotation
-    number = session.hand_number + 1
-    hand_id = f"{session.config.table}-h{number:05d}"
-    first_button = session.config.first_button
-    if first_button is None and session.table.seats:
-        first_button = session.table.seats[0].seat
-    dealt = level_of_hand(rotation, level)  # a mix by orbit: the orbit's game
-    if isinstance(dealt, str):
-        warn(out, session, "rules", dealt, "cannot_start", at_ms)
+    setup = planned_setup(session)
+    if isinstance(setup, str):
+        warn(out, session, "rules", setup, "cannot_start", at_ms)
         return session
     try:
-        game = dealt.game or session.config.variant  # mixed games: the level's game
-        # R11-B: stud at the button frozen where the next hold'em hand has it
-        setup = (stud_hand if game.is_stud else next_hand)(
-            session.table, hand_id=hand_id, variant=game, level=dealt,
-            first_button=first_button,
-        )
-        setup = evolve(setup, event_players_left=session.event_players_left)
         tracked, started = irregular.start_tracked(
             setup,
             rules,
@@ -239,15 +245,16 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         rulings = (*rulings, game_change_ruling(previous, hand.variant, level.number, rules))
     rotation, last_of_orbit = counted(rotation, len(setup.players), rules)
     rulings = (*rulings, *last_of_orbit)
+    uncollected = uncollected_rulings(session.pending, rules)
     session = evolve(
         session,
         tracked=tracked,
-        hand_number=number,
+        hand_number=session.hand_number + 1,
         level=level,
         pending_level=None,
         rotation=rotation,
         pending_rotation=None,
-        pending=session.pending.new_hand(hand),  # the blinds' chips already out count
+        pending=session.pending.new_hand(hand, rules),  # the blinds' chips already out count
     )
     data = {
         "button": setup.button,
@@ -257,14 +264,29 @@ def start_hand(session: TableSession, at_ms: int, out: list[Output]) -> TableSes
         "game": hand.variant.value,
     }
     out.append(event_out(session, "hand_start", rulings, data, at_ms))
+    for ruling in uncollected:  # the dealer's to tidy: an alert each, after the start
+        alert_out(out, session, ruling, at_ms)
     return session
+
+
+def uncollected_rulings(pending: Pending, rules: RuleProfile) -> tuple[Ruling, ...]:
+    """Chips the last hand left in a bet zone are not the new hand's blinds or bets (they
+    lay there before it began, ``Pending.hand_over``): the dealer is told to pull them in;
+    a blind counts once it is put out (docs/interpretation.md)."""
+    return tuple(
+        Ruling(RulingKind.ALERT, (rules.cite("prior_chips"),),
+               f"seat {seat}'s bet zone still holds {value} from the last hand, not pulled "
+               "in: not a blind or a bet of this hand; pull it in (his blind counts when "
+               "put out)", seat=seat, code="zone_not_collected")
+        for seat, value in pending.uncollected
+    )
 
 
 def _fresh_felt(session: TableSession, tracked: TrackedHand) -> TableSession:
     return evolve(
         session,
         tracked=tracked,
-        pending=session.pending.new_hand(tracked.hand),
+        pending=session.pending.new_hand(tracked.hand, session.config.rules),
     )
 
 
@@ -402,75 +424,6 @@ def confirm_showdown(session: TableSession, at_ms: int, out: list[Output]) -> Ta
     return session
 
 
-def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> TableSession:
-    """A settled chip motion in a bet zone goes to bet interpretation (R40-R46, R56, RP-22).
-
-    Chips leaving a zone are prior chips pulled back (R46-B) or change the dealer takes
-    out while betting is open; once the street is over they are the dealer collecting the
-    bets into the pot, which decides nothing.
-    """
-    if moved.seat is not None and moved.zone.endswith(".stack"):
-        return stack_moved(session, moved)  # not action: counted for the room's colour-up
-    if moved.seat is None or not moved.zone.endswith(".bet"):
-        return session  # the pot is not action
-    if session.removed_denominations:
-        check_removed(session, moved, session.removed_denominations, out)  # R24
-    seat_no = moved.seat
-    zone = list(session.zone(seat_no))
-    # After a controller restart the readers report every chip afresh: tags the session
-    # already holds are not new chips, and tags it never saw cannot leave.
-    known = {c.uid for c in zone if c.uid}
-    arrived = tuple(c for c in moved.arrived if not c.uid or c.uid not in known)
-    left = tuple(c for c in moved.left if c in zone)
-    if moved.complete:
-        # The readers' full view after a restart: chips we still hold that are not in it
-        # left while nobody listened; they leave the zone without a ruling.
-        present = {c.uid for c in moved.arrived if c.uid}
-        zone = [c for c in zone if not c.uid or c.uid in present]
-        session = _felt(session, seat_no, tuple(zone))
-    moved = evolve(moved, arrived=arrived, left=left)
-    if not arrived and not left:
-        return session
-    for chip in left:
-        zone.remove(chip)
-    zone.extend(arrived)
-    session = _felt(session, seat_no, tuple(zone))
-    hand = session.hand
-    if hand is None or hand.phase is Phase.COMPLETE:
-        if moved.arrived:
-            warn(
-                out,
-                session,
-                "rules",
-                f"chips arrived in seat {seat_no}'s bet zone with no hand in progress",
-                "chips_out_of_round",
-                moved.at_ms,
-                seat_no,
-            )
-        return session
-    if moved.left and hand.phase is Phase.BETTING and hand.has_seat(seat_no):
-        seat_zone = session.pending.zone(seat_no)
-        # The rules read chips by value (R46: any chip of that value pulled back): no tags.
-        pulled = tuple(ZoneChip(c.denomination, c.kind) for c in moved.left)
-        if seat_zone.prior:
-            event: TableEvent = PriorChipsPulled(
-                seat_no, pulled, at_ms=moved.at_ms, by_dealer=seat_zone.change > 0
-            )
-            session = run_event(session, event, out, moved.at_ms, "chips_pulled")
-    # Chips out of turn (R53-A) are interpretation's to read and the irregularities layer's
-    # to hold: both say so on the event below. The readers' first view of a zone is all
-    # that lies there, so what they report is never on top of chips lying there unseen.
-    if moved.arrived:
-        chips = tuple(ZoneChip(c.denomination, c.kind) for c in moved.arrived)
-        motion = ChipMotion(seat_no, chips, at_ms=moved.at_ms, settled=True, zone_read=True)
-        session = run_event(session, motion, out, moved.at_ms, "chips")
-    return session
-
-
-def _felt(session: TableSession, seat: int, chips: tuple[ZoneChip, ...]) -> TableSession:
-    return evolve(session, pending=session.pending.with_felt(seat, chips))
-
-
 def _tag(seen: CardDetected | CardCleared) -> str:
     return seen.uid or f"card:{seen.card}"
 
@@ -485,7 +438,10 @@ def _already_there(session: TableSession, seen: CardDetected) -> bool:
             and any(seen.card in s.hole for s in hand.seats)
         )
     placed = session.tracked.ledger.by_tag(_tag(seen)) if session.tracked is not None else None
-    return placed is not None and placed.card == seen.card and placed.lies_in(seen.zone)
+    if placed is None or placed.card != seen.card or not placed.lies_in(seen.zone):
+        return False
+    hand = session.hand  # a card put back during a draw may close a draw held for it
+    return placed.present or not (hand and hand.variant.is_draw and hand.phase is Phase.DEALING)
 
 
 def card_detected(session: TableSession, seen: CardDetected, out: list[Output]) -> TableSession:

@@ -64,6 +64,16 @@ class HardwareNotice:
     zone: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class TimePassed:
+    """The table's clock moved on with nothing read: what waits for time is judged (a card
+    held for the chips' report lag, ``card_hold``). The application sends one only when
+    something waits, so the journal replays the same judgement."""
+
+    kind: ClassVar[str] = "time"
+    at_ms: int
+
+
 class ConsoleButton(StrEnum):
     """The dealer console's words, as the journal and the ``dealer_button`` command spell
     them (a str: a record compares equal to its member)."""
@@ -78,6 +88,7 @@ class ConsoleButton(StrEnum):
     CLOCK = "clock"
     CONFIRM = "confirm"
     UNDO = "undo"
+    CHOOSE_GAME = "choose_game"  # dealer's choice: the game the button's player names
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +107,8 @@ class ConsolePress:
     # has moved since (a late reader, a stale LED), the press is refused, never moved to
     # whoever is on the action when it is processed (issue #12).
     lit_seat: int | None = None
+    # ``choose_game``: the game named (a PHH code of the orbit's mix, dealer's choice)
+    game: str | None = None
 
 
 class Command(StrEnum):
@@ -150,10 +163,12 @@ class RoomCommand:
     sender: str | None = None
 
 
-Input = ChipsMoved | CardDetected | CardCleared | HardwareNotice | ConsolePress | RoomCommand
+Input = (ChipsMoved | CardDetected | CardCleared | HardwareNotice | ConsolePress | RoomCommand
+         | TimePassed)
 _KINDS: dict[str, type[Any]] = {
     cls.kind: cls
-    for cls in (ChipsMoved, CardDetected, CardCleared, HardwareNotice, ConsolePress, RoomCommand)
+    for cls in (ChipsMoved, CardDetected, CardCleared, HardwareNotice, ConsolePress, RoomCommand,
+                TimePassed)
 }
 
 

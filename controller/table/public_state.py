@@ -77,6 +77,8 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
     # One pass over each seat list, not a search per seat number: built for every input.
     occupants = {s.seat: s for s in session.table.seats}
     dealt_in = {s.seat: s for s in hand.seats} if hand is not None else {}
+    # the readers' count of every pad, from one pass over the ledger (the cards' one holder)
+    held = session.tracked.ledger.held_by_zone() if session.tracked is not None else {}
     for number in range(1, session.config.max_seats + 1):
         occupant = occupants.get(number)
         in_hand = dealt_in.get(number)
@@ -92,7 +94,7 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
                     "stack": in_hand.stack,
                     "bet": in_hand.bet,
                     "status": status,
-                    "cards_held": 0 if folded else _cards_held(session, hand, number),
+                    "cards_held": 0 if folded else _cards_held(held, hand, number),
                     # stud: the upcards everyone sees (a folded hand's are turned down, R66)
                     **({"upcards": [] if folded else list(in_hand.up)}
                        if hand.variant.is_stud else {}),
@@ -144,28 +146,26 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         facts = _hand_facts(hand, rules)
         street, formed, action_on, to_call, min_raise_to, substantial = facts
         pots = [{"amount": p.amount, "eligible": list(p.eligible)} for p in formed]
+    part = _session_part(session)
     return {
         "ts_ms": at_ms,
         "hand_id": hand.hand_id if hand is not None else None,
         "hand_number": session.hand_number,
-        "level": level_json(session.level),
-        "pending_level": level_json(session.pending_level) if session.pending_level else None,
+        "level": part["level"],
+        "pending_level": part["pending_level"],
         # the game dealt (mixed games: the level's, from its first hand; R23), as a PHH code
         "game": hand.variant.value if hand is not None else next_game(
             session.rotation, session.level, session.config.variant)
         or (session.level.game or session.config.variant).value,
-        # the game of the next hand (a new level's from R23, or the orbit's), and the orbit
-        "next_game": next_game(
-            session.rotation if session.pending_level is None else session.pending_rotation,
-            session.pending_level or session.level, session.config.variant),
-        "orbit": orbit_json(session.rotation),
+        "next_game": part["next_game"],
+        "orbit": part["orbit"],
         "paused": session.paused,
         "hand_for_hand": session.hand_for_hand,
         "deal_held": session.deal_held is not None,  # RP-8: waiting for the room's deal_next
         # RP-8-F: all in and called during hand-for-hand, the cards stay down
         "runout_held": session.runout_held and street not in (None, "complete"),
-        "clock": _player_clock(session),
-        "penalties": penalties_json(session),
+        "clock": part["clock"],
+        "penalties": part["penalties"],
         "button": hand.button if hand is not None else session.table.button,
         "big_blind_seat": hand.big_blind_seat if hand is not None else session.table.big_blind_seat,
         "street": street,
@@ -182,6 +182,41 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
         "min_raise_to": min_raise_to,
         # R36 as the profile reads it, from the one derivation the rules layers use
         "substantial_action": substantial,
+        "alerts": part["alerts"],
+    }
+
+
+# The last session part (``_session_part``) and the objects it was built from.
+_last_part: tuple[tuple[object, ...], dict[str, Any]] | None = None
+
+
+def _session_part(session: TableSession) -> dict[str, Any]:
+    """The state's parts that follow the level, the orbit, the clock, penalties and alerts,
+    not the cards and chips: built again only when one of the objects they come from is
+    another (all immutable, so identity is enough). A dealt card or a chip reuses the last
+    ones, which also makes the comparison with the last state a matter of identity."""
+    global _last_part
+    tracked = session.tracked
+    key = (session.config, session.level, session.pending_level, session.rotation,
+           session.pending_rotation, session.clock, session.penalties,
+           tracked.on_penalty if tracked is not None else None, session.alerts)
+    last = _last_part
+    if last is not None:
+        for now, then in zip(key, last[0], strict=True):
+            if now is not then:
+                break
+        else:
+            return last[1]
+    part = {
+        "level": level_json(session.level),
+        "pending_level": level_json(session.pending_level) if session.pending_level else None,
+        # the game of the next hand (a new level's from R23, or the orbit's), and the orbit
+        "next_game": next_game(
+            session.rotation if session.pending_level is None else session.pending_rotation,
+            session.pending_level or session.level, session.config.variant),
+        "orbit": orbit_json(session.rotation),
+        "clock": _player_clock(session),
+        "penalties": penalties_json(session),
         "alerts": [
             {
                 "id": a.id,
@@ -193,6 +228,8 @@ def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
             for a in session.alerts
         ],
     }
+    _last_part = (key, part)
+    return part
 
 
 _HandFacts = tuple[str, tuple[Pot, ...], int, int, int, bool]
@@ -227,14 +264,14 @@ def _hand_facts(hand: HandState, rules: RuleProfile) -> _HandFacts:
     return facts
 
 
-def _cards_held(session: TableSession, hand: HandState, seat: int) -> int:
-    """Cards a seat holds: the readers' count of its pads. Stud: the cards the engine dealt
-    him (a card exposed and replaced on seventh street, RP-10-B, is out of play though it
-    may still lie on his pad), or during the deal both pads' count."""
+def _cards_held(held: dict[str, int], hand: HandState, seat: int) -> int:
+    """Cards a seat holds: the readers' count of its pads (``held``, by zone). Stud: the
+    cards the engine dealt him (a card exposed and replaced on seventh street, RP-10-B, is
+    out of play though it may still lie on his pad), or during the deal both pads' count."""
     if hand.variant.is_stud:
         dealt = hand.seat(seat).hole
-        return len(dealt) or len(session.cards_at(seat)) + len(session.cards_in(f"seat{seat}.up"))
-    return len(session.cards_at(seat))
+        return len(dealt) or held.get(f"seat{seat}.cards", 0) + held.get(f"seat{seat}.up", 0)
+    return held.get(f"seat{seat}.cards", 0)
 
 
 def _stud(hand: HandState) -> dict[str, Any]:

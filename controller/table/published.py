@@ -26,6 +26,7 @@ def published_hand(session: TableSession) -> dict[str, Any]:
             number=session.hand_number,
             started_ms=None,
             public=True,
+            rules=config.rules,
         )
     except ExportError as exc:
         return {"hand_number": session.hand_number, "phh": None, "phh_problem": str(exc)}

@@ -14,9 +14,11 @@ The parts: ``session_state`` (records), ``session_outputs`` (what the table says
 
 from __future__ import annotations
 
+from pokertable.controller.table.bet_zones import chips_moved
+from pokertable.controller.table.card_hold import card_gone, card_read, follow_held, judge_held
 from pokertable.controller.table.commands import room_command
 from pokertable.controller.table.console import console_press
-from pokertable.controller.table.hands import card_cleared, card_detected, chips_moved, update_leds
+from pokertable.controller.table.hands import update_leds
 from pokertable.controller.table.inputs import (
     CardCleared,
     CardDetected,
@@ -25,6 +27,7 @@ from pokertable.controller.table.inputs import (
     HardwareNotice,
     Input,
     RoomCommand,
+    TimePassed,
 )
 from pokertable.controller.table.outputs import warn
 from pokertable.controller.table.player_clock import follow as follow_clock
@@ -53,19 +56,23 @@ __all__ = [
 def apply(session: TableSession, item: Input) -> tuple[TableSession, tuple[Output, ...]]:
     """Apply one input. Bad input yields an alert output and leaves the session unchanged."""
     out: list[Output] = []
+    session = judge_held(session, item.at_ms, out)  # RP-5: held past the chips' lag
     match item:
         case ConsolePress():
             session = console_press(session, item, out)
         case ChipsMoved():
             session = chips_moved(session, item, out)
         case CardDetected():
-            session = card_detected(session, item, out)
+            session = card_read(session, item, out)  # held while the last call settles
         case CardCleared():
-            session = card_cleared(session, item, out)
+            session = card_gone(session, item, out)
         case RoomCommand():
             session = room_command(session, item, out)
         case HardwareNotice():
             warn(out, session, "rules", item.text, item.code, item.at_ms)
+        case TimePassed():
+            pass  # judged above: a held card's lag has passed
+    session = follow_held(session, out)  # the round completed by chips, or needs a word
     session = follow_clock(session)  # R29: the clock stops once he acts
     session = update_leds(session, out)
     return session, tuple(out)

@@ -21,6 +21,7 @@ from pokertable.controller.interpretation.zones import Pending
 from pokertable.controller.irregularities.hand import TrackedHand
 from pokertable.controller.rules import TDA_2024, RuleProfile
 from pokertable.controller.table.inputs import (
+    CardDetected,
     ChipItem,
 )
 from pokertable.controller.table.orbit_rotation import TableRotation
@@ -37,7 +38,13 @@ class SessionConfig:
     # Cards placed within this many ms of each other may be reported in any order: each node
     # scans its antennas in turn (a tag counts after two reads) and the Pi polls the nodes
     # in turn. Deal order (R35-A2) and burns (R38) are judged with this tolerance.
+    # table.toml ``[reading] card_read_window_ms`` sets it for the table's hardware.
     card_read_window_ms: int = 1500
+    # The readers report chips once settled, this long after they land at most: a street
+    # card read sooner after betting that chips alone can complete waits for them, so the
+    # last call's chips are not taken for a premature card (RP-5, ``card_hold``).
+    # table.toml ``[reading] chip_report_lag_ms`` sets it.
+    chip_report_lag_ms: int = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +115,8 @@ class TableSession:
     # and the pending level's (R23)
     rotation: TableRotation | None = None
     pending_rotation: TableRotation | None = None
+    # Street cards read while the last call's chips may still be settling (``card_hold``)
+    held_cards: tuple[CardDetected, ...] = ()
 
     @property
     def hand(self) -> HandState | None:

@@ -10,11 +10,11 @@ function chips(n) {
 // its limits; stud: its ante and bring-in; a mix by orbit: its rotation (levelGames).
 function blinds(level) {
   if (!level) return "";
-  if (isStud(level.game)) return `${gameName(level.game)} \u00b7 ${stakes(level)}`;
+  // stud and a mix by orbit: limits, ante and bring-in as the floor console says them
+  if (isStud(level.game) || level.rotation) return `${levelGames(level)} \u00b7 ${stakes(level)}`;
   const names = { bb_ante: " BB ante ", button_ante: " button ante " };
   const ante = level.ante ? (names[level.ante_format] || " ante ") + chips(level.ante) : "";
-  const game = level.rotation ? levelGames(level) + " \u00b7 "
-    : level.game ? gameName(level.game) + " \u00b7 " : "";
+  const game = level.game ? gameName(level.game) + " \u00b7 " : "";
   return `${game}${chips(level.small_blind)} / ${chips(level.big_blind)}${ante}`;
 }
 

@@ -18,14 +18,23 @@ function gameName(code) {
   return GAME_NAMES[code] || code || "";
 }
 
+// The named mixes of controller/engine/rotation.py (NAMED_MIXES), by their games in order:
+// a room says "HORSE", not five game names (tests/room/test_games_js.py keeps them equal).
+const MIX_NAMES = {
+  "FT FO/8 FR F7S F7S/8": "HORSE",
+  "F2L3D FT FO/8 FR F7S F7S/8 NT PO": "8-Game",
+};
+
 // The game(s) of a clock level: its game, or a mix by orbit's rotation, which changes game
-// after every orbit ("FT \u2192 FO/8 \u2192 FR \u2192 F7S \u2192 F7S/8 by orbit").
+// after every orbit ("HORSE by orbit", "Limit hold'em \u2192 Stud by orbit").
 function levelGames(level) {
   if (!level) return "";
   if (level.game) return gameName(level.game);
   const mix = level.rotation;
   if (!mix || !Array.isArray(mix.games)) return "";
-  return mix.dealers_choice ? "Dealer's choice by orbit" : `${mix.games.join(" \u2192 ")} by orbit`;
+  if (mix.dealers_choice) return "Dealer's choice by orbit";
+  const named = MIX_NAMES[mix.games.join(" ")];
+  return `${named || mix.games.map(gameName).join(" \u2192 ")} by orbit`;
 }
 
 function isStud(code) {

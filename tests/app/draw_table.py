@@ -9,11 +9,21 @@ badugi from each seat's pad (``seat<N>.cards``), the discards read in the muck.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from pokertable.controller.engine.model import Level, Variant
 from tests.app.rules_table import RulesTable
 
 # fixed limit: small bet 100 (the big blind), big bet 200
 DRAW_LEVEL = Level(small_blind=50, big_blind=100)
+THREE = {1: 2000, 2: 2000, 3: 2000}
+# dealt from the small blind (seat 1; the button is seat 3)
+SINGLE_HOLES: dict[int, tuple[str, ...]] = {
+    1: ("2c", "3d", "4h", "7s", "Ks"),
+    2: ("2h", "4c", "6d", "9h", "Tc"),
+    3: ("3h", "5c", "6h", "Qs", "As"),
+}
 
 Draw = tuple[tuple[str, ...], tuple[str, ...]]  # (discards, new cards); ((), ()) stands pat
 
@@ -27,6 +37,20 @@ class DrawTable(RulesTable):
                  button: int | None = None) -> None:
         super().__init__(stacks, profile=profile, level=level, variant=variant,
                          button=button if button is not None else max(stacks))
+
+    def house(self, **changes: Any) -> None:
+        """The table's profile with the house's own draw rules (R35-A7)."""
+        config = self.session.config
+        rules = replace(config.rules, **changes)
+        self.session = replace(self.session, config=replace(config, rules=rules))
+
+    def to_first_draw(self, holes: dict[int, tuple[str, ...]] = SINGLE_HOLES) -> None:
+        """A hand dealt, everybody limping in, the big blind checking: the first draw is
+        open and the bets are in the pot (no burn yet)."""
+        self.press("hand_start")
+        self.deal(holes)
+        self.check_around()
+        self.collect()
 
     def discard(self, seat: int, *cards: str) -> None:
         for card in cards:

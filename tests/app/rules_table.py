@@ -86,6 +86,11 @@ class RulesTable:
         chips = tuple(ChipItem(d, uid=f"c{self.ms()}-{i}") for i, d in enumerate(denoms))
         return self(ChipsMoved(f"seat{seat}.bet", seat, chips, (), self.ms()))
 
+    def first_view(self, *seats: int) -> None:
+        """The readers' first view of these bet zones: empty (as at power-on)."""
+        for seat in seats:
+            self(ChipsMoved(f"seat{seat}.bet", seat, (), (), self.ms(), complete=True))
+
     def collect(self) -> None:
         """The dealer pulls every bet zone into the pot."""
         for seat, chips in self.session.bet_zones:

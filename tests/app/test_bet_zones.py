@@ -113,12 +113,6 @@ def _late_blind(ruling: dict[str, Any]) -> bool:
         "put out late (Add. 46)" in ruling["text"])
 
 
-def _first_view(table: RulesTable, seats: tuple[int, ...]) -> None:
-    """The readers' first view of these bet zones: empty."""
-    for seat in seats:
-        table(ChipsMoved(f"seat{seat}.bet", seat, (), (), table.ms(), complete=True))
-
-
 @pytest.mark.parametrize("read_first", [True, False], ids=["read_empty_first", "never_read"])
 def test_TDA2024_46_a_blind_read_only_on_the_seats_turn_is_the_blind_not_a_call(
     read_first: bool,
@@ -129,7 +123,7 @@ def test_TDA2024_46_a_blind_read_only_on_the_seats_turn_is_the_blind_not_a_call(
     zone empty before or this is their first view of it (which is all that lies there)."""
     table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
     if read_first:
-        _first_view(table, (1, 2, 3))
+        table.first_view(1, 2, 3)
     table.press("hand_start")
     table.push(2, 100, 100)
     table.deal(HOLES)
@@ -154,7 +148,7 @@ def test_TDA2024_46_the_big_blinds_200_on_his_option_is_his_blind_not_a_push_of_
     option, a floor call, open question A6): play stays on him and he checks."""
     table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
     if read_first:
-        _first_view(table, (1, 2, 3))
+        table.first_view(1, 2, 3)
     table.press("hand_start")
     table.push(1, 100)
     table.deal(HOLES)
@@ -180,7 +174,7 @@ def test_TDA2024_46_the_small_blinds_completing_chip_is_a_call_whatever_the_read
     chips are the posted blinds (Add. 46 prior chips), and Ann's one more 100 is her call."""
     table = RulesTable({1: 5000, 2: 5000, 3: 5000}, button=3)
     if read_first:
-        _first_view(table, (1, 2, 3))
+        table.first_view(1, 2, 3)
     if blinds == "after_start":
         table.press("hand_start")
     table.push(1, 100)
@@ -259,8 +253,7 @@ def test_TDA2024_50A_heads_up_small_blind_calls_with_one_chip_in_every_hand() ->
     blinds go out as chips, and the button's one more 100 chip is a call to 200, published
     in every hand, whichever seat has the button."""
     table = RulesTable({1: 1_000_000, 2: 1_000_000}, button=2)
-    for seat in (1, 2):  # the readers' first view: both bet zones empty
-        table(ChipsMoved(f"seat{seat}.bet", seat, (), (), table.ms(), complete=True))
+    table.first_view(1, 2)  # the readers' first view: both bet zones empty
     for hand_no in range(1, 5):
         button, rulings = _heads_up_hand(table, hand_no, blinds_out=True)
         assert button == (2 if hand_no % 2 else 1)
@@ -277,7 +270,7 @@ def test_TDA2024_46_heads_up_a_lone_chip_that_is_the_posted_blind_is_it_in_every
     play stays. The same in hand 1 (his zone never read: the readers' first view is all that
     lies there) as in hand 2 (read, and hand 1's chips collected)."""
     table = RulesTable({1: 1_000_000, 2: 1_000_000}, button=1)
-    table(ChipsMoved("seat2.bet", 2, (), (), table.ms(), complete=True))  # seat 1 never read
+    table.first_view(2)  # seat 1 never read
     for hand_no, button in ((1, 1), (2, 2)):
         assert _heads_up_hand(table, hand_no, blinds_out=False) == (button, [])
         hand = table.hand

@@ -23,8 +23,11 @@ from tests.app.session_table import Table, _deal
 
 
 def _bb_option_by_chips(table: Table) -> None:
-    """Cat calls, Ann completes, Bob pushes 500 on his option without a word (open question A6)."""
+    """The blinds go out; Cat calls, Ann completes, Bob pushes 500 onto his blind on his
+    option without a word (open question A6)."""
     table.press("hand_start")
+    table.push(1, 100)
+    table.push(2, 100, 100)
     _deal(table)
     table.press("check_call")
     table.press("check_call")

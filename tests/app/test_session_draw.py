@@ -5,20 +5,10 @@ draw, showdown and award through ``TableSession``. The draws are house rules (R3
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pokertable.controller.engine.model import Level, Phase, Street, Variant
 from pokertable.controller.rules import DrawLimping
 from pokertable.controller.table.session import Channel
-from tests.app.draw_table import DrawTable
-
-THREE = {1: 2000, 2: 2000, 3: 2000}
-# dealt from the small blind (seat 1; the button is seat 3)
-SINGLE_HOLES: dict[int, tuple[str, ...]] = {
-    1: ("2c", "3d", "4h", "7s", "Ks"),
-    2: ("2h", "4c", "6d", "9h", "Tc"),
-    3: ("3h", "5c", "6h", "Qs", "As"),
-}
+from tests.app.draw_table import SINGLE_HOLES, THREE, DrawTable
 
 
 def _phase(table: DrawTable) -> Phase:
@@ -203,6 +193,49 @@ def test_R39D_live_triple_draw_short_stub_reshuffles_the_discards() -> None:
     assert table.alert_codes() == []
 
 
+def test_R14_R39D_live_folded_hand_gathered_into_the_muck_is_reshuffled_with_the_discards(
+) -> None:
+    """A dealer gathers a folded hand into the muck during the draw: it raises nothing (the
+    hand is dead already, R14), and when the stub runs short it is shuffled into the new
+    stub with the discards (R39-D; house rules, R35-A7), picked up from the muck and dealt
+    again without an alert."""
+    stacks = {s: 2000 for s in range(1, 7)}
+    table = DrawTable(stacks, button=6)
+    deck = [f"{r}{s}" for s in "cdhs" for r in "23456789TJQKA"]
+    holes = {seat: tuple(deck[(seat - 1) * 5:seat * 5]) for seat in range(1, 7)}
+    stub = deck[30:]
+    table.press("hand_start")
+    table.deal(holes)
+    table.press("check_call")  # seat 3 limps
+    table.press("fold")  # seat 4 folds (his cards stay on his pad for now)
+    while table.hand.phase is Phase.BETTING:
+        table.press("check_call")
+    table.collect()
+    table.discard(4, *holes[4])  # the dealer gathers the folded hand into the muck
+    assert table.alert_codes() == [] and table.hand.draw is not None
+    table.card("burn", stub.pop(0))
+    for seat in (1, 2, 3, 5):
+        table.discard(seat, *holes[seat])
+        table.serve(seat, *(stub.pop(0) for _ in range(5)))
+    assert len(stub) == 1
+    table.discard(6, *holes[6])
+    pile = [c for seat in (1, 2, 3, 4, 5) for c in holes[seat]]
+    for card in pile:  # picked up from the muck and shuffled face down
+        table.cleared("muck", card)
+    table.serve(6, *holes[4])  # the folded hand's cards, dealt again
+    said = table.texts("TDA2024-39D")
+    assert len(said) == 1 and "25 card(s) shuffled face down into a new stub" in said[0]
+    assert table.hand.seat(6).hole == holes[4]
+    for burn in (stub[0], pile[0]):  # everybody stands pat
+        table.check_around()
+        table.draw_round(burn, dict.fromkeys((1, 2, 3, 5, 6), ((), ())))
+    table.check_around()
+    table.press("confirm")
+    assert table.hand.phase is Phase.COMPLETE
+    assert sum(table.stacks().values()) == 12000
+    assert table.alert_codes() == []
+
+
 def test_R16_R35A7_live_single_draw_all_in_before_the_draw_still_draws() -> None:
     """All in and called before the draw: the hands turn face up (R16, the profile's
     ``draw_face_up_before_draws``), the all-in hands still draw, and the showdown follows;
@@ -250,6 +283,7 @@ def test_R35A7_live_draw_card_before_the_draw_and_discard_after_it_are_alerts() 
     table.discard(1, "Ks")
     table.serve(1, "8c")  # back in the stub, then dealt to him on the draw
     assert table.hand.seat(1).hole == ("2c", "3d", "4h", "7s", "8c")
+    table.press("check_call")  # seat 2 stands pat: the draw moved on
     table.discard(1, "7s")
     assert table.alert_codes()[-1] == "draw_discard_late"
     assert table.texts("TDA2024-14")
@@ -259,9 +293,7 @@ def test_RP17_house_that_forbids_limping_in_triple_draw_at_the_table() -> None:
     """RP-17 allows limping in single draw; a house that allows it only there
     (``draw_limping = single_draw_only``) refuses a triple-draw limp, citing RP-17."""
     table = DrawTable(THREE)
-    config = table.session.config
-    house = replace(config.rules, draw_limping=DrawLimping.SINGLE_DRAW_ONLY)
-    table.session = replace(table.session, config=replace(config, rules=house))
+    table.house(draw_limping=DrawLimping.SINGLE_DRAW_ONLY)
     table.press("hand_start")
     table.deal(SINGLE_HOLES)
     table.press("check_call")  # seat 3 limps
@@ -300,9 +332,7 @@ def test_R35A7_live_draw_change_of_mind_before_he_is_served() -> None:
 
 def test_R35A7_live_house_without_change_of_mind_refuses_a_second_discard() -> None:
     table = DrawTable(THREE)
-    config = table.session.config
-    house = replace(config.rules, draw_change_of_mind=False)
-    table.session = replace(table.session, config=replace(config, rules=house))
+    table.house(draw_change_of_mind=False)
     table.press("hand_start")
     _change_of_mind(table)
     said = table.rulings()[-1]

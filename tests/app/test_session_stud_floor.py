@@ -46,14 +46,26 @@ def test_T11_26_RP10C_absent_bring_in_floor_says_the_next_low_card_brings_in() -
     assert table.state()["alerts"] == []
     table.push(2, 25)  # seat 2's bring-in, read from the chips
     assert table.hand.call_to == 25 and table.hand.action_on == 3
+    assert killed(table) == [1]  # the floor's kill is published like any other
+
+
+def killed(table: StudTable) -> list[int]:
+    """The hand's published ``killed`` seats (the irregularity part of the table state)."""
+    tracked = table.session.tracked
+    assert tracked is not None
+    seats = tracked.published(table.session.config.rules)["killed"]
+    assert isinstance(seats, list)
+    return seats
 
 
 def test_T11_26_RP10C_absent_bring_in_floor_says_he_posts_it() -> None:
     table = absent_bring_in("tda-2011")
+    assert killed(table) == []  # the floor decides first
     decide(table, "bring-in card", "posts_bring_in")
     hand = table.hand
     assert hand.seat(1).status.value == "folded" and hand.seat(1).committed == 10 + 25
     assert hand.call_to == 25 and hand.action_on == 2
+    assert killed(table) == [1]
 
 
 def seventh_street(profile: str) -> StudTable:

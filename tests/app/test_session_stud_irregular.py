@@ -9,6 +9,7 @@ from dataclasses import replace
 from pokertable.controller.engine.events import ActionKind
 from pokertable.controller.engine.model import Level, Phase, Street, Variant
 from pokertable.controller.table.inputs import RoomCommand
+from pokertable.controller.table.published import published_hand
 from pokertable.controller.table.session import TableSession
 from tests.app.stud_table import StudTable
 from tests.app.test_session_stud import (
@@ -436,3 +437,17 @@ def test_a_mix_with_a_draw_game_is_dealt_and_a_stud_mix_needs_a_bring_in() -> No
         **level, "rotation": {"by": "orbit", "games": ["FT", "FR"], "dealers_choice": False}})
     reply = table.replies()[-1]
     assert not reply["ok"] and reply["field"] == "level.bring_in"
+
+
+def test_TDA24_30_RP10C_a_hand_killed_at_the_deal_is_published_without_phh_and_says_why() -> None:
+    """PHH has no action for a hand killed outside the turn order: the archive's event
+    carries no PHH and names the seat and the rules, rather than a file no reader replays."""
+    table = StudTable(THREE)
+    table.command("player_absent", seat=1)
+    table.press("hand_start")
+    table.third(STUD_HOLES)  # seat 1's cards are killed; he posts the bring-in first
+    table.press("fold")  # seat 2; seat 3 is the last live hand
+    assert table.hand.phase is Phase.COMPLETE
+    published = published_hand(table.session)
+    assert published["phh"] is None
+    assert "seat 1 had his hand killed outside the turn order (R30" in published["phh_problem"]

@@ -63,7 +63,8 @@ sys.meta_path.insert(0, _NoAmqtt())
     ("argv", "instead"),
     [
         (["--hands", "1"], ", or give --broker HOST:PORT (a broker already running)"),
-        (["--tables", "2", "--hands", "1"], ""),  # two tables always run their own broker
+        (["--tables", "2", "--hands", "1"],
+         ", or give --broker HOST:PORT (a broker already running)"),
     ],
 )
 def test_demo_without_amqtt_names_the_demo_extra_and_exits_unavailable(
@@ -88,13 +89,14 @@ def test_demo_without_amqtt_names_the_demo_extra_and_exits_unavailable(
 
 
 @pytest.mark.needs("micropython")
+@pytest.mark.parametrize("tables", [[], ["--tables", "2"]])
 def test_demo_with_a_broker_nobody_answers_names_it_and_exits_unavailable(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], tables: list[str]
 ) -> None:
     from pokertable.mqtt.mosquitto import free_port
 
     port = free_port()  # nothing listens there
-    code = cli.main(["demo", "--hands", "1", "--broker", f"127.0.0.1:{port}"])
+    code = cli.main(["demo", "--hands", "1", *tables, "--broker", f"127.0.0.1:{port}"])
     err = capsys.readouterr().err
     assert code == 69, err  # EX_UNAVAILABLE: the machine's broker, not a bug in the demo
     assert err.count("\n") == 1 and f"127.0.0.1:{port}" in err and "a bug" not in err

@@ -10,8 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -29,14 +27,14 @@ PREFIX = "pokertable/v1/demo/t1"
 class Stream:
     """Everything the table publishes on state, events and reply, in arrival order."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, prefix: str = PREFIX) -> None:
         self.messages: list[tuple[str, dict[str, Any]]] = []
         self._subscribed = threading.Event()
         self._arrived = threading.Condition()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="test-stream")
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-stream-{prefix}")
 
         def on_connect(client: Any, userdata: Any, flags: Any, rc: Any, props: Any) -> None:
-            client.subscribe([(f"{PREFIX}/{leaf}", 1) for leaf in ("state", "events", "reply")])
+            client.subscribe([(f"{prefix}/{leaf}", 1) for leaf in ("state", "events", "reply")])
 
         def on_subscribe(client: Any, userdata: Any, mid: Any, codes: Any, props: Any) -> None:
             self._subscribed.set()
@@ -70,22 +68,13 @@ class Stream:
         self.client.disconnect()
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
-    process = MosquittoProcess.from_shipped(tmp_path)
-    process.start(timeout=120)
-    try:
-        yield process
-    finally:
-        process.stop()
-
 
 def test_every_floor_call_is_answered_by_floor_decision_over_mqtt(
-    broker: MosquittoProcess,
+    open_broker: MosquittoProcess,
 ) -> None:
-    stream = Stream(broker.port)
+    stream = Stream(open_broker.port)
     args = argparse.Namespace(
-        hands=3, players=4, seed=5, broker=("127.0.0.1", broker.port), profile="tda-2024",
+        hands=3, players=4, seed=5, broker=("127.0.0.1", open_broker.port), profile="tda-2024",
         floor_pause=0.0, stall_limit=300.0, string_bets=0.6,
         real_time=True,  # the one demo test at a board's pace: simulated time hides no race
     )

@@ -8,14 +8,14 @@ as a tournament server would; it never looks inside the demo."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from pokertable.controller.cli import dispatch as cli
 from pokertable.controller.demo import main as demo
-from pokertable.controller.demo.games import HORSE, demo_plan
+from pokertable.controller.demo.games import demo_plan
+from pokertable.controller.engine.rotation import DEALERS_CHOICE, EIGHT_GAME, HORSE, NAMED_MIXES
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.mqtt.payloads import validate
 from pokertable.room.clock import parse_structure
@@ -30,14 +30,9 @@ def test_an_unknown_game_is_refused_naming_the_valid_ones(
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "--game" in err and "did you mean 'horse'" in err and "Traceback" not in err
-    for name in ("holdem", "omaha-hi-lo", "razz", "stud", "stud-hi-lo", "horse", "F7S/8"):
+    for name in ("holdem", "omaha-hi-lo", "razz", "stud", "stud-hi-lo", "2-7-triple-draw",
+                 "2-7-single-draw", "badugi", "horse", "8-game", "F7S/8", "F2L3D"):
         assert name in err
-
-
-def test_game_with_two_tables_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["demo", "--tables", "2", "--game", "razz"]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--game" in err and "--tables 2" in err
 
 
 def test_horse_levels_rotate_the_games_as_the_clock_tells_them_R11B() -> None:
@@ -60,6 +55,28 @@ def test_horse_levels_rotate_the_games_as_the_clock_tells_them_R11B() -> None:
     assert again is not None and again["game"] == "FT" and again["big_blind"] == 400
 
 
+def test_the_8_game_levels_are_the_engines_mix_draw_at_fixed_limit() -> None:
+    plan = demo_plan("8-game", hands=16, players=6)
+    assert [level["game"] for level in plan.levels] == list(EIGHT_GAME)
+    assert plan.hands_per_level == 2 and plan.deals_stud
+    for level in plan.levels:  # each is a valid clock command; the room's clock takes them
+        validate("clock", {"command": "level", "request_id": "r", "level": level})
+    assert [step.level_payload() for step in parse_structure(plan.structure())] == list(
+        plan.levels)
+    assert plan.level_before(2) == plan.levels[1] and plan.level_before(3) is None
+
+
+def test_dealers_choice_is_one_level_by_orbit_with_the_rotation_RP19() -> None:
+    plan = demo_plan("dealers-choice", hands=4, players=3)
+    (level,) = plan.levels
+    assert level["rotation"] == {"by": "orbit", "games": list(NAMED_MIXES[DEALERS_CHOICE]),
+                                 "dealers_choice": True}
+    validate("clock", {"command": "level", "request_id": "r", "level": level})
+    assert plan.level_before(0) == level and plan.level_before(3) is None and plan.deals_stud
+    assert [step.level_payload() for step in parse_structure(plan.structure())] == [level]
+    assert "rotation" not in plan.first_level()  # the table's config: the clock brings it
+
+
 def test_a_single_game_keeps_the_demo_levels() -> None:
     plan = demo_plan("razz", hands=20, players=6)
     assert [level["game"] for level in plan.levels] == ["FR", "FR"]
@@ -70,35 +87,45 @@ def test_a_single_game_keeps_the_demo_levels() -> None:
                                 "ante": 400, "ante_format": "bb_ante"}
 
 
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[MosquittoProcess]:
-    process = MosquittoProcess.from_shipped(tmp_path)
-    process.start(timeout=120)
-    try:
-        yield process
-    finally:
-        process.stop()
 
-
-@pytest.mark.needs("mosquitto", "micropython")
-def test_horse_demo_deals_every_game_of_the_rotation_at_the_simulated_table(
-    broker: MosquittoProcess, tmp_path: Path
-) -> None:
+def _demo(broker: MosquittoProcess, tmp_path: Path, game: str, hands: int,
+          players: int) -> tuple[demo.DemoResult, Stream]:
+    """The demo as a user runs it, on the test's mosquitto; the table's streams as a
+    tournament server reads them, once the last hand is complete there."""
     stream = Stream(broker.port)
     args = argparse.Namespace(
-        hands=10, players=4, seed=7, broker=("127.0.0.1", broker.port), profile="tda-2024",
-        floor_pause=0.0, stall_limit=300.0, string_bets=0.0, game="horse",
+        hands=hands, players=players, seed=7, broker=("127.0.0.1", broker.port),
+        profile="tda-2024", floor_pause=0.0, stall_limit=300.0, string_bets=0.0, game=game,
         archive=str(tmp_path / "hands.sqlite3"),
     )
     try:
         result = demo.play(args)
         stream.wait_for_state(
-            lambda s: s["hand_number"] == 10 and s["street"] == "complete", "hand 10 complete"
+            lambda s: s["hand_number"] == hands and s["street"] == "complete",
+            f"hand {hands} complete",
         )
     finally:
         stream.stop()
-    assert result.hands == 10
-    assert result.archived == 10  # the room's archive: each PHH (stud's too) replays
+    assert result.hands == hands
+    assert result.archived == hands  # the room's archive: each PHH replays to the stacks
+    return result, stream
+
+
+def _games(stream: Stream) -> list[str]:
+    """The game of each hand, as the overlay and the floor console read it."""
+    return list({s["hand_id"]: s["game"] for s in stream.of("state") if s["hand_id"]}.values())
+
+
+def _alerts(stream: Stream) -> list[str]:
+    return [ruling["text"] for event in stream.of("events") for ruling in event["rulings"]
+            if ruling["kind"] == "alert"]
+
+
+@pytest.mark.needs("mosquitto", "micropython")
+def test_horse_demo_deals_every_game_of_the_rotation_at_the_simulated_table(
+    open_broker: MosquittoProcess, tmp_path: Path
+) -> None:
+    _, stream = _demo(open_broker, tmp_path, "horse", hands=10, players=4)
     states = stream.of("state")
     games = {s["hand_id"]: s["game"] for s in states if s["hand_id"]}
     assert list(games.values()) == ["FT", "FT", "FO/8", "FO/8", "FR", "FR", "F7S", "F7S",
@@ -111,10 +138,59 @@ def test_horse_demo_deals_every_game_of_the_rotation_at_the_simulated_table(
         assert any(seat.get("upcards") for s in seen for seat in s["seats"]), hand_id
         assert all(s["board"] == [] or len(s["board"]) == 1 for s in seen)
     assert any(s["street"] in ("fourth", "fifth") and s["stud"]["opener_seat"] for s in stud)
-    alerts = [
-        ruling["text"]
-        for event in stream.of("events")
-        for ruling in event["rulings"]
-        if ruling["kind"] == "alert"
-    ]
-    assert alerts == []  # a correctly dealt rotation raises nothing for the floor
+    assert _alerts(stream) == []  # a correctly dealt rotation raises nothing for the floor
+
+
+def _drew(stream: Stream, cards: int) -> None:
+    """Every draw hand was dealt ``cards`` a seat on the pads, and the players drew: cards
+    thrown into the muck and served on the pads, or a knock to stand pat (R35-A7)."""
+    states = [s for s in stream.of("state") if s.get("draw")]
+    assert states, "no draw state published"
+    assert max(seat.get("cards_held") or 0 for s in states for seat in s["seats"]) == cards
+    drawn = [n for s in states for seat in s["seats"] for n in seat.get("drawn") or ()]
+    assert any(drawn), "nobody drew a card"
+    said = [r["text"] for e in stream.of("events") for r in e["rulings"]
+            if "TDA2024-35A7" in r["rule_ids"]]
+    assert any(" discards " in t for t in said) and any("is dealt" in t for t in said)
+
+
+@pytest.mark.needs("mosquitto", "micropython")
+@pytest.mark.parametrize(("game", "code", "cards"), [
+    ("2-7-triple-draw", "F2L3D", 5), ("2-7-single-draw", "N2L1D", 5), ("badugi", "FB", 4)])
+def test_draw_demo_deals_and_draws_through_the_muck_R35A7(
+    open_broker: MosquittoProcess, tmp_path: Path, game: str, code: str, cards: int
+) -> None:
+    """``--game`` of a draw game: the simulated dealer deals each seat's pad, moves each
+    player's discards to the muck and serves his new cards, and knocks for a pat hand."""
+    _, stream = _demo(open_broker, tmp_path, game, hands=2, players=3)
+    assert _games(stream) == [code, code]
+    _drew(stream, cards)
+    assert _alerts(stream) == []
+
+
+@pytest.mark.needs("mosquitto", "micropython")
+def test_8_game_demo_rotates_through_draw_flop_and_stud_games_R11B(
+    open_broker: MosquittoProcess, tmp_path: Path
+) -> None:
+    """``--game 8-game``: the 8-game mix, a game a level as the clock tells it; four hands
+    reach 2-7 triple draw, both flop games and razz."""
+    _, stream = _demo(open_broker, tmp_path, "8-game", hands=4, players=3)
+    assert _games(stream) == list(EIGHT_GAME[:4]) == ["F2L3D", "FT", "FO/8", "FR"]
+    _drew(stream, 5)
+    assert any(s["stud"] and s["stud"]["bring_in_seat"] for s in stream.of("state"))
+    assert _alerts(stream) == []
+
+
+@pytest.mark.needs("mosquitto", "micropython")
+def test_dealers_choice_demo_the_button_picks_each_orbit_RP19(
+    open_broker: MosquittoProcess, tmp_path: Path
+) -> None:
+    """``--game dealers-choice``: before each orbit the player on the button names a game
+    (``choose_game`` on ``cmd/director``, as the floor's tablet sends it); the table deals
+    it for the orbit (two hands heads-up), then asks again."""
+    _, stream = _demo(open_broker, tmp_path, "dealers-choice", hands=3, players=2)
+    picks = [r for r in stream.of("reply") if str(r["request_id"]).startswith("choice-")]
+    assert len(picks) == 2 and all(r["ok"] for r in picks)
+    dealt = _games(stream)
+    assert dealt[0] == dealt[1] and set(dealt) <= set(NAMED_MIXES[DEALERS_CHOICE])
+    assert _alerts(stream) == []

@@ -414,7 +414,8 @@ def test_install_guide_mentions_every_config_section_and_key() -> None:
 
     text = DOC.read_text()
     for section in ("[table]", "[table.overrides]", "[[levels]]", "[[players]]", "[registry]",
-                    "[journal]", "[[readers]]", "[gpio]", "[gpio.pins]", "[mqtt]"):
+                    "[journal]", "[[readers]]", "[reading]", "[gpio]", "[gpio.pins]",
+                    "[mqtt]"):
         assert section in text, section
     for name, field in AppConfig.model_fields.items():
         model = field.annotation

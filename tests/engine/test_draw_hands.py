@@ -77,6 +77,22 @@ def test_badugi_orders_hands_as_the_brute_force_definition(
     assert ours == _order(_badugi_brute(a), _badugi_brute(b)), (a, b)
 
 
+_CATEGORIES = ("low", "pair", "two pair", "trips", "straight", "flush", "full house", "quads",
+               "straight flush")
+
+
+@settings(max_examples=400, deadline=None)
+@given(hands(5), hands(4))
+def test_hand_names_are_the_definitions(a: tuple[str, ...], c: tuple[str, ...]) -> None:
+    """The names the showdown rulings print: 2-7 every rank highest first (ace high) and
+    the high-hand category; badugi the cards of the best set, highest first (ace low)."""
+    ranks = "-".join(sorted((x[0] for x in a), key=_ACE_HIGH.index, reverse=True))
+    assert deuce_to_seven(a)[1] == f"{ranks} {_CATEGORIES[_lowball_brute(a)[0]]}"
+    size, low = _badugi_brute(c)
+    kind = "4-card badugi" if size == 4 else f"{size}-card"
+    assert badugi(c)[1] == f"{kind} {'-'.join(_ACE_LOW[-r] for r in low)}"
+
+
 def test_deuce_to_seven_aces_are_high_and_straights_and_flushes_count() -> None:
     best = deuce_to_seven(("7c", "5d", "4h", "3s", "2c"))[0]
     assert best > deuce_to_seven(("7c", "6d", "4h", "3s", "2c"))[0]  # 7-6 is worse than 7-5

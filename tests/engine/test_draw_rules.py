@@ -12,6 +12,7 @@ from pokertable.controller.engine import HandSetup, start_hand, step
 from pokertable.controller.engine.cards import RANKS, SUITS
 from pokertable.controller.engine.events import (
     ActionKind,
+    CardExposed,
     DealHole,
     Discard,
     Event,
@@ -27,7 +28,7 @@ from pokertable.controller.engine.model import (
     game_named,
 )
 from pokertable.controller.engine.rulings import Ruling, RulingKind
-from pokertable.controller.rules import TDA_2024, DrawLimping, RuleProfile
+from pokertable.controller.rules import TDA_2024, DrawExposedCard, DrawLimping, RuleProfile
 
 DECK = [r + s for r in RANKS for s in SUITS]
 
@@ -218,3 +219,72 @@ def test_R16_all_in_before_the_draw_face_up_or_down_until_the_last_draw(face_up:
     state, rulings = ok(state, Discard(2, ()), rules)
     assert state.phase is Phase.SHOWDOWN and state.face_up
     assert bool([r for r in rulings if r.code == "face_up"]) is not face_up
+
+
+def test_R35A7_exposed_draw_card_goes_to_the_muck_and_is_replaced_after_the_others() -> None:
+    """House rules (R35-A7, ``draw_exposed_card``): a card the dealer exposes on its way to
+    a drawing player came off the stub and is dead; he is served after every other player."""
+    state = _limp_round(_hand(Variant.TRIPLE_DRAW_27, 3))
+    state = ok(state, Discard(1, (DECK[0],)))[0]
+    assert state.draw is not None
+    stub = state.draw.stub
+    state, rulings = ok(state, CardExposed(1, DECK[20]))
+    assert rulings[0].code == "draw_exposed_replaced"
+    assert rulings[0].rule_ids == ("TDA2024-35A7",)
+    assert state.draw is not None and state.draw.stub == stub - 1 and state.draw.last == (1,)
+    assert refused(state, DealHole(1, (DECK[21],))).code == "served_last"
+    state = ok(state, Discard(2, ()))[0]
+    state = ok(state, Discard(3, (DECK[10],)))[0]
+    assert refused(state, DealHole(1, (DECK[21],))).code == "served_last"  # seat 3 waits
+    state = ok(state, DealHole(3, (DECK[22],)))[0]
+    assert refused(state, DealHole(1, (DECK[20],))).code == "card_not_in_stub"  # it is dead
+    state = ok(state, DealHole(1, (DECK[21],)))[0]
+    assert state.phase is Phase.BETTING and state.seat(1).hole == (*DECK[1:5], DECK[21])
+
+
+def test_R35A7_exposed_card_already_dealt_is_taken_back_until_someone_acts() -> None:
+    state = _limp_round(_hand(Variant.TRIPLE_DRAW_27, 3))
+    state = ok(state, Discard(1, ()))[0]
+    state = ok(state, Discard(2, ()))[0]
+    state = ok(state, Discard(3, (DECK[10],)))[0]
+    state = ok(state, DealHole(3, (DECK[20],)))[0]
+    assert state.phase is Phase.BETTING  # the draw closed on his card
+    state = ok(state, CardExposed(3, DECK[20]))[0]
+    assert (state.phase, state.street) == (Phase.DEALING, Street.PREFLOP)
+    assert state.draw is not None and state.draw.owed == ((3, (DECK[20],)),)
+    assert DECK[20] not in state.seat(3).hole
+    state = ok(state, DealHole(3, (DECK[21],)))[0]
+    assert (state.phase, state.street) == (Phase.BETTING, Street.FLOP)
+    assert state.draw is not None and (1, 3, "dh", (DECK[21],)) in state.draw.log
+    assert not [e for e in state.draw.log if DECK[20] in e[3] and e[2] == "dh"]
+    state = ok(state, PlayerAction(1, ActionKind.CHECK))[0]
+    assert refused(state, CardExposed(3, DECK[21])).code == "not_drawing"  # it stands now
+
+
+def test_R35A7_house_that_leaves_an_exposed_draw_card_to_the_floor() -> None:
+    house = dataclasses.replace(TDA_2024, draw_exposed_card=DrawExposedCard.FLOOR)
+    state = _limp_round(_hand(Variant.BADUGI, 3, house), house)
+    state = ok(state, Discard(1, (DECK[0],)), house)[0]
+    same, rulings = step(state, CardExposed(1, DECK[20]), house)
+    assert same == state and rulings[0].kind is RulingKind.FLOOR
+    assert rulings[0].options == ("replace", "keep") and rulings[0].code == "draw_exposed"
+    kept, rulings = ok(state, CardExposed(1, DECK[20], replace=False), house)
+    assert rulings[0].code == "draw_exposed_kept"
+    assert kept.draw is not None and kept.draw.last == ()
+    replaced = ok(state, CardExposed(1, DECK[20], replace=True), house)[0]
+    assert replaced.draw is not None and replaced.draw.last == (1,)
+
+
+def test_R35A7_phh_sd_reads_a_stand_pat_and_discards() -> None:
+    """PHH's ``sd``: no cards stands pat, cards are the discards (a draw's every player);
+    an unknown card or player is named with the place, as for any action."""
+    from pokertable.controller.history.phh import PhhError, to_event
+
+    assert to_event("p2 sd", 3, "here", 0) == Discard(2, ())
+    assert to_event("p1 sd 7c8dKh # a comment", 3, "here", 0) == Discard(1, ("7c", "8d", "Kh"))
+    assert to_event("p3 sd 2c3d4h5s6c", 3, "here", 0) == Discard(3, ("2c", "3d", "4h", "5s", "6c"))
+    for bad, why in (("p1 sd 7c??", "must be known"), ("p1 sd 7c8", "cannot read"),
+                     ("p1 sd 1c", "unknown card"), ("p1 sd 7x", "unknown card"),
+                     ("p4 sd", "not a player")):
+        with pytest.raises(PhhError, match=f"here: .*{why}"):
+            to_event(bad, 3, "here", 0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pokertable.firmware import wire
@@ -76,3 +76,29 @@ def test_a_resent_frame_never_adds_an_event(script: list[tuple[str, set[bytes], 
     once, _ = play(script, resend=False)
     twice, _ = play(script, resend=True)
     assert twice == once
+
+
+@given(st.lists(st.one_of(st.none(), st.tuples(st.integers(0, 80), st.sampled_from((2, 3)),
+                                              st.sampled_from((b"", b"a", b"b")))),
+                max_size=300))
+@example([(n, 2, b"") for n in range(65)] + [(0, 2, b""), (1, 2, b"")])  # the 64th back
+def test_recent_frames_answer_as_a_64_frame_deque_walked_in_full(
+    steps: list[tuple[int, int, bytes] | None],
+) -> None:
+    """The duplicate check's hashed window (``RecentFrames``) holds what the deque it
+    replaced held: the last 64 frames remembered since the last clear (None: a clear)."""
+    from collections import deque
+
+    from pokertable.hardware.interpreter import RecentFrames
+
+    recent, window = RecentFrames(), deque[tuple[int, int, bytes]](maxlen=64)
+    for step in steps:
+        if step is None:
+            recent.clear()
+            window.clear()
+            continue
+        assert (step in recent) == (step in window)
+        recent.append(step)
+        window.append(step)
+        assert len(recent) == len(window)
+    assert all(frame in recent for frame in window)

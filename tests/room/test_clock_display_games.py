@@ -51,9 +51,8 @@ minutes = 20
         (STRUCTURE, "Razz \u00b7 limits 200/400 \u00b7 ante 25 \u00b7 bring-in 50",
          "Next: Stud hi-lo \u00b7 limits 200/400 \u00b7 ante 25 \u00b7 bring-in 50",
          "Level 1 Razz limits 200/400 \u00b7 ante 25 \u00b7 bring-in 50"),
-        (ORBIT, "FT \u2192 FO/8 \u2192 FR \u2192 F7S \u2192 F7S/8 by orbit \u00b7 100 / 200", "",
-         "Level 1 FT \u2192 FO/8 \u2192 FR \u2192 F7S \u2192 F7S/8 by orbit limits 200/400"
-         " \u00b7 stud ante 25 \u00b7 bring-in 50"),
+        (ORBIT, "HORSE by orbit \u00b7 limits 200/400 \u00b7 stud ante 25 \u00b7 bring-in 50",
+         "", "Level 1 HORSE by orbit limits 200/400 \u00b7 stud ante 25 \u00b7 bring-in 50"),
     ],
     ids=["stud-levels", "horse-by-orbit"],
 )

@@ -42,7 +42,8 @@ def test_the_clock_tells_a_real_table_its_orbit_mix_and_the_display_names_it_R11
         page.goto(url)
         page.wait_for_function(
             "() => document.getElementById('blinds').textContent"
-            " === 'FT \\u2192 F7S by orbit \\u00b7 50 / 100'",
+            " === 'Limit hold\\'em \\u2192 Stud by orbit \\u00b7 limits 100/200"
+            " \\u00b7 stud ante 10 \\u00b7 bring-in 25'",
             timeout=60_000,
         )
         floor = console("club", f"ws://127.0.0.1:{rig.broker.ws_port}")

@@ -6,12 +6,15 @@ equals the table's journal export."""
 from __future__ import annotations
 
 import argparse
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from pokertable.controller.demo.main import add_arguments
-from pokertable.controller.demo.tables import play_tables
+from pokertable.controller.demo.tables import LINEUP, play_tables
+from pokertable.mqtt.mosquitto import MosquittoProcess
+from tests.console.test_demo_floor_calls import Stream
 
 pytestmark = pytest.mark.needs("micropython")
 
@@ -40,3 +43,33 @@ def test_two_table_demo_moves_a_player_and_writes_phh_that_replays(tmp_path: Pat
             assert f'table = "{table}"' in text and "finishing_stacks" in text
             dead_blinds += "_dead_small_blind" in text
     assert dead_blinds, "the move leaves a dead small blind behind it"
+
+
+@pytest.mark.needs("mosquitto")
+def test_two_tables_deal_the_8_game_rotation_on_the_given_broker(
+    open_broker: MosquittoProcess, tmp_path: Path
+) -> None:
+    """``--tables 2 --game 8-game --broker``: both tables take the clock's levels (2-7 triple
+    draw, then limit hold'em) from the room on the given broker, and every hand, the draws
+    with their discards, is archived and replays."""
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--tables", "2", "--game", "8-game", "--hands", "2",
+                              "--broker", f"127.0.0.1:{open_broker.port}",
+                              "--phh-dir", str(tmp_path)])
+    streams = {t: Stream(open_broker.port, f"pokertable/v1/demo/{t}") for t in LINEUP}
+    try:
+        lines = play_tables(args)
+    finally:
+        for stream in streams.values():
+            stream.stop()
+    for table, stream in streams.items():  # the tables published on the given broker
+        games = {s["hand_id"]: s["game"] for s in stream.of("state") if s["hand_id"]}
+        assert list(games.values()) == ["F2L3D", "FT"], table
+        assert [ln.split()[5] for ln in lines if ln.startswith(f"{table} hand")] == [
+            "F2L3D", "FT"]
+    archived = [line for line in lines if "PHH files from the archive" in line]
+    assert len(archived) == 2 and all("equals the journal's export" in line for line in archived)
+    drawn = [a for phh in tmp_path.glob("t*/*.phh") for a in tomllib.loads(phh.read_text())[
+        "actions"] if " sd " in a]
+    assert drawn and not [a for a in drawn if "??" in a]  # the archive wrote in the draws

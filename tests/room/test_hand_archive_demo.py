@@ -14,7 +14,6 @@ from pokertable.controller.cli import dispatch as cli
 from pokertable.controller.demo import main as demo
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.hand_store import open_store
-from tests.console.test_demo_floor_calls import broker  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.needs("mosquitto", "micropython")
 
@@ -22,7 +21,7 @@ HANDS = 6
 
 
 def test_every_hand_of_a_demo_session_is_archived_and_replays(
-    broker: MosquittoProcess,  # noqa: F811 - the demo tests' anonymous mosquitto
+    open_broker: MosquittoProcess,  # the demo tests' anonymous mosquitto (tests/conftest.py)
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -31,7 +30,7 @@ def test_every_hand_of_a_demo_session_is_archived_and_replays(
         hands=HANDS,
         players=4,
         seed=11,
-        broker=("127.0.0.1", broker.port),
+        broker=("127.0.0.1", open_broker.port),
         profile="tda-2024",
         floor_pause=0.0,
         stall_limit=300.0,

@@ -127,3 +127,41 @@ def test_pokertable_seating_says_in_one_line_which_broker_it_cannot_reach() -> N
         desk.send_signal(signal.SIGINT)
         desk.wait(60)
     assert desk.returncode in (0, 130)
+
+
+def test_a_refused_login_is_said_once_by_name_and_the_service_waits_for_a_fixed_one(
+    tmp_path: Path, broker: MosquittoProcess, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The clock with a password the broker does not know: one error naming the login and
+    the broker's reason however many retries (not a "lost the broker" line per retry), no
+    subscription, no ``online``; once the broker's password file has it, the clock
+    subscribes and says the login was accepted."""
+    from pokertable.bench.table_rig import USERS
+    from pokertable.mqtt.mosquitto import write_password_file
+    from pokertable.room.clock_service import ClockService
+    from tests.room.test_broker_restart import STRUCTURE
+
+    caplog.set_level(logging.WARNING, logger="pokertable.room.service_client")
+    clock = ClockService(host="127.0.0.1", port=broker.port, venue="club",
+                         structure_text=STRUCTURE,
+                         login=("clock", "not-the-password"))
+    clock.start()
+    try:
+        wait_for(lambda: broker.log_path.read_text().count("not authorised") >= 3,
+                 "three refused logins in the broker's log")
+        said = [(r.levelname, r.getMessage()) for r in caplog.records]
+        assert said == [("ERROR", f"clock: broker 127.0.0.1:{broker.port} refused login "
+                                  "'clock': Not authorized; check the service's password_file "
+                                  "against the broker's password file (docs/room.md); trying "
+                                  "again every 5 s")], said
+        assert not clock.subscribed.is_set() and clock.client.refused == "Not authorized"
+
+        broker.stop()  # the installer puts the clock's password in the broker's file
+        write_password_file(tmp_path / "passwd", {**USERS, "clock": "not-the-password"})
+        broker.start()
+        assert clock.subscribed.wait(60), "the clock did not subscribe with its fixed login"
+        wait_for(lambda: any("accepted login 'clock'" in r.getMessage()
+                             for r in caplog.records), "the accepted login said")
+        assert clock.client.refused is None
+    finally:
+        clock.stop()
