@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from pokertable.controller.engine import betting
-from pokertable.controller.engine.actions import apply_action
 from pokertable.controller.engine.cards import STANDARD_DECK
 from pokertable.controller.engine.checks import check_new_cards, dealt_in_seat, reject
-from pokertable.controller.engine.events import ActionKind, DealBoard, DealHole, PlayerAction
+from pokertable.controller.engine.events import DealBoard, DealHole
 from pokertable.controller.engine.model import (
     HandState,
     Phase,
@@ -39,12 +40,14 @@ from pokertable.controller.engine.model import (
     evolve,
 )
 from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.stud_betting import (  # stud's actions, called as stud's
+    apply_stud_action as apply_stud_action,
+)
 from pokertable.controller.rules import RuleProfile
 
 if TYPE_CHECKING:
     from pokertable.controller.engine.state_machine import HandSetup
 
-_ACCEPTED = RulingKind.ACCEPTED
 _INFO = RulingKind.INFO
 _LIVE = SeatStatus.LIVE
 _ALL_IN = SeatStatus.ALL_IN
@@ -56,11 +59,13 @@ _COMPLETE = Phase.COMPLETE
 _THIRD = Street.THIRD
 _RAZZ = Variant.RAZZ
 _FOURTH = Street.FOURTH
-_BRING_IN_KIND = ActionKind.BRING_IN
 _SEVENTH = Street.SEVENTH
 _ruling = builder(Ruling)  # Ruling(...) with plain stores, as in engine/actions.py
 _seat_state = builder(SeatState)  # one hand's seats and state, as state_machine builds them
 _hand_state = builder(HandState)
+_DECK_HAS = STANDARD_DECK.issuperset
+_HOLE = attrgetter("hole")
+_chain = chain.from_iterable
 
 HIGH_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}  # stud: the ace is high
 LOW_RANK = {r: i for i, r in enumerate("A23456789TJQK", start=1)}  # razz: the ace is low
@@ -158,7 +163,120 @@ def deal_hole(
 
     Cards for a street arrive while the previous betting round is still open are premature
     (RP-5-D: the dealer returns them to the stub, reshuffles, and deals the street again).
+
+    The usual card (every card of a replay) is dealt in one pass over the seats that finds
+    the seat, checks the cards against every hand and builds the new seats; anything else
+    (no seat, a premature or dead-hand card, a card in play, a community card or an exposed
+    card on the table) goes through ``_deal_checked``, which names what is wrong.
     """
+    if state.phase is not _DEALING or state.exposed or state.board:
+        return _deal_checked(state, event, rules)
+    number = event.seat
+    cards = event.cards
+    if type(cards) is not tuple:
+        return _deal_checked(state, event, rules)
+    up: tuple[str, ...]
+    third = state.bring_in_seat is None
+    if third:
+        street = _THIRD
+        if len(cards) != 3:
+            return _deal_checked(state, event, rules)
+        first, second, last = cards
+        if first in (second, last) or second == last:
+            return _deal_checked(state, event, rules)
+        up = cards[2:]
+    else:
+        street = _NEXT_STREET[state.street]
+        if len(cards) != 1:
+            return _deal_checked(state, event, rules)
+        first = second = last = cards[0]
+        up = () if street is _SEVENTH else cards
+    if not _DECK_HAS(cards):
+        return _deal_checked(state, event, rules)
+    target = 3 + street  # ``cards_for``, inlined: no community card here
+    seats = list(state.seats)
+    index = -1
+    waiting = False  # a live hand other than this one still short of the street's cards
+    for i, s in enumerate(seats):
+        hole = s.hole
+        if first in hole or (third and (second in hole or last in hole)):
+            return _deal_checked(state, event, rules)
+        if s.seat == number:
+            index = i
+        elif not waiting and s.status is not _FOLDED and len(hole) != target:
+            waiting = True
+    if index < 0:
+        return _deal_checked(state, event, rules)
+    seat = seats[index]
+    hole = seat.hole
+    if seat.status is _FOLDED or len(hole) >= target:
+        return _deal_checked(state, event, rules)
+    seats[index] = evolve(seat, hole=hole + cards, up=seat.up + up)
+    if waiting or len(hole) + len(cards) != target:
+        return evolve(state, seats=tuple(seats)), ()
+    # The street's last card: the seats and the opened street in one copy of the state.
+    return open_street(state, tuple(seats), street, rules)
+
+
+def deal_run(state: HandState, events: Sequence[DealHole]) -> tuple[HandState, int]:
+    """A street's cards dealt together, as a replay reads them (a run of ``d dh``): the
+    state ``deal_hole`` reaches card by card, in one copy of the state, and how many of
+    ``events`` were dealt. It stops before the street's last card (``step`` deals it: it
+    opens the betting, with rulings) and before any card that is not the usual one (a
+    second card for a seat, a card in play, a dead hand ...), which ``step`` then refuses
+    by its rule; it never refuses anything itself. Mid-street cards give no rulings and
+    ``settle`` has nothing to do after them, so nothing of ``step``'s is skipped."""
+    seats = state.seats
+    if state.phase is not _DEALING or state.exposed or state.board or len(events) < 1:
+        return state, 0
+    third = state.bring_in_seat is None
+    street = _THIRD if third else _NEXT_STREET[state.street]
+    count = 3 if third else 1
+    target = 3 + street
+    by_number = {s.seat: s for s in seats}
+    waiting = {s.seat for s in seats if s.status is not _FOLDED and len(s.hole) != target}
+    if len(waiting) < 2 or state.players_in_hand == 1:
+        return state, 0  # the next card may close the street, or the hand is won
+    held = set(_chain(map(_HOLE, seats)))
+    dealt: dict[int, tuple[str, ...]] = {}
+    for event in events:
+        number = event.seat
+        cards = event.cards
+        seat = by_number.get(number)
+        if (
+            seat is None
+            or number in dealt
+            or type(cards) is not tuple
+            or len(cards) != count
+            or seat.status is _FOLDED
+            or len(seat.hole) >= target
+            or not _DECK_HAS(cards)
+            or not held.isdisjoint(cards)
+            or (third and len(set(cards)) != 3)
+        ):
+            break
+        if len(seat.hole) + count == target and number in waiting:
+            if len(waiting) == 1:
+                break  # the street's last card
+            waiting.discard(number)
+        held.update(cards)
+        dealt[number] = cards
+    if not dealt:
+        return state, 0
+    new = []
+    for s in seats:
+        given = dealt.get(s.seat)
+        if given is not None:
+            up = given[2:] if third else () if street is _SEVENTH else given
+            s = evolve(s, hole=s.hole + given, up=s.up + up)
+        new.append(s)
+    return evolve(state, seats=tuple(new)), len(dealt)
+
+
+def _deal_checked(
+    state: HandState, event: DealHole, rules: RuleProfile
+) -> tuple[HandState, tuple[Ruling, ...]]:
+    """``deal_hole`` with every check, in the order the refusals are given."""
     number = event.seat
     seat = dealt_in_seat(state, number, rules)
     if isinstance(seat, tuple):
@@ -200,10 +318,9 @@ def deal_hole(
             rules.cite("rules"),
             "card_count",
         )
-    if not _fresh(state, event.cards):  # the usual deal: no set of all cards in play
-        bad = check_new_cards(state, event.cards, event.seat, rules)
-        if bad:
-            return bad
+    bad = check_new_cards(state, event.cards, event.seat, rules)
+    if bad:
+        return bad
     cards = tuple(event.cards)
     up = cards[2:] if street is _THIRD else () if street is _SEVENTH else cards
     dealt = evolve(seat, hole=seat.hole + cards, up=seat.up + up)
@@ -213,25 +330,6 @@ def deal_hole(
             return evolve(state, seats=seats), ()
     # The street's last card: the seats and the opened street in one copy of the state.
     return open_street(state, seats, street, rules)
-
-
-def _fresh(state: HandState, cards: Sequence[str]) -> bool:
-    """Known cards, none twice, none in play yet (else ``check_new_cards`` says what is
-    wrong)."""
-    if state.exposed:  # a card exposed and replaced is out of play (RP-10-B)
-        return False
-    board = state.board
-    for card in cards:
-        if card not in STANDARD_DECK or card in board:
-            return False
-    if len(cards) > 1 and len(set(cards)) != len(cards):
-        return False
-    for s in state.seats:
-        hole = s.hole
-        for card in cards:
-            if card in hole:
-                return False
-    return True
 
 
 def deal_community(
@@ -410,126 +508,4 @@ def _expose_first(seats: tuple[SeatState, ...], rules: RuleProfile) -> Ruling:
         (rules.cite("stud_seventh_exposed"),),
         f"seventh street is dealt down; {first}seat(s) {', '.join(map(str, at_risk))} all in",
         code="expose_order",
-    )
-
-
-# --- actions --------------------------------------------------------------------------------
-
-
-def apply_stud_action(
-    state: HandState, event: PlayerAction, rules: RuleProfile
-) -> tuple[HandState, tuple[Ruling, ...]]:
-    """The bring-in, its completion and fourth street; everything else as in the board games."""
-    kind = event.kind
-    if state.phase is not _BETTING or event.seat != state.action_on:
-        return apply_action(state, event, rules)  # its refusals name the rule
-    street = state.street
-    if kind is not _BRING_IN_KIND and street is not _THIRD and street is not _FOURTH:
-        return apply_action(state, event, rules)  # fifth to seventh: nothing of stud's own
-    seat = state.seat(event.seat)
-    small = state.level.big_blind
-    opening = state.street is _THIRD and state.call_to == 0
-    if kind is _BRING_IN_KIND:
-        if not opening:
-            return reject(
-                state,
-                seat.seat,
-                "the bring-in is posted once, by the first to act on third street",
-                rules.cite("bring_in"),
-                "no_bring_in",
-            )
-        amount = min(state.level.bring_in, seat.stack)
-        # He has acted: with nothing more than the bring-in in, the action does not come
-        # back to him, and a short all-in over it re-opens the betting only as R47-B says.
-        state = betting.pay_and_finish(state, seat, amount, "bring_in", amount, call_to=amount)
-        return state, (
-            _ruling(
-                _ACCEPTED,
-                (rules.cite("bring_in"),),
-                f"seat {seat.seat} brings in for {amount}",
-                seat=seat.seat,
-                code="bring_in",
-            ),
-        )
-    if opening and (
-        kind is ActionKind.CHECK
-        or kind is ActionKind.CALL
-        or (kind is ActionKind.FOLD and seat.seat == state.bring_in_seat)
-    ):
-        return reject(
-            state,
-            seat.seat,
-            f"seat {seat.seat} must bring in for "
-            f"{state.level.bring_in} or complete to {small}"
-            + ("" if seat.seat == state.bring_in_seat else ", or fold"),
-            rules.cite("bring_in"),
-            "bring_in_required",
-        )
-    raising = kind is ActionKind.BET or kind is ActionKind.RAISE or kind is ActionKind.ALL_IN
-    if (
-        raising
-        and state.street is _THIRD
-        and 0 < state.call_to < small
-        and not state.bets_this_street
-    ):
-        return _complete(state, seat, event, rules)
-    if (
-        raising
-        and state.street is _FOURTH
-        and event.amount is not None
-        and event.amount > state.call_to + small
-    ):
-        return reject(
-            state,
-            seat.seat,
-            f"bets on fourth street are {small}: they are not doubled for a pair showing",
-            rules.cite("stud_fourth_street"),
-            "above_maximum",
-        )
-    return apply_action(state, event, rules)
-
-
-def _complete(
-    state: HandState, seat: SeatState, event: PlayerAction, rules: RuleProfile
-) -> tuple[HandState, tuple[Ruling, ...]]:
-    """Raising the bring-in is completing it to the small bet (R3 "complete")."""
-    small = state.level.big_blind
-    all_in_to = seat.bet + seat.stack
-    to = min(small, all_in_to)
-    if to <= state.call_to:  # all in for no more than the bring-in: a call
-        return apply_action(state, evolve(event, kind=ActionKind.CALL, amount=None), rules)
-    if event.kind is not ActionKind.ALL_IN and event.amount != to:
-        return reject(
-            state,
-            seat.seat,
-            f"the bring-in of {state.call_to} is completed to {to}, not {event.amount}",
-            rules.cite("complete"),
-            "complete_amount",
-        )
-    full = to == small
-    state = betting.pay_and_finish(
-        state,
-        seat,
-        to,
-        "raise",
-        to,
-        call_to=to,
-        last_full_to=to if full else state.last_full_to,
-        bets_this_street=state.bets_this_street + 1,
-        last_aggressor=seat.seat,
-    )
-    if full:
-        # The completion is the street's first full bet: it re-opens the betting to every
-        # player who acted on the bring-in, whatever the bring-in's size (R47-B counts
-        # short all-ins, not this).
-        state = evolve(
-            state,
-            seats=tuple(
-                evolve(s, matched=0) if s.acted and s.matched and s.seat != seat.seat else s
-                for s in state.seats
-            ),
-        )
-    text = f"seat {seat.seat} completes the bring-in to {to}" + ("" if full else " all in")
-    return state, (
-        _ruling(_ACCEPTED, (rules.cite("complete"),), text, seat=seat.seat, code="complete"),
     )

@@ -15,9 +15,10 @@ from pathlib import Path
 
 from pokertable.controller.engine import EngineError, start_hand, step
 from pokertable.controller.engine.cards import STANDARD_DECK
-from pokertable.controller.engine.events import ActionKind, PlayerAction, ShowHand
+from pokertable.controller.engine.events import ActionKind, DealHole, PlayerAction, ShowHand
 from pokertable.controller.engine.model import HandState, Phase, SeatStatus
 from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.stud import deal_run
 from pokertable.controller.history.phh import PhhError, PhhHand, action_where, load_hands, to_event
 from pokertable.controller.rules import TDA_2024, RuleProfile
 
@@ -79,6 +80,11 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
     actions = hand.actions
     if hand.setup.variant.is_stud and any("??" in a for a in actions):
         actions = _stand_ins(actions)
+    # Stud: a street's cards are dealt together (``stud.deal_run``), one copy of the state
+    # a street rather than one a card; ``run`` holds them until the street's last one.
+    run: list[tuple[int, DealHole]] = []
+    runs = hand.setup.variant.is_stud
+    last = len(actions) - 1
     for index, action in enumerate(actions):
         # Only a player's cc or cbr reads the amount to call (no card or other word holds
         # "cc" or "cbr"; a comment that does only costs the look-up).
@@ -86,7 +92,19 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
         try:
             event = to_event(action, n, "", to_call)
         except PhhError:  # read it again to name the place (formatted only when needed)
+            if run:  # a card before it may be refused first
+                state = _deal_run(hand, state, run, rulings, rules)
             event = to_event(action, n, action_where(hand, index), to_call)
+        if (
+            runs
+            and type(event) is DealHole
+            and index < last
+            and actions[index + 1].startswith("d dh ")
+        ):
+            run.append((index, event))
+            continue
+        if run:
+            state = _deal_run(hand, state, run, rulings, rules)
         if event is None:
             continue
         # The two skips below ask only of a check and a tabled hand.
@@ -101,8 +119,7 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
         state, out = step(state, event, rules)
         for r in out:
             if r.kind is _REJECTED:
-                where = action_where(hand, index)
-                raise PhhError(f"{where}: illegal: {r.text} ({', '.join(r.rule_ids)})")
+                raise _illegal(hand, index, r)
         rulings += out
     if state.phase is _SHOWDOWN:
         # PHH says "cards speak": table every known live hand nobody tabled or mucked.
@@ -111,6 +128,36 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
                 state, out = step(state, ShowHand(seat.seat), rules)
                 rulings.extend(out)
     return ReplayResult(hand, state, tuple(rulings))
+
+
+def _illegal(hand: PhhHand, index: int, refusal: Ruling) -> PhhError:
+    where = action_where(hand, index)
+    return PhhError(f"{where}: illegal: {refusal.text} ({', '.join(refusal.rule_ids)})")
+
+
+def _deal_run(
+    hand: PhhHand,
+    state: HandState,
+    run: list[tuple[int, DealHole]],
+    rulings: list[Ruling],
+    rules: RuleProfile,
+) -> HandState:
+    """Deal the held cards (``stud.deal_run``); the street's last card, or one that is not
+    the usual card, goes through ``step`` as any other action. Empties ``run``."""
+    events = [event for _, event in run]
+    done = 0
+    while done < len(events):
+        state, dealt = deal_run(state, events[done:])
+        done += dealt
+        if done < len(events):
+            state, out = step(state, events[done], rules)
+            for r in out:
+                if r.kind is _REJECTED:
+                    raise _illegal(hand, run[done][0], r)
+            rulings += out
+            done += 1
+    run.clear()
+    return state
 
 
 def _stand_ins(actions: tuple[str, ...]) -> tuple[str, ...]:
