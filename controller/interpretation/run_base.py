@@ -119,8 +119,10 @@ class EventRunBase:
         said = {r.text for r in self.rulings}
         self.rulings.extend(r for r in out if r.text not in said)  # nothing said twice
         self.pending = held.settle_held(self.pending, out)  # R53-A: held chips bound or back
-        self.pending = evolve(self.pending,
-                              log=(*self.pending.log, LogEntry(before, new, zone_before)))
+        if len(new.actions) > len(before.actions):  # R37: an action that killed his hand
+            # records nothing, and the street's log (R52 replays) holds recorded actions only
+            self.pending = evolve(self.pending,
+                                  log=(*self.pending.log, LogEntry(before, new, zone_before)))
         self._commit(action.seat, reading, self._dues(action, reading, before, zone_before))
         owed = unseen_blind_owed(before.seat(action.seat), zone_before,
                                  self.zone(action.seat).owed, self.rules)
