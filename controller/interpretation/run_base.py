@@ -12,6 +12,7 @@ from pokertable.controller.engine.model import HandState, Phase, SeatStatus, evo
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation import floor as floors
 from pokertable.controller.interpretation import held
+from pokertable.controller.interpretation.antes import ante_owed
 from pokertable.controller.interpretation.context import BetContext, context_for
 from pokertable.controller.interpretation.decisions import Applied, Apply, EngineEvent, Steps
 from pokertable.controller.interpretation.events import (
@@ -160,7 +161,11 @@ class EventRunBase:
 
     def _after_engine(self) -> Steps[None]:
         state = self.state
-        if state.street != self.pending.street or state.phase is Phase.COMPLETE:
+        closed = state.street != self.pending.street or state.phase is Phase.COMPLETE
+        for zone in self.pending.zones:  # RP-11: an ante not put out, when the action
+            if closed or zone.seat == state.action_on:  # reaches him or the round closes
+                self._ante_owed(zone)
+        if closed:
             self.pending = self.pending.next_street(state.street)
             return
         seat = state.action_on
@@ -172,6 +177,12 @@ class EventRunBase:
         elif zone.declaration is not None and not zone.waiting:
             self.put(evolve(zone, declaration=None))
             yield from self._words(zone.declaration, evolve(zone, declaration=None))
+
+    def _ante_owed(self, zone: SeatZone) -> None:
+        told = ante_owed(self.state, zone, self.rules)
+        if told is not None:
+            self.put(told[0])
+            self.rulings.append(told[1])
 
     def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int) -> Steps[None]:
         raise NotImplementedError  # chips ruled in turn: ``runner.EventRun``

@@ -57,6 +57,7 @@ class SeatZone:
     ante: tuple[ChipItem, ...] = ()
     ante_due: int = 0
     blind_first: int = 0  # big blind first (RP-11): the blind chips still make before the ante
+    ante_told: bool = False  # the dealer was told the ante is not in the zone (``antes``)
 
     @property
     def value(self) -> int:
@@ -74,7 +75,8 @@ class SeatZone:
     def afresh(self) -> SeatZone:
         """The rules' reading starts again; the readers' view of the felt stays."""
         return SeatZone(self.seat, felt=self.felt, seen=self.seen, last_hand=self.last_hand,
-                        ante=self.ante, ante_due=self.ante_due, blind_first=self.blind_first)
+                        ante=self.ante, ante_due=self.ante_due, blind_first=self.blind_first,
+                        ante_told=self.ante_told)
 
     def ante_first(self, chips: tuple[ChipItem, ...]) -> tuple[SeatZone, tuple[ChipItem, ...]]:
         """RP-11: chips a blind puts out make up his posted ante and his blind in the order
@@ -171,7 +173,7 @@ class Pending:
         blinds = {s.seat for s in hand.seats if s.bet > 0}
         for seat in sorted(seen.keys() | (blinds if not hand.variant.is_stud else set())):
             z = seen[seat].afresh() if seat in seen else SeatZone(seat)
-            z = evolve(z, ante=(), ante_due=0, blind_first=0)
+            z = evolve(z, ante=(), ante_due=0, blind_first=0, ante_told=False)
             if seat not in blinds:
                 zones.append(z)
                 continue
