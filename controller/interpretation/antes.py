@@ -21,7 +21,8 @@ def ante_owed(hand: HandState, zone: SeatZone,
     """The zone marked told and the ruling, when his seen zone lacks the ante he posted and
     the dealer has not been told yet; None otherwise (a zone never read: the table cannot
     know, and takes the ante to lie there or in the pot)."""
-    if zone.ante_due <= 0 or not zone.seen or zone.ante_told or not hand.has_seat(zone.seat):
+    if zone.ante_due <= 0 or not zone.seen or zone.ante_told or not hand.has_seat(zone.seat) \
+            or hand.variant.is_stud:  # stud antes usually go straight to the pot
         return None
     if hand.seat(zone.seat).acted:
         return None

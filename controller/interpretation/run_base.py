@@ -61,6 +61,8 @@ class EventRunBase:
         zone, me = self.zone(seat), self.state.seat(seat)
         posting = seat != self.state.action_on or chip_value(zone.prior) < me.bet \
             or me.status is SeatStatus.ALL_IN
+        if self.state.variant.is_stud:  # every player antes: only before the betting opens
+            posting = self.state.phase is not Phase.BETTING
         if zone.ante_due and zone.motion and not me.acted and posting:
             zone, rest = zone.ante_first(zone.motion)
             self.put(evolve(zone, motion=rest))
