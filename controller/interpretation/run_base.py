@@ -57,14 +57,20 @@ class EventRunBase:
         """RP-11: chips a blind puts out while posting (before his turn, or his blind not
         yet whole, or all in) make up the ante he posted first (dead money, the pot's: no
         action, ``SeatZone.ante_first``); on his turn with his blind out whole they are
-        action (his ante went into the pot). Whether chips are left to read."""
+        action (his ante went into the pot). In stud every player antes, before the betting
+        opens: chips beyond his ante then are out of round. Whether chips are left to read."""
         zone, me = self.zone(seat), self.state.seat(seat)
         posting = seat != self.state.action_on or chip_value(zone.prior) < me.bet \
             or me.status is SeatStatus.ALL_IN
-        if self.state.variant.is_stud:  # every player antes: only before the betting opens
+        stud = self.state.variant.is_stud
+        if stud:
             posting = self.state.phase is not Phase.BETTING
         if zone.ante_due and zone.motion and not me.acted and posting:
             zone, rest = zone.ante_first(zone.motion)
+            if rest and stud:
+                rest = ()
+                self.alert(seat, "in_turn_binding", f"seat {seat}: chips in the betting zone "
+                           "beyond his ante while no betting round is open", "no_betting_round")
             self.put(evolve(zone, motion=rest))
         return bool(self.zone(seat).motion)
 

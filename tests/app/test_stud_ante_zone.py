@@ -51,3 +51,14 @@ def test_RP11_stud_the_dealer_pulling_an_ante_in_decides_nothing() -> None:
     assert not table.rulings(out)
     zone = table.session.pending.zone(1)
     assert [c.denomination for c in zone.prior] == [25] and not zone.no_fold
+
+
+def test_RP11_stud_chips_beyond_the_ante_before_the_deal_are_out_of_round() -> None:
+    """Ann puts 10 and 25 out after the start, before the deal: 10 is her ante, the 25 is
+    chips while no betting round is open (an alert), not held as an early bring-in."""
+    table = _table()
+    table.press("hand_start")
+    [said] = table.rulings(table.push(1, 10, 25))
+    assert said["kind"] == "alert" and "beyond his ante" in said["text"]
+    zone = table.session.pending.zone(1)
+    assert [c.denomination for c in zone.ante] == [10] and zone.motion == ()
