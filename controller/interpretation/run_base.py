@@ -12,6 +12,7 @@ from pokertable.controller.engine.model import HandState, Phase, SeatStatus, evo
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.interpretation import floor as floors
 from pokertable.controller.interpretation import held
+from pokertable.controller.interpretation.antes import ante_owed
 from pokertable.controller.interpretation.context import BetContext, context_for
 from pokertable.controller.interpretation.decisions import Applied, Apply, EngineEvent, Steps
 from pokertable.controller.interpretation.events import (
@@ -56,12 +57,20 @@ class EventRunBase:
         """RP-11: chips a blind puts out while posting (before his turn, or his blind not
         yet whole, or all in) make up the ante he posted first (dead money, the pot's: no
         action, ``SeatZone.ante_first``); on his turn with his blind out whole they are
-        action (his ante went into the pot). Whether chips are left to read."""
+        action (his ante went into the pot). In stud every player antes, before the betting
+        opens: chips beyond his ante then are out of round. Whether chips are left to read."""
         zone, me = self.zone(seat), self.state.seat(seat)
         posting = seat != self.state.action_on or chip_value(zone.prior) < me.bet \
             or me.status is SeatStatus.ALL_IN
+        stud = self.state.variant.is_stud
+        if stud:
+            posting = self.state.phase is not Phase.BETTING
         if zone.ante_due and zone.motion and not me.acted and posting:
             zone, rest = zone.ante_first(zone.motion)
+            if rest and stud:
+                rest = ()
+                self.alert(seat, "in_turn_binding", f"seat {seat}: chips in the betting zone "
+                           "beyond his ante while no betting round is open", "no_betting_round")
             self.put(evolve(zone, motion=rest))
         return bool(self.zone(seat).motion)
 
@@ -160,7 +169,11 @@ class EventRunBase:
 
     def _after_engine(self) -> Steps[None]:
         state = self.state
-        if state.street != self.pending.street or state.phase is Phase.COMPLETE:
+        closed = state.street != self.pending.street or state.phase is Phase.COMPLETE
+        for zone in self.pending.zones:  # RP-11: an ante not put out, when the action
+            if closed or zone.seat == state.action_on:  # reaches him or the round closes
+                self._ante_owed(zone)
+        if closed:
             self.pending = self.pending.next_street(state.street)
             return
         seat = state.action_on
@@ -172,6 +185,12 @@ class EventRunBase:
         elif zone.declaration is not None and not zone.waiting:
             self.put(evolve(zone, declaration=None))
             yield from self._words(zone.declaration, evolve(zone, declaration=None))
+
+    def _ante_owed(self, zone: SeatZone) -> None:
+        told = ante_owed(self.state, zone, self.rules)
+        if told is not None:
+            self.put(told[0])
+            self.rulings.append(told[1])
 
     def _rule_turn(self, seat: int, zone: SeatZone, at_ms: int) -> Steps[None]:
         raise NotImplementedError  # chips ruled in turn: ``runner.EventRun``

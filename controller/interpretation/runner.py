@@ -101,7 +101,7 @@ class EventRun(EventRunBase):
             return
         last = self.pending.log[-1].action.seat if self.pending.log else None
         if self.state.phase is not Phase.BETTING and not (
-                self.zone(event.seat).owed or last == event.seat):
+                self.zone(event.seat).awaits or last == event.seat):
             self.alert(event.seat, "in_turn_binding",
                        f"seat {event.seat}: chips in the betting zone while no betting round is "
                        "open", "no_betting_round")

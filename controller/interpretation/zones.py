@@ -57,6 +57,12 @@ class SeatZone:
     ante: tuple[ChipItem, ...] = ()
     ante_due: int = 0
     blind_first: int = 0  # big blind first (RP-11): the blind chips still make before the ante
+    ante_told: bool = False  # the dealer was told the ante is not in the zone (``antes``)
+
+    @property
+    def awaits(self) -> bool:
+        """Chips may still come outside a betting round: owed after a ruling, or his ante."""
+        return self.owed > 0 or self.ante_due > 0
 
     @property
     def value(self) -> int:
@@ -74,7 +80,8 @@ class SeatZone:
     def afresh(self) -> SeatZone:
         """The rules' reading starts again; the readers' view of the felt stays."""
         return SeatZone(self.seat, felt=self.felt, seen=self.seen, last_hand=self.last_hand,
-                        ante=self.ante, ante_due=self.ante_due, blind_first=self.blind_first)
+                        ante=self.ante, ante_due=self.ante_due, blind_first=self.blind_first,
+                        ante_told=self.ante_told)
 
     def ante_first(self, chips: tuple[ChipItem, ...]) -> tuple[SeatZone, tuple[ChipItem, ...]]:
         """RP-11: chips a blind puts out make up his posted ante and his blind in the order
@@ -165,22 +172,29 @@ class Pending:
         the ante he posted, the pot's (RP-11, ``SeatZone.ante_first``), and his prior bet
         (Add. 46), made up in the order the engine posted them.
         Chips the last hand left uncollected, and chips in any other zone, lie there without
-        counting."""
+        counting.
+        In stud every player antes (no blinds): the value chips in his zone make up his
+        ante the same way, and the rest lie there without counting.
+        """
         zones = []
         seen = {z.seat: z for z in self.zones if z.felt or z.seen}
-        blinds = {s.seat for s in hand.seats if s.bet > 0}
-        for seat in sorted(seen.keys() | (blinds if not hand.variant.is_stud else set())):
+        stud = hand.variant.is_stud
+        posted = {s.seat for s in hand.seats if (s.dead if stud else s.bet) > 0}
+        for seat in sorted(seen.keys() | posted):
             z = seen[seat].afresh() if seat in seen else SeatZone(seat)
-            z = evolve(z, ante=(), ante_due=0, blind_first=0)
-            if seat not in blinds:
+            z = evolve(z, ante=(), ante_due=0, blind_first=0, ante_told=False)
+            if seat not in posted:
                 zones.append(z)
                 continue
             me = hand.seat(seat)
-            z = evolve(z, ante_due=0 if hand.variant.is_stud else me.dead,
+            z = evolve(z, ante_due=me.dead,
                        blind_first=me.bet if _big_blind_first(hand, seat, rules) else 0)
             chips = tuple(ChipItem(c.denomination, c.kind) for c in z.felt
                           if c.has_value and c not in z.last_hand)
             z, chips = z.ante_first(chips)
+            if stud:
+                zones.append(z)
+                continue
             zones.append(evolve(z, prior_start=chips, prior=chips) if chips else z)
         return Pending(street=hand.street, zones=tuple(zones))
 

@@ -102,10 +102,13 @@ def _felt(session: TableSession, seat: int, chips: tuple[ZoneChip, ...]) -> Tabl
 
 def blinds_next(session: TableSession) -> frozenset[int]:
     """The seats that post a blind when the dealer next starts a hand: the misdealt hand's
-    blinds for its re-deal (R35-C), else the next hand's (none in stud: antes only)."""
+    blinds for its re-deal (R35-C), else the next hand's; in stud (antes only, RP-11) every
+    seat dealt in, for the ante each puts out (``Pending.new_hand``)."""
     tracked = session.tracked
     setup = (tracked.setup if tracked is not None and tracked.status is HandStatus.MISDEAL
              else planned_setup(session))
-    if isinstance(setup, str) or setup.variant.is_stud:
+    if isinstance(setup, str):
         return frozenset()
+    if setup.variant.is_stud:
+        return frozenset(p[0] for p in setup.players) if setup.level.ante > 0 else frozenset()
     return frozenset(s for s in (setup.small_blind_seat, setup.big_blind_seat) if s is not None)
