@@ -122,6 +122,37 @@ def render_shipped_config(
     return text
 
 
+def _ports_listening(pid: int) -> set[int]:
+    """TCP ports on which process ``pid`` itself listens.
+
+    A port that merely answers is not proof: a probe's connect can pick the probed port as
+    its own and connect to itself, and a port taken by another process answers too; either
+    way mosquitto then fails to bind, exits, and the suite's next connect is refused. So
+    the broker is ready when the kernel's table shows its own sockets listening.
+    """
+    try:
+        fds = Path(f"/proc/{pid}/fd")
+        links = [os.readlink(fds / fd) for fd in os.listdir(fds)]
+        inodes = {link[8:-1] for link in links if link.startswith("socket:[")}
+    except OSError:  # raced with the process's exit, or no /proc: the caller polls again
+        return set()
+    ports: set[int] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text(encoding="ascii").splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if fields[3] == _TCP_LISTEN and fields[9] in inodes:
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+_TCP_LISTEN = "0A"
+"""The LISTEN state in /proc/net/tcp (include/net/tcp_states.h)."""
+
+
 class MosquittoProcess:
     """A mosquitto child process on a free port; restartable on the same port."""
 
@@ -137,6 +168,7 @@ class MosquittoProcess:
         """The MQTT-over-WebSockets port, when the config has that listener."""
         self.log_path = config_path.with_suffix(".log")
         self._proc: subprocess.Popen[bytes] | None = None
+        self._log_start = 0
 
     @classmethod
     def from_shipped(
@@ -151,6 +183,8 @@ class MosquittoProcess:
         """Broker from a shipped config; ``users`` None means anonymous and no ACL."""
         port = port or free_port()
         ws_port = free_port()
+        while ws_port == port:  # two free ports a moment apart can be the same one
+            ws_port = free_port()
         password_file = acl_file = None
         if users is not None:
             password_file = write_password_file(workdir / "passwd", users)
@@ -169,26 +203,30 @@ class MosquittoProcess:
         if self._proc is not None:
             raise BrokerError("broker already running")
         log = self.log_path.open("ab")
+        self._log_start = log.tell()
         self._proc = subprocess.Popen(
             [self.binary, "-c", str(self.config_path)], stdout=log, stderr=subprocess.STDOUT
         )
         log.close()
         deadline = time.monotonic() + timeout
-        # every listener: mosquitto opens the WebSocket one after the plain one
-        waiting = [port for port in (self.port, self.ws_port) if port is not None]
+        wanted = {port for port in (self.port, self.ws_port) if port is not None}
         while time.monotonic() < deadline:
             if self._proc.poll() is not None:
                 self._proc = None
                 raise BrokerError(f"mosquitto exited: {self.log_path.read_text()[-2000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", waiting[0]), timeout=0.2):
-                    waiting.pop(0)
-                    if not waiting:
-                        return
-            except OSError:
-                time.sleep(0.02)
+            if self._listening(wanted):
+                return
+            time.sleep(0.02)
         self.stop()
         raise BrokerError(f"mosquitto did not listen on {self.port} within {timeout} s")
+
+    def _listening(self, wanted: set[int]) -> bool:
+        """Every listener is open, by the kernel's table where there is one (Linux), else by
+        mosquitto's own word: it logs "running" once all its listeners are bound."""
+        assert self._proc is not None
+        if Path("/proc/net/tcp").exists():
+            return wanted <= _ports_listening(self._proc.pid)
+        return b" running" in self.log_path.read_bytes()[self._log_start:]
 
     def stop(self) -> None:
         """SIGTERM, so mosquitto saves its persistence file like a service restart does."""
