@@ -179,14 +179,20 @@ def finish_hand(session: TableSession, out: list[Output], at_ms: int) -> TableSe
     return session
 
 
+def first_button_seat(session: TableSession) -> int | None:
+    """Where the first hand's button goes: the configured seat, else the first seat."""
+    first = session.config.first_button
+    if first is None and session.table.seats:
+        first = session.table.seats[0].seat
+    return first
+
+
 def planned_setup(session: TableSession) -> HandSetup | str:
     """Who the next hand deals in and where its button and blinds are, as ``start_hand``
     deals it (read between hands too: the blinds' zones, ``bet_zones``); or why it can't."""
     level = session.pending_level or session.level  # R23: a new level applies to the next hand
     rotation = session.rotation if session.pending_level is None else session.pending_rotation
-    first_button = session.config.first_button
-    if first_button is None and session.table.seats:
-        first_button = session.table.seats[0].seat
+    first_button = first_button_seat(session)
     dealt = level_of_hand(rotation, level)  # a mix by orbit: the orbit's game
     if isinstance(dealt, str):
         return dealt

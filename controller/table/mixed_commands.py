@@ -10,7 +10,7 @@ from pokertable.controller.engine.events import UpcardsPickedUp
 from pokertable.controller.engine.mixed_games import frozen_positions
 from pokertable.controller.engine.model import Phase, evolve
 from pokertable.controller.engine.rulings import Ruling, RulingKind
-from pokertable.controller.table.hands import reader_step
+from pokertable.controller.table.hands import first_button_seat, reader_step
 from pokertable.controller.table.inputs import ConsolePress, RoomCommand
 from pokertable.controller.table.orbit_rotation import TableRotation
 from pokertable.controller.table.outputs import event_out, reply, warn
@@ -80,11 +80,8 @@ def _choosing_seat(session: TableSession) -> int | None:
     """The seat whose choice it is: the next hand's button (a stud hand's is frozen where
     the next hold'em hand has it, R11-B), or None when no hand can be dealt."""
     level = session.pending_level or session.level
-    first = session.config.first_button
-    if first is None and session.table.seats:
-        first = session.table.seats[0].seat
     try:
-        return frozen_positions(session.table, level, first).button
+        return frozen_positions(session.table, level, first_button_seat(session)).button
     except EngineError:  # fewer than two players with chips
         return None
 

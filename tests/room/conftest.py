@@ -12,6 +12,7 @@ import pytest
 
 from pokertable.bench.table_rig import USERS, TableRig
 from pokertable.mqtt.mosquitto import MosquittoProcess
+from pokertable.room.clock_service import ClockService
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -84,19 +85,21 @@ def signed_in(browser: Any, url: str, login: str, tables: tuple[str, ...] = ("t9
     return page
 
 
+def room_clock(broker: MosquittoProcess, structure_text: str, **options: Any) -> ClockService:
+    """The venue "club"'s clock service on ``broker``, signed in as the clock role (not
+    started); ``options``: ClockService's others, e.g. ``prize_pool``."""
+    return ClockService(host="127.0.0.1", port=broker.port, venue="club",
+                        structure_text=structure_text, login=("clock", USERS["clock"]),
+                        **options)
+
+
 @contextmanager
 def clock_and_display(broker: MosquittoProcess, structure_text: str) -> Iterator[str]:
     """The room clock on ``broker`` running ``structure_text`` and its big display;
     yields the display's URL once the clock is subscribed, and stops both after."""
-    from pokertable.room.clock_service import ClockService, display
+    from pokertable.room.clock_service import display
 
-    service = ClockService(
-        host="127.0.0.1",
-        port=broker.port,
-        venue="club",
-        structure_text=structure_text,
-        login=("clock", USERS["clock"]),
-    )
+    service = room_clock(broker, structure_text)
     service.start()
     try:
         assert service.subscribed.wait(60), "the clock could not subscribe"

@@ -9,7 +9,7 @@ import pytest
 from pokertable.bench.table_rig import USERS, Watcher
 from pokertable.bench.waiting import wait_for
 from pokertable.mqtt.mosquitto import MosquittoProcess
-from pokertable.room.clock_service import ClockService
+from tests.room.conftest import room_clock
 from tests.room.test_clock import STRUCTURE
 
 
@@ -18,13 +18,7 @@ def test_the_end_of_a_colour_up_break_names_the_removed_chips(tmp_path: Path) ->
     broker = MosquittoProcess.from_shipped(tmp_path, users=USERS)
     broker.start()
     tables = Watcher(broker.port, "overlay", ("pokertable/v1/club/clock",))
-    service = ClockService(
-        host="127.0.0.1",
-        port=broker.port,
-        venue="club",
-        structure_text=STRUCTURE,
-        login=("clock", USERS["clock"]),
-    )
+    service = room_clock(broker, STRUCTURE)
     service.start()
     try:
         assert service.subscribed.wait(60), "the clock could not subscribe"

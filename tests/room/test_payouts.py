@@ -30,6 +30,7 @@ from pokertable.room.payouts import (
     prizes_for_finishes,
 )
 from tests.app.session_table import Table
+from tests.room.conftest import room_clock
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -174,14 +175,8 @@ def test_clock_display_shows_payouts_rings_and_honours_the_mute(
     broker.start(timeout=120)
     clock = pages = director = table_login = None
     try:
-        clock = ClockService(
-            host="127.0.0.1",
-            port=broker.port,
-            venue="club",
-            structure_text=STRUCTURE,
-            login=("clock", USERS["clock"]),
-            prize_pool=PrizePool(buy_in=100, re_entry=100, add_on=50, rake_percent=10),
-        )
+        clock = room_clock(broker, STRUCTURE, prize_pool=PrizePool(
+            buy_in=100, re_entry=100, add_on=50, rake_percent=10))
         clock.start()
         assert clock.subscribed.wait(60), "the clock could not subscribe"
         director = Watcher(

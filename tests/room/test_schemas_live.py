@@ -26,10 +26,10 @@ from pokertable.mqtt.bridge import TableBridge
 from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.mqtt.payloads import SCHEMA_DIR, SCHEMA_NAMES, SCHEMA_VERSION, validate
 from pokertable.mqtt.topics import schema_for_topic
-from pokertable.room.clock_service import ClockService
 from pokertable.room.overlay_service import OverlayService, load_layout, page_config
 from pokertable.room.seating_service import SeatingService
 from tests.app.session_table import Table
+from tests.room.conftest import room_clock
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "mqtt.md"
 STRUCTURE = "[[step]]\nsmall_blind = 100\nbig_blind = 200\nminutes = 20\n"
@@ -157,13 +157,7 @@ def test_what_the_table_and_the_room_publish_validates(tmp_path: Path) -> None:
         )
         bridge.start()
         started.append(bridge)
-        clock = ClockService(
-            host="127.0.0.1",
-            port=broker.port,
-            venue="club",
-            structure_text=STRUCTURE,
-            login=("clock", USERS["clock"]),
-        )
+        clock = room_clock(broker, STRUCTURE)
         seating = SeatingService(
             host="127.0.0.1", port=broker.port, venue="club", login=("director", USERS["director"])
         )
