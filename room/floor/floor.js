@@ -192,11 +192,12 @@ function renderTable(id) {
       `${level.small_blind}/${level.big_blind}` + (level.ante ? ` ante ${level.ante}` : "")
     : `${gameName(state.game)} \u00b7 ${stakes(level, state.game)}`);
   // stud: the street, who brought it in and who opens the street (RP-10-D/E)
+  // draw games: the draw under way and who is on it (R35-A7), in the same line
   const stud = el.querySelector(".stud");
   const studText = studLine(state);
-  stud.hidden = !studText;
   const street = state.street === "showdown" ? "showdown" : `${state.street} street`;
-  stud.textContent = studText ? `${street} \u00b7 ${studText}` : "";
+  stud.textContent = studText ? `${street} \u00b7 ${studText}` : drawLine(state);
+  stud.hidden = !stud.textContent;
   el.querySelector("th.showing").hidden = !isStud(state.game);
   const rows = [];
   for (const seat of state.seats) {
@@ -207,7 +208,7 @@ function renderTable(id) {
     const onPenalty = penalties.some((p) => p.seat === seat.seat);
     for (const value of [seat.seat, seat.player || "", seat.stack.toLocaleString("en-US"),
       seat.bet ? seat.bet.toLocaleString("en-US") : "",
-      seat.status + (onPenalty ? " · penalty" : "")]) {
+      [seat.status, ...drawTags(state, seat), ...(onPenalty ? ["penalty"] : [])].join(" · ")]) {
       row.append(text(document.createElement("td"), String(value)));
     }
     if (isStud(state.game)) {  // the upcards everyone sees, and the seat's stud tags

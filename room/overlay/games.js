@@ -1,7 +1,8 @@
 // The game of a level and the stud facts of a hand, as the room's pages say them (the
 // overlay, the floor console and the clock display load this one file). Everything comes
 // from the table's public state (mqtt/schemas/state.json): the level's `game` (a PHH code),
-// the state's `stud` (bring-in, opener) and each seat's `upcards`.
+// the state's `stud` (bring-in, opener) and each seat's `upcards`; in a draw game the
+// state's `draw` (the draw under way, who is on it) and each seat's `drawn` (how many).
 "use strict";
 
 const GAME_NAMES = {
@@ -102,5 +103,41 @@ function studTags(state, seat) {
   if (stud.bring_in_seat === seat.seat) tags.push("bring-in");
   const betting = state.street && !["third", "showdown", "complete"].includes(state.street);
   if (betting && stud.opener_seat === seat.seat) tags.push("opens");
+  return tags;
+}
+
+const DRAW_ORDINALS = ["first", "second", "third"];
+
+function drawName(round) {
+  return `${DRAW_ORDINALS[round - 1] || "draw " + round} draw`;
+}
+
+// A draw game's draw in one line (R35-A7: each player draws in turn, from the first seat
+// left of the button): "second draw · Bob to draw", "after the first draw". Never which
+// cards: only how many, as a broadcast may say. Empty before the first draw.
+function drawLine(state) {
+  const draw = state && state.draw;
+  if (!draw || !draw.round || ["showdown", "complete"].includes(state.street)) return "";
+  if (!draw.drawing) return `after the ${drawName(draw.round)}`;
+  const parts = [drawName(draw.round)];
+  if (draw.on_draw !== null && draw.on_draw !== undefined) {
+    parts.push(`${seatName(state, draw.on_draw)} to draw`);
+  } else if (Array.isArray(draw.serving) && draw.serving.length) {
+    parts.push(`the dealer serves ${draw.serving.map((s) => seatName(state, s)).join(", ")}`);
+  }
+  return parts.join(" \u00b7 ");
+}
+
+// The tags of one seat in a draw game's draw: "drawing" (his turn), then what he did at
+// this draw: "pat" or "drew 2".
+function drawTags(state, seat) {
+  const draw = state && state.draw;
+  if (!draw || !draw.round || state.street === "complete" || !Array.isArray(seat.drawn)) {
+    return [];
+  }
+  const tags = [];
+  if (draw.drawing && draw.on_draw === seat.seat) tags.push("drawing");
+  const count = seat.drawn[draw.round - 1];
+  if (count !== undefined) tags.push(count === 0 ? "pat" : `drew ${count}`);
   return tags;
 }

@@ -74,6 +74,7 @@ function render(layout) {
   const seats = document.getElementById("seats");
   document.getElementById("game").textContent = gameLine(state);
   document.getElementById("stud").textContent = studLine(state);
+  document.getElementById("draw").textContent = drawLine(state);
   board.replaceChildren(...(state ? state.board.map(cardElement) : []));
   // Once the hand is over the state says who won each pot: the page crowns them and shows
   // what they won, never the equities of a hand that is decided.
@@ -133,9 +134,11 @@ function render(layout) {
     box.querySelector(".win").textContent = won[seat.seat]
       ? "wins " + chips(won[seat.seat].amount) : seat.status === "folded" ? "" : win;
     box.querySelector(".cards").replaceChildren(...seatCards(state, seat, cards));
-    box.querySelector(".tags").replaceChildren(...studTags(state, seat).map((tag) => {
+    const stud = studTags(state, seat).map((tag) => [tag, tag === "bring-in" ? "bring-in" : "opener"]);
+    const draws = drawTags(state, seat).map((tag) => [tag, tag === "drawing" ? "drawing" : "drew"]);
+    box.querySelector(".tags").replaceChildren(...[...stud, ...draws].map(([tag, kind]) => {
       const el = document.createElement("span");
-      el.className = "tag " + (tag === "bring-in" ? "bring-in" : "opener");
+      el.className = "tag " + kind;
       el.textContent = tag;
       return el;
     }));

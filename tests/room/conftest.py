@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from pokertable.bench.table_rig import USERS, TableRig
+from pokertable.bench.table_rig import PREFIX, TABLE_LOGIN, USERS, TableRig, Watcher
 from pokertable.mqtt.mosquitto import MosquittoProcess
+from pokertable.mqtt.payloads import SCHEMA_VERSION
 from pokertable.room.clock_service import ClockService
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -111,3 +112,37 @@ def clock_and_display(broker: MosquittoProcess, structure_text: str) -> Iterator
             pages.stop()
     finally:
         service.stop()
+
+
+@contextmanager
+def overlay_on_air(tmp_path: Path, browser: Any) -> Iterator[tuple[Any, Watcher, MosquittoProcess]]:
+    """The broadcast overlay of table t9 live in Chromium (1920x1080): the shipped broker
+    with its logins, the real relay, and a sender holding the table's login that has said
+    the table is online. Yields (page, sender, broker); what the sender publishes as the
+    table reaches the page after the relay's delay."""
+    from pokertable.room.overlay_service import OverlayService, load_layout, page_config
+
+    broker = MosquittoProcess.from_shipped(tmp_path, users=USERS)
+    broker.start(timeout=120)
+    service = sender = None
+    try:
+        service = OverlayService(
+            host="127.0.0.1", port=broker.port, venue="club", table="t9", delay_s=0.5,
+            relay_login=("broadcaster", USERS["broadcaster"]), http_port=0, heartbeat_s=0.3,
+            page_config=page_config(f"ws://127.0.0.1:{broker.ws_port}", load_layout(None)),
+        )
+        service.start()
+        assert service.wait_subscribed(), "the relay could not subscribe"
+        sender = Watcher(broker.port, TABLE_LOGIN, (f"{PREFIX}/cmd/#",))
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(service.url)
+        page.wait_for_selector("#connection.online", state="attached", timeout=60_000)
+        sender.publish(f"{PREFIX}/status", {"state": "online", "schema": SCHEMA_VERSION,
+                                            "schema_version": SCHEMA_VERSION})
+        yield page, sender, broker
+    finally:
+        if sender is not None:
+            sender.stop()
+        if service is not None:
+            service.stop()
+        broker.stop()

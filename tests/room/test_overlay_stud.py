@@ -17,17 +17,15 @@ from typing import Any
 
 import pytest
 
-from pokertable.bench.table_rig import PREFIX, TABLE_LOGIN, USERS, Watcher
+from pokertable.bench.table_rig import PREFIX
 from pokertable.controller.engine.model import AnteFormat, Level, Variant
 from pokertable.controller.table.public_state import table_state
 from pokertable.controller.table.session import new_session
-from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.mqtt.payloads import SCHEMA_VERSION, validate
 from pokertable.room.broadcast import BroadcastLane
 from pokertable.room.floor_service import console
-from pokertable.room.overlay_service import OverlayService, load_layout, page_config
 from tests.app.session_table import Table
-from tests.room.conftest import ARTIFACTS, signed_in
+from tests.room.conftest import ARTIFACTS, overlay_on_air, signed_in
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PLAYERS = ((1, "Ann", 5000), (2, "Bob", 5000), (3, "Cat", 5000), (4, "Dev", 5000))
@@ -83,99 +81,75 @@ def hole_cards(table: Table) -> dict[int, dict[str, Any]]:
 def test_overlay_and_floor_console_show_the_stud_hand_RP10D_RP10E(
     tmp_path: Path, browser: Any
 ) -> None:
-    broker = MosquittoProcess.from_shipped(tmp_path, users=USERS)
-    broker.start(timeout=120)
-    service = None
-    sender = None
-    floor = None
-    try:
-        service = OverlayService(
-            host="127.0.0.1", port=broker.port, venue="club", table="t9", delay_s=0.5,
-            relay_login=("broadcaster", USERS["broadcaster"]), http_port=0, heartbeat_s=0.3,
-            page_config=page_config(f"ws://127.0.0.1:{broker.ws_port}", load_layout(None)),
-        )
-        service.start()
-        assert service.wait_subscribed(), "the relay could not subscribe"
+    with overlay_on_air(tmp_path, browser) as (page, sender, broker):
         floor = console("club", f"ws://127.0.0.1:{broker.ws_port}")
         floor.start()
-        sender = Watcher(broker.port, TABLE_LOGIN, (f"{PREFIX}/cmd/#",))
-        page = browser.new_page(viewport={"width": 1920, "height": 1080})
-        page.goto(service.url)
-        page.wait_for_selector("#connection.online", state="attached", timeout=60_000)
+        try:
+            desk = signed_in(browser, floor.url, "director", tables=())  # before the hand
 
-        desk = signed_in(browser, floor.url, "director", tables=())  # before the hand
+            def cards(seat: int, selector: str = ".card") -> list[str | None]:
+                return [c.get_attribute("data-card") for c in
+                        page.query_selector_all(f".seat[data-seat='{seat}'] {selector}")]
 
-        def cards(seat: int, selector: str = ".card") -> list[str | None]:
-            return [c.get_attribute("data-card") for c in
-                    page.query_selector_all(f".seat[data-seat='{seat}'] {selector}")]
+            table = fifth_street()
+            state = stud_state(table, 1)
+            assert (state["street"], state["action_on"]) == ("fifth", 1)
+            sender.publish(f"{PREFIX}/state", state)
+            # Before the relay releases the hole cards: backs for the downcards, upcards face up.
+            page.wait_for_function(
+                "() => document.querySelectorAll('.seat[data-seat=\"4\"] .card').length === 5",
+                timeout=120_000)
+            assert cards(4) == [None, None, "8h", "Ts", "6c"]
+            for seat, payload in hole_cards(table).items():
+                sender.publish(f"{PREFIX}/secure/hole_cards/{seat}", payload)
+            page.wait_for_function(
+                "() => document.querySelectorAll('.seat[data-seat=\"4\"] .card:not(.back)')"
+                ".length === 5", timeout=120_000)
 
-        sender.publish(f"{PREFIX}/status", {"state": "online", "schema": SCHEMA_VERSION,
-                                            "schema_version": SCHEMA_VERSION})
-        table = fifth_street()
-        state = stud_state(table, 1)
-        assert (state["street"], state["action_on"]) == ("fifth", 1)
-        sender.publish(f"{PREFIX}/state", state)
-        # Before the relay releases the hole cards: backs for the downcards, upcards face up.
-        page.wait_for_function(
-            "() => document.querySelectorAll('.seat[data-seat=\"4\"] .card').length === 5",
-            timeout=120_000)
-        assert cards(4) == [None, None, "8h", "Ts", "6c"]
-        for seat, payload in hole_cards(table).items():
-            sender.publish(f"{PREFIX}/secure/hole_cards/{seat}", payload)
-        page.wait_for_function(
-            "() => document.querySelectorAll('.seat[data-seat=\"4\"] .card:not(.back)')"
-            ".length === 5", timeout=120_000)
+            assert page.inner_text("#game") == (
+                "Stud \u00b7 limits 200/400 \u00b7 ante 25 \u00b7 bring-in 50 \u00b7 fifth street")
+            assert page.inner_text("#stud") == (
+                "Cat brought it in for 50 \u00b7 Ann opens fifth street")
+            assert page.inner_text("#board") == ""
 
-        assert page.inner_text("#game") == (
-            "Stud \u00b7 limits 200/400 \u00b7 ante 25 \u00b7 bring-in 50 \u00b7 fifth street")
-        assert page.inner_text("#stud") == (
-            "Cat brought it in for 50 \u00b7 Ann opens fifth street")
-        assert page.inner_text("#board") == ""
+            # Downcards first (known once released, else backs), then the upcards as dealt.
+            assert cards(1) == ["Ah", "Kd", "7c", "7d", "Qs"]
+            assert cards(3, ".card.up") == ["2c", "5h", "Jd"]
+            assert cards(4) == ["Tc", "Th", "8h", "Ts", "6c"]
+            assert cards(4, ".card.up") == ["8h", "Ts", "6c"]
+            assert cards(2) == []  # folded: the upcards are turned down
+            assert page.inner_text(".seat[data-seat='1'] .tags").lower() == "opens"
+            assert page.inner_text(".seat[data-seat='3'] .tags").lower() == "bring-in"
+            assert page.inner_text(".seat[data-seat='4'] .tags") == ""
+            assert page.inner_text(".seat[data-seat='1'] .win") == ""  # no hold'em equities
+            page.screenshot(path=str(DOCS / "overlay-stud.png"), omit_background=True)
 
-        # Downcards first (known once released, else backs), then the upcards as dealt.
-        assert cards(1) == ["Ah", "Kd", "7c", "7d", "Qs"]
-        assert cards(3, ".card.up") == ["2c", "5h", "Jd"]
-        assert cards(4) == ["Tc", "Th", "8h", "Ts", "6c"]
-        assert cards(4, ".card.up") == ["8h", "Ts", "6c"]
-        assert cards(2) == []  # folded: the upcards are turned down
-        assert page.inner_text(".seat[data-seat='1'] .tags").lower() == "opens"
-        assert page.inner_text(".seat[data-seat='3'] .tags").lower() == "bring-in"
-        assert page.inner_text(".seat[data-seat='4'] .tags") == ""
-        assert page.inner_text(".seat[data-seat='1'] .win") == ""  # no hold'em equities
-        page.screenshot(path=str(DOCS / "overlay-stud.png"), omit_background=True)
-
-        # The table's status and state are retained, as the table's own are: the console
-        # reads them whenever it subscribes.
-        for leaf, payload in (("status", {"state": "online", "schema": SCHEMA_VERSION,
-                                          "schema_version": SCHEMA_VERSION}),
-                              ("state", stud_state(table, 2))):
-            sender.client.publish(f"{PREFIX}/{leaf}", json.dumps(payload), qos=1,
-                                  retain=True).wait_for_publish(30)
-        box = ".table[data-table='t9']"
-        desk.wait_for_selector(f"{box} .status.online", timeout=120_000)
-        desk.wait_for_function(
-            f"() => (document.querySelector(\"{box} .level\") || {{}}).textContent"
-            "?.includes('Stud')",
-            timeout=60_000)
-        assert desk.inner_text(f"{box} .level") == (
-            "level 4: Stud \u00b7 limits 200/400 \u00b7 ante 25 \u00b7 bring-in 50")
-        assert desk.inner_text(f"{box} .stud") == (
-            "fifth street \u00b7 Cat brought it in for 50 \u00b7 Ann opens fifth street")
-        showing = {
-            row.get_attribute("data-seat"): row.query_selector("td.showing").inner_text()
-            for row in desk.query_selector_all(f"{box} .players tbody tr")
-        }
-        assert showing == {"1": "7c 7d Qs (opens)", "2": "", "3": "2c 5h Jd (bring-in)",
-                           "4": "8h Ts 6c"}
-        desk.screenshot(path=str(ARTIFACTS / "floor-stud.png"), full_page=True)
-    finally:
-        if floor is not None:
+            # The table's status and state are retained, as the table's own are: the console
+            # reads them whenever it subscribes.
+            for leaf, payload in (("status", {"state": "online", "schema": SCHEMA_VERSION,
+                                              "schema_version": SCHEMA_VERSION}),
+                                  ("state", stud_state(table, 2))):
+                sender.client.publish(f"{PREFIX}/{leaf}", json.dumps(payload), qos=1,
+                                      retain=True).wait_for_publish(30)
+            box = ".table[data-table='t9']"
+            desk.wait_for_selector(f"{box} .status.online", timeout=120_000)
+            desk.wait_for_function(
+                f"() => (document.querySelector(\"{box} .level\") || {{}}).textContent"
+                "?.includes('Stud')",
+                timeout=60_000)
+            assert desk.inner_text(f"{box} .level") == (
+                "level 4: Stud \u00b7 limits 200/400 \u00b7 ante 25 \u00b7 bring-in 50")
+            assert desk.inner_text(f"{box} .stud") == (
+                "fifth street \u00b7 Cat brought it in for 50 \u00b7 Ann opens fifth street")
+            showing = {
+                row.get_attribute("data-seat"): row.query_selector("td.showing").inner_text()
+                for row in desk.query_selector_all(f"{box} .players tbody tr")
+            }
+            assert showing == {"1": "7c 7d Qs (opens)", "2": "", "3": "2c 5h Jd (bring-in)",
+                               "4": "8h Ts 6c"}
+            desk.screenshot(path=str(ARTIFACTS / "floor-stud.png"), full_page=True)
+        finally:
             floor.stop()
-        if sender is not None:
-            sender.stop()
-        if service is not None:
-            service.stop()
-        broker.stop()
 
 
 def test_no_board_game_equities_are_published_during_a_stud_or_draw_hand() -> None:
