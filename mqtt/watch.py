@@ -120,13 +120,27 @@ def _cards_text(state: dict[str, Any], seat: dict[str, Any]) -> str:
     held = int(seat.get("cards_held", 0))
     up = seat.get("upcards")
     if up is None:
-        return "▮" * held
+        tags = _draw_tags(state, seat)
+        return "▮" * held + (f" ({', '.join(tags)})" if tags else "")
     stud = state.get("stud") or {}
     tags = [tag for tag, key in (("bring-in", "bring_in_seat"), ("opens", "opener_seat"))
             if stud.get(key) == seat["seat"] and (tag != "opens" or state.get("street") not in
                                                   ("third", "showdown", "complete"))]
     text = "▮" * max(0, held - len(up)) + " " + " ".join(pretty_card(c) for c in up)
     return text.strip() + (f" ({', '.join(tags)})" if tags else "")
+
+
+def _draw_tags(state: dict[str, Any], seat: dict[str, Any]) -> list[str]:
+    """A draw game's seat at this draw (R35-A7): on it, stood pat, or how many he drew."""
+    draw = state.get("draw") or {}
+    round_ = int(draw.get("round") or 0)
+    drawn = seat.get("drawn") or []
+    if not round_ or state.get("street") == "complete":
+        return []
+    tags = ["drawing"] if draw.get("drawing") and draw.get("on_draw") == seat["seat"] else []
+    if len(drawn) >= round_:
+        tags.append("pat" if drawn[round_ - 1] == 0 else f"drew {drawn[round_ - 1]}")
+    return tags
 
 
 def render_table(view: TableView, console: Console | None = None,

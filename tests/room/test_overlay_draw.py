@@ -8,6 +8,7 @@ goes out on the shipped broker with the table's login to the real relay and page
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -84,3 +85,16 @@ def test_overlay_and_floor_console_show_the_draw_under_way_R35A7(
             desk.screenshot(path=str(ARTIFACTS / "floor-draw.png"), full_page=True)
         finally:
             floor.stop()
+
+
+def test_the_terminal_view_tags_each_seat_at_the_draw_R35A7() -> None:
+    """``pokertable watch``: five bars per seat, and drew/pat/drawing at this draw."""
+    from rich.console import Console
+
+    from pokertable.mqtt.watch import TableView, render_table
+
+    view = TableView("club", "t9", state=published(second_seat_stood_pat(), 1), status="online")
+    out = io.StringIO()
+    Console(file=out, width=120, color_system=None).print(render_table(view))
+    text = out.getvalue()
+    assert "▮▮▮▮▮ (drew 1)" in text and "▮▮▮▮▮ (pat)" in text and "▮▮▮▮▮ (drawing)" in text
