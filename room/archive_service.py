@@ -41,10 +41,10 @@ class _Table:
     session: str = ""
     last_seq: dict[str, int] = field(default_factory=dict)  # per stream: events, hole_cards
     started: dict[str, int] = field(default_factory=dict)  # hand_id -> hand_start ts_ms
-    hole: dict[str, dict[int, list[str]]] = field(default_factory=dict)  # hand_id -> cards
     # hand_id -> each seat's successive hands: a draw game's draws (hand_archive.draw_cards)
     hands: dict[str, dict[int, list[list[str]]]] = field(default_factory=dict)
-    stored: dict[str, int] = field(default_factory=dict)  # hand_id -> hand_number
+    # hand_id -> its hand_complete event and start: stored again as late cards arrive
+    completed: dict[str, tuple[dict[str, Any], int | None]] = field(default_factory=dict)
 
 
 class ArchiveService:
@@ -131,42 +131,56 @@ class ArchiveService:
             table.started[hand_id] = int(payload.get("ts_ms") or 0)
             _keep_last(table.started)
         elif kind == "hand_complete" and isinstance(hand_id, str):
-            kept = self.store.pending(self.venue, name, table.session, hand_id)
-            record = hand_record(
-                self.venue,
-                name,
-                payload,
-                kept | table.hole.pop(hand_id, {}),
-                table.started.pop(hand_id, None),
-                table.hands.pop(hand_id, {}),
-            )
-            self.store.put(record)
+            # after a restart mid-hand, what it kept sealed (the cards seen before it)
+            hands = table.hands.get(hand_id) or self.store.pending_hands(
+                self.venue, name, table.session, hand_id)
+            table.hands[hand_id] = hands
+            table.completed[hand_id] = (payload, table.started.pop(hand_id, None))
+            _keep_last(table.hands)
+            _keep_last(table.completed)
+            record = self._record(name, hand_id, table)
             self.store.drop_pending(self.venue, name, table.session, hand_id)
-            table.stored[hand_id] = record.hand_number
-            _keep_last(table.stored)
             with self.stored:
                 self.stored.notify_all()
             if not record.verified:
                 LOG.error("archive: %s: %s", record.name, record.problem)
+
+    def _record(self, name: str, hand_id: str, table: _Table) -> HandRecord:
+        """Store the completed hand with every hole card seen so far (each seat's last hand;
+        a draw game's deal and draws from his successive hands) and return its record."""
+        event, started = table.completed[hand_id]
+        hands = table.hands.get(hand_id, {})
+        last = {seat: seen[-1] for seat, seen in hands.items() if seen}
+        record = hand_record(self.venue, name, event, last, started, hands)
+        self.store.put(record)
+        return record
 
     def _hole_cards(self, name: str, payload: dict[str, Any]) -> None:
         table = self._follow(name, payload, "hole_cards")
         if table is None:
             return
         hand_id, seat, cards = payload["hand_id"], int(payload["seat"]), list(payload["cards"])
-        number = table.stored.get(hand_id)
-        if number is None:  # the usual case: the hand is still on
-            table.hole.setdefault(hand_id, {})[seat] = cards
-            _keep_last(table.hole)
-            table.hands.setdefault(hand_id, {}).setdefault(seat, []).append(cards)
+        if hand_id not in table.hands:  # first seen here
+            stored = self.store.by_hand_id(self.venue, name, table.session, hand_id)
+            if stored is not None:  # stored before a restart: its event is gone here
+                self.store.put(add_hole_cards(stored, {seat: cards}))
+                return
+            # after a restart mid-hand, what it kept sealed
+            table.hands[hand_id] = self.store.pending_hands(
+                self.venue, name, table.session, hand_id)
             _keep_last(table.hands)
-            # with a key, kept sealed too: an archive killed mid-hand loses none of them
-            self.store.put_pending(self.venue, name, table.session, hand_id, seat, cards)
+        seen = table.hands[hand_id].setdefault(seat, [])
+        if seen[-1:] == [cards]:  # a QoS 1 repeat the restarted archive already kept
             return
-        # After the hand: the table's secure delay held the card back.
-        stored = self.store.get(self.venue, name, number, table.session)
-        if stored is not None:
-            self.store.put(add_hole_cards(stored, {seat: cards}))
+        seen.append(cards)
+        if hand_id in table.completed:
+            # After the hand: the table's secure delay held the cards back. The hand is
+            # stored again from its event with every card seen, draws included.
+            self._record(name, hand_id, table)
+            return
+        # the usual case, the hand still on; with a key, kept sealed too: an archive
+        # killed mid-hand loses none of them
+        self.store.put_pending(self.venue, name, table.session, hand_id, seat, seen)
 
 
 def _keep_last(by_hand: dict[str, Any]) -> None:

@@ -41,6 +41,9 @@ CREATE TABLE IF NOT EXISTS hands (
     PRIMARY KEY (venue, table_id, session, hand_number)
 )
 """
+HAND_ID_INDEX = ("CREATE INDEX IF NOT EXISTS hands_by_hand_id "
+                 "ON hands (venue, table_id, session, hand_id)")
+"""The archive asks once per hand whether a hole card's hand is already stored."""
 PENDING_SCHEMA = """
 CREATE TABLE IF NOT EXISTS pending_hole_cards (
     venue TEXT NOT NULL,
@@ -99,6 +102,7 @@ class HandStore:
         self._sealer = sealer
         self._lock = threading.Lock()
         self._run(SCHEMA)
+        self._run(HAND_ID_INDEX)
         self._run(PENDING_SCHEMA)
 
     @property
@@ -107,8 +111,10 @@ class HandStore:
         return self._sealer is not None
 
     def put_pending(self, venue: str, table: str, session: str, hand_id: str, seat: int,
-                    cards: list[str]) -> None:
-        sealed = self._seal(json.dumps(cards))
+                    hands: list[list[str]]) -> None:
+        """Keep ``seat``'s successive hands so far (one in flop games; a draw game's hand
+        after each draw he took cards on), replacing what was kept for him."""
+        sealed = self._seal(json.dumps(hands))
         if sealed is None or not self.keeps_pending:
             return
         self._run("INSERT INTO pending_hole_cards VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT "
@@ -117,12 +123,23 @@ class HandStore:
 
     def pending(self, venue: str, table: str, session: str,
                 hand_id: str) -> dict[int, list[str]]:
-        """The hand's kept hole cards, by seat."""
+        """The hand's kept hole cards, by seat (each seat's latest)."""
+        return {seat: hands[-1] for seat, hands in
+                self.pending_hands(venue, table, session, hand_id).items() if hands}
+
+    def pending_hands(self, venue: str, table: str, session: str,
+                      hand_id: str) -> dict[int, list[list[str]]]:
+        """Each seat's kept successive hands (a draw game's draws: ``draw_cards``)."""
         if self._sealer is None:
             return {}
         rows = self._run(f"SELECT seat, cards FROM pending_hole_cards {_PENDING_HAND}",
                          (venue, table, session, hand_id))
-        return {int(seat): json.loads(self._open_text(text)) for seat, text in rows}
+        kept: dict[int, list[list[str]]] = {}
+        for seat, text in rows:
+            value = json.loads(self._open_text(text))
+            # an archive before draw games kept one hand per seat: a list of cards
+            kept[int(seat)] = [value] if value and isinstance(value[0], str) else value
+        return kept
 
     def drop_pending(self, venue: str, table: str, session: str, hand_id: str) -> None:
         """Once the hand is stored with its hole cards."""
@@ -172,6 +189,12 @@ class HandStore:
             sql += " AND session = ?"
             params += (session,)
         rows = self._run(sql + " ORDER BY finished_ms DESC LIMIT 1", params)
+        return self._opened(_record(rows[0]), need_phh=True) if rows else None
+
+    def by_hand_id(self, venue: str, table: str, session: str, hand_id: str
+                   ) -> HandRecord | None:
+        """The stored hand of that id in the table's session, if any."""
+        rows = self._run(f"{_SELECT} {_PENDING_HAND}", (venue, table, session, hand_id))
         return self._opened(_record(rows[0]), need_phh=True) if rows else None
 
     def hands(self, venue: str, table: str | None = None) -> list[HandRecord]:

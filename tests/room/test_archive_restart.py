@@ -45,7 +45,7 @@ def _archive(broker: MosquittoProcess, db: Path, key: Path | None) -> ArchiveSer
 def _held(service: ArchiveService, hand_id: str) -> int:
     """Hole cards the archive holds for ``hand_id`` (received and handled)."""
     followed = service._tables.get("t9")
-    return len(followed.hole.get(hand_id, {})) if followed else 0
+    return len(followed.hands.get(hand_id, {})) if followed else 0
 
 
 def _killed(service: ArchiveService) -> None:

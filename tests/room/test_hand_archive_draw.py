@@ -4,17 +4,24 @@ successive hands of the secure lane, and the hand replays to the table's stacks.
 
 from __future__ import annotations
 
+import json
 import random
 import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pokertable.bench.waiting import wait_for
 from pokertable.controller.engine.model import Variant
 from pokertable.controller.history.render import hand_to_phh
+from pokertable.controller.sealing import new_key
+from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.room.hand_archive import hand_record
 from tests.app.draw_table import DrawTable
 from tests.app.test_session_draw_random import LEVEL, _play
+from tests.room.test_archive_restart import T9, _archive, _killed
+from tests.room.test_takeover_drill import _attacker
 
 
 def _private_actions(table: DrawTable) -> list[str]:
@@ -62,3 +69,71 @@ def test_R35A7_draw_hands_are_archived_with_their_draws_and_replay(variant: Vari
         if draws:  # the public PHH alone, or the last hand only, does not replay
             assert not hand_record("v", "t1", event, last, None).verified
     assert drawn, "no player drew a card in these hands"
+
+
+def _drawn_hand(seed: str) -> tuple[DrawTable, dict[str, Any], list[dict[str, Any]]]:
+    """A triple-draw hand in which somebody drew: the table, its hand_complete event and its
+    secure hole-card messages in the order it sent them (a new one after each draw)."""
+    rng = random.Random(seed)
+    while True:
+        table = DrawTable({1: 900, 2: 2000, 3: 2000, 4: 300}, level=LEVEL)
+        table.press("hand_start")
+        _play(table, rng)
+        event, hands = _hand(table)
+        if any(len(seen) > 1 for seen in hands.values()):
+            break
+    sent = [{**dict(o.payload), "session": "s1"} for o in table.out if o.channel == "hole_cards"]
+    return table, {**event, "session": "s1"}, sent
+
+
+@pytest.mark.needs("mosquitto")
+@pytest.mark.parametrize("killed", [False, True], ids=["secure-delay", "killed-mid-hand"])
+def test_R35A7_the_live_archive_keeps_a_draw_hands_draws_late_or_across_a_restart(
+    broker: MosquittoProcess, tmp_path: Path, killed: bool
+) -> None:
+    """The archive service on the shipped broker. ``secure-delay``: the table's secure lane
+    trails the hand, so every hole-card message comes after hand_complete; ``killed``: the
+    archive (with its key) is killed after the first messages and the rest, and the event,
+    reach the one that comes back. Either way the stored hand has every draw and replays."""
+    table, event, sent = _drawn_hand(f"archive-live-{killed}")
+    key = tmp_path / "archive.key"
+    new_key(key)
+    db = tmp_path / "hands.sqlite3"
+    felt = _attacker(broker.port, "club/t9", "t9-draw-publisher")  # the table's own login
+    assert felt is not None
+
+    def publish(leaf: str, payload: dict[str, Any]) -> None:
+        felt.publish(f"{T9}/{leaf}", json.dumps(payload), 1).wait_for_publish(30)
+
+    archive = _archive(broker, db, key)
+    try:
+        if killed:
+            half = len(sent) // 2
+            for message in sent[:half]:
+                publish(f"secure/hole_cards/{message['seat']}", message)
+            wait_for(lambda: sum(map(len, archive.store.pending_hands(
+                "club", "t9", "s1", event["hand_id"]).values())) == half, "the kept draws")
+            _killed(archive)
+            archive = _archive(broker, db, key)
+            for message in sent[half:]:
+                publish(f"secure/hole_cards/{message['seat']}", message)
+            publish("events", event)
+        else:
+            publish("events", event)
+            for message in sent:
+                publish(f"secure/hole_cards/{message['seat']}", message)
+
+        def stored_whole() -> bool:
+            record = archive.store.get("club", "t9", event["data"]["hand_number"], "s1")
+            return record is not None and record.phh is not None and "?" not in record.phh
+
+        wait_for(stored_whole, "the hand stored with every card")
+        record = archive.store.get("club", "t9", event["data"]["hand_number"], "s1")
+        assert record is not None and record.phh is not None and record.verified, record
+        assert tomllib.loads(record.phh)["actions"] == _private_actions(table)
+        assert archive.store.pending_hands("club", "t9", "s1", event["hand_id"]) == {}
+    finally:
+        archive.stop()
+        archive.store.close()
+        felt.disconnect()
+        felt.loop_stop()
