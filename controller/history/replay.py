@@ -19,6 +19,7 @@ from pokertable.controller.engine.events import ActionKind, DealHole, PlayerActi
 from pokertable.controller.engine.model import HandState, Phase, SeatStatus
 from pokertable.controller.engine.rulings import Ruling, RulingKind
 from pokertable.controller.engine.stud import deal_run
+from pokertable.controller.history.draw_stand_ins import draw_stand_ins
 from pokertable.controller.history.phh import PhhError, PhhHand, action_where, load_hands, to_event
 from pokertable.controller.rules import TDA_2024, RuleProfile
 
@@ -80,6 +81,8 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
     actions = hand.actions
     if hand.setup.variant.is_stud and any("??" in a for a in actions):
         actions = _stand_ins(actions)
+    elif hand.setup.variant.is_draw and any("??" in a for a in actions):
+        actions = draw_stand_ins(actions, hand.setup.variant.hole_cards)
     # Stud: a street's cards are dealt together (``stud.deal_run``), one copy of the state
     # a street rather than one a card; ``run`` holds them until the street's last one.
     run: list[tuple[int, DealHole]] = []

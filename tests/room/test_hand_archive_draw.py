@@ -137,3 +137,34 @@ def test_R35A7_the_live_archive_keeps_a_draw_hands_draws_late_or_across_a_restar
         archive.store.close()
         felt.disconnect()
         felt.loop_stop()
+
+
+@pytest.mark.parametrize("variant",
+                         [Variant.TRIPLE_DRAW_27, Variant.SINGLE_DRAW_27, Variant.BADUGI])
+def test_R35A7_a_draw_hands_public_history_replays_to_the_tables_stacks(
+    variant: Variant,
+) -> None:
+    """The PHH in the table's hand_complete (discards and draws ``??``, only the tabled
+    hands known) replays with our engine on stand-in cards: an archive without the secure
+    lane stores draw hands that verify, and ``pokertable replay`` plays the public file."""
+    rng = random.Random(f"public-{variant.value}")
+    masked = 0
+    for _ in range(12):
+        table = DrawTable({1: 900, 2: 2000, 3: 2000, 4: 300}, variant=variant, level=LEVEL)
+        table.press("hand_start")
+        _play(table, rng)
+        event, _ = _hand(table)
+        masked += " sd ??" in event["data"]["phh"]
+        record = hand_record("v", "t1", event, {}, None)
+        # verified: the replay ends on the finishing stacks the table wrote
+        assert record.verified, (record.problem, event["data"]["phh"])
+    assert masked, "no hand with an unknown discard"
+
+
+def test_stand_ins_that_would_need_more_cards_than_the_deck_left_are_refused_by_name() -> None:
+    from pokertable.controller.history.draw_stand_ins import draw_stand_ins
+    from pokertable.controller.history.phh import PhhError
+
+    actions = ("d dh p1 ????", "d dh p2 ????", "p1 sd ????", "d dh p1 ????")
+    with pytest.raises(PhhError, match="p1's unknown draws need more cards than the deck"):
+        draw_stand_ins(actions, 2, deck="2c3d4h")
