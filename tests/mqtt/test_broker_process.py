@@ -27,7 +27,7 @@ def test_a_websocket_port_held_by_someone_else_is_a_failed_start_not_a_ready_bro
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as squatter:
         squatter.bind(("127.0.0.1", broker.ws_port))
         squatter.listen()  # answers every connect, as a ready broker's port would
-        with pytest.raises(BrokerError, match="exited|did not listen"):
+        with pytest.raises(BrokerError, match=r"exited|did not listen"):
             broker.start(timeout=10.0)
     assert not broker.running
 
