@@ -1,7 +1,7 @@
 """Where a chip's e2e time goes inside ``pokertable run``: the e2e rig, with the controller
 stamping the monotonic clock at each step of the path.
 
-    python -m pokertable.bench.e2e_trace [--samples 300] [--hands 20] [--python PATH]
+    python -m pokertable.bench.e2e_trace [--samples 300] [--hands 20] [--python PATH] [--by-kind]
 
 The rig is bench/e2e_figures.py's (the same node on a pty, broker and subscriber); only the
 child differs: ``python -m pokertable.bench.e2e_trace --child run --config ...`` wraps the
@@ -13,6 +13,8 @@ byte. The wrappers cost a few microseconds each: compare traces with each other 
 and a branch alternately), never with ``pokertable bench``'s figures. ``--python`` runs
 the controller with another checkout's interpreter (this file is handed to it as a
 script, so that checkout needs no copy of it): ``--python ../main/.venv/bin/python``.
+``--by-kind`` gives the hands' dealt cards and call chips apart as well: four frames of
+five are cards, so the hands' median is a card's, whatever a chip costs.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ STEPS = (
     ("pokertable.controller.app.table_app", "", "apply", "session answered", False),
     ("pokertable.controller.app.table_app", "", "table_state", "state built", False),
     ("pokertable.mqtt.bridge", "", "_dumps", "first message encoded", False),
+    ("pokertable.mqtt.patched_json", "PatchedEncoder", "encode", "first message encoded", False),
     ("pokertable.mqtt.paho_client", "DirectWriteClient", "flush", "socket write begins", True),
     ("pokertable.mqtt.outbox", "Outbox", "_insert", "outbox row written", False),
 )
@@ -90,9 +93,10 @@ def _child(argv: list[str]) -> int:
 
 
 def trace(
-    samples: int, hands: int, python: str = sys.executable
+    samples: int, hands: int, python: str = sys.executable, by_kind: bool = False
 ) -> dict[str, dict[str, list[float]]]:
-    """Run the rig once (an idle round, then hands); per situation, step -> ms per frame."""
+    """Run the rig once (an idle round, then hands); per situation, step -> ms per frame.
+    ``by_kind``: also "hands, cards" and "hands, chips" (the frame's zone) apart."""
     from pokertable.bench import e2e_figures as rig
     from pokertable.mqtt.mosquitto import MosquittoProcess
 
@@ -107,6 +111,9 @@ def trace(
             self._heard(first, f"a snapshot of {zone}")
             self.sub.wait_quiet()
             sends.append((situation[0], sent, first))
+            if by_kind and situation[0] == "hands":
+                kind = "chips" if zone.endswith(".bet") else "cards"
+                sends.append((f"hands, {kind}", sent, first))
             return None if first == 0 else (first - sent) / 1e6
 
     with tempfile.TemporaryDirectory(prefix="pokertable-e2e-trace-") as tmp:
@@ -127,7 +134,7 @@ def trace(
     for where, sent, first in sends:
         if not first:
             continue
-        steps = found[where]
+        steps = found.setdefault(where, {})
         seen: set[str] = set()
         for step, at in stamps[bisect.bisect_left(times, sent) : bisect.bisect_left(times, first)]:
             if step not in seen:
@@ -147,8 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=20, help="hands (5 timed frames each)")
     parser.add_argument("--python", default=sys.executable,
                         help="the interpreter of the checkout whose controller is traced")
+    parser.add_argument("--by-kind", action="store_true",
+                        help="the hands' dealt cards and call chips apart as well")
     parsed = parser.parse_args(args)
-    for where, steps in trace(parsed.samples, parsed.hands, parsed.python).items():
+    found = trace(parsed.samples, parsed.hands, parsed.python, parsed.by_kind)
+    for where, steps in found.items():
         frames = len(steps.get("subscriber has it", []))
         print(f"{where}: {frames} frames; ms from the frame's last byte (median, p90, frames)")
         for step, ms in sorted(steps.items(), key=lambda kv: statistics.median(kv[1])):

@@ -60,6 +60,7 @@ from typing import Any, Protocol
 from pokertable.controller.app.config import AppConfig
 from pokertable.controller.app.journal import Journal, JournalError, what_to_do
 from pokertable.controller.engine.seating import TableSeat
+from pokertable.controller.interpretation.context import prime
 from pokertable.controller.sealing import sealer_for
 from pokertable.controller.table.card_hold import held_until
 from pokertable.controller.table.inputs import (
@@ -371,6 +372,9 @@ class TableApp:
             self._emit(base + k, output)
         if self.on_output is not None:
             self.on_output(self.session, outputs)
+        # The messages are out: the next turn's facts are worked out now, off the next
+        # chips' path (they are read against the same hand object, ``context.prime``).
+        prime(self.session.hand, self.session.config.rules)
         return outputs
 
     def _answer_again(self, item: RoomCommand) -> None:

@@ -56,13 +56,49 @@ class BetContext:
         return ActionKind.ALL_IN if total >= self.all_in_to else self.bet_word()
 
 
+# The last hand state's options and its context (both immutable, so identity is the key):
+# the public state asks for the options of the hand each input leaves, and the chips of the
+# seat on the action are read against that same hand object next, so that turn's facts are
+# worked out once, while the last input's state is built, not again on the chip's path.
+_last_options: tuple[HandState, RuleProfile, betting.Options | None] | None = None
+_last_context: tuple[HandState, RuleProfile, BetContext | None] | None = None
+
+
+def turn_options(state: HandState, rules: RuleProfile) -> betting.Options | None:
+    """``betting.options_for`` of ``state``, derived once per hand object."""
+    global _last_options
+    last = _last_options
+    if last is not None and last[0] is state and last[1] is rules:
+        return last[2]
+    opts = betting.options_for(state, rules)
+    _last_options = (state, rules, opts)
+    return opts
+
+
 def context_for(state: HandState, seat: int, rules: RuleProfile) -> BetContext | None:
     """The context of ``seat`` if the action is on it, else None."""
+    global _last_context
     if state.action_on != seat:
         return None
-    opts = betting.options_for(state, rules)
+    last = _last_context
+    if last is not None and last[0] is state and last[1] is rules:
+        return last[2]
+    ctx = _context(state, turn_options(state, rules))
+    _last_context = (state, rules, ctx)
+    return ctx
+
+
+def prime(state: HandState | None, rules: RuleProfile) -> None:
+    """Work out the facts of the seat on the action now: called between inputs (once an
+    input's messages are out), so the chips read against them next find them ready."""
+    if state is not None and state.action_on is not None:
+        context_for(state, state.action_on, rules)
+
+
+def _context(state: HandState, opts: betting.Options | None) -> BetContext | None:
     if opts is None:
         return None
+    seat = opts.seat
     me = state.seat(seat)
     opening = state.bets_this_street == (0 if state.street is Street.PREFLOP else 1)
     return BetContext(

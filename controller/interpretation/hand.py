@@ -34,6 +34,8 @@ from pokertable.controller.interpretation.decisions import (
     Steps,
     on_engine,
 )
+from pokertable.controller.interpretation.events import ChipMotion
+from pokertable.controller.interpretation.in_turn import plain_turn
 from pokertable.controller.interpretation.outcome import FloorRuling, Interpretation
 from pokertable.controller.interpretation.run_base import TableEvent
 from pokertable.controller.interpretation.runner import EventRun
@@ -100,7 +102,11 @@ def interpret_steps(state: HandState, pending: Pending, event: TableEvent,
     applying layer made of it; it returns (state, pending, outcome). It holds no code of the
     caller's, so it cannot call back into it."""
     run = EventRun(state, pending, rules)
-    yield from run.handle(event)
+    plain = plain_turn(state, pending, event, rules) if type(event) is ChipMotion else None
+    if plain is not None:  # chips in turn with nothing open: read without the routing
+        yield from run.apply_reading(*plain, event.at_ms)
+    else:
+        yield from run.handle(event)
     return run.state, run.pending, Outcome(tuple(run.interps), tuple(run.rulings))
 
 

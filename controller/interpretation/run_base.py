@@ -107,11 +107,21 @@ class EventRunBase:
                                          kind=RulingKind.FLOOR, code="floor")
         self._note(evolve(base, floor=numbered))
 
+    def apply_reading(self, zones: Pending, reading: Interpretation, at_ms: int) -> Steps[None]:
+        """A decided reading made before the run (``in_turn.plain_turn``) over ``zones``,
+        applied as one read in the run is (no floor, not waiting, an action)."""
+        self.pending = zones
+        action = reading.player_action(at_ms)
+        assert action is not None
+        yield from self._engine_action(action, reading)
+
     def _engine_action(self, action: PlayerAction, reading: Interpretation | None) -> Steps[bool]:
         before = self.state
         zone_before = self.zone(action.seat)
         new, out = yield from self.decide(action)
-        rejected = [r for r in out if r.kind is RulingKind.REJECTED]
+        # An ordinary action says nothing more (``out`` empty): none of the checks of what
+        # it said below runs then, each a cost per chip from cold caches.
+        rejected = [r for r in out if r.kind is RulingKind.REJECTED] if out else None
         if rejected:
             # the engine's own rule ids too (a house rule's refusal names its rule, RP-17)
             ids = (self.rules.cite("floor_discretion"),
@@ -125,18 +135,20 @@ class EventRunBase:
         if reading is not None:
             self.interps.append(reading)
             self.rulings.append(reading.to_ruling())
-        said = {r.text for r in self.rulings}
-        self.rulings.extend(r for r in out if r.text not in said)  # nothing said twice
-        self.pending = held.settle_held(self.pending, out)  # R53-A: held chips bound or back
+        if out:
+            said = {r.text for r in self.rulings}
+            self.rulings.extend(r for r in out if r.text not in said)  # nothing said twice
+            self.pending = held.settle_held(self.pending, out)  # R53-A: held chips bound/back
         if len(new.actions) > len(before.actions):  # R37: an action that killed his hand
             # records nothing, and the street's log (R52 replays) holds recorded actions only
             self.pending = evolve(self.pending,
                                   log=(*self.pending.log, LogEntry(before, new, zone_before)))
         self._commit(action.seat, reading, self._dues(action, reading, before, zone_before))
-        owed = unseen_blind_owed(before.seat(action.seat), zone_before,
-                                 self.zone(action.seat).owed, self.rules)
-        if owed is not None:  # a console entry for a blind never put out (Add. 46)
-            self.rulings.append(owed)
+        owed = self.zone(action.seat).owed
+        told = unseen_blind_owed(before.seat(action.seat), zone_before, owed,
+                                 self.rules) if owed > 0 else None
+        if told is not None:  # a console entry for a blind never put out (Add. 46)
+            self.rulings.append(told)
         yield from self._after_engine()
         return True
 
@@ -170,8 +182,9 @@ class EventRunBase:
     def _after_engine(self) -> Steps[None]:
         state = self.state
         closed = state.street != self.pending.street or state.phase is Phase.COMPLETE
-        for zone in self.pending.zones:  # RP-11: an ante not put out, when the action
-            if closed or zone.seat == state.action_on:  # reaches him or the round closes
+        # RP-11: an ante not put out is told when the action reaches him or the round closes
+        for zone in self.pending.zones:
+            if zone.ante_due > 0 and (closed or zone.seat == state.action_on):
                 self._ante_owed(zone)
         if closed:
             self.pending = self.pending.next_street(state.street)

@@ -9,24 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokertable.controller.engine import betting
 from pokertable.controller.engine.model import (
     AnteFormat,
     HandState,
     Level,
     Phase,
     Pot,
-    SeatStatus,
     Street,
     evolve,
 )
 from pokertable.controller.engine.pots import build_pots
 from pokertable.controller.engine.stud import pending_street, street_name
+from pokertable.controller.interpretation.context import turn_options
 from pokertable.controller.rules import RuleProfile
 from pokertable.controller.table.orbit_rotation import next_game, orbit_json
 from pokertable.controller.table.penalties import penalties_json
+from pokertable.controller.table.public_seats import seat_entries
 from pokertable.controller.table.session import TableSession
-from pokertable.controller.table.stack_zones import denominations
 
 _ANTE_FORMAT = {
     AnteFormat.NONE: "none",
@@ -34,7 +33,6 @@ _ANTE_FORMAT = {
     AnteFormat.PER_PLAYER: "per_player",
 }
 _STREET = {0: "preflop", 1: "flop", 2: "turn", 3: "river"}
-_SEAT_STATUS = {SeatStatus.LIVE: "active", SeatStatus.ALL_IN: "all_in", SeatStatus.FOLDED: "folded"}
 
 
 def level_json(level: Level) -> dict[str, Any]:
@@ -73,71 +71,9 @@ def formed_pots(hand: HandState) -> tuple[Pot, ...]:
 def table_state(session: TableSession, at_ms: int) -> dict[str, Any]:
     hand = session.hand
     rules = session.config.rules
-    seats: list[dict[str, Any]] = []
-    # One pass over each seat list, not a search per seat number: built for every input.
-    occupants = {s.seat: s for s in session.table.seats}
-    dealt_in = {s.seat: s for s in hand.seats} if hand is not None else {}
     # the readers' count of every pad, from one pass over the ledger (the cards' one holder)
     held = session.tracked.ledger.held_by_zone() if session.tracked is not None else {}
-    for number in range(1, session.config.max_seats + 1):
-        occupant = occupants.get(number)
-        in_hand = dealt_in.get(number)
-        if in_hand is not None and hand is not None and hand.phase is not Phase.COMPLETE:
-            status = _SEAT_STATUS[in_hand.status]
-            if number in session.absent:
-                status = "absent"
-            folded = in_hand.status is SeatStatus.FOLDED
-            seats.append(
-                {
-                    "seat": number,
-                    "player": in_hand.player,
-                    "stack": in_hand.stack,
-                    "bet": in_hand.bet,
-                    "status": status,
-                    "cards_held": 0 if folded else _cards_held(held, hand, number),
-                    # stud: the upcards everyone sees (a folded hand's are turned down, R66)
-                    **({"upcards": [] if folded else list(in_hand.up)}
-                       if hand.variant.is_stud else {}),
-                    # draw games: how many cards he drew at each draw he declared (never which)
-                    **({"drawn": _drawn(hand, number)} if hand.variant.is_draw else {}),
-                }
-            )
-        elif occupant is not None:
-            if number in session.absent:
-                status = "absent"
-            elif hand is not None and hand.phase is not Phase.COMPLETE:
-                status = "sitting_out"
-            elif in_hand is not None and in_hand.status is SeatStatus.FOLDED:
-                status = "folded"  # the hand is over: who folded stays folded until the next
-            else:
-                status = "active"
-            seats.append(
-                {
-                    "seat": number,
-                    "player": occupant.player,
-                    "stack": occupant.stack,
-                    "bet": 0,
-                    "status": status,
-                    "cards_held": 0,
-                }
-            )
-        else:
-            seats.append(
-                {
-                    "seat": number,
-                    "player": None,
-                    "stack": 0,
-                    "bet": 0,
-                    "status": "empty",
-                    "cards_held": 0,
-                }
-            )
-    stack_zones = dict(session.stack_zones)  # what they read, for the room's colour-up (R24)
-    for seat in seats:
-        chips = stack_zones.get(seat["seat"])
-        counted = denominations(chips) if chips else None
-        if counted:
-            seat["stack_chips"] = counted
+    seats = seat_entries(session, hand, held)  # a seat's entry is rebuilt when it changes
     street: str | None = None
     action_on = to_call = min_raise_to = 0
     substantial = False
@@ -254,7 +190,7 @@ def _hand_facts(hand: HandState, rules: RuleProfile) -> _HandFacts:
     else:
         street = _STREET[int(hand.street)]
     action_on = to_call = min_raise_to = 0
-    opts = betting.options_for(hand, rules)
+    opts = turn_options(hand, rules)  # shared with the reading of the next chips
     if opts is not None:
         action_on, to_call, min_raise_to = opts.seat, opts.to_call, opts.min_to
     # R36 as the profile reads it, from the one derivation the rules layers use
@@ -262,16 +198,6 @@ def _hand_facts(hand: HandState, rules: RuleProfile) -> _HandFacts:
              hand.substantial_since(0, rules))
     _last_facts = (hand, rules, facts)
     return facts
-
-
-def _cards_held(held: dict[str, int], hand: HandState, seat: int) -> int:
-    """Cards a seat holds: the readers' count of its pads (``held``, by zone). Stud: the
-    cards the engine dealt him (a card exposed and replaced on seventh street, RP-10-B, is
-    out of play though it may still lie on his pad), or during the deal both pads' count."""
-    if hand.variant.is_stud:
-        dealt = hand.seat(seat).hole
-        return len(dealt) or held.get(f"seat{seat}.cards", 0) + held.get(f"seat{seat}.up", 0)
-    return held.get(f"seat{seat}.cards", 0)
 
 
 def _stud(hand: HandState) -> dict[str, Any]:
@@ -305,13 +231,6 @@ def _draw(hand: HandState) -> dict[str, Any]:
         "on_draw": draw.order[0] if drawing and draw is not None and draw.order else None,
         "serving": [s for s, _ in draw.owed] if drawing and draw is not None else [],
     }
-
-
-def _drawn(hand: HandState, seat: int) -> list[int]:
-    """Cards ``seat`` drew at each draw he declared (0: stood pat), from the engine's log."""
-    if hand.draw is None:
-        return []
-    return [len(cards) for _, s, kind, cards in hand.draw.log if s == seat and kind == "sd"]
 
 
 def _awards(hand: HandState) -> list[dict[str, Any]]:
