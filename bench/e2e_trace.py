@@ -46,7 +46,7 @@ STEPS = (
     ("pokertable.controller.app.journal", "Journal", "append", "journal line written", False),
     ("pokertable.controller.app.table_app", "", "apply", "session answered", False),
     ("pokertable.controller.app.table_app", "", "table_state", "state built", False),
-    ("pokertable.mqtt.bridge", "", "_dumps", "first message encoded", False),
+    ("pokertable.mqtt.patched_json", "", "dumps", "first message encoded", False),
     ("pokertable.mqtt.patched_json", "PatchedEncoder", "encode", "first message encoded", False),
     ("pokertable.mqtt.paho_client", "DirectWriteClient", "flush", "socket write begins", True),
     ("pokertable.mqtt.outbox", "Outbox", "_insert", "outbox row written", False),

@@ -49,7 +49,7 @@ from pokertable.mqtt.outbox import DEFAULT_MAX_BYTES, Outbox, PayloadSeal
 from pokertable.mqtt.paho_client import DirectWriteClient, no_delay
 from pokertable.mqtt.patched_json import PatchedEncoder
 from pokertable.mqtt.patched_json import dumps as _dumps
-from pokertable.mqtt.payloads import SCHEMA_VERSION, SchemaName, validate
+from pokertable.mqtt.stamps import Stamps, overflow_event
 from pokertable.mqtt.topics import TableTopics, check_name
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,6 @@ __all__ = [
 ]
 
 QOS = 1
-SCHEMA_TAG = "pokertable/v1"
 _WINDOW = 100  # messages handed to paho and not yet PUBACKed
 _ACK_BATCH = _WINDOW // 4  # PUBACKs that wake our worker before its next round
 REBIRTH_MIN_INTERVAL_MS = 1_000  # one full re-publish per second, however many consumers ask
@@ -104,11 +103,12 @@ class TableBridge:
         self.topics = TableTopics(check_name("venue", venue), check_name("table", table))
         self.session = session
         self.secure_delay_ms = int(secure_delay_s * 1000)
-        self.validate_outbound = (
-            os.environ.get("POKERTABLE_MQTT_VALIDATE") == "1"
-            if validate_outbound is None
-            else validate_outbound
+        self._stamps = Stamps(
+            self.topics, session, clock_ms=clock_ms,
+            validate_outbound=os.environ.get("POKERTABLE_MQTT_VALIDATE") == "1"
+            if validate_outbound is None else validate_outbound,
         )
+        self._builder = self._stamps.builder
         self._clock_ms = clock_ms
         self._host, self._port, self._keepalive = host, port, keepalive_s
         self._outbox = Outbox(
@@ -239,30 +239,6 @@ class TableBridge:
 
     # ---- outbound -------------------------------------------------------------------------
 
-    def _stamp(self, data: dict[str, Any], seq: int) -> dict[str, Any]:
-        stamped = dict(data)
-        stamped.update(
-            venue=self.topics.venue,
-            table=self.topics.table,
-            session=self.session,
-            seq=seq,
-            ts_ms=data.get("ts_ms", self._clock_ms()),
-            schema_version=SCHEMA_VERSION,
-        )
-        return stamped
-
-    def _builder(
-        self, schema: SchemaName, data: dict[str, Any],
-        encode: Callable[[dict[str, Any]], bytes] | None = None,
-    ) -> Callable[[int], bytes]:
-        def build(seq: int) -> bytes:
-            payload = self._stamp(data, seq)
-            if self.validate_outbound:
-                validate(schema, payload)
-            return (encode or _dumps)(payload)  # ``_dumps`` looked up now: the e2e tracer's
-
-        return build
-
     def publish_state(self, state: dict[str, Any], *, origin: int | None = None) -> int | None:
         """Queue the full table state (retained); returns its sequence number.
 
@@ -377,19 +353,7 @@ class TableBridge:
                 return
 
     def _status_payload(self, state: str) -> bytes:
-        payload = {
-            "venue": self.topics.venue,
-            "table": self.topics.table,
-            "session": self.session,
-            "seq": self._bd_seq,
-            "ts_ms": self._clock_ms(),
-            "schema_version": SCHEMA_VERSION,
-            "state": state,
-            "schema": SCHEMA_TAG,
-        }
-        if self.validate_outbound:
-            validate("status", payload)
-        return _dumps(payload)
+        return self._stamps.status(state, self._bd_seq)
 
     # ---- paho callbacks: run on paho's thread, only enqueue (and the birth, per pattern 12) --
 
@@ -444,7 +408,7 @@ class TableBridge:
             latest = self._outbox.get_latest(self._latest_key)
             if latest is None or self._outbox.last_seq("state") <= 0:
                 return
-            payload = self._stamp(json.loads(latest), self._outbox.last_seq("state"))
+            payload = self._stamps.stamp(json.loads(latest), self._outbox.last_seq("state"))
             self._client.publish(self.topics.state, _dumps(payload), QOS, retain=True)
 
     def _on_disconnect(
@@ -576,31 +540,8 @@ class TableBridge:
 
     def _announce_drops(self, streams: dict[str, tuple[int, int, int]]) -> None:
         log.error("outbox full: dropped %s", streams)
-        dropped = {
-            s: {"count": c, "first_seq": f, "last_seq": last} for s, (c, f, last) in streams.items()
-        }
-        self._outbox.append(
-            "event",
-            self.topics.events,
-            self._builder(
-                "event",
-                {
-                    "hand_id": None,
-                    "kind": "outbox_overflow",
-                    "rulings": [
-                        {
-                            "rule_ids": [],
-                            "kind": "alert",
-                            "seat": None,
-                            "text": "broker unreachable too long: oldest queued messages were "
-                            "dropped; request a rebirth for the current state",
-                        }
-                    ],
-                    "data": {"dropped": dropped},
-                },
-            ),
-            bounded=False,
-        )
+        self._outbox.append("event", self.topics.events,
+                            self._builder("event", overflow_event(streams)), bounded=False)
 
     def _handle_inbound(self, topic: str, raw: bytes, retained: bool = False) -> None:
         read = read_command(self.topics, topic, raw, retained)

@@ -8,8 +8,10 @@ list value (the seats): a value equal to the last one at its place keeps its tex
 what changed is encoded. The bytes are ``json`` with ``separators=(",", ":")`` and
 ``ensure_ascii=False``, exactly as the bridge encodes every other message.
 
-Two conditions keep equal values' texts equal, both true of the bridge's schema-typed
-payloads: no field mixes booleans with integers or integers with floats (``True == 1``,
+An object value, or an object in a list, keeps its text only if its keys come in the
+same order too (objects nested deeper are compared by ``==`` alone: the table builds them
+in one order). Two conditions keep equal values' texts equal, both true of the bridge's
+schema-typed payloads: no field mixes booleans with integers or integers with floats (``True == 1``,
 ``1 == 1.0`` encode differently), and a value is not changed in place once published
 (the table builds its state afresh for every input).
 """
@@ -44,7 +46,7 @@ class PatchedEncoder:
         parts: list[str] = []
         for key, value in payload.items():
             seen = last.get(key)
-            if seen is not None and seen[0] == value:
+            if seen is not None and seen[0] == value and _same_keys(seen[0], value):
                 entry = seen
             elif type(value) is list:
                 entry = _patched_list(key, value, seen[2] if seen is not None else ())
@@ -61,6 +63,18 @@ def _patched_list(key: str, value: list[Any], before: tuple[tuple[Any, str], ...
     items: list[tuple[Any, str]] = []
     for index, item in enumerate(value):
         old = before[index] if index < len(before) else None
-        items.append(old if old is not None and old[0] == item else (item, _ENCODE(item)))
+        same = old is not None and old[0] == item and _same_keys(old[0], item)
+        items.append(old if same and old is not None else (item, _ENCODE(item)))
     text = f"{_ENCODE(key)}:[{','.join(t for _, t in items)}]"
     return value, text, tuple(items)
+
+
+def _same_keys(old: Any, new: Any) -> bool:
+    """Equal dicts with their keys in another order encode differently (``==`` ignores the
+    order): an object value, a list's objects or a list item keeps its text only with the
+    same key order."""
+    if type(new) is dict:
+        return list(old) == list(new)
+    if type(new) is list:
+        return all(type(b) is not dict or list(a) == list(b) for a, b in zip(old, new))
+    return True
