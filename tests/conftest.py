@@ -22,8 +22,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from pokertable.mqtt.mosquitto import MosquittoProcess, find_mosquitto
+
+# Property tests explore new random examples on every local run (and keep what fails in
+# .hypothesis/); in CI (``CI=true``) the same examples run every time, so a red CI is a
+# failure anyone reproduces with ``CI=true``, never a draw of the dice.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+    settings.load_profile("ci")
 
 MICROPYTHON = Path(sys.executable).parent / "micropython"
 CHROMIUM = Path("/usr/bin/chromium")
