@@ -76,5 +76,5 @@ def _same_keys(old: Any, new: Any) -> bool:
     if type(new) is dict:
         return list(old) == list(new)
     if type(new) is list:
-        return all(type(b) is not dict or list(a) == list(b) for a, b in zip(old, new))
+        return all(type(b) is not dict or list(a) == list(b) for a, b in zip(old, new, strict=True))
     return True
