@@ -189,17 +189,23 @@ def discard(
         )
     else:  # standing pat: his hand is as it was
         state = _state_draw(state, draw)
+    return _maybe_done(state, (discard_ruling(rules, number, cards, draw.number, old is not None),))
+
+
+def discard_ruling(
+    rules: RuleProfile, number: int, cards: tuple[str, ...], draw_number: int, changed: bool
+) -> Ruling:
+    """The ruling of a player's stand pat or discards (also a replay's run, runs.py)."""
     what = f"discards {len(cards)} and draws {len(cards)}" if cards else "stands pat"
-    if old is not None:
+    if changed:
         what = f"changes his draw: {what}"
-    ruling = _ruling(
+    return _ruling(
         _ACCEPTED,
         (rules.cite("draw_house"),),
-        f"seat {number} {what} on the {_DRAW_NAMES[draw.number - 1]}",
+        f"seat {number} {what} on the {_DRAW_NAMES[draw_number - 1]}",
         seat=number,
         code="draw",
     )
-    return _maybe_done(state, (ruling,))
 
 
 def _changed(
