@@ -39,6 +39,7 @@ from pokertable.controller.engine.model import (
     SeatStatus,
     Street,
     builder,
+    copier,
     evolve,
 )
 from pokertable.controller.engine.rulings import Ruling, RulingKind
@@ -60,6 +61,19 @@ _DRAW_NAMES = ("first draw", "second draw", "third draw")
 _NEXT_STREET = {street: Street(street + 1) for street in Street if street < max(Street)}
 _FLOP = Street.FLOP
 _draw_state = builder(DrawState)  # DrawState(...) with plain stores
+# The copies of every draw step, with positional values (model.copier): ``evolve`` builds a
+# keyword dict and looks its copier up on each call.
+_draw_next = copier(DrawState, "number", "order", "owed", "last", "stub", "burns")
+_draw_declared = copier(DrawState, "order", "owed", "discarded", "log")
+_draw_served = copier(DrawState, "owed", "returned", "stub", "burns", "log", "seen")
+_seat_hole = copier(SeatState, "hole")
+_state_draw = copier(HandState, "draw")
+_state_seats_draw = copier(HandState, "seats", "draw")
+_draw_opened = copier(HandState, "action_on", "face_up", "phase", "draw", "seats", "call_to")
+_betting_after_draw = copier(
+    HandState, "street", "phase", "call_to", "increment", "last_full_to", "bets_this_street",
+    "last_aggressor", "seats", "action_on", "draw",
+)
 
 
 # --- the draw opens ----------------------------------------------------------------------
@@ -82,24 +96,10 @@ def open_draw(state: HandState, face_up: bool) -> HandState:
         draw = _draw_state(number=1, order=order, seen=dealt, stub=stub - burned, burns=burned)
     else:
         burned = 1 if before.stub > 0 else 0
-        draw = evolve(
-            before,
-            number=before.number + 1,
-            order=order,
-            owed=(),
-            last=(),
-            stub=before.stub - burned,
-            burns=before.burns + burned,
+        draw = _draw_next(
+            before, before.number + 1, order, (), (), before.stub - burned, before.burns + burned
         )
-    return evolve(
-        state,
-        action_on=None,
-        face_up=face_up,
-        phase=_DEALING,
-        draw=draw,
-        seats=betting.bets_pulled_in(seats),
-        call_to=0,
-    )
+    return _draw_opened(state, None, face_up, _DEALING, draw, betting.bets_pulled_in(seats), 0)
 
 
 def _draw_open(state: HandState) -> DrawState | None:
@@ -172,36 +172,40 @@ def discard(
         )
     entry = (draw.number, number, "sd", cards)
     if old is None:  # the usual declaration, in turn
-        draw = evolve(
+        draw = _draw_declared(
             draw,
-            order=draw.order[1:],
-            owed=(*draw.owed, (number, cards)) if cards else draw.owed,
-            discarded=draw.discarded + cards,
-            log=(*draw.log, entry),
+            draw.order[1:],
+            (*draw.owed, (number, cards)) if cards else draw.owed,
+            draw.discarded + cards,
+            (*draw.log, entry),
         )
     else:
         draw = _changed(draw, number, old, cards, entry)
     if cards or old is not None:
         kept = tuple([c for c in hand if c not in cards])
         seats = state.seats
-        state = evolve(
-            state,
-            seats=(*seats[:index], evolve(seat, hole=kept), *seats[index + 1 :]),
-            draw=draw,
+        state = _state_seats_draw(
+            state, (*seats[:index], _seat_hole(seat, kept), *seats[index + 1 :]), draw
         )
     else:  # standing pat: his hand is as it was
-        state = evolve(state, draw=draw)
+        state = _state_draw(state, draw)
+    return _maybe_done(state, (discard_ruling(rules, number, cards, draw.number, old is not None),))
+
+
+def discard_ruling(
+    rules: RuleProfile, number: int, cards: tuple[str, ...], draw_number: int, changed: bool
+) -> Ruling:
+    """The ruling of a player's stand pat or discards (also a replay's run, runs.py)."""
     what = f"discards {len(cards)} and draws {len(cards)}" if cards else "stands pat"
-    if old is not None:
+    if changed:
         what = f"changes his draw: {what}"
-    ruling = _ruling(
+    return _ruling(
         _ACCEPTED,
         (rules.cite("draw_house"),),
-        f"seat {number} {what} on the {_DRAW_NAMES[draw.number - 1]}",
+        f"seat {number} {what} on the {_DRAW_NAMES[draw_number - 1]}",
         seat=number,
         code="draw",
     )
-    return _maybe_done(state, (ruling,))
 
 
 def _changed(
@@ -306,18 +310,18 @@ def deal_drawn(
             state, number, f"unknown card(s) {list(cards)}", rules.cite("nonstandard_card"),
             "unknown_card",
         )
-    draw = evolve(
+    draw = _draw_served(
         draw,
-        owed=tuple([p for p in draw.owed if p[0] != number]),
-        returned=returned.difference(cards) if returned else returned,
-        stub=max(0, stub - need),
-        burns=burns,
-        log=(*draw.log, (draw.number, number, "dh", cards)),
-        seen=seen.union(cards),
+        tuple([p for p in draw.owed if p[0] != number]),
+        returned.difference(cards) if returned else returned,
+        max(0, stub - need),
+        burns,
+        (*draw.log, (draw.number, number, "dh", cards)),
+        seen.union(cards),
     )
-    seats = tuple([evolve(s, hole=s.hole + cards) if s.seat == number else s for s in state.seats])
+    seats = tuple([_seat_hole(s, s.hole + cards) if s.seat == number else s for s in state.seats])
     if draw.order or draw.owed:
-        return evolve(state, seats=seats, draw=draw), rulings
+        return _state_seats_draw(state, seats, draw), rulings
     return _betting_opened(state, seats, draw), rulings
 
 
@@ -472,18 +476,9 @@ def _betting_opened(
     if state.variant.betting is _FIXED_LIMIT and street > _FLOP:
         size *= 2  # the big bet after the second draw (betting.small_bet)
     seats = betting.bets_pulled_in(seats)
-    return evolve(
-        state,
-        street=street,
-        phase=_BETTING,
-        call_to=0,
-        increment=size,
-        last_full_to=0,
-        bets_this_street=0,
-        last_aggressor=None,
-        seats=seats,
-        action_on=betting.next_to_act_among(seats, 0, state.button),
-        draw=draw,
+    return _betting_after_draw(
+        state, street, _BETTING, 0, size, 0, 0, None, seats,
+        betting.next_to_act_among(seats, 0, state.button), draw,
     )
 
 

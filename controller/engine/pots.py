@@ -36,6 +36,13 @@ def build_pots(seats: Sequence[SeatState]) -> tuple[Pot, ...]:
     live = [s for s in seats if s.status is not _FOLDED]
     if not live:
         return ()
+    first = live[0].committed - live[0].dead
+    for s in live:
+        if s.committed - s.dead != first:
+            break
+    else:  # every live hand put in as much: one pot, the antes and folded chips included
+        total = sum([s.committed for s in seats])
+        return (_pot(total, tuple([s.seat for s in live])),) if total else ()
     bets = [s.committed - s.dead for s in seats]
     live_bets = [(s.seat, s.committed - s.dead) for s in live]
     levels = sorted({0, *[b for _, b in live_bets]})

@@ -38,6 +38,8 @@ _DEALING = Phase.DEALING
 _SHOWDOWN = Phase.SHOWDOWN
 _award = builder(Award)  # Award(...) with plain stores (model.builder)
 _seat_shown = copier(SeatState, "hole", "shown")  # a tabled hand (model.copier)
+_seat_paid_out = copier(SeatState, "stack", "bet")
+_state_awarded = copier(HandState, "seats", "pots", "awards", "phase", "action_on")
 
 
 def strength(variant: Variant, hole: tuple[str, ...], board: tuple[str, ...]) -> tuple[int, str]:
@@ -217,15 +219,21 @@ def award(
             rule_ids = hi_lo.rule_ids(shares, rules)
         rulings += hi_lo.award_rulings(shares, rule_ids)
     awards = tuple([award for shares in per_pot for award in shares])
+    return awarded(state, stacks, pots, awards)
+
+
+def awarded(
+    state: HandState, stacks: dict[int, int], pots: tuple[Pot, ...], awards: tuple[Award, ...]
+) -> HandState:
+    """The hand complete: each seat's stack as ``stacks`` says, no bet in front, in one copy
+    of the state (the stud award, engine/stud_showdown.py, ends the same way)."""
     seats = tuple(
         [
-            s
-            if s.bet == 0 and s.stack == stacks[s.seat]
-            else evolve(s, stack=stacks[s.seat], bet=0)
+            s if s.bet == 0 and s.stack == stacks[s.seat] else _seat_paid_out(s, stacks[s.seat], 0)
             for s in state.seats
         ]
     )
-    return evolve(state, seats=seats, pots=pots, awards=awards, phase=_COMPLETE, action_on=None)
+    return _state_awarded(state, seats, pots, awards, _COMPLETE, None)
 
 
 contested_pots = _contested_pots  # the stud award (engine/stud.py) builds the same pots

@@ -97,6 +97,9 @@ _seat_state = builder(SeatState)
 _ruling = builder(Ruling)
 # The copies of a dealt card and of a street opened, with positional values (model.copier).
 _seat_dealt = copier(SeatState, "hole")
+_seat_refunded = copier(SeatState, "stack", "bet", "committed", "status")
+_state_refunded = copier(HandState, "seats", "returned")
+_street_closed = copier(HandState, "action_on", "face_up", "phase")
 _street_opened = copier(
     HandState, "board", "street", "phase", "call_to", "increment", "last_full_to",
     "bets_this_street", "last_aggressor", "seats", "action_on",
@@ -405,12 +408,12 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
         return state
     seat_no, amount = excess
     seat = state.seat(seat_no)
-    back = evolve(
+    back = _seat_refunded(
         seat,
-        stack=seat.stack + amount,
-        bet=seat.bet - amount,
-        committed=seat.committed - amount,
-        status=_LIVE if seat.status is _ALL_IN else seat.status,
+        seat.stack + amount,
+        seat.bet - amount,
+        seat.committed - amount,
+        _LIVE if seat.status is _ALL_IN else seat.status,
     )
     rulings.append(
         _ruling(
@@ -421,7 +424,8 @@ def _return_uncalled(state: HandState, rulings: list[Ruling], rules: RuleProfile
             code="uncalled_returned",
         )
     )
-    return evolve(state.with_seat(back), returned=(*state.returned, (seat_no, amount)))
+    seats = tuple([back if s.seat == seat_no else s for s in state.seats])  # ``with_seat``
+    return _state_refunded(state, seats, (*state.returned, (seat_no, amount)))
 
 
 def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -> HandState:
@@ -444,7 +448,7 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
                 )
             )
             face_up = True
-        return evolve(state, action_on=None, face_up=face_up, phase=_SHOWDOWN)
+        return _street_closed(state, None, face_up, _SHOWDOWN)
     live_with_chips = len([s for s in state.seats if s.status is _LIVE])
     face_up = state.face_up
     if live_with_chips <= 1 and not state.face_up and (
@@ -463,7 +467,7 @@ def _close_street(state: HandState, rulings: list[Ruling], rules: RuleProfile) -
         face_up = True
     if state.variant.is_draw:
         return draw.open_draw(state, face_up)
-    return evolve(state, action_on=None, face_up=face_up, phase=_DEALING)
+    return _street_closed(state, None, face_up, _DEALING)
 
 
 # ``step``'s handler of each event class, in the order a subclass is matched.

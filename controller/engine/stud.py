@@ -37,6 +37,7 @@ from pokertable.controller.engine.model import (
     Street,
     Variant,
     builder,
+    copier,
     evolve,
 )
 from pokertable.controller.engine.rulings import Ruling, RulingKind
@@ -63,6 +64,14 @@ _SEVENTH = Street.SEVENTH
 _ruling = builder(Ruling)  # Ruling(...) with plain stores, as in engine/actions.py
 _seat_state = builder(SeatState)  # one hand's seats and state, as state_machine builds them
 _hand_state = builder(HandState)
+# The copies of every dealt card and of every street opened, with positional values
+# (model.copier): ``evolve`` builds a keyword dict and looks its copier up on each call.
+_seat_dealt = copier(SeatState, "hole", "up")
+_state_seats = copier(HandState, "seats")
+_street_opened = copier(
+    HandState, "seats", "bring_in_seat", "street", "phase", "call_to", "increment",
+    "last_full_to", "bets_this_street", "last_aggressor", "opener_seat", "action_on",
+)
 _DECK_HAS = STANDARD_DECK.issuperset
 _HOLE = attrgetter("hole")
 _chain = chain.from_iterable
@@ -211,9 +220,9 @@ def deal_hole(
     hole = seat.hole
     if seat.status is _FOLDED or len(hole) >= target:
         return _deal_checked(state, event, rules)
-    seats[index] = evolve(seat, hole=hole + cards, up=seat.up + up)
+    seats[index] = _seat_dealt(seat, hole + cards, seat.up + up)
     if waiting or len(hole) + len(cards) != target:
-        return evolve(state, seats=tuple(seats)), ()
+        return _state_seats(state, tuple(seats)), ()
     # The street's last card: the seats and the opened street in one copy of the state.
     return open_street(state, tuple(seats), street, rules)
 
@@ -268,9 +277,9 @@ def deal_run(state: HandState, events: Sequence[DealHole]) -> tuple[HandState, i
         given = dealt.get(s.seat)
         if given is not None:
             up = given[2:] if third else () if street is _SEVENTH else given
-            s = evolve(s, hole=s.hole + given, up=s.up + up)
+            s = _seat_dealt(s, s.hole + given, s.up + up)
         new.append(s)
-    return evolve(state, seats=tuple(new)), len(dealt)
+    return _state_seats(state, tuple(new)), len(dealt)
 
 
 def _deal_checked(
@@ -323,11 +332,11 @@ def _deal_checked(
         return bad
     cards = tuple(event.cards)
     up = cards[2:] if street is _THIRD else () if street is _SEVENTH else cards
-    dealt = evolve(seat, hole=seat.hole + cards, up=seat.up + up)
+    dealt = _seat_dealt(seat, seat.hole + cards, seat.up + up)
     seats = tuple([dealt if s.seat == number else s for s in state.seats])
     for s in seats:
         if s.status is not _FOLDED and len(s.hole) != target:
-            return evolve(state, seats=seats), ()
+            return _state_seats(state, seats), ()
     # The street's last card: the seats and the opened street in one copy of the state.
     return open_street(state, seats, street, rules)
 
@@ -442,14 +451,7 @@ def open_street(
 ) -> tuple[HandState, tuple[Ruling, ...]]:
     """Every live hand in ``seats`` holds its cards: the betting round of ``street`` opens,
     in one copy of the state."""
-    seats = tuple(
-        [
-            s
-            if s.bet == 0 and not s.acted and s.matched == 0
-            else evolve(s, bet=0, acted=False, matched=0)
-            for s in seats
-        ]
-    )
+    seats = betting.bets_pulled_in(seats)
     razz = state.variant is _RAZZ
     bring_in: int | None
     if street is _THIRD:
@@ -480,20 +482,12 @@ def open_street(
         rulings += (_expose_first(seats, rules),)
     # With fewer than two players left with chips nobody is on the action: ``settle``
     # closes the street at once and the cards run out (R16).
-    return evolve(
-        state,
-        seats=seats,
-        bring_in_seat=bring_in,
-        street=street,
-        phase=_BETTING,
-        call_to=0,
-        increment=state.level.big_blind * (1 if street <= _FOURTH else 2),
-        last_full_to=0,
-        bets_this_street=0,
-        last_aggressor=None,
-        opener_seat=first,
-        # RP-10-E: a bring-in all in for the ante: the action starts on his left.
-        action_on=action_on,
+    return _street_opened(
+        state, seats, bring_in, street, _BETTING, 0,
+        state.level.big_blind * (1 if street <= _FOURTH else 2),  # the increment
+        0, 0, None,  # last_full_to, bets_this_street, last_aggressor
+        first,  # the opener
+        action_on,  # RP-10-E: a bring-in all in for the ante: the action starts on his left
     ), rulings
 
 

@@ -22,11 +22,10 @@ from pokertable.controller.engine.model import (
     SeatState,
     Variant,
     builder,
-    evolve,
 )
 from pokertable.controller.engine.pots import build_pots, split_pot
 from pokertable.controller.engine.rulings import Ruling
-from pokertable.controller.engine.showdown import contested_pots
+from pokertable.controller.engine.showdown import awarded, contested_pots
 from pokertable.controller.engine.stud import HIGH_RANK, LOW_RANK, SUIT, card_key
 from pokertable.controller.evaluation import holdem_strength
 from pokertable.controller.rules import RuleProfile
@@ -190,15 +189,4 @@ def award(
         per_pot.append((awards, cited))
     for awards, cited in reversed(per_pot):  # side pots first, then the main pot (Add. 16)
         rulings += hi_lo.award_rulings(awards, cited)
-    seats = tuple(
-        s if s.bet == 0 and s.stack == stacks[s.seat] else evolve(s, stack=stacks[s.seat], bet=0)
-        for s in state.seats
-    )
-    return evolve(
-        state,
-        seats=seats,
-        pots=pots,
-        awards=tuple(a for awards, _ in per_pot for a in awards),
-        phase=_COMPLETE,
-        action_on=None,
-    )
+    return awarded(state, stacks, pots, tuple([a for awards, _ in per_pot for a in awards]))

@@ -15,9 +15,16 @@ from pathlib import Path
 
 from pokertable.controller.engine import EngineError, start_hand, step
 from pokertable.controller.engine.cards import STANDARD_DECK
-from pokertable.controller.engine.events import ActionKind, DealHole, PlayerAction, ShowHand
+from pokertable.controller.engine.events import (
+    ActionKind,
+    DealHole,
+    Discard,
+    PlayerAction,
+    ShowHand,
+)
 from pokertable.controller.engine.model import HandState, Phase, SeatStatus
 from pokertable.controller.engine.rulings import Ruling, RulingKind
+from pokertable.controller.engine.runs import draw_run, hole_run
 from pokertable.controller.engine.stud import deal_run
 from pokertable.controller.history.draw_stand_ins import draw_stand_ins
 from pokertable.controller.history.phh import PhhError, PhhHand, action_where, load_hands, to_event
@@ -83,10 +90,12 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
         actions = _stand_ins(actions)
     elif hand.setup.variant.is_draw and any("??" in a for a in actions):
         actions = draw_stand_ins(actions, hand.setup.variant.hole_cards)
-    # Stud: a street's cards are dealt together (``stud.deal_run``), one copy of the state
-    # a street rather than one a card; ``run`` holds them until the street's last one.
-    run: list[tuple[int, DealHole]] = []
-    runs = hand.setup.variant.is_stud
+    # A run of dealt cards is applied together, one copy of the state a run rather than
+    # one a card (stud's streets ``stud.deal_run``, the deal ``runs.hole_run``), and so is
+    # a draw's run of stand pats, discards and drawn cards (``runs.draw_run``); ``run``
+    # holds the events until the run's last one, which goes through ``step``.
+    run: list[tuple[int, DealHole | Discard]] = []
+    draws = hand.setup.variant.is_draw
     last = len(actions) - 1
     for index, action in enumerate(actions):
         # Only a player's cc or cbr reads the amount to call (no card or other word holds
@@ -98,11 +107,14 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
             if run:  # a card before it may be refused first
                 state = _deal_run(hand, state, run, rulings, rules)
             event = to_event(action, n, action_where(hand, index), to_call)
-        if (
-            runs
-            and type(event) is DealHole
-            and index < last
-            and actions[index + 1].startswith("d dh ")
+        if index < last and (
+            (type(event) is DealHole and actions[index + 1].startswith("d dh "))
+            or (
+                draws
+                and (type(event) is Discard or type(event) is DealHole)
+                and state.draw is not None
+                and (" sd" in actions[index + 1] or actions[index + 1].startswith("d dh "))
+            )
         ):
             run.append((index, event))
             continue
@@ -141,16 +153,24 @@ def _illegal(hand: PhhHand, index: int, refusal: Ruling) -> PhhError:
 def _deal_run(
     hand: PhhHand,
     state: HandState,
-    run: list[tuple[int, DealHole]],
+    run: list[tuple[int, DealHole | Discard]],
     rulings: list[Ruling],
     rules: RuleProfile,
 ) -> HandState:
-    """Deal the held cards (``stud.deal_run``); the street's last card, or one that is not
-    the usual card, goes through ``step`` as any other action. Empties ``run``."""
+    """Apply the held run (``stud.deal_run``, ``runs.hole_run``, ``runs.draw_run``); the
+    event that ends a street or a draw, or one that is not the usual one, goes through
+    ``step`` as any other action. Empties ``run``."""
     events = [event for _, event in run]
+    stud = state.variant.is_stud
     done = 0
     while done < len(events):
-        state, dealt = deal_run(state, events[done:])
+        if state.draw is not None:
+            state, dealt, notes = draw_run(state, events[done:], rules)
+            rulings += notes
+        elif stud:
+            state, dealt = deal_run(state, events[done:])  # type: ignore[arg-type]  # cards only
+        else:
+            state, dealt = hole_run(state, events[done:])  # type: ignore[arg-type]  # cards only
         done += dealt
         if done < len(events):
             state, out = step(state, events[done], rules)
