@@ -13,14 +13,12 @@ from typing import Any
 
 import pytest
 
-from pokertable.bench.table_rig import PREFIX, TABLE_LOGIN, USERS, Watcher
+from pokertable.bench.table_rig import PREFIX
 from pokertable.controller.table.public_state import table_state
-from pokertable.mqtt.mosquitto import MosquittoProcess
 from pokertable.mqtt.payloads import validate
 from pokertable.room.broadcast import BroadcastLane
-from pokertable.room.overlay_service import OverlayService, load_layout, page_config
 from tests.app.session_table import Table
-from tests.room.conftest import ARTIFACTS
+from tests.room.conftest import ARTIFACTS, overlay_on_air
 
 pytestmark = pytest.mark.needs("mosquitto")
 
@@ -78,23 +76,7 @@ def test_state_after_a_hand_names_the_winner_and_keeps_the_fold() -> None:
 def test_overlay_after_a_hand_shows_the_winner_and_the_pot_he_won(
     tmp_path: Path, browser: Any
 ) -> None:
-    broker = MosquittoProcess.from_shipped(tmp_path, users=USERS)
-    broker.start(timeout=120)
-    service = None
-    sender = None
-    try:
-        service = OverlayService(
-            host="127.0.0.1", port=broker.port, venue="club", table="t9", delay_s=0.5,
-            relay_login=("broadcaster", USERS["broadcaster"]), http_port=0, heartbeat_s=0.3,
-            page_config=page_config(f"ws://127.0.0.1:{broker.ws_port}", load_layout(None)),
-        )
-        service.start()
-        assert service.wait_subscribed(), "the relay could not subscribe"
-        sender = Watcher(broker.port, TABLE_LOGIN, (f"{PREFIX}/cmd/#",))
-        page = browser.new_page(viewport={"width": 1920, "height": 1080})
-        page.goto(service.url)
-        page.wait_for_selector("#connection.online", state="attached", timeout=60_000)
-
+    with overlay_on_air(tmp_path, browser) as (page, sender, _):
         table = Table(PLAYERS, first_button=3)
         sent = {"outputs": 0, "seq": 0}
 
@@ -127,9 +109,3 @@ def test_overlay_after_a_hand_shows_the_winner_and_the_pot_he_won(
         assert "folded" in (page.get_attribute(".seat[data-seat='1']", "class") or "")
         for seat in (1, 3):  # no win % for a decided hand: Ann's folded aces are not 100 %
             assert page.inner_text(f".seat[data-seat='{seat}'] .win") == ""
-    finally:
-        if sender is not None:
-            sender.stop()
-        if service is not None:
-            service.stop()
-        broker.stop()

@@ -12,13 +12,11 @@ from typing import Any
 
 import pytest
 
-from pokertable.bench.table_rig import PREFIX, TABLE_LOGIN, USERS, Watcher
+from pokertable.bench.table_rig import PREFIX
 from pokertable.controller.engine.model import Variant
 from pokertable.controller.table.public_state import table_state
-from pokertable.mqtt.mosquitto import MosquittoProcess
-from pokertable.room.overlay_service import OverlayService, load_layout, page_config
 from tests.app.session_table import Table
-from tests.room.conftest import ARTIFACTS
+from tests.room.conftest import ARTIFACTS, overlay_on_air
 
 pytestmark = pytest.mark.needs("mosquitto")
 
@@ -33,29 +31,7 @@ HOLES = {
 def test_overlay_after_an_omaha_hi_lo_hand_names_the_high_and_the_low_R20C(
     tmp_path: Path, browser: Any
 ) -> None:
-    broker = MosquittoProcess.from_shipped(tmp_path, users=USERS)
-    broker.start(timeout=120)
-    service = None
-    sender = None
-    try:
-        service = OverlayService(
-            host="127.0.0.1",
-            port=broker.port,
-            venue="club",
-            table="t9",
-            delay_s=0.5,
-            relay_login=("broadcaster", USERS["broadcaster"]),
-            http_port=0,
-            heartbeat_s=0.3,
-            page_config=page_config(f"ws://127.0.0.1:{broker.ws_port}", load_layout(None)),
-        )
-        service.start()
-        assert service.wait_subscribed(), "the relay could not subscribe"
-        sender = Watcher(broker.port, TABLE_LOGIN, (f"{PREFIX}/cmd/#",))
-        page = browser.new_page(viewport={"width": 1920, "height": 1080})
-        page.goto(service.url)
-        page.wait_for_selector("#connection.online", state="attached", timeout=60_000)
-
+    with overlay_on_air(tmp_path, browser) as (page, sender, _):
         table = Table(PLAYERS, first_button=3, variant=Variant.PLO8)
         seq = {"n": 0}
 
@@ -92,12 +68,6 @@ def test_overlay_after_an_omaha_hi_lo_hand_names_the_high_and_the_low_R20C(
         assert page.inner_text("#pot") == (
             "Ann wins 300 (low 7-5-3-2-A low) \u00b7 Bob wins 300 (high Trips)"
         )
-    finally:
-        if sender is not None:
-            sender.stop()
-        if service is not None:
-            service.stop()
-        broker.stop()
 
 
 def test_no_high_only_equities_are_published_during_a_hi_lo_hand() -> None:
