@@ -126,6 +126,7 @@ class TableBridge:
         self.rejected: queue.Queue[RejectedCommand] = queue.Queue()
         self._work: queue.Queue[tuple[Any, ...]] = queue.Queue()
         self._connected = threading.Event()
+        self._subscribed = threading.Event()  # the broker acknowledged our commands' topics
         self._idle = threading.Event()
         self._worker: threading.Thread | None = None
         # Rows handed to paho and their cursors, shared by our worker and the publishing
@@ -198,6 +199,12 @@ class TableBridge:
     def wait_connected(self, timeout: float) -> bool:
         return self._connected.wait(timeout)
 
+    def wait_subscribed(self, timeout: float) -> bool:
+        """Until the broker has acknowledged the clock and command subscriptions (SUBACK):
+        the CONNACK comes first, and a clock level published in between is never routed
+        to the table (a command is not retained)."""
+        return self._subscribed.wait(timeout)
+
     def wait_delivered(self, timeout: float) -> bool:
         """Block until the outbox is empty (every message PUBACKed) or ``timeout`` passes."""
         deadline = time.monotonic() + timeout
@@ -235,6 +242,7 @@ class TableBridge:
         self._worker = None
         self._stopped = True
         self._connected.clear()
+        self._subscribed.clear()
         self._outbox.close()
 
     # ---- outbound -------------------------------------------------------------------------
@@ -372,6 +380,7 @@ class TableBridge:
         # "online" waits for the SUBACK (``_on_subscribe``): a client that sends a command
         # the moment it sees the table online must not be lost before the broker routes it.
         self._state_handed = False  # a new connection: the broker may have lost it
+        self._subscribed.clear()
         _, self._command_subscription = client.subscribe(
             [(self.topics.clock, QOS), (self.topics.commands, QOS)]
         )
@@ -386,6 +395,8 @@ class TableBridge:
             return
         if refused := [str(code) for code in reason_codes if code.is_failure]:
             log.error("broker refused the command subscriptions: %s", ", ".join(refused))
+        else:
+            self._subscribed.set()
         with self._status_lock:
             if self._stopping:
                 return
@@ -420,6 +431,7 @@ class TableBridge:
         properties: Properties | None,
     ) -> None:
         self._connected.clear()
+        self._subscribed.clear()
         self._work.put(("disconnected",))
 
     def _on_publish(

@@ -269,7 +269,15 @@ class Dealer:
             self.wait(lambda s: self._moved_on(s, before), f"seat {seat_no}'s all-in")
             after = self.app.snapshot().hand
             if after is not None and after.has_seat(seat_no):
-                self.push(seat_no, round_chips(after.seat(seat_no).bet - in_zone))
+                owed = round_chips(after.seat(seat_no).bet - in_zone)
+                self.push(seat_no, owed)
+                # His chips go out before the next player acts, as at a table: the bots act
+                # on what the table has read, not on chips still in flight to the readers.
+                self.wait(
+                    lambda s: zone_value(s.zone(seat_no)) >= in_zone + owed or s.hand is None
+                    or bool(s.alerts),
+                    f"seat {seat_no}'s all-in chips to be read",
+                )
             self.actions += 1
             return
         elif opts.can_raise and not expensive and roll > 0.85:

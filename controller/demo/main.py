@@ -285,8 +285,10 @@ def play(args: argparse.Namespace, *, interactive: bool = False) -> DemoResult:
         )
         app.on_output = dealer.observe
         dealer.buses = runtime.buses
-        if runtime.bridge is not None and not runtime.bridge.wait_connected(args.stall_limit):
-            raise DemoUnavailable(f"the table cannot reach the MQTT broker at {host}:{port}")
+        # The clock's first level (dealer's choice) goes out at once: the table must be
+        # subscribed (SUBACK), not only connected, or the level is never routed to it.
+        if runtime.bridge is not None and not runtime.bridge.wait_subscribed(args.stall_limit):
+            raise DemoUnavailable(f"the table cannot subscribe at the MQTT broker at {host}:{port}")
         for bus in runtime.buses:
             for supervisor in bus.supervisors.values():
                 supervisor.wait_connected(timeout=args.stall_limit)

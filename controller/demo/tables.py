@@ -288,7 +288,7 @@ def play_tables(
             for bus in runtime.buses:
                 for supervisor in bus.supervisors.values():
                     supervisor.wait_connected(timeout=args.stall_limit)
-            if runtime.bridge is not None and not runtime.bridge.wait_connected(args.stall_limit):
+            if runtime.bridge is not None and not runtime.bridge.wait_subscribed(args.stall_limit):
                 raise DemoError(f"table {table} cannot reach the broker")
             dealers[table], configs[table] = dealer, config
         levels = TournamentClock(host, port, VENUE, stall_s=args.stall_limit)

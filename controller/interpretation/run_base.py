@@ -77,6 +77,13 @@ class EventRunBase:
     def ctx(self, seat: int) -> BetContext | None:
         return context_for(self.state, seat, self.rules)
 
+    def _owed_by_folded(self, seat: int) -> bool:
+        """He folded still owing the chips of a bet he declared (an all in, a bet said on the
+        console): chips the readers report after his fold are those chips, read late (a
+        report lags the chips by up to ``chip_report_lag_ms``), not chips out of turn."""
+        return self.state.has_seat(seat) and self.zone(seat).owed > 0 \
+            and self.state.seat(seat).status is SeatStatus.FOLDED
+
     def _seat_ok(self, seat: int, what: str) -> bool:
         if not self.state.has_seat(seat):
             self.alert(seat, "floor_discretion", f"{what} at seat {seat}, which is not dealt in",
@@ -168,8 +175,8 @@ class EventRunBase:
     def _commit(self, seat: int, reading: Interpretation | None,
                 dues: tuple[int, int]) -> None:
         zone = self.zone(seat)
-        if self.state.seat(seat).status is SeatStatus.FOLDED:
-            self.put(zone.afresh())
+        if self.state.seat(seat).status is SeatStatus.FOLDED:  # his bet's chips still owed
+            self.put(evolve(zone.afresh(), owed=zone.owed))
             return
         chips = zone.prior + zone.motion
         owed, change = dues
@@ -187,7 +194,8 @@ class EventRunBase:
             if zone.ante_due > 0 and (closed or zone.seat == state.action_on):
                 self._ante_owed(zone)
         if closed:
-            self.pending = self.pending.next_street(state.street)
+            self.pending = self.pending.next_street(state.street,
+                                                    over=state.phase is Phase.COMPLETE)
             return
         seat = state.action_on
         if seat is None or self._blocked_for(seat) is not None:

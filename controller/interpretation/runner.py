@@ -85,11 +85,13 @@ class EventRun(EventRunBase):
             case _:
                 yield from self._engine_event(event)
 
-    # --- validation (bad input: alert, no state change) ----------------------------------
-
     # --- chips ---------------------------------------------------------------------------
 
     def _motion(self, event: ChipMotion) -> Steps[None]:
+        if self._owed_by_folded(event.seat):  # they pay what he owes; any more is change
+            zone = self.zone(event.seat)
+            yield from self._fulfil(event.seat, evolve(zone, motion=zone.motion + event.chips))
+            return
         if not self._seat_ok(event.seat, "chips arrived"):
             return
         bad = [c for c in event.chips if c.kind not in KNOWN_KINDS

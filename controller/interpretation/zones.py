@@ -148,12 +148,25 @@ class Pending:
         last_hand = tuple(c for c in zone.last_hand if c in chips)  # pulled in: gone
         return self.with_zone(evolve(zone, felt=chips, seen=True, last_hand=last_hand))
 
-    def next_street(self, street: Street) -> Pending:
+    def next_street(self, street: Street, *, over: bool = False) -> Pending:
         """Betting zones belong to one street; the floor's open calls and the chips still on
-        the felt (not yet collected into the pot) carry over, as does what the readers saw."""
+        the felt (not yet collected into the pot) carry over, as does what the readers saw.
+        When the hand is ``over``, so do the chips a seat still owes for a bet he declared:
+        read after the end, they are that hand's (``late_chips``), not news."""
         return Pending(street=street, floors=self.floors, next_floor=self.next_floor,
-                       zones=tuple(evolve(z.afresh(), ante=(), ante_due=0, blind_first=0)
-                                   for z in self.zones if z.felt or z.seen))
+                       zones=tuple(evolve(z.afresh(), ante=(), ante_due=0, blind_first=0,
+                                          owed=z.owed if over else 0)
+                                   for z in self.zones if z.felt or z.seen or (over and z.owed)))
+
+    def late_chips(self, seat: int, chips: tuple[ChipItem, ...]) -> Pending | None:
+        """The hand is over and ``seat`` still owed chips for a bet he declared: the chips
+        read now are those, read late (a report lags the chips, ``chip_report_lag_ms``):
+        the last hand's, never the next one's blind. None when he owed nothing."""
+        zone = self.zone(seat)
+        if zone.owed <= 0:
+            return None
+        return self.with_zone(evolve(zone, last_hand=zone.last_hand + chips,
+                                     owed=max(0, zone.owed - chip_value(chips))))
 
     def hand_over(self) -> Pending:
         """The hand has ended: the chips still in a zone are that hand's, left uncollected."""

@@ -60,6 +60,9 @@ def chips_moved(session: TableSession, moved: ChipsMoved, out: list[Output]) -> 
     session = _felt(session, seat_no, tuple(zone))
     hand = session.hand
     if hand is None or hand.phase is Phase.COMPLETE:
+        late = session.pending.late_chips(seat_no, moved.arrived) if moved.arrived else None
+        if late is not None:  # his declared bet's chips, read after the hand ended
+            return evolve(session, pending=late)
         if moved.arrived and seat_no not in blinds_next(session):
             warn(
                 out,

@@ -24,7 +24,7 @@ def bridge(broker: Any, tmp_path: Path) -> Iterator[TableBridge]:
     b = TableBridge(venue="casino", table="t07", session="s1", port=broker.port,
                     outbox_path=tmp_path / "outbox.sqlite", validate_outbound=True)
     b.start()
-    assert b.wait_connected(5)
+    assert b.wait_subscribed(5)  # commands published from now on reach it
     b.publish_state(sample_state())
     assert b.wait_delivered(5)
     yield b
@@ -177,6 +177,40 @@ def test_a_command_sent_the_moment_the_table_is_online_is_heard(broker, tmp_path
         bridge.stop(drain_timeout=0.5)
         director.loop_stop()
         director.disconnect()
+
+
+def test_a_clock_level_sent_once_subscribed_is_heard_however_late_the_SUBACK(
+    broker, subscribers, tmp_path
+):
+    """The CONNACK comes before the table's subscriptions are in place, and the clock's
+    level is not retained: sent in between it is lost for good (the dealer's-choice demo
+    waited 300 s for its first level). ``wait_subscribed`` waits for the SUBACK; here the
+    table's network thread is held right after the CONNACK, before its SUBSCRIBE goes out."""
+    import threading
+
+    late = TableTopics("casino", "t-late")
+    bridge = TableBridge(venue="casino", table="t-late", session="s1", port=broker.port,
+                         outbox_path=tmp_path / "outbox.sqlite")
+    gate = threading.Event()
+
+    def held(*args: Any) -> None:
+        bridge._on_connect(*args)  # connected; the SUBSCRIBE is queued, not yet written
+        gate.wait(30)
+
+    bridge._client.on_connect = held
+    clock = subscribers(broker.port, [late.reply]).start()
+    try:
+        bridge.start()
+        assert bridge.wait_connected(30)
+        assert not bridge.wait_subscribed(0)  # connected is not subscribed
+        gate.set()
+        assert bridge.wait_subscribed(30)
+        clock.publish(late.clock, {"command": "level", "request_id": "lvl-1", "level": LEVEL_8})
+        command = bridge.inbound.get(timeout=60)
+        assert (command.command, command.request_id) == ("level", "lvl-1")
+    finally:
+        gate.set()
+        bridge.stop(drain_timeout=0.5)
 
 
 def test_a_command_from_a_login_that_commands_no_table_is_logged_and_ignored(
