@@ -24,7 +24,7 @@ def table(secure_broker: Any, tmp_path: Path) -> Iterator[TableBridge]:
                          username=TABLE, password=PASSWORDS[TABLE],
                          outbox_path=tmp_path / "outbox.sqlite", validate_outbound=True)
     bridge.start()
-    assert bridge.wait_connected(5), bridge.last_connect_error
+    assert bridge.wait_subscribed(5), bridge.last_connect_error
     yield bridge
     bridge.stop(drain_timeout=0.5)
 

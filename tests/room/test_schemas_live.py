@@ -175,7 +175,7 @@ def test_what_the_table_and_the_room_publish_validates(tmp_path: Path) -> None:
             service.start()
             started.append(service)
         assert relay.wait_subscribed(), "the relay could not subscribe"
-        assert bridge.wait_connected(30)
+        assert bridge.wait_subscribed(30)  # commands from the room reach it
 
         table = Table(PLAYERS, first_button=3)
         sent = {"outputs": 0}
