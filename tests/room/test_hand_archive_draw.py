@@ -35,6 +35,14 @@ def _private_actions(table: DrawTable) -> list[str]:
     return actions
 
 
+def _played(variant: Variant, rng: random.Random) -> DrawTable:
+    """One hand of ``variant`` dealt and played at random to its end (four players)."""
+    table = DrawTable({1: 900, 2: 2000, 3: 2000, 4: 300}, variant=variant, level=LEVEL)
+    table.press("hand_start")
+    _play(table, rng)
+    return table
+
+
 def _hand(table: DrawTable) -> tuple[dict[str, Any], dict[int, list[list[str]]]]:
     """The hand_complete event and each seat's successive hands, as the table sent them."""
     hands: dict[int, list[list[str]]] = {}
@@ -54,9 +62,7 @@ def test_R35A7_draw_hands_are_archived_with_their_draws_and_replay(variant: Vari
     rng = random.Random(f"archive-{variant.value}")
     drawn = 0
     for _ in range(4):
-        table = DrawTable({1: 900, 2: 2000, 3: 2000, 4: 300}, variant=variant, level=LEVEL)
-        table.press("hand_start")
-        _play(table, rng)
+        table = _played(variant, rng)
         event, hands = _hand(table)
         last = {seat: seen[-1] for seat, seen in hands.items()}
         record = hand_record("v", "t1", event, last, None, hands)
@@ -76,9 +82,7 @@ def _drawn_hand(seed: str) -> tuple[DrawTable, dict[str, Any], list[dict[str, An
     secure hole-card messages in the order it sent them (a new one after each draw)."""
     rng = random.Random(seed)
     while True:
-        table = DrawTable({1: 900, 2: 2000, 3: 2000, 4: 300}, level=LEVEL)
-        table.press("hand_start")
-        _play(table, rng)
+        table = _played(Variant.TRIPLE_DRAW_27, rng)
         event, hands = _hand(table)
         if any(len(seen) > 1 for seen in hands.values()):
             break
@@ -150,10 +154,7 @@ def test_R35A7_a_draw_hands_public_history_replays_to_the_tables_stacks(
     rng = random.Random(f"public-{variant.value}")
     masked = 0
     for _ in range(12):
-        table = DrawTable({1: 900, 2: 2000, 3: 2000, 4: 300}, variant=variant, level=LEVEL)
-        table.press("hand_start")
-        _play(table, rng)
-        event, _ = _hand(table)
+        event, _ = _hand(_played(variant, rng))
         masked += " sd ??" in event["data"]["phh"]
         record = hand_record("v", "t1", event, {}, None)
         # verified: the replay ends on the finishing stacks the table wrote
