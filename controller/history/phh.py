@@ -67,6 +67,12 @@ class PhhHand:
     player_count: int
 
 
+# The records of a hand read, built with plain stores (model.builder): a frozen
+# dataclass's ``__init__`` makes each field a call.
+_hand_setup = builder(HandSetup)
+_phh_hand = builder(PhhHand)
+
+
 def load_hands(path: Path) -> Iterator[PhhHand]:
     """Every hand in a .phh or .phhs file, in file order."""
     try:
@@ -157,7 +163,7 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
     players = data.get("players") or [f"p{i + 1}" for i in range(n)]
     level = Level(small_blind=level_small_blind, big_blind=big_blind, ante=ante, ante_format=fmt)
     actions = _actions(data, name)
-    setup = HandSetup(
+    setup = _hand_setup(
         hand_id=name,
         variant=variant,
         level=level,
@@ -167,7 +173,7 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
         players=tuple([(i + 1, str(players[i]), stacks[i]) for i in range(n)]),
         antes_by_seat=explicit,
     )
-    return PhhHand(name=name, setup=setup, actions=tuple(actions), player_count=n)
+    return _phh_hand(name, setup, tuple(actions), n)
 
 
 def _parse_stud(data: dict[str, Any], name: str, variant: Variant) -> PhhHand:
@@ -193,7 +199,7 @@ def _parse_stud(data: dict[str, Any], name: str, variant: Variant) -> PhhHand:
                   ante_format=AnteFormat.PER_PLAYER if any(antes) else AnteFormat.NONE)
     actions = _actions(data, name)
     players = data.get("players") or [f"p{i + 1}" for i in range(n)]
-    setup = HandSetup(
+    setup = _hand_setup(
         hand_id=name,
         variant=variant,
         level=level,
@@ -203,7 +209,7 @@ def _parse_stud(data: dict[str, Any], name: str, variant: Variant) -> PhhHand:
         players=tuple([(i + 1, str(players[i]), stacks[i]) for i in range(n)]),
         antes_by_seat=None if even else tuple((i + 1, a) for i, a in enumerate(antes)),
     )
-    return PhhHand(name=name, setup=setup, actions=tuple(actions), player_count=n)
+    return _phh_hand(name, setup, tuple(actions), n)
 
 
 _SEATS = {f"p{i}": i for i in range(1, 11)}  # the usual player words, for ``to_event``
