@@ -13,7 +13,7 @@ A ``.phh`` file holds one hand; a ``.phhs`` file holds several as TOML tables.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import itemgetter
@@ -240,6 +240,24 @@ def _plain_actions() -> dict[str, tuple[int, Event, Event]]:
 
 _PLAIN = _plain_actions()
 
+_Build = Callable[[int, tuple[str, ...]], Event]
+
+
+def _shaped_actions() -> dict[str, tuple[_Build | None, int]]:
+    """The words before the last of the actions that end in an amount or cards, as
+    PokerKit writes them ("p3 cbr", "d dh p3"): the builder of the event for the cards
+    (None for the amount of a ``cbr``) and the seat (0 for the board's ``d db``)."""
+    table: dict[str, tuple[_Build | None, int]] = {"d db": (_deal_board, 0)}
+    for word, seat in _SEATS.items():
+        table[f"{word} cbr"] = (None, seat)
+        table[f"d dh {word}"] = (_deal_hole, seat)
+        table[f"{word} sd"] = (_discard, seat)  # draw games: discards these cards
+        table[f"{word} sm"] = (_show_hand, seat)
+    return table
+
+
+_HEADS = _shaped_actions()
+
 
 def _player(word: str, n: int, where: str) -> int:
     if not (word.startswith("p") and word[1:].isdigit() and 1 <= int(word[1:]) <= n):
@@ -260,8 +278,8 @@ def _known_cards(text: str) -> tuple[str, ...] | None:
         a, b = text[:2], text[2:]
         return (a, b) if a in deck and b in deck else None
     slices = _CARD_SLICES.get(size)
-    if slices is None:
-        return () if not text else None
+    if slices is None:  # an odd length, or none (a text ending in a space)
+        return None
     cards: tuple[str, ...] = slices(text)
     return cards if deck.issuperset(cards) else None
 
@@ -293,34 +311,20 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
     plain = _PLAIN.get(action)
     if plain is not None and plain[0] <= n:
         return plain[2] if call_to else plain[1]
+    # The actions with an amount or cards, as PokerKit writes them, by the words before
+    # the last; any other text is read by the ``match`` below, which names what is wrong.
+    head, _, last = action.rpartition(" ")
+    shape = _HEADS.get(head)
+    if shape is not None and shape[1] <= n:
+        build, seat = shape
+        if build is None:  # pN cbr: a bet or raise to this amount
+            if last.isdigit():
+                return _player_action(seat, _RAISE if call_to else _BET, int(last))
+        else:
+            named = _known_cards(last)
+            if named is not None:
+                return build(seat, named) if seat else _deal_board(named)
     words = (action.split("#", 1)[0] if "#" in action else action).split()
-    size = len(words)
-    # The usual shapes (betting, dealing) read without the ``match`` below, which reads
-    # the rest and names what is wrong.
-    if size == 3:
-        first, verb, last = words
-        seat = _SEATS.get(first, 0)
-        if 0 < seat <= n:
-            if verb == "cbr":
-                if last.isdigit():
-                    return _player_action(seat, _RAISE if call_to else _BET, int(last))
-            elif verb == "sd":  # draw games: discards these cards
-                discarded = _known_cards(last)
-                if discarded is not None:
-                    return _discard(seat, discarded)
-            elif verb == "sm" and last != "-":
-                shown = _known_cards(last)
-                if shown is not None:
-                    return _show_hand(seat, shown)
-        elif first == "d" and verb == "db":
-            board = _known_cards(last)
-            if board is not None:
-                return _deal_board(board)
-    elif size == 4 and words[0] == "d" and words[1] == "dh":
-        seat = _SEATS.get(words[2], 0)
-        hole = _known_cards(words[3])
-        if 0 < seat <= n and hole is not None:
-            return _deal_hole(seat, hole)
     match words:
         case []:
             return None
