@@ -13,9 +13,10 @@ A ``.phh`` file holds one hand; a ``.phhs`` file holds several as TOML tables.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ _CALL = ActionKind.CALL
 _CHECK = ActionKind.CHECK
 _FOLD = ActionKind.FOLD
 _RAISE = ActionKind.RAISE
+_PB = ActionKind.BRING_IN
 
 
 class PhhError(ControllerError, ValueError):
@@ -63,6 +65,12 @@ class PhhHand:
     setup: HandSetup
     actions: tuple[str, ...]  # the raw action strings, for error messages
     player_count: int
+
+
+# The records of a hand read, built with plain stores (model.builder): a frozen
+# dataclass's ``__init__`` makes each field a call.
+_hand_setup = builder(HandSetup)
+_phh_hand = builder(PhhHand)
 
 
 def load_hands(path: Path) -> Iterator[PhhHand]:
@@ -86,11 +94,18 @@ _VARIANTS = {v.value: v for v in Variant}  # ``Variant(code)``, without the enum
 
 def _int_list(data: dict[str, Any], key: str, name: str, n: int | None = None) -> list[int]:
     value = data.get(key)
-    if not isinstance(value, list) or not all([isinstance(v, int) for v in value]):
+    if not isinstance(value, list) or not all(map(isinstance, value, repeat(int))):
         raise PhhError(f"{name}: '{key}' must be a list of integers")
     if n is not None and len(value) != n:
         raise PhhError(f"{name}: '{key}' has {len(value)} entries for {n} players")
     return value
+
+
+def _actions(data: dict[str, Any], name: str) -> list[str]:
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not all(map(isinstance, actions, repeat(str))):
+        raise PhhError(f"{name}: 'actions' must be a list of strings")
+    return actions
 
 
 def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
@@ -147,10 +162,8 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
         explicit = tuple(sorted(ante_by_seat.items()))
     players = data.get("players") or [f"p{i + 1}" for i in range(n)]
     level = Level(small_blind=level_small_blind, big_blind=big_blind, ante=ante, ante_format=fmt)
-    actions = data.get("actions")
-    if not isinstance(actions, list) or not all([isinstance(a, str) for a in actions]):
-        raise PhhError(f"{name}: 'actions' must be a list of strings")
-    setup = HandSetup(
+    actions = _actions(data, name)
+    setup = _hand_setup(
         hand_id=name,
         variant=variant,
         level=level,
@@ -160,7 +173,7 @@ def parse_hand(data: dict[str, Any], name: str) -> PhhHand:
         players=tuple([(i + 1, str(players[i]), stacks[i]) for i in range(n)]),
         antes_by_seat=explicit,
     )
-    return PhhHand(name=name, setup=setup, actions=tuple(actions), player_count=n)
+    return _phh_hand(name, setup, tuple(actions), n)
 
 
 def _parse_stud(data: dict[str, Any], name: str, variant: Variant) -> PhhHand:
@@ -184,11 +197,9 @@ def _parse_stud(data: dict[str, Any], name: str, variant: Variant) -> PhhHand:
     even = len(set(antes)) == 1
     level = Level(small_blind=0, big_blind=small_bet, bring_in=bring_in, ante=max(antes),
                   ante_format=AnteFormat.PER_PLAYER if any(antes) else AnteFormat.NONE)
-    actions = data.get("actions")
-    if not isinstance(actions, list) or not all([isinstance(a, str) for a in actions]):
-        raise PhhError(f"{name}: 'actions' must be a list of strings")
+    actions = _actions(data, name)
     players = data.get("players") or [f"p{i + 1}" for i in range(n)]
-    setup = HandSetup(
+    setup = _hand_setup(
         hand_id=name,
         variant=variant,
         level=level,
@@ -198,7 +209,7 @@ def _parse_stud(data: dict[str, Any], name: str, variant: Variant) -> PhhHand:
         players=tuple([(i + 1, str(players[i]), stacks[i]) for i in range(n)]),
         antes_by_seat=None if even else tuple((i + 1, a) for i, a in enumerate(antes)),
     )
-    return PhhHand(name=name, setup=setup, actions=tuple(actions), player_count=n)
+    return _phh_hand(name, setup, tuple(actions), n)
 
 
 _SEATS = {f"p{i}": i for i in range(1, 11)}  # the usual player words, for ``to_event``
@@ -210,6 +221,44 @@ _show_hand = builder(ShowHand)
 _discard = builder(Discard)  # draw games' ``sd``, several a draw
 
 
+def _plain_actions() -> dict[str, tuple[int, Event, Event]]:
+    """The actions without a word after the verb, as PokerKit writes them ("p3 cc"): the
+    seat, the event with nothing to call and the event facing a bet. Events are frozen
+    records, so one serves every hand; the table is built here, never filled by reading."""
+    table: dict[str, tuple[int, Event, Event]] = {}
+    for word, seat in _SEATS.items():
+        fold, pat, bring_in = PlayerAction(seat, _FOLD), Discard(seat), PlayerAction(seat, _PB)
+        muck, show = MuckHand(seat), ShowHand(seat)
+        table[f"{word} cc"] = (seat, PlayerAction(seat, _CHECK), PlayerAction(seat, _CALL))
+        table[f"{word} f"] = (seat, fold, fold)
+        table[f"{word} sd"] = (seat, pat, pat)  # draw games: stands pat
+        table[f"{word} pb"] = (seat, bring_in, bring_in)  # stud: the bring-in
+        table[f"{word} sm"] = (seat, muck, muck)
+        table[f"{word} sm -"] = (seat, show, show)
+    return table
+
+
+_PLAIN = _plain_actions()
+
+_Build = Callable[[int, tuple[str, ...]], Event]
+
+
+def _shaped_actions() -> dict[str, tuple[_Build | None, int]]:
+    """The words before the last of the actions that end in an amount or cards, as
+    PokerKit writes them ("p3 cbr", "d dh p3"): the builder of the event for the cards
+    (None for the amount of a ``cbr``) and the seat (0 for the board's ``d db``)."""
+    table: dict[str, tuple[_Build | None, int]] = {"d db": (_deal_board, 0)}
+    for word, seat in _SEATS.items():
+        table[f"{word} cbr"] = (None, seat)
+        table[f"d dh {word}"] = (_deal_hole, seat)
+        table[f"{word} sd"] = (_discard, seat)  # draw games: discards these cards
+        table[f"{word} sm"] = (_show_hand, seat)
+    return table
+
+
+_HEADS = _shaped_actions()
+
+
 def _player(word: str, n: int, where: str) -> int:
     if not (word.startswith("p") and word[1:].isdigit() and 1 <= int(word[1:]) <= n):
         raise PhhError(f"{where}: {word!r} is not a player p1..p{n}")
@@ -219,25 +268,26 @@ def _player(word: str, n: int, where: str) -> int:
 def _known_cards(text: str) -> tuple[str, ...] | None:
     """The cards of ``text`` when it is only known cards, else None (``_cards`` says why).
 
-    The usual sizes (one card, hold'em holes, a flop, stud's third street) are sliced:
-    a regular expression costs as much as the rest of ``to_event``."""
+    One card and two are sliced, more by one ``itemgetter`` of the slices for the length
+    (a C call): a regular expression costs as much as the rest of ``to_event``."""
     size = len(text)
     deck = STANDARD_DECK
-    if size == 2:  # one card: stud's fourth to seventh street, a turn, a river
+    if size == 2:  # one card: stud's fourth to seventh street, a turn, a river, a draw
         return (text,) if text in deck else None
-    if size == 4:
+    if size == 4:  # hold'em holes, two cards drawn
         a, b = text[:2], text[2:]
         return (a, b) if a in deck and b in deck else None
-    if size == 6:
-        a, b, c = text[:2], text[2:4], text[4:]
-        return (a, b, c) if a in deck and b in deck and c in deck else None
-    if size % 2:
+    slices = _CARD_SLICES.get(size)
+    if slices is None:  # an odd length, or none (a text ending in a space)
         return None
-    cards = tuple(_TWO_CHARACTERS.findall(text))
+    cards: tuple[str, ...] = slices(text)
     return cards if deck.issuperset(cards) else None
 
 
-_TWO_CHARACTERS = re.compile("..")  # a card; the words of an action hold no line break
+# The cards of a text of 6, 8, ... 104 characters (3 to 52 cards), each length's slices.
+_CARD_SLICES = {
+    size: itemgetter(*[slice(i, i + 2) for i in range(0, size, 2)]) for size in range(6, 105, 2)
+}
 
 
 def _cards(text: str, where: str) -> tuple[str, ...] | None:
@@ -258,41 +308,23 @@ def to_event(action: str, n: int, where: str, call_to: int) -> Event | None:
 
     ``call_to`` decides whether ``cc`` is a check or a call and ``cbr`` a bet or a raise.
     """
+    plain = _PLAIN.get(action)
+    if plain is not None and plain[0] <= n:
+        return plain[2] if call_to else plain[1]
+    # The actions with an amount or cards, as PokerKit writes them, by the words before
+    # the last; any other text is read by the ``match`` below, which names what is wrong.
+    head, _, last = action.rpartition(" ")
+    shape = _HEADS.get(head)
+    if shape is not None and shape[1] <= n:
+        build, seat = shape
+        if build is None:  # pN cbr: a bet or raise to this amount
+            if last.isdigit():
+                return _player_action(seat, _RAISE if call_to else _BET, int(last))
+        else:
+            named = _known_cards(last)
+            if named is not None:
+                return build(seat, named) if seat else _deal_board(named)
     words = (action.split("#", 1)[0] if "#" in action else action).split()
-    size = len(words)
-    # The usual shapes (betting, dealing) read without the ``match`` below, which reads
-    # the rest and names what is wrong.
-    if size == 2 or size == 3:
-        seat = _SEATS.get(words[0], 0)
-        if 0 < seat <= n:
-            verb = words[1]
-            if size == 2:
-                if verb == "f":
-                    return _player_action(seat, _FOLD)
-                if verb == "cc":
-                    return _player_action(seat, _CALL if call_to else _CHECK)
-                if verb == "sd":  # draw games: stands pat
-                    return _discard(seat, ())
-            elif verb == "cbr" and words[2].isdigit():
-                kind = _RAISE if call_to else _BET
-                return _player_action(seat, kind, int(words[2]))
-            elif verb == "sm" and words[2] != "-":
-                shown = _known_cards(words[2])
-                if shown is not None:
-                    return _show_hand(seat, shown)
-            elif verb == "sd":  # draw games: discards these cards
-                discarded = _known_cards(words[2])
-                if discarded is not None:
-                    return _discard(seat, discarded)
-        elif size == 3 and words[0] == "d" and words[1] == "db":
-            board = _known_cards(words[2])
-            if board is not None:
-                return _deal_board(board)
-    elif size == 4 and words[0] == "d" and words[1] == "dh":
-        seat = _SEATS.get(words[2], 0)
-        hole = _known_cards(words[3])
-        if 0 < seat <= n and hole is not None:
-            return _deal_hole(seat, hole)
     match words:
         case []:
             return None

@@ -43,6 +43,14 @@ def loads(text: str) -> dict[str, Any]:
         return tomllib.loads(text)
 
 
+# The fields of a PHH hand (the standard's and ours), taken as keys without the
+# regular expression; any other key is checked by ``_KEY``.
+_USUAL_KEYS = frozenset((
+    "variant", "ante_trimming_status", "antes", "blinds_or_straddles", "bring_in",
+    "small_bet", "big_bet", "min_bet", "starting_stacks", "actions", "players",
+))
+
+
 def _flat(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for raw in text.split("\n"):
@@ -50,10 +58,10 @@ def _flat(text: str) -> dict[str, Any]:
         if not line or line[0] == "#":
             continue
         key, eq, value = line.partition("=")
-        key, value = key.strip(), value.strip()
-        if not eq or not _KEY.match(key) or key in out:
+        key = key.rstrip()  # its left is the line's, stripped already (and the value's right)
+        if not eq or not (key in _USUAL_KEYS or _KEY.match(key)) or key in out:
             raise _NotSimple
-        out[key] = _value(value)
+        out[key] = _value(value.lstrip())
     return out
 
 
@@ -61,9 +69,15 @@ def _value(text: str) -> Any:
     if not text:
         raise _NotSimple
     first = text[0]
+    if first == "[":  # most of a hand's lines
+        if text[-1] == "]":
+            return _list(text)
+        raise _NotSimple
     if first == "'" or first == '"':
-        if len(text) >= 2 and text[-1] == first and _QUOTED.fullmatch(text):
-            return text[1:-1]
+        # A quoted string without its quote or a backslash inside (a line has no line break).
+        inner = text[1:-1]
+        if len(text) >= 2 and text[-1] == first and first not in inner and "\\" not in inner:
+            return inner
         raise _NotSimple
     if text == "true":
         return True
@@ -71,32 +85,36 @@ def _value(text: str) -> Any:
         return False
     if _INT.match(text):
         return int(text)
-    if first == "[" and text[-1] == "]":
-        if _INTS.match(text):
-            items = text[1:-1].split(",")
-            if not items[-1].strip(" \t"):
-                items.pop()  # the trailing comma
-            return list(map(int, items))
-        body = text[1:-1].strip()
-        inner = body[:-1].rstrip() if body.endswith(",") else body  # one trailing comma
-        if not inner:
-            if body:
-                raise _NotSimple  # "[,]" is not TOML
-            return []
-        if inner[0] in "'\"":
-            spaced = _written_by_pokerkit(inner)
-            if spaced is not None:
-                return spaced
-            if not _STRINGS.match(text):
-                raise _NotSimple
-            if '"' not in inner:
-                return _SINGLE_QUOTED.findall(inner)
-            return [single or double for single, double in _QUOTED.findall(inner)]
-        items = [item.strip() for item in inner.split(",")]
-        if all(_INT.match(item) for item in items):
-            return [int(item) for item in items]
-        if all(item in ("true", "false") for item in items):
-            return [item == "true" for item in items]
+    raise _NotSimple
+
+
+def _list(text: str) -> list[Any]:
+    """A one-line list ``[...]`` of integers, strings or booleans."""
+    if _INTS.match(text):
+        items = text[1:-1].split(",")
+        if not items[-1].strip(" \t"):
+            items.pop()  # the trailing comma
+        return list(map(int, items))
+    body = text[1:-1].strip()
+    inner = body[:-1].rstrip() if body.endswith(",") else body  # one trailing comma
+    if not inner:
+        if body:
+            raise _NotSimple  # "[,]" is not TOML
+        return []
+    if inner[0] in "'\"":
+        spaced = _written_by_pokerkit(inner)
+        if spaced is not None:
+            return spaced
+        if not _STRINGS.match(text):
+            raise _NotSimple
+        if '"' not in inner:
+            return _SINGLE_QUOTED.findall(inner)
+        return [single or double for single, double in _QUOTED.findall(inner)]
+    items = [item.strip() for item in inner.split(",")]
+    if all(_INT.match(item) for item in items):
+        return [int(item) for item in items]
+    if all(item in ("true", "false") for item in items):
+        return [item == "true" for item in items]
     raise _NotSimple
 
 

@@ -86,10 +86,14 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
     rulings = list(first)
     n = hand.player_count
     actions = hand.actions
-    if hand.setup.variant.is_stud and any("??" in a for a in actions):
-        actions = _stand_ins(actions)
-    elif hand.setup.variant.is_draw and any("??" in a for a in actions):
-        actions = draw_stand_ins(actions, hand.setup.variant.hole_cards)
+    variant = hand.setup.variant
+    # An unknown card ("??") in any action, looked for in one joined text (the line break
+    # between two actions keeps a "??" from spanning them).
+    if (variant.is_stud or variant.is_draw) and "??" in "\n".join(actions):
+        if variant.is_stud:
+            actions = _stand_ins(actions)
+        else:
+            actions = draw_stand_ins(actions, variant.hole_cards)
     # A run of dealt cards is applied together, one copy of the state a run rather than
     # one a card (stud's streets ``stud.deal_run``, the deal ``runs.hole_run``), and so is
     # a draw's run of stand pats, discards and drawn cards (``runs.draw_run``); ``run``
@@ -107,27 +111,25 @@ def replay_hand(hand: PhhHand, rules: RuleProfile = TDA_2024) -> ReplayResult:
             if run:  # a card before it may be refused first
                 state = _deal_run(hand, state, run, rulings, rules)
             event = to_event(action, n, action_where(hand, index), to_call)
-        if index < last and (
-            (type(event) is DealHole and actions[index + 1].startswith("d dh "))
-            or (
+        kind = type(event)
+        if (kind is DealHole or kind is Discard) and index < last:
+            following = actions[index + 1]
+            if (kind is DealHole and following.startswith("d dh ")) or (
                 draws
-                and (type(event) is Discard or type(event) is DealHole)
                 and state.draw is not None
-                and (" sd" in actions[index + 1] or actions[index + 1].startswith("d dh "))
-            )
-        ):
-            run.append((index, event))
-            continue
+                and (" sd" in following or following.startswith("d dh "))
+            ):
+                run.append((index, event))  # type: ignore[arg-type]  # a DealHole or Discard
+                continue
         if run:
             state = _deal_run(hand, state, run, rulings, rules)
         if event is None:
             continue
-        # The two skips below ask only of a check and a tabled hand.
+        # The two skips below ask only of a check nobody is asked for and a tabled hand.
         if (
-            isinstance(event, PlayerAction) and event.kind is _CHECK
-            and _needless_check(state, event)
+            kind is PlayerAction and state.action_on is None and _needless_check(state, event)
         ) or (
-            type(event) is ShowHand
+            kind is ShowHand
             and (state.phase is _COMPLETE or _shown_again(state, event))
         ):
             continue
@@ -233,7 +235,12 @@ def _to_call(state: HandState) -> int:
     on = state.action_on
     if on is None:
         return 0
-    for s in state.seats:
+    seats = state.seats
+    if 0 < on <= len(seats):  # seat N is usually the Nth (PHH's pN sits in seat N)
+        seat = seats[on - 1]
+        if seat.seat == on:
+            return max(0, state.call_to - seat.bet)
+    for s in seats:
         if s.seat == on:
             return max(0, state.call_to - s.bet)
     return max(0, state.call_to - state.seat(on).bet)  # raises the KeyError naming the seat
