@@ -40,10 +40,18 @@ class HostFrameDecoder(wire.FrameDecoder):
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[tuple[int, int, int, bytes]]:
         chunk = bytes(data)
+        # 0, not b"\0": given bytes, ``in`` tries them as an int first (and makes, then
+        # drops, a TypeError) before it searches.
+        end = chunk.find(0)
+        if end == len(chunk) - 1 and end > 0 and not self._pending and not self._overflow:
+            # The usual chunk: one whole frame, with nothing before it.
+            if end > _CAP:
+                self.oversize_errors += 1
+                return []
+            frame = self._decode_part(chunk[:end])
+            return [] if frame is None else [frame]
         out: list[tuple[int, int, int, bytes]] = []
-        # An int, not b"\0": bytes' ``in`` tries a bytes operand as an int first and makes,
-        # then drops, a TypeError before it searches.
-        if 0 not in chunk:
+        if end < 0:
             self._carry(chunk)
             return out
         parts = chunk.split(b"\0")

@@ -254,6 +254,12 @@ class BusInterpreter:
         self.resyncs += 1
         self._commands.append((node, wire.MSG_CMD_SNAPSHOT, wire.pack_snapshot_request()))
 
+    def take_outputs(self) -> tuple[list[Command], set[int]]:
+        """``take_commands()`` and ``take_state_wanted()`` in one call (one per delivery)."""
+        commands, self._commands = self._commands, []
+        wanted, self._state_wanted = self._state_wanted, set()
+        return commands, wanted
+
     def take_state_wanted(self) -> set[int]:
         """Nodes that rebooted or dropped our frames: their LEDs must be sent again."""
         wanted, self._state_wanted = self._state_wanted, set()
@@ -424,7 +430,7 @@ class BusInterpreter:
             events.append(Alert("zone_incomplete", f"incomplete inventory of {zone} on node "
                                 f"{node}: tags there may be missing (too many on one antenna?)",
                                 at_ms, zone=zone, node=node))
-        elif not incomplete:
+        elif not incomplete and self._incomplete_zones:
             self._incomplete_zones.discard((node, zone))
         uids = frozenset(map(bytes.hex, raw_uids))
         if self.emit_snapshots:

@@ -97,6 +97,8 @@ def _whole_snapshot(p: bytes) -> tuple[str, bool, list[bytes], bool] | None:
     step = n + 1
     if size - i == count * step and n in _UID_LENGTHS and p[i::step].count(n) == count:
         # Every UID of one length (a zone's tags are one kind): sliced out, no walk.
+        if count == 1:
+            return zone, settled, [p[i + 1 : size]], incomplete
         return zone, settled, [p[j : j + n] for j in range(i + 1, size, step)], incomplete
     uids = []
     for _ in range(count):

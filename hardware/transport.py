@@ -89,9 +89,9 @@ class BusSession:
                 events += self.interpreter.on_frame(node, msg_type, seq, payload, at_ms)
             for event in events:
                 self.sink(event)
-            commands = self.interpreter.take_commands()
-            wanted = self.interpreter.take_state_wanted()
-        self._refresh_state(wanted)
+            commands, wanted = self.interpreter.take_outputs()
+        if wanted:
+            self._refresh_state(wanted)
         return commands
 
     def tick(self) -> None:
