@@ -41,14 +41,15 @@ from pokertable.hardware.events import (
 )
 from pokertable.hardware.registry import Card, Chip, TagRegistry
 from pokertable.hardware.snapshot_join import SnapshotJoiner
-from pokertable.hardware.zones import is_valid_zone, seat_of, zone_kind
+from pokertable.hardware.zones import TABLE_ZONES
 
 # (node, msg_type, payload) the transport should send to a node.
 Command = tuple[int, int, bytes]
 
 _UPTIME_WRAP_ZONE = 0xF000_0000  # a u32 uptime this high may wrap to 0: not a reset
 
-_NODE_TO_PI = (wire.MSG_BIRTH, wire.MSG_SNAPSHOT, wire.MSG_HEARTBEAT, wire.MSG_ACK)
+_NODE_TO_PI = frozenset((wire.MSG_BIRTH, wire.MSG_SNAPSHOT, wire.MSG_HEARTBEAT, wire.MSG_ACK))
+_SNAPSHOT = wire.MSG_SNAPSHOT
 
 
 def seq_after(a: int, b: int) -> bool:
@@ -72,22 +73,24 @@ class RecentFrames:
     per frame beside it answers with one hash lookup.
     """
 
-    __slots__ = ("_counts", "_order", "_size")
+    __slots__ = ("_order", "_size", "counts")
 
     def __init__(self, size: int = 64) -> None:
         self._order: deque[Frame] = deque()
-        self._counts: dict[Frame, int] = {}
+        # frame -> how many of the window's frames it is; read only (``frame in counts``
+        # is ``frame in self`` without a Python call, on_frame's check)
+        self.counts: dict[Frame, int] = {}
         self._size = size
 
     def __contains__(self, frame: object) -> bool:
-        return frame in self._counts
+        return frame in self.counts
 
     def __len__(self) -> int:
         return len(self._order)
 
     def append(self, frame: Frame) -> None:
         self._order.append(frame)
-        counts = self._counts
+        counts = self.counts
         counts[frame] = counts.get(frame, 0) + 1
         if len(self._order) > self._size:
             old = self._order.popleft()
@@ -99,7 +102,7 @@ class RecentFrames:
 
     def clear(self) -> None:
         self._order.clear()
-        self._counts.clear()
+        self.counts.clear()
 
 
 @dataclass(slots=True)
@@ -204,12 +207,16 @@ class BusInterpreter:
             events += self._on_birth(node, state, seq, payload, at_ms)
             state.remember(seq, msg_type, payload)
             return events
-        if (seq, msg_type, payload) in state.recent:
+        frame = (seq, msg_type, payload)
+        if frame in state.recent.counts:
             self.duplicates += 1
             return events
-        events += self._check_sequence(node, state, seq, at_ms)
-        state.remember(seq, msg_type, payload)
-        if msg_type == wire.MSG_SNAPSHOT:
+        if state.last_type != -1 and seq != (state.last_seq + 1) & 0xFFFF:
+            events += self._check_sequence(node, state, seq, at_ms)
+        state.recent.append(frame)  # what ``remember`` does, without its call
+        state.last_seq = seq
+        state.last_type = msg_type
+        if msg_type == _SNAPSHOT:
             events += self._on_snapshot(node, payload, at_ms)
         elif msg_type == wire.MSG_HEARTBEAT:
             events += self._on_heartbeat(node, state, seq, payload, at_ms)
@@ -246,6 +253,12 @@ class BusInterpreter:
         self._resync_sent[node] = at_ms
         self.resyncs += 1
         self._commands.append((node, wire.MSG_CMD_SNAPSHOT, wire.pack_snapshot_request()))
+
+    def take_outputs(self) -> tuple[list[Command], set[int]]:
+        """``take_commands()`` and ``take_state_wanted()`` in one call (one per delivery)."""
+        commands, self._commands = self._commands, []
+        wanted, self._state_wanted = self._state_wanted, set()
+        return commands, wanted
 
     def take_state_wanted(self) -> set[int]:
         """Nodes that rebooted or dropped our frames: their LEDs must be sent again."""
@@ -417,12 +430,13 @@ class BusInterpreter:
             events.append(Alert("zone_incomplete", f"incomplete inventory of {zone} on node "
                                 f"{node}: tags there may be missing (too many on one antenna?)",
                                 at_ms, zone=zone, node=node))
-        elif not incomplete:
+        elif not incomplete and self._incomplete_zones:
             self._incomplete_zones.discard((node, zone))
-        uids = frozenset(u.hex() for u in raw_uids)
+        uids = frozenset(map(bytes.hex, raw_uids))
         if self.emit_snapshots:
             events.append(ZoneSnapshot(zone, settled, tuple(sorted(uids)), node, at_ms))
-        if not is_valid_zone(zone):
+        kind_seat = TABLE_ZONES.get(zone)
+        if kind_seat is None:
             if (node, zone) not in self._bad_zones:
                 self._bad_zones.add((node, zone))
                 events.append(
@@ -430,17 +444,17 @@ class BusInterpreter:
                           "table zone (see hardware.zones)", at_ms, zone=zone, node=node)
                 )
             return events
-        kind = zone_kind(zone)
+        kind, seat = kind_seat
         if kind == "enroll":
             return events
         if kind == "chips":
             if settled:
-                events += self._chip_motion(node, zone, uids, at_ms)
+                events += self._chip_motion(node, zone, uids, at_ms, seat)
             return events
-        return events + self._card_motion(node, zone, uids, at_ms)
+        return events + self._card_motion(node, zone, uids, at_ms, seat)
 
     def _chip_motion(
-        self, node: int, zone: str, uids: frozenset[str], at_ms: int
+        self, node: int, zone: str, uids: frozenset[str], at_ms: int, seat: int | None
     ) -> list[HardwareEvent]:
         first_view = zone not in self._zone_uids
         previous = self._zone_uids.get(zone, frozenset())
@@ -461,7 +475,7 @@ class BusInterpreter:
         if arrived or left or complete:
             events.insert(
                 0,
-                ChipsSettled(zone, seat_of(zone), tuple(arrived), tuple(left), node, at_ms,
+                ChipsSettled(zone, seat, tuple(arrived), tuple(left), node, at_ms,
                              complete=complete),
             )
         return events
@@ -489,12 +503,11 @@ class BusInterpreter:
         return None
 
     def _card_motion(
-        self, node: int, zone: str, uids: frozenset[str], at_ms: int
+        self, node: int, zone: str, uids: frozenset[str], at_ms: int, seat: int | None
     ) -> list[HardwareEvent]:
         previous = self._zone_uids.get(zone, frozenset())
         self._zone_uids[zone] = uids
         shown = self._shown_cards.setdefault(zone, {})
-        seat = seat_of(zone)
         events: list[HardwareEvent] = []
         for uid in sorted(previous - uids):
             card = shown.pop(uid, None)

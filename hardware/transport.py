@@ -89,9 +89,9 @@ class BusSession:
                 events += self.interpreter.on_frame(node, msg_type, seq, payload, at_ms)
             for event in events:
                 self.sink(event)
-            commands = self.interpreter.take_commands()
-            wanted = self.interpreter.take_state_wanted()
-        self._refresh_state(wanted)
+            commands, wanted = self.interpreter.take_outputs()
+        if wanted:
+            self._refresh_state(wanted)
         return commands
 
     def tick(self) -> None:
@@ -143,7 +143,7 @@ class NodeLink(serial.threaded.Protocol):  # type: ignore[misc]
 
     def data_received(self, data: bytes) -> None:
         frames = self.decoder.feed(data)
-        total = decode_error_total(self.decoder)
+        total = self.decoder.errors()
         new_errors, self._errors_seen = total - self._errors_seen, total
         if not frames and not new_errors:
             return  # part of a frame: the rest is on its way

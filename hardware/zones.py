@@ -30,6 +30,7 @@ upcard pad by its config's zone list.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Literal
 
 MAX_SEATS = 10
@@ -64,6 +65,10 @@ _ZONES = {
     )
     if (parsed := _parse(name)) is not None
 }
+
+
+# Read-only: every table zone -> (kind, seat or None), one lookup for a frame's zone.
+TABLE_ZONES: Mapping[str, tuple[ZoneKind, int | None]] = _ZONES
 
 
 def is_valid_zone(name: str) -> bool:

@@ -74,13 +74,31 @@ def _checksum(index: int, body: bytes) -> str:
 # One encoder for every line (``json.dumps`` with options builds one per call, cold code on
 # a chip's path to the room); the same text as ``json.dumps(record, separators=(",", ":"),
 # sort_keys=True)``. Records are trees: no cycle check.
-_ENCODE = json.JSONEncoder(separators=(",", ":"), sort_keys=True, check_circular=False).encode
+_ENCODER = json.JSONEncoder(separators=(",", ":"), sort_keys=True, check_circular=False)
+_ENCODE = _ENCODER.encode
+
+
+def _c_encoder() -> Any:
+    """The C encoder ``_ENCODER.encode`` builds on every call (with a closure and its
+    arguments parsed each time), built once with the same settings; None without ``_json``."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - an interpreter without the C accelerator
+        return None
+    enc = _ENCODER
+    return make(None, enc.default, json.encoder.encode_basestring_ascii, enc.indent,
+                enc.key_separator, enc.item_separator, enc.sort_keys, enc.skipkeys,
+                enc.allow_nan)
+
+
+_C_ENCODE = _c_encoder()
 
 
 def encode_record(index: int, record: dict[str, Any]) -> bytes:
-    """One journal line for the record at ``index`` (0-based), newline included."""
-    body = _ENCODE(record).encode()
-    return body + b"\t" + _checksum(index, body).encode() + b"\n"
+    """One journal line for the record at ``index`` (0-based), newline included:
+    ``<json>\\t<crc32 as 8 hex digits>\\n``, the checksum ``_checksum``'s."""
+    text = "".join(_C_ENCODE(record, 0)) if _C_ENCODE is not None else _ENCODE(record)
+    body = text.encode()
+    return b"%s\t%08x\n" % (body, zlib.crc32(body, zlib.crc32(b"%d\t" % index)))
 
 
 def _parse_line(index: int, line: bytes, legacy_allowed: bool) -> tuple[Any, bool, str | None]:
