@@ -331,7 +331,8 @@ class TableBridge:
             return seq
         try:
             inflight, cursors = self._inflight, self._cursors
-            direct = len(inflight) < _WINDOW and release_at_ms <= self._clock_ms()
+            direct = len(inflight) < _WINDOW and (
+                release_at_ms <= 0 or release_at_ms <= self._clock_ms())  # 0: due now
 
             def hand(payload: bytes) -> int:
                 info = self._client.publish_quiet(topic, payload, QOS, retain)
