@@ -20,7 +20,7 @@ _U16 = struct.Struct("!H")
 # paho without one of them gets its own ``publish`` back (slower, never wrong)
 _PAHO_STATE = ("_out_message_mutex", "_out_messages", "_inflight_messages",
                "_max_inflight_messages", "_max_queued_messages", "_out_packet", "_mid_generate",
-               "_sock_send", "_msgtime_mutex", "_last_msg_out", "_protocol", "_logger")
+               "_sock_send", "_protocol", "_logger")
 
 
 class DirectWriteClient(mqtt.Client):
@@ -123,9 +123,6 @@ class DirectWriteClient(mqtt.Client):
                         "command": mqtt.PUBLISH, "mid": mid, "qos": 1, "pos": sent,
                         "to_process": len(packet) - sent, "packet": packet,
                         "info": message.info})
-                else:
-                    with self._msgtime_mutex:  # keepalive: a packet went out
-                        self._last_msg_out = mqtt.time_func()
                 return message.info
 
     def flush(self) -> None:
