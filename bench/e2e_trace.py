@@ -48,7 +48,8 @@ STEPS = (
     ("pokertable.controller.app.table_app", "", "table_state", "state built", False),
     ("pokertable.mqtt.patched_json", "", "dumps", "first message encoded", False),
     ("pokertable.mqtt.patched_json", "PatchedEncoder", "encode", "first message encoded", False),
-    ("pokertable.mqtt.paho_client", "DirectWriteClient", "flush", "socket write begins", True),
+    # paho's own write (``loop_write``) or the first one of ``publish_quiet``
+    ("pokertable.mqtt.paho_client", "DirectWriteClient", "_sock_send", "socket write begins", True),
     ("pokertable.mqtt.outbox", "Outbox", "_insert", "outbox row written", False),
 )
 

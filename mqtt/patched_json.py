@@ -22,12 +22,33 @@ import json
 from typing import Any
 
 # One encoder for every message: ``json.dumps`` with options builds one per call.
-_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+_ENCODE = _ENCODER.encode
+# What ``_ENCODE`` does, without what it builds for every call: a str's text (with
+# ``ensure_ascii=False``), an int's, and the C encoder ``JSONEncoder.iterencode`` makes
+# with these arguments for an object or a list (None without the C accelerator).
+_STR = json.encoder.encode_basestring
+_INT = int.__repr__
+_make_c = getattr(json.encoder, "c_make_encoder", None)
+_C = None if _make_c is None else _make_c(
+    None, _ENCODER.default, _STR, None, ":", ",", False, False, True)
+
+
+def _text(value: Any) -> str:
+    """``_ENCODE(value)``."""
+    kind = type(value)
+    if kind is int:
+        return _INT(value)
+    if kind is str:
+        return _STR(value)
+    if (kind is dict or kind is list) and _C is not None:
+        return "".join(_C(value, 0))
+    return _ENCODE(value)
 
 
 def dumps(payload: dict[str, Any]) -> bytes:
     """Any message's bytes (the bridge's encoding; ``PatchedEncoder`` gives the same)."""
-    return _ENCODE(payload).encode("utf-8")
+    return _text(payload).encode("utf-8")
 
 
 # key -> (value, its '"key":value' text, the texts of its items when it is a list)
@@ -46,12 +67,12 @@ class PatchedEncoder:
         parts: list[str] = []
         for key, value in payload.items():
             seen = last.get(key)
-            if seen is not None and seen[0] == value and _same_keys(seen[0], value):
+            if seen is not None and (seen[0] is value or _equal(seen[0], value)):
                 entry = seen
             elif type(value) is list:
                 entry = _patched_list(key, value, seen[2] if seen is not None else ())
             else:
-                entry = (value, f"{_ENCODE(key)}:{_ENCODE(value)}", ())
+                entry = (value, f"{_text(key)}:{_text(value)}", ())
             now[key] = entry
             parts.append(entry[1])
         self._last = now
@@ -61,18 +82,26 @@ class PatchedEncoder:
 def _patched_list(key: str, value: list[Any], before: tuple[tuple[Any, str], ...]) -> _Entry:
     """A list value: each item equal to the last list's item at its place keeps its text."""
     items: list[tuple[Any, str]] = []
+    known = len(before)
     for index, item in enumerate(value):
-        old = before[index] if index < len(before) else None
-        same = old is not None and old[0] == item and _same_keys(old[0], item)
-        items.append(old if same and old is not None else (item, _ENCODE(item)))
-    text = f"{_ENCODE(key)}:[{','.join(t for _, t in items)}]"
+        old = before[index] if index < known else None
+        if old is not None and (old[0] is item or _equal(old[0], item)):
+            items.append(old)
+        else:
+            items.append((item, _text(item)))
+    text = f"{_text(key)}:[{','.join([t for _, t in items])}]"
     return value, text, tuple(items)
 
 
-def _same_keys(old: Any, new: Any) -> bool:
-    """Equal dicts with their keys in another order encode differently (``==`` ignores the
-    order): an object value, a list's objects or a list item keeps its text only with the
-    same key order."""
+def _equal(old: Any, new: Any) -> bool:
+    """``new`` encodes as ``old`` did: equal, and equal dicts with their keys in the same
+    order (``==`` ignores the order), an object value, a list's objects or a list item.
+    The callers try identity first: a state's unchanged parts are the last state's
+    objects (``table.public_seats``), which keep their text without being read."""
+    if old != new:
+        return False
+    if not new:
+        return True  # an empty list or object, or a scalar such as 0 or ""
     if type(new) is dict:
         return list(old) == list(new)
     if type(new) is list:

@@ -31,15 +31,13 @@ class Stamps:
         self.validate_outbound = validate_outbound
 
     def stamp(self, data: dict[str, Any], seq: int) -> dict[str, Any]:
-        stamped = dict(data)
-        stamped.update(
-            venue=self.topics.venue,
-            table=self.topics.table,
-            session=self.session,
-            seq=seq,
-            ts_ms=data.get("ts_ms", self.clock_ms()),
-            schema_version=SCHEMA_VERSION,
-        )
+        stamped = dict(data)  # the stamps after the data's members, in this order
+        stamped["venue"] = self.topics.venue
+        stamped["table"] = self.topics.table
+        stamped["session"] = self.session
+        stamped["seq"] = seq
+        stamped["ts_ms"] = data["ts_ms"] if "ts_ms" in data else self.clock_ms()
+        stamped["schema_version"] = SCHEMA_VERSION
         return stamped
 
     def builder(

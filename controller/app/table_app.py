@@ -454,7 +454,9 @@ def dead_workers(threads: Iterable[threading.Thread], bridge: Any) -> list[str]:
 
 
 def _without_time(state: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in state.items() if k != "ts_ms"}
+    unchanged = dict(state)  # a copy in C, not a comprehension's Python loop over its keys
+    unchanged.pop("ts_ms", None)
+    return unchanged
 
 
 def console_to_input(event: object, at_ms: int) -> ConsolePress | None:
