@@ -255,10 +255,8 @@ class BusInterpreter:
         self._commands.append((node, wire.MSG_CMD_SNAPSHOT, wire.pack_snapshot_request()))
 
     def take_outputs(self) -> tuple[list[Command], set[int]]:
-        """``take_commands()`` and ``take_state_wanted()`` in one call (one per delivery)."""
-        commands, self._commands = self._commands, []
-        wanted, self._state_wanted = self._state_wanted, set()
-        return commands, wanted
+        """``take_commands()`` and ``take_state_wanted()``, as a delivery or a tick takes them."""
+        return self.take_commands(), self.take_state_wanted()
 
     def take_state_wanted(self) -> set[int]:
         """Nodes that rebooted or dropped our frames: their LEDs must be sent again."""

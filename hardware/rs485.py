@@ -32,7 +32,6 @@ from pokertable.firmware import wire
 from pokertable.hardware.frames import HostFrameDecoder
 from pokertable.hardware.transport import (
     BusSession,
-    decode_error_total,
     open_port,
     port_missing_text,
 )
@@ -170,7 +169,7 @@ class Rs485Master:
                 continue
             last_byte_at = self._now()
             frames = self.decoder.feed(data)
-            total = decode_error_total(self.decoder)
+            total = self.decoder.errors()
             new_errors, self._errors_seen = total - self._errors_seen, total
             mine = [f for f in frames if f[0] == node and f[1] != wire.MSG_POLL]
             if frames or new_errors:

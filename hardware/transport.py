@@ -45,10 +45,6 @@ def open_port(url: str, baudrate: int = 115_200, **kwargs: Any) -> serial.Serial
     return serial.serial_for_url(url, baudrate=baudrate, timeout=None, **kwargs)
 
 
-def decode_error_total(decoder: wire.FrameDecoder) -> int:
-    return decoder.errors()
-
-
 class BusSession:
     """Thread-safe front of one :class:`BusInterpreter` shared by every port of a table.
 
@@ -90,16 +86,14 @@ class BusSession:
             for event in events:
                 self.sink(event)
             commands, wanted = self.interpreter.take_outputs()
-        if wanted:
-            self._refresh_state(wanted)
+        self._refresh_state(wanted)
         return commands
 
     def tick(self) -> None:
         with self._lock:
             for event in self.interpreter.tick(self.clock.ticks_ms()):
                 self.sink(event)
-            commands = self.interpreter.take_commands()
-            wanted = self.interpreter.take_state_wanted()
+            commands, wanted = self.interpreter.take_outputs()
         sender = self.command_sender
         if sender is not None:
             for node, msg_type, payload in commands:

@@ -101,8 +101,6 @@ class TableBridge:
         sealer: PayloadSeal | None = None,  # hole cards sealed at rest in the outbox
     ) -> None:
         self.topics = TableTopics(check_name("venue", venue), check_name("table", table))
-        # the topics every message names, worked out once (each is a property's f-strings)
-        self._state_topic, self._events_topic = self.topics.state, self.topics.events
         self.session = session
         self.secure_delay_ms = int(secure_delay_s * 1000)
         self._stamps = Stamps(
@@ -257,7 +255,7 @@ class TableBridge:
         """
         return self._send(
             "state",
-            self._state_topic,
+            self.topics.state,
             self._builder("state", state, self._state_json.encode),
             retain=True,
             latest_key=self._latest_key,  # the stored row is the rebirth copy: encoded once
@@ -266,7 +264,7 @@ class TableBridge:
 
     def publish_event(self, event: dict[str, Any], *, origin: int | None = None) -> int | None:
         """Queue one engine event with its rulings (QoS 1, not retained)."""
-        return self._send("event", self._events_topic, self._builder("event", event), origin=origin)
+        return self._send("event", self.topics.events, self._builder("event", event), origin=origin)
 
     def publish_hole_cards(self, cards: dict[str, Any], *, origin: int | None = None) -> int | None:
         """Queue hole cards for the secure subtree, released after the broadcast delay."""
@@ -349,7 +347,7 @@ class TableBridge:
             if row is not None and row.handed is not None:
                 inflight[row.handed] = row.row_id
                 cursors[lane] = row.row_id
-                self._state_handed |= topic == self._state_topic
+                self._state_handed |= topic == self.topics.state
             self._pump(inflight, cursors)  # anything else now due (usually nothing)
         finally:
             self._pump_lock.release()
@@ -549,7 +547,7 @@ class TableBridge:
                 inflight[info.mid] = row.id
                 cursors[lane] = row.id
                 handed = True
-                self._state_handed |= row.topic == self._state_topic
+                self._state_handed |= row.topic == self.topics.state
         if handed:
             self._client.flush()  # on this thread, without waking paho's
 

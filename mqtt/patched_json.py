@@ -19,30 +19,46 @@ schema-typed payloads: no field mixes booleans with integers or integers with fl
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
+
+
+def one_shot(encoder: json.JSONEncoder) -> Callable[[Any], str]:
+    """``encoder.encode``, without what it builds on every call for an object or a list:
+    json's C encoder, made once with the arguments ``JSONEncoder.iterencode`` gives it.
+    ``encoder.encode`` itself where that is not the same (no C accelerator, an indent, or
+    the cycle check, whose marks belong to one call)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None or encoder.indent is not None or encoder.check_circular:
+        return encoder.encode
+    strings = (json.encoder.encode_basestring_ascii if encoder.ensure_ascii
+               else json.encoder.encode_basestring)
+    c_encode = make(None, encoder.default, strings, None, encoder.key_separator,
+                    encoder.item_separator, encoder.sort_keys, encoder.skipkeys,
+                    encoder.allow_nan)
+    plain = encoder.encode
+
+    def encode(value: Any) -> str:
+        kind = type(value)
+        return "".join(c_encode(value, 0)) if kind is dict or kind is list else plain(value)
+
+    return encode
+
 
 # One encoder for every message: ``json.dumps`` with options builds one per call.
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
-_ENCODE = _ENCODER.encode
-# What ``_ENCODE`` does, without what it builds for every call: a str's text (with
-# ``ensure_ascii=False``), an int's, and the C encoder ``JSONEncoder.iterencode`` makes
-# with these arguments for an object or a list (None without the C accelerator).
-_STR = json.encoder.encode_basestring
+_ENCODE = one_shot(_ENCODER)
+_STR = json.encoder.encode_basestring  # a str's text with ``ensure_ascii=False``
 _INT = int.__repr__
-_make_c = getattr(json.encoder, "c_make_encoder", None)
-_C = None if _make_c is None else _make_c(
-    None, _ENCODER.default, _STR, None, ":", ",", False, False, True)
 
 
 def _text(value: Any) -> str:
-    """``_ENCODE(value)``."""
+    """``_ENCODE(value)``, an int's and a str's text without its call."""
     kind = type(value)
     if kind is int:
         return _INT(value)
     if kind is str:
         return _STR(value)
-    if (kind is dict or kind is list) and _C is not None:
-        return "".join(_C(value, 0))
     return _ENCODE(value)
 
 

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 ROOT = "pokertable/v1"
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -45,18 +45,16 @@ class TableTopics:
 
     venue: str
     table: str
+    # worked out once: every message of the table names one of them
+    base: str = field(init=False, repr=False, compare=False)
+    state: str = field(init=False, repr=False, compare=False)
+    events: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def base(self) -> str:
-        return f"{ROOT}/{self.venue}/{self.table}"
-
-    @property
-    def state(self) -> str:
-        return f"{self.base}/state"
-
-    @property
-    def events(self) -> str:
-        return f"{self.base}/events"
+    def __post_init__(self) -> None:
+        base = f"{ROOT}/{self.venue}/{self.table}"
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "state", f"{base}/state")
+        object.__setattr__(self, "events", f"{base}/events")
 
     @property
     def status(self) -> str:

@@ -38,6 +38,7 @@ from typing import IO, Any
 
 from pokertable.controller.errors import ControllerError
 from pokertable.controller.sealing import Sealer, SealError, open_record
+from pokertable.mqtt.patched_json import one_shot
 
 
 class JournalError(ControllerError):
@@ -74,31 +75,15 @@ def _checksum(index: int, body: bytes) -> str:
 # One encoder for every line (``json.dumps`` with options builds one per call, cold code on
 # a chip's path to the room); the same text as ``json.dumps(record, separators=(",", ":"),
 # sort_keys=True)``. Records are trees: no cycle check.
-_ENCODER = json.JSONEncoder(separators=(",", ":"), sort_keys=True, check_circular=False)
-_ENCODE = _ENCODER.encode
-
-
-def _c_encoder() -> Any:
-    """The C encoder ``_ENCODER.encode`` builds on every call (with a closure and its
-    arguments parsed each time), built once with the same settings; None without ``_json``."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:  # pragma: no cover - an interpreter without the C accelerator
-        return None
-    enc = _ENCODER
-    return make(None, enc.default, json.encoder.encode_basestring_ascii, enc.indent,
-                enc.key_separator, enc.item_separator, enc.sort_keys, enc.skipkeys,
-                enc.allow_nan)
-
-
-_C_ENCODE = _c_encoder()
+_ENCODE = one_shot(
+    json.JSONEncoder(separators=(",", ":"), sort_keys=True, check_circular=False))
 
 
 def encode_record(index: int, record: dict[str, Any]) -> bytes:
     """One journal line for the record at ``index`` (0-based), newline included:
-    ``<json>\\t<crc32 as 8 hex digits>\\n``, the checksum ``_checksum``'s."""
-    text = "".join(_C_ENCODE(record, 0)) if _C_ENCODE is not None else _ENCODE(record)
-    body = text.encode()
-    return b"%s\t%08x\n" % (body, zlib.crc32(body, zlib.crc32(b"%d\t" % index)))
+    ``<json>\\t<crc32 as 8 hex digits>\\n``."""
+    body = _ENCODE(record).encode()
+    return b"%s\t%s\n" % (body, _checksum(index, body).encode())
 
 
 def _parse_line(index: int, line: bytes, legacy_allowed: bool) -> tuple[Any, bool, str | None]:
